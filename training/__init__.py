@@ -1,0 +1,1 @@
+"""Training: MaskablePPO self-play, baseline bots, evaluation."""

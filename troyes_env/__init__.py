@@ -1,0 +1,1 @@
+"""Troyes (Pearl Games, 2010): engine in progress."""
