@@ -1,1 +1,297 @@
-"""Troyes (Pearl Games, 2010): engine in progress."""
+"""Troyes (Pearl Games, 2010) for 2-4 players: compiled rules engine and PettingZoo env.
+
+Rules: shared/rules/troyes.md (many card numbers are PROVISIONAL, see RULES_DATA_HASH).
+A state is a flat int64 array (layout.LAYOUT); every function below is pure unless named *_inplace.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.errors import IllegalActionError, StateFormatError
+from core.returns import compute_returns
+from core.rng import rng_below, rng_seed, split_seed
+from core.serialize import from_bytes as _from_bytes
+from core.serialize import to_bytes as _to_bytes
+from troyes_env import rules_data
+from troyes_env.actions import ACTIONS, NUM_ACTIONS
+from troyes_env.engine import (
+    WORK_SIZE,
+    init_state,
+    legal_mask_into,
+    observe_into,
+    step_inplace,
+)
+from troyes_env.engine.flow import settle
+from troyes_env.layout import (
+    LAYOUT,
+    O_CHARS,
+    O_CUR,
+    O_DECKS,
+    O_DRAWN,
+    O_FINAL,
+    O_NP,
+    O_PHASE,
+    O_RNG,
+    O_VERSION,
+    O_VP,
+    PH_OVER,
+    PHASE_NAMES,
+    STATE_SIZE,
+    VERSION,
+)
+from troyes_env.observation import OBS_SIZE
+from troyes_env import invariants as _invariants_mod  # noqa: F401  (load before def check_invariants)
+from troyes_env import render as _render_mod  # noqa: F401  (load submodule before def render)
+from troyes_env.tables import RULES_DATA_HASH, TABLES
+
+NAME = "troyes"
+PLAYER_COUNTS = (2, 3, 4)
+OPTIONS: dict = {}  # no game options yet
+MARGIN_SCALE = 20.0  # "margin" returns: (own - best other) / 20 VP
+
+__all__ = [
+    "ACTIONS",
+    "IllegalActionError",
+    "LAYOUT",
+    "NAME",
+    "NUM_ACTIONS",
+    "OBS_SIZE",
+    "PLAYER_COUNTS",
+    "RULES_DATA_HASH",
+    "StateFormatError",
+    "check_invariants",
+    "check_options",
+    "current_player",
+    "describe",
+    "determinize",
+    "env",
+    "from_bytes",
+    "is_terminal",
+    "is_truncated",
+    "legal_mask",
+    "new_game",
+    "observe",
+    "phase_name",
+    "raw_env",
+    "render",
+    "reseed",
+    "returns",
+    "scores",
+    "step",
+    "tiebreaks",
+    "to_bytes",
+]
+
+
+def check_options(options: dict) -> None:
+    """Raise ValueError on an unknown game option (Troyes has none yet)."""
+    for k in options:
+        if k not in OPTIONS:
+            allowed = ", ".join(sorted(OPTIONS)) or "none"
+            raise ValueError(f"troyes: unknown option {k!r}; allowed options: {allowed}")
+
+
+def _buffers():
+    return np.zeros(NUM_ACTIONS, dtype=np.int8), np.zeros(WORK_SIZE, dtype=np.int64)
+
+
+def _check_state(state: np.ndarray) -> None:
+    if not isinstance(state, np.ndarray) or state.dtype != np.int64 or state.shape != (STATE_SIZE,):
+        raise StateFormatError(f"troyes: a state is an int64 array of {STATE_SIZE} entries")
+    if state[O_VERSION] != VERSION:
+        raise StateFormatError(f"troyes: state layout version {state[O_VERSION]}, need {VERSION}")
+
+
+def new_game(num_players: int = 4, seed: int = 0, **options) -> np.ndarray:
+    """A new game (rules §2), waiting for the first pre-placement decision."""
+    if num_players not in PLAYER_COUNTS:
+        raise ValueError(f"troyes: num_players must be one of {PLAYER_COUNTS}, got {num_players!r}")
+    check_options(options)
+    s = np.zeros(STATE_SIZE, dtype=np.int64)
+    a, b, c = split_seed(seed)
+    init_state(s, TABLES, int(num_players), a, b, c)
+    mask, work = _buffers()
+    settle(s, TABLES, mask, work)
+    return s
+
+
+def legal_mask(state: np.ndarray) -> np.ndarray:
+    """Bool mask of the actions legal now (all False once the game is over)."""
+    _check_state(state)
+    mask, work = _buffers()
+    if state[O_PHASE] != PH_OVER:
+        s = state.copy()  # the completion search touches scratch fields, never the input
+        legal_mask_into(s, TABLES, mask, work)
+    return mask.view(bool)
+
+
+def _why(state: np.ndarray, action: int) -> str:
+    if state[O_PHASE] == PH_OVER:
+        return "the game is over"
+    if not 0 <= action < NUM_ACTIONS:
+        return f"action ids are 0..{NUM_ACTIONS - 1}"
+    seg, _ = ACTIONS.decode(action)
+    legal = np.flatnonzero(legal_mask(state))
+    segs = sorted({ACTIONS.decode(a)[0] for a in legal})
+    if seg not in segs:
+        return f"phase '{phase_name(state)}' takes only {', '.join(segs)}"
+    return (
+        f"this {seg} is not allowed now (rules §4/§10: no legal completion, not available or not "
+        "affordable)"
+    )
+
+
+def step(state: np.ndarray, action: int) -> np.ndarray:
+    """Return the state after `action`; raise IllegalActionError (input untouched) if illegal."""
+    _check_state(state)
+    s = state.copy()
+    mask, work = _buffers()
+    try:
+        a = int(action)
+    except (TypeError, ValueError):
+        raise IllegalActionError(-1, repr(action), phase_name(state), "not an integer") from None
+    err = step_inplace(s, TABLES, a, mask, work) if 0 <= a < NUM_ACTIONS else 1
+    if err != 0:
+        raise IllegalActionError(a, describe(a, state), phase_name(state), _why(state, a))
+    return s
+
+
+def current_player(state: np.ndarray) -> int:
+    """Seat to act, -1 when the game is over."""
+    return int(state[O_CUR])
+
+
+def is_terminal(state: np.ndarray) -> bool:
+    """True once final scoring is done (rules §7)."""
+    return bool(state[O_PHASE] == PH_OVER)
+
+
+def is_truncated(state: np.ndarray) -> bool:
+    """Troyes always ends after its last round; no safety cap is needed."""
+    return False
+
+
+def scores(state: np.ndarray) -> np.ndarray:
+    """VP per player: tokens so far during play, the final score (rules §7) once terminal."""
+    n = int(state[O_NP])
+    if is_terminal(state):
+        return state[O_FINAL : O_FINAL + n].copy()
+    return state[O_VP : O_VP + n].copy()
+
+
+def tiebreaks(state: np.ndarray) -> np.ndarray:
+    """No tie-breaker exists (ED-34: shared win): one constant column."""
+    return np.zeros((int(state[O_NP]), 1), dtype=np.int64)
+
+
+def returns(state: np.ndarray, kind: str = "win_loss") -> np.ndarray:
+    """End-of-game returns per player (core.returns; margin scale MARGIN_SCALE)."""
+    return compute_returns(scores(state), tiebreaks(state), kind, MARGIN_SCALE)
+
+
+def observe(state: np.ndarray, player: int) -> np.ndarray:
+    """Seat-relative float32 observation of `player` (observation.py documents it)."""
+    _check_state(state)
+    out = np.zeros(OBS_SIZE, dtype=np.float32)
+    observe_into(state, TABLES, int(player), out)
+    return out
+
+
+def phase_name(state: np.ndarray) -> str:
+    return PHASE_NAMES[int(state[O_PHASE])]
+
+
+def to_bytes(state: np.ndarray) -> bytes:
+    return _to_bytes(LAYOUT, RULES_DATA_HASH, state)
+
+
+def from_bytes(data: bytes) -> np.ndarray:
+    return _from_bytes(LAYOUT, RULES_DATA_HASH, data)
+
+
+def reseed(state: np.ndarray, seed: int) -> np.ndarray:
+    """A copy whose future chance (dice, Archer roll) comes from a new seed; nothing else moves."""
+    _check_state(state)
+    s = state.copy()
+    a, b, c = split_seed(seed)
+    rng_seed(s, O_RNG, a, b, c)
+    return s
+
+
+def determinize(state: np.ndarray, observer: int, seed: int) -> np.ndarray:
+    """Resample what `observer` cannot see (ED-35), consistent with what they know.
+
+    Other players' characters are redrawn from the cards the observer does not hold; the undrawn
+    part of each event deck is reshuffled; each face-down Activity card is redrawn among the
+    cards of its colour and level; the RNG is reseeded."""
+    from troyes_env.layout import O_AHID
+    from troyes_env.tables import A_COL, A_LVL, A_W, T_ACT
+
+    _check_state(state)
+    s = reseed(state, seed)
+    n = int(s[O_NP])
+    r = np.zeros(4, dtype=np.int64)
+    rng_seed(r, 0, *split_seed(seed ^ 0x5DEECE66D))
+
+    def below(k):
+        return int(rng_below(r, 0, k))
+
+    def shuffle(xs):
+        for i in range(len(xs) - 1, 0, -1):
+            j = below(i + 1)
+            xs[i], xs[j] = xs[j], xs[i]
+
+    chars = s[O_CHARS : O_CHARS + 8].reshape(4, 2)
+    own = {int(x) for x in chars[observer] if x >= 0}
+    pool = [c for c in range(6) if c not in own]
+    shuffle(pool)
+    k = 0
+    for q in range(n):
+        if q == observer:
+            continue
+        for j in range(2):
+            if chars[q, j] >= 0:
+                chars[q, j] = pool[k]
+                k += 1
+    decks = s[O_DECKS : O_DECKS + 24].reshape(3, 8)
+    for col in range(3):
+        dr = int(s[O_DRAWN + col])
+        m = int((decks[col] >= 0).sum())
+        rest = [int(x) for x in decks[col, dr:m]]
+        shuffle(rest)
+        decks[col, dr:m] = rest
+    for pos in range(9):
+        if s[O_AHID + pos] >= 0:
+            col, lvl = pos // 3, pos % 3 + 1
+            cands = [
+                c
+                for c in range(27)
+                if TABLES[T_ACT + c * A_W + A_COL] == col and TABLES[T_ACT + c * A_W + A_LVL] == lvl
+            ]
+            s[O_AHID + pos] = cands[below(len(cands))]
+    return s
+
+
+def describe(action: int, state: np.ndarray | None = None) -> str:
+    from troyes_env.render import describe_action
+
+    return describe_action(int(action), state)
+
+
+def render(state: np.ndarray) -> str:
+    from troyes_env.render import render_text
+
+    return render_text(state)
+
+
+def check_invariants(state: np.ndarray) -> list[str]:
+    from troyes_env.invariants import invariant_errors
+
+    return invariant_errors(state)
+
+
+# the AEC env (imported last: binding the names here replaces the `env` submodule attribute)
+from troyes_env.env import env, raw_env  # noqa: E402
+
+_ = (rules_data, O_VP)

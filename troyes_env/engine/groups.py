@@ -1,0 +1,444 @@
+"""Dice groups (rules §4.0-§4.5, §6.1.2, ED-22..28): evaluation, completion search, targets.
+
+A die type is `district*18 + colour*6 + value-1` with the absolute district (4 = neutral); the
+DIE action id uses the seat-relative district. A group is chosen die by die in non-decreasing
+action-id order, so each group has one selection sequence (rules §10.7).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from troyes_env.engine.board import (
+    building_colour,
+    cath_height,
+    free_flags,
+    placement_ok,
+)
+from troyes_env.layout import (
+    O_ACARD,
+    O_ACUBE,
+    O_ASUP,
+    O_DEN,
+    O_DICE,
+    O_INF,
+    O_LYING,
+    O_NP,
+    O_ROW,
+    O_SEL,
+    O_SELN,
+    O_SPACES,
+    O_SUP,
+    TK_ACT,
+    TK_AGRI,
+    TK_BUILD,
+    TK_CATH,
+    TK_EVENT,
+)
+from troyes_env.tables import (
+    A_DICE,
+    A_DIV,
+    A_EFF,
+    A_HIRE,
+    A_P0,
+    A_P1,
+    A_TIMING,
+    A_W,
+    E_COMBAT,
+    E_DIV,
+    E_MAX,
+    E_W,
+    M_AGRI_DIV,
+    M_FIVES,
+    T_ACT,
+    T_EV,
+    T_MISC,
+    T_PRICE,
+)
+
+# effect codes (rules_data.Effect)
+EF_GAIN, EF_PAY_GAIN, EF_MILLER, EF_VP_PER, EF_EVENT_CUBE = 0, 1, 2, 3, 4
+EF_DIE_PLUS, EF_GROUP_PLUS, EF_RECOLOUR, EF_SPLIT, EF_ALL_FIVES, EF_FREE_DICE = 5, 6, 7, 8, 9, 10
+COL_Y, COL_W, COL_R = 0, 1, 2
+AGRI_COLOUR = COL_Y  # rules §4.5
+CATH_COLOUR = COL_W  # rules §4.2
+SPLIT_COLOUR = COL_W  # rules §6.1.2 SPLIT: exactly one white die
+RES_DEN, RES_INF, RES_VP = 0, 1, 2
+
+
+@njit(cache=True)
+def rel_of(n, p, d):
+    """Seat-relative district of absolute district d for player p (4 stays neutral)."""
+    if d == 4:
+        return 4
+    return (d - p + n) % n
+
+
+@njit(cache=True)
+def abs_of(n, p, rd):
+    """Absolute district of relative district rd; -1 when rd is not a seat in this game."""
+    if rd == 4:
+        return 4
+    if rd >= n:
+        return -1
+    return (p + rd) % n
+
+
+@njit(cache=True)
+def need_colour(s, T, tk, ti):
+    """The dice colour an action needs (rules §4.1-§4.5)."""
+    if tk == TK_ACT:
+        return T[T_ACT + s[O_ACARD + ti] * A_W + A_DICE]
+    if tk == TK_EVENT:
+        return T[T_EV + s[O_ROW + ti] * E_W + E_COMBAT]
+    if tk == TK_AGRI:
+        return AGRI_COLOUR
+    if tk == TK_CATH:
+        return CATH_COLOUR
+    return building_colour(ti)
+
+
+@njit(cache=True)
+def cube_fits(s, T, tk, ti, pos):
+    """ED-25: does a cube from the delayed card at `pos` fit this action?"""
+    card = s[O_ACARD + pos]
+    if card < 0 or T[T_ACT + card * A_W + A_TIMING] != 1:
+        return False
+    eff = T[T_ACT + card * A_W + A_EFF]
+    p0 = T[T_ACT + card * A_W + A_P0]
+    p1 = T[T_ACT + card * A_W + A_P1]
+    need = need_colour(s, T, tk, ti)
+    if tk == TK_CATH:
+        return False
+    if tk == TK_BUILD:
+        return eff == EF_FREE_DICE and p0 == need  # Tithing for a City Hall placement only
+    if eff == EF_DIE_PLUS or eff == EF_GROUP_PLUS or eff == EF_FREE_DICE:
+        return p0 == need
+    if eff == EF_RECOLOUR or eff == EF_SPLIT:
+        return p1 == need
+    if eff == EF_ALL_FIVES:
+        return True
+    return False
+
+
+@njit(cache=True)
+def has_fitting_cube(s, T, p, tk, ti):
+    for pos in range(9):
+        if s[O_ACUBE + pos * 4 + p] > 0 and cube_fits(s, T, tk, ti, pos):
+            return True
+    return False
+
+
+@njit(cache=True)
+def group_colours(s, T, tk, ti, cube_pos):
+    """ED-26: the colour every die must have (-1: any colour, ALL_FIVES)."""
+    need = need_colour(s, T, tk, ti)
+    if cube_pos < 0:
+        return need
+    card = s[O_ACARD + cube_pos]
+    eff = T[T_ACT + card * A_W + A_EFF]
+    if eff == EF_ALL_FIVES:
+        return -1
+    if eff == EF_SPLIT:
+        return SPLIT_COLOUR
+    if eff == EF_RECOLOUR:
+        return T[T_ACT + card * A_W + A_P0]
+    return need
+
+
+@njit(cache=True)
+def group_max(s, T, tk, ti, cube_pos):
+    """Most physical dice a group may hold."""
+    if tk == TK_BUILD:
+        return 1
+    if cube_pos >= 0:
+        card = s[O_ACARD + cube_pos]
+        if T[T_ACT + card * A_W + A_EFF] == EF_SPLIT:
+            return 1
+    if tk == TK_EVENT:
+        m = T[T_EV + s[O_ROW + ti] * E_W + E_MAX]
+        return m if m < 3 else 3
+    return 3
+
+
+@njit(cache=True)
+def group_cost(s, T, p, cube_pos, t0, t1, t2, n):
+    """rules §4.0 / ED-23 price of the bought dice; FREE_DICE makes them free (§6.1.2)."""
+    nb = 0
+    for k in range(n):
+        t = t0 if k == 0 else (t1 if k == 1 else t2)
+        if t // 18 != p:
+            nb += 1
+    if cube_pos >= 0:
+        card = s[O_ACARD + cube_pos]
+        if T[T_ACT + card * A_W + A_EFF] == EF_FREE_DICE:
+            return 0
+    return nb * T[T_PRICE + n]
+
+
+@njit(cache=True)
+def placement_has_source(s, T, p, b, v):
+    """ED-7/ED-28: some own citizen can make this placement legal."""
+    if s[O_SUP + p] > 0 and placement_ok(s, T, p, b, v, 0, 0):
+        return True
+    for sp in range(18):
+        if s[O_SPACES + sp] == p and placement_ok(s, T, p, b, v, 1, sp):
+            return True
+    for bb in range(3):
+        if s[O_LYING + bb * 5 + p] > 0 and placement_ok(s, T, p, b, v, 2, bb):
+            return True
+    for pos in range(9):
+        if s[O_ASUP + pos * 4 + p] > 0 and placement_ok(s, T, p, b, v, 3, pos):
+            return True
+    return False
+
+
+@njit(cache=True)
+def eval_group(s, T, p, tk, ti, cube_pos, t0, t1, t2, n):
+    """The yield of a complete group, 0 when the group is illegal (ED-22..ED-28).
+
+    Activity: activations N; event: cubes placed; agriculture: deniers; Cathedral: cubes;
+    placement: 1. Costs must be payable from the money held before the action (ED-23)."""
+    if n < 1:
+        return 0
+    col = group_colours(s, T, tk, ti, cube_pos)
+    if n > group_max(s, T, tk, ti, cube_pos):
+        return 0
+    total = 0
+    for k in range(n):
+        t = t0 if k == 0 else (t1 if k == 1 else t2)
+        c = (t // 6) % 3
+        if col >= 0 and c != col:
+            return 0
+        total += t % 6 + 1
+    eff = -1
+    p0 = 0
+    p1 = 0
+    if cube_pos >= 0:
+        card = s[O_ACARD + cube_pos]
+        eff = T[T_ACT + card * A_W + A_EFF]
+        p0 = T[T_ACT + card * A_W + A_P0]
+        p1 = T[T_ACT + card * A_W + A_P1]
+    cost = group_cost(s, T, p, cube_pos, t0, t1, t2, n)
+    if eff == EF_FREE_DICE:
+        # at most one die from each other district (rules §6.1.2)
+        for k in range(n):
+            tk_ = t0 if k == 0 else (t1 if k == 1 else t2)
+            dk = tk_ // 18
+            if dk == p:
+                continue
+            for j in range(k + 1, n):
+                tj = t0 if j == 0 else (t1 if j == 1 else t2)
+                if tj // 18 == dk:
+                    return 0
+    money = s[O_DEN + p]
+    if cost > money:
+        return 0
+    # effective sum (rules §6.1.2)
+    vdice = n
+    if eff == EF_ALL_FIVES:
+        total = n * T[T_MISC + M_FIVES]
+    elif eff == EF_SPLIT:
+        total = p0 * total
+        vdice = p0
+    elif eff == EF_DIE_PLUS:
+        total += p1 * n
+    elif eff == EF_GROUP_PLUS:
+        total += p1
+    if tk == TK_ACT:
+        card = s[O_ACARD + ti]
+        o = T_ACT + card * A_W
+        nact = total // T[o + A_DIV]
+        if nact < 1:
+            return 0
+        if s[O_ASUP + ti * 4 + p] == 0:
+            cost += T[o + A_HIRE]
+            if cost > money:
+                return 0
+        if T[o + A_EFF] == EF_PAY_GAIN:
+            # rules §6.1.2 PAY_GAIN: the first payment must be affordable after the costs
+            amt = T[o + A_P0 + 1]
+            if T[o + A_P0] == RES_DEN:
+                if cost + amt > money:
+                    return 0
+            elif T[o + A_P0] == RES_INF:
+                if s[O_INF + p] < amt:
+                    return 0
+        return nact
+    if tk == TK_EVENT:
+        card = s[O_ROW + ti]
+        if vdice > T[T_EV + card * E_W + E_MAX]:
+            return 0
+        k = total // T[T_EV + card * E_W + E_DIV]
+        f = free_flags(s, T, ti)
+        if f < k:
+            k = f
+        return k if k > 0 else 0
+    if tk == TK_AGRI:
+        k = total // T[T_MISC + M_AGRI_DIV]
+        return k if k > 0 else 0
+    if tk == TK_CATH:
+        # ED-27: every die needs a free level of its value
+        for k in range(n):
+            t = t0 if k == 0 else (t1 if k == 1 else t2)
+            v = t % 6 + 1
+            same = 0
+            for j in range(n):
+                tj = t0 if j == 0 else (t1 if j == 1 else t2)
+                if tj % 6 + 1 == v:
+                    same += 1
+            if cath_height(s, v) + same > 3:
+                return 0
+        return n
+    # TK_BUILD: exactly one die, some source makes the placement legal
+    v = t0 % 6 + 1
+    if not placement_has_source(s, T, p, ti, v):
+        return 0
+    return 1
+
+
+@njit(cache=True)
+def _fill_candidates(s, T, p, col, min_rel, work):
+    """Available die types with relative id >= min_rel (and colour col unless -1), in id order.
+
+    work[0] = count; then triples (relative id, absolute type, available count) from work[1]."""
+    n = s[O_NP]
+    m = 0
+    seln = s[O_SELN]
+    for rd in range(5):
+        d = abs_of(n, p, rd)
+        if d < 0:
+            continue
+        for c in range(3):
+            if col >= 0 and c != col:
+                continue
+            for v in range(6):
+                rid = rd * 18 + c * 6 + v
+                if rid < min_rel:
+                    continue
+                t = d * 18 + c * 6 + v
+                cnt = s[O_DICE + t]
+                for k in range(seln):
+                    if s[O_SEL + k] == t:
+                        cnt -= 1
+                if cnt > 0:
+                    work[1 + 3 * m] = rid
+                    work[2 + 3 * m] = t
+                    work[3 + 3 * m] = cnt
+                    m += 1
+    work[0] = m
+    return m
+
+
+@njit(cache=True)
+def _eval_sel_plus(s, T, p, tk, ti, cube_pos, a, b, c, na):
+    """Evaluate the chosen dice plus `na` added types a, b, c."""
+    seln = s[O_SELN]
+    t0 = -1
+    t1 = -1
+    t2 = -1
+    k = 0
+    for i in range(seln + na):
+        if i < seln:
+            t = s[O_SEL + i]
+        else:
+            j = i - seln
+            t = a if j == 0 else (b if j == 1 else c)
+        if k == 0:
+            t0 = t
+        elif k == 1:
+            t1 = t
+        else:
+            t2 = t
+        k += 1
+    return eval_group(s, T, p, tk, ti, cube_pos, t0, t1, t2, k)
+
+
+@njit(cache=True)
+def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark):
+    """Completion search over the chosen dice (s[sel]).
+
+    mark=False: return 1 if some legal group extends the current choice (incl. itself).
+    mark=True: set mask[a_die + rel id] for every die that can be the next one of a legal group;
+    return how many were marked. Candidates come after the last chosen die in id order."""
+    n = s[O_NP]
+    seln = s[O_SELN]
+    col = group_colours(s, T, tk, ti, cube_pos)
+    mx = group_max(s, T, tk, ti, cube_pos)
+    if not mark and seln > 0:
+        if _eval_sel_plus(s, T, p, tk, ti, cube_pos, 0, 0, 0, 0) > 0:
+            return 1
+    room = mx - seln
+    if room <= 0:
+        return 0
+    min_rel = 0
+    if seln > 0:
+        t = s[O_SEL + seln - 1]
+        min_rel = rel_of(n, p, t // 18) * 18 + t % 18
+    m = _fill_candidates(s, T, p, col, min_rel, work)
+    found_total = 0
+    for i in range(m):
+        ta = work[2 + 3 * i]
+        ok = _eval_sel_plus(s, T, p, tk, ti, cube_pos, ta, 0, 0, 1) > 0
+        if not ok and room >= 2:
+            for j in range(i, m):
+                if j == i and work[3 + 3 * i] < 2:
+                    continue
+                tb = work[2 + 3 * j]
+                if _eval_sel_plus(s, T, p, tk, ti, cube_pos, ta, tb, 0, 2) > 0:
+                    ok = True
+                    break
+                if room >= 3:
+                    for k in range(j, m):
+                        use = 1
+                        if k == i:
+                            use += 1
+                        if k == j:
+                            use += 1
+                        if work[3 + 3 * k] < use:
+                            continue
+                        tc = work[2 + 3 * k]
+                        if _eval_sel_plus(s, T, p, tk, ti, cube_pos, ta, tb, tc, 3) > 0:
+                            ok = True
+                            break
+                    if ok:
+                        break
+        if ok:
+            if not mark:
+                return 1
+            mask[a_die + work[1 + 3 * i]] = 1
+            found_total += 1
+    return found_total
+
+
+@njit(cache=True)
+def option_feasible(s, T, p, tk, ti, cube_pos, mask, a_die, work):
+    """ED-5: a target / cube option is offered only if some legal group exists for it."""
+    save_n = s[O_SELN]
+    s[O_SELN] = 0
+    r = search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, False)
+    s[O_SELN] = save_n
+    return r > 0
+
+
+@njit(cache=True)
+def target_feasible(s, T, p, tk, ti, mask, a_die, work):
+    if option_feasible(s, T, p, tk, ti, -1, mask, a_die, work):
+        return True
+    for pos in range(9):
+        if s[O_ACUBE + pos * 4 + p] > 0 and cube_fits(s, T, tk, ti, pos):
+            if option_feasible(s, T, p, tk, ti, pos, mask, a_die, work):
+                return True
+    return False
+
+
+@njit(cache=True)
+def pay_gain_affordable(s, T, p, card):
+    """rules §6.1.2 PAY_GAIN: can the next payment be made?"""
+    o = T_ACT + card * A_W
+    amt = T[o + A_P0 + 1]
+    if T[o + A_P0] == RES_DEN:
+        return s[O_DEN + p] >= amt
+    if T[o + A_P0] == RES_INF:
+        return s[O_INF + p] >= amt
+    return True

@@ -1,0 +1,206 @@
+"""Compiled observation builder; the layout is documented in troyes_env/observation.py (D6)."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from troyes_env.layout import (
+    NFLAG,
+    NROW,
+    O_ACARD,
+    O_ACTK,
+    O_ACTN,
+    O_ACUBE,
+    O_ASUP,
+    O_BLACK,
+    O_CATH,
+    O_CBLK,
+    O_CHARS,
+    O_CLAST,
+    O_COPEN,
+    O_CSEL,
+    O_CUBEPOS,
+    O_CUBES,
+    O_CUR,
+    O_DDEN,
+    O_DEN,
+    O_DICE,
+    O_DRAWN,
+    O_EVLEFT,
+    O_EVPOS,
+    O_FLAGS,
+    O_FSEL,
+    O_GREY,
+    O_HIRING,
+    O_INF,
+    O_KEPT,
+    O_LYING,
+    O_NP,
+    O_OWNED,
+    O_PASSED,
+    O_PHASE,
+    O_PVAL,
+    O_ROUND,
+    O_ROW,
+    O_SEL,
+    O_SELN,
+    O_SPACES,
+    O_START,
+    O_SUP,
+    O_TI,
+    O_TK,
+    O_VP,
+)
+from troyes_env.observation import (
+    OB_ACARDS,
+    OB_ACTOR,
+    OB_ACUBES,
+    OB_BLACK,
+    OB_CATH,
+    OB_CHARS,
+    OB_COUNTER,
+    OB_DICE,
+    OB_DRAWN,
+    OB_EVSTEP,
+    OB_FLIP,
+    OB_GREY,
+    OB_KEPT,
+    OB_LYING,
+    OB_NP,
+    OB_PENDING,
+    OB_PHASE,
+    OB_PLAYERS,
+    OB_ROUND,
+    OB_ROW,
+    OB_SPACES,
+    OB_START,
+    OB_SUPS,
+    OBS_SIZE,
+)
+from troyes_env.tables import A_COL, A_LVL, A_W, N_ACT, T_ACT
+
+
+@njit(cache=True)
+def _rel(o, p, n):
+    """Relative seat of owner o (0..3) for observer p; grey (4) and empty (-1) unchanged."""
+    if o < 0 or o >= 4:
+        return o
+    return (o - p + n) % n
+
+
+@njit(cache=True)
+def observe_into(s, T, p, out):
+    """Fill out (float32, OBS_SIZE) with what seat p sees."""
+    for i in range(OBS_SIZE):
+        out[i] = 0.0
+    n = s[O_NP]
+    out[OB_NP + n - 2] = 1.0
+    out[OB_ROUND + s[O_ROUND]] = 1.0
+    out[OB_PHASE + s[O_PHASE]] = 1.0
+    out[OB_START + _rel(s[O_START], p, n)] = 1.0
+    if s[O_CUR] >= 0:
+        out[OB_ACTOR + _rel(s[O_CUR], p, n)] = 1.0
+    for c in range(3):
+        out[OB_DRAWN + c] = s[O_DRAWN + c] / 8.0
+    out[OB_GREY] = s[O_GREY] / 8.0
+    for q in range(n):
+        r = _rel(q, p, n)
+        o = OB_PLAYERS + r * 10
+        out[o + 0] = s[O_DEN + q] / 20.0
+        out[o + 1] = s[O_INF + q] / 20.0
+        out[o + 2] = s[O_VP + q] / 20.0
+        out[o + 3] = s[O_SUP + q] / 12.0
+        out[o + 4] = s[O_OWNED + q] / 12.0
+        out[o + 5] = s[O_PASSED + q]
+        out[o + 6] = s[O_DDEN + q] / 10.0
+        kept = 0
+        for e in range(17):
+            if s[O_KEPT + e] == q:
+                kept += 1
+        out[o + 7] = kept / 5.0
+        out[o + 8] = s[O_CUBES + q] / 20.0
+        out[o + 9] = 1.0
+    for k in range(2):  # own characters only (D6)
+        ch = s[O_CHARS + p * 2 + k]
+        if ch >= 0:
+            out[OB_CHARS + ch] = 1.0
+    for sp in range(18):
+        o = s[O_SPACES + sp]
+        j = 0 if o < 0 else (5 if o == 4 else 1 + _rel(o, p, n))
+        out[OB_SPACES + sp * 6 + j] = 1.0
+    for b in range(3):
+        for o in range(5):
+            k = s[O_LYING + b * 5 + o]
+            if k > 0:
+                out[OB_LYING + b * 5 + (4 if o == 4 else _rel(o, p, n))] = k
+    for pos in range(9):
+        card = s[O_ACARD + pos]
+        if card >= 0:
+            out[OB_ACARDS + pos * 4] = 1.0
+            col = T[T_ACT + card * A_W + A_COL]
+            lvl = T[T_ACT + card * A_W + A_LVL]
+            idx = 0
+            for c2 in range(card):
+                if T[T_ACT + c2 * A_W + A_COL] == col and T[T_ACT + c2 * A_W + A_LVL] == lvl:
+                    idx += 1
+            if idx < 3:
+                out[OB_ACARDS + pos * 4 + 1 + idx] = 1.0
+        for q in range(n):
+            r = _rel(q, p, n)
+            w = s[O_ASUP + pos * 4 + q]
+            if w > 0:
+                out[OB_SUPS + (pos * 4 + r) * 3 + w - 1] = 1.0
+            out[OB_ACUBES + pos * 4 + r] = s[O_ACUBE + pos * 4 + q] / 5.0
+    for i in range(18):
+        o = s[O_CATH + i]
+        out[OB_CATH + i * 5 + (0 if o < 0 else 1 + _rel(o, p, n))] = 1.0
+    for i in range(NROW):
+        card = s[O_ROW + i]
+        base = OB_ROW + i * 42
+        if card >= 0:
+            out[base + card] = 1.0
+            for f in range(NFLAG):
+                o = s[O_FLAGS + i * NFLAG + f]
+                if o >= 0 and o < 4:
+                    out[base + 17 + f * 5 + 1 + _rel(o, p, n)] = 1.0
+                elif o < 0:
+                    out[base + 17 + f * 5] = 1.0
+    for e in range(17):
+        o = s[O_KEPT + e]
+        if o >= 0:
+            out[OB_KEPT + e * 5 + (4 if o == 4 else _rel(o, p, n))] = 1.0
+    for d in range(5):
+        rd = 4 if d == 4 else (_rel(d, p, n) if d < n else -1)
+        if rd < 0:
+            continue
+        for i in range(18):
+            out[OB_DICE + rd * 18 + i] = s[O_DICE + d * 18 + i] / 6.0
+    for v in range(6):
+        out[OB_BLACK + v] = s[O_BLACK + v] / 6.0
+    out[OB_EVSTEP] = s[O_EVPOS] / 13.0
+    out[OB_EVSTEP + 1] = s[O_EVLEFT] / 3.0
+    for v in range(6):
+        out[OB_COUNTER + v] = s[O_CBLK + v] / 6.0
+    for i in range(18):
+        out[OB_COUNTER + 6 + i] = s[O_CSEL + i] / 6.0
+    out[OB_COUNTER + 24] = s[O_CLAST] / 18.0
+    out[OB_COUNTER + 25] = s[O_COPEN]
+    out[OB_PENDING + s[O_TK]] = 1.0
+    if s[O_TI] >= 0:
+        out[OB_PENDING + 6 + s[O_TI]] = 1.0
+    out[OB_PENDING + 19 + s[O_CUBEPOS] + 1] = 1.0
+    for k in range(s[O_SELN]):
+        t = s[O_SEL + k]
+        d = t // 18
+        rd = 4 if d == 4 else _rel(d, p, n)
+        out[OB_PENDING + 29 + rd * 18 + t % 18] += 1.0
+    out[OB_PENDING + 119] = s[O_PVAL] / 6.0
+    out[OB_PENDING + 120] = s[O_HIRING]
+    out[OB_PENDING + 121] = s[O_ACTN] / 10.0
+    out[OB_PENDING + 122] = s[O_ACTK] / 10.0
+    for i in range(18):
+        out[OB_FLIP + i] = s[O_FSEL + i] / 3.0
+    return 0
+
+
+_ = N_ACT

@@ -1,0 +1,178 @@
+"""Troyes state layout (DESIGN D1): one flat int64 array, sized for 4 players whatever the count.
+
+Seats are absolute (0..3) in the state; observations are seat-relative. Owners of spaces, flags and
+Cathedral cubes are -1 empty, 0..3 a player, 4 grey (neutral). Districts are 0..3 the players'
+and 4 the neutral one. Colours 0 yellow, 1 white, 2 red. Dice values are 1..6 (index v-1).
+SPACE ids: Palace 0-5 (space v-1), Bishopric 6 + 2*row + place, City Hall 12 + 3*row + place.
+"""
+
+from __future__ import annotations
+
+from core.layout import Layout
+
+VERSION = 1
+MAXP = 4
+BIG = 1 << 30
+NROW = 13  # event row: Marauding + at most 6 red + 6 white/yellow (DP table)
+NFLAG = 5  # most flag spaces on one event card
+
+# phases (the decision the state waits for; rules §10.7 decision points)
+PH_SETUP = 0  # DP-1 pre-placement: SPACE(s)
+PH_EVENT = 1  # DP-2 choice inside an event effect
+PH_COUNTER = 2  # DP-3 countering black dice
+PH_TURN = 3  # DP-4 start of an action-phase turn
+PH_CUBE = 4  # DP-5 which Activity cube to spend
+PH_DICE = 5  # DP-6 the dice of the group
+PH_SOURCE = 6  # DP-7 where the citizen comes from
+PH_GOON = 7  # DP-8 go on / stop activating
+PH_ARCHER = 8  # DP-8 event for an EVENT_CUBE cube
+PH_FLIP = 9  # influence: dice to flip
+PH_OVER = 10  # game over
+# internal automatic stages (never seen at a decision; the driver loop runs them, no recursion)
+PH_A_ROUND = 11  # start the next round (phases 0-3 up to the event effects)
+PH_A_EVENTS = 12  # go on applying the event row
+PH_A_COUNTER = 13  # begin the counter turn of seat `cur`
+PHASE_NAMES = (
+    "pre-placement",
+    "event effect",
+    "counter black dice",
+    "turn",
+    "choose cube",
+    "choose dice",
+    "citizen source",
+    "go on or stop",
+    "event for cube",
+    "flip dice",
+    "game over",
+    "(start of round)",
+    "(events)",
+    "(counter turn)",
+)
+
+# pending action target kinds
+TK_NONE, TK_ACT, TK_EVENT, TK_CATH, TK_BUILD, TK_AGRI = range(6)
+
+LAYOUT = Layout(
+    "troyes",
+    VERSION,
+    [
+        # name, shape, lo, hi, hidden, doc
+        ("version", (), VERSION, VERSION, False, "layout version"),
+        ("n_players", (), 2, 4, False, "player count"),
+        ("n_rounds", (), 4, 6, False, "rounds = red event cards kept (rules §2.1)"),
+        ("round", (), 0, 6, False, "current round 1..n_rounds, 0 during pre-placement"),
+        ("start_player", (), 0, 3, False, "seat holding the start player card"),
+        ("phase", (), 0, 13, False, "PH_* decision the state waits for"),
+        ("cur", (), -1, 3, False, "seat to act, -1 when the game is over"),
+        ("setup_idx", (), 0, 18, False, "pre-placement turns made"),
+        ("rng", (4,), 0, 0xFFFFFFFF, True, "xoshiro128** words (core.rng)"),
+        ("deniers", (MAXP,), 0, BIG, False, "money per seat"),
+        ("influence", (MAXP,), 0, 20, False, "influence track per seat, 0..20"),
+        ("vp", (MAXP,), 0, BIG, False, "VP tokens per seat (public, ED-35)"),
+        ("supply", (MAXP,), 0, 12, False, "citizens in personal supply"),
+        ("owned", (MAXP,), 0, 12, False, "citizens owned in all (<= 12)"),
+        ("passed", (MAXP,), 0, 1, False, "passed this round"),
+        ("dist_den", (MAXP,), 0, BIG, False, "deniers lying on each district (pass marker)"),
+        ("chars", (MAXP, 2), -1, 5, True, "secret Character cards per seat (-1 none); owner sees own"),
+        ("final", (MAXP,), 0, BIG, False, "final score (set at game end)"),
+        ("cubes_out", (MAXP,), 0, BIG, False, "cubes each seat has on cards, events, Cathedral"),
+        ("grey_supply", (), 0, 8, False, "grey citizens in the general supply"),
+        ("spaces", (18,), -1, 4, False, "owner of each building space (-1 empty, 4 grey)"),
+        ("lying", (3, 5), 0, 1, False, "citizens lying at each building, per owner (4 grey)"),
+        ("act_card", (9,), -1, 26, False, "revealed Activity card per position colour*3+level-1"),
+        ("act_hidden", (9,), -1, 26, True, "face-down Activity card per position (-1 revealed)"),
+        ("sup", (9, MAXP), 0, 3, False, "supervisor of a seat on a card: 0 none, 1/2 slot, 3 art"),
+        ("act_cubes", (9, MAXP), 0, BIG, False, "Activity cubes per card per seat"),
+        ("cath", (3, 6), -1, 3, False, "Cathedral [level][value-1] owner"),
+        ("row_card", (NROW,), -1, 16, False, "event row, position 0 = Marauding (-1 empty)"),
+        ("row_flags", (NROW, NFLAG), -1, 4, False, "owner of each flag space of a row card"),
+        ("kept_by", (17,), -1, 4, False, "who kept an event card (-1 not; 4 left the game)"),
+        ("decks", (3, 8), -1, 16, True, "event decks Y, W, R in draw order (-1 padding)"),
+        ("deck_drawn", (3,), 0, 8, False, "cards drawn from each deck"),
+        ("dice", (5, 3, 6), 0, 6, False, "dice per district, colour, value-1"),
+        ("rolled", (5, 3), 0, 6, False, "dice rolled this round per district and colour"),
+        ("black", (6,), 0, BIG, False, "black dice to counter, per value-1"),
+        ("black_n", (), 0, BIG, False, "black dice collected before the roll"),
+        ("ev_pos", (), 0, NROW, False, "event row position being applied"),
+        ("ev_k", (), 0, 4, False, "player offset from the start player in an event effect"),
+        ("ev_left", (), 0, 10, False, "items still to give up for this player and card"),
+        ("ev_short", (), 0, 1, False, "this player could not comply with this card"),
+        ("cnt_blk", (6,), 0, BIG, False, "black dice chosen in this counter turn, per value-1"),
+        ("cnt_sel", (3, 6), 0, 6, False, "own dice chosen in this counter turn"),
+        ("cnt_last", (), -1, 17, False, "last own die id chosen (non-decreasing order)"),
+        ("cnt_lastb", (), 0, 6, False, "last extra black value chosen (non-decreasing)"),
+        ("cnt_open", (), 0, 1, False, "1 while influence may still be spent this counter turn"),
+        ("tgt_kind", (), 0, 5, False, "pending action target TK_*"),
+        ("tgt_idx", (), -1, 12, False, "card position / row position / building"),
+        ("cube_pos", (), -1, 8, False, "card whose cube is spent (-1 none)"),
+        ("sel", (3,), -1, 89, False, "chosen dice, abs district*18 + colour*6 + value-1"),
+        ("sel_n", (), 0, 3, False, "dice chosen"),
+        ("pend_val", (), 0, 6, False, "placement die value after confirm"),
+        ("hiring", (), 0, 1, False, "the pending activation hires a supervisor"),
+        ("act_n", (), 0, BIG, False, "activations N of the pending activation"),
+        ("act_k", (), 0, BIG, False, "activations made"),
+        ("flip_sel", (3, 6), 0, 6, False, "own dice chosen to flip"),
+        ("flip_last", (), -1, 17, False, "last die id chosen to flip"),
+        ("flip_ret", (), 0, 13, False, "phase to return to after a flip"),
+    ],
+)
+
+_L = LAYOUT
+O_VERSION = _L.offset("version")
+O_NP = _L.offset("n_players")
+O_NROUNDS = _L.offset("n_rounds")
+O_ROUND = _L.offset("round")
+O_START = _L.offset("start_player")
+O_PHASE = _L.offset("phase")
+O_CUR = _L.offset("cur")
+O_SETUP = _L.offset("setup_idx")
+O_RNG = _L.offset("rng")
+O_DEN = _L.offset("deniers")
+O_INF = _L.offset("influence")
+O_VP = _L.offset("vp")
+O_SUP = _L.offset("supply")
+O_OWNED = _L.offset("owned")
+O_PASSED = _L.offset("passed")
+O_DDEN = _L.offset("dist_den")
+O_CHARS = _L.offset("chars")
+O_FINAL = _L.offset("final")
+O_CUBES = _L.offset("cubes_out")
+O_GREY = _L.offset("grey_supply")
+O_SPACES = _L.offset("spaces")
+O_LYING = _L.offset("lying")
+O_ACARD = _L.offset("act_card")
+O_AHID = _L.offset("act_hidden")
+O_ASUP = _L.offset("sup")
+O_ACUBE = _L.offset("act_cubes")
+O_CATH = _L.offset("cath")
+O_ROW = _L.offset("row_card")
+O_FLAGS = _L.offset("row_flags")
+O_KEPT = _L.offset("kept_by")
+O_DECKS = _L.offset("decks")
+O_DRAWN = _L.offset("deck_drawn")
+O_DICE = _L.offset("dice")
+O_ROLLED = _L.offset("rolled")
+O_BLACK = _L.offset("black")
+O_BLACKN = _L.offset("black_n")
+O_EVPOS = _L.offset("ev_pos")
+O_EVK = _L.offset("ev_k")
+O_EVLEFT = _L.offset("ev_left")
+O_EVSHORT = _L.offset("ev_short")
+O_CBLK = _L.offset("cnt_blk")
+O_CSEL = _L.offset("cnt_sel")
+O_CLAST = _L.offset("cnt_last")
+O_CLASTB = _L.offset("cnt_lastb")
+O_COPEN = _L.offset("cnt_open")
+O_TK = _L.offset("tgt_kind")
+O_TI = _L.offset("tgt_idx")
+O_CUBEPOS = _L.offset("cube_pos")
+O_SEL = _L.offset("sel")
+O_SELN = _L.offset("sel_n")
+O_PVAL = _L.offset("pend_val")
+O_HIRING = _L.offset("hiring")
+O_ACTN = _L.offset("act_n")
+O_ACTK = _L.offset("act_k")
+O_FSEL = _L.offset("flip_sel")
+O_FLAST = _L.offset("flip_last")
+O_FRET = _L.offset("flip_ret")
+STATE_SIZE = _L.size
