@@ -72,13 +72,24 @@ def turn_state(n=2, seed=0, clear=True):
         v(s, "row_card")[1:] = -1
         v(s, "row_flags")[:] = -1
         v(s, "kept_by")[:] = -1
+        v(s, "deck_drawn")[:] = 0
         v(s, "cubes_out")[:] = 0
         v(s, "act_cubes")[:] = 0
         v(s, "cath")[:] = -1
         v(s, "deniers")[:n] = 20
         v(s, "influence")[:n] = 4
         v(s, "vp")[:] = 0
+        if n < 4:
+            # a sentinel die in the district of a seat that is not playing: no player can use it,
+            # but it keeps the action phase open after the scripted action (ED-20)
+            v(s, "dice")[3, 0, 0] = 1
+            v(s, "rolled")[3, 0] = 1
     return s
+
+
+def drop_sentinel(s):
+    v(s, "dice")[3] = 0
+    v(s, "rolled")[3] = 0
 
 
 def set_dice(s, d, c, val, count=1):
