@@ -4,19 +4,22 @@ from __future__ import annotations
 
 import numpy as np
 
+from core.rng import rng_below, rng_seed, split_seed
+
 
 class RandomAgent:
-    """Picks uniformly among legal actions, from its own seeded generator (replays exactly)."""
+    """Picks uniformly among legal actions from its own seeded xoshiro stream (core.rng), so a
+    match replays exactly on every platform and numpy version."""
 
     name = "random"
 
     def __init__(self, seed: int = 0):
-        self.rng = np.random.default_rng(seed)
-
-    def act(self, game, state: np.ndarray) -> int:
-        legal = np.flatnonzero(game.legal_mask(state))
-        return int(legal[self.rng.integers(len(legal))])
+        self._words = np.zeros(4, dtype=np.int64)
+        rng_seed(self._words, 0, *split_seed(seed))
 
     def act_mask(self, mask: np.ndarray) -> int:
         legal = np.flatnonzero(mask)
-        return int(legal[self.rng.integers(len(legal))])
+        return int(legal[rng_below(self._words, 0, len(legal))])
+
+    def act(self, game, state: np.ndarray) -> int:
+        return self.act_mask(game.legal_mask(state))
