@@ -248,3 +248,13 @@ def test_market_sale_crossing_the_bridge_resolves_the_death_before_the_next_go()
     assert v(s, "chron_used").tolist() == [0, 1, 0, 0, 0]  # crafts section
     assert v(s, "phase")[0] == PH_MARKET and V.current_player(s) == 2
 
+
+
+def test_two_players_refill_only_the_three_stalls_in_play():
+    s = market_state(stalls=(HORSE, OX, WAGON), n=2)
+    give(s, 0, goods={"horse": 1})
+    s = act(s, "take", 3, COL["brown"])
+    s = act(s, "serve", 0)
+    assert sorted(v(s, "stalls")[:3].tolist()) == sorted([7, OX, WAGON])
+    assert v(s, "stalls")[3:].tolist() == [-1, -1]  # unused stalls stay empty (§2 step 6)
+    assert v(s, "queue")[:4].tolist() == [8, 9, 10, 11] and v(s, "queue")[4] >= 0
