@@ -145,3 +145,24 @@ def test_privilege_only_not_offered_when_every_privilege_is_void():
 def test_ed5_level3_good_cannot_pay_the_climb_that_earned_it():
     s = council_turn(levels=(L2,))  # no green, no scroll, no coin: no climb at all
     assert legal(s) == {("done", ()), ("council_privilege", ())}
+
+
+def test_level4_privilege_price_comes_from_the_rules_data():
+    """A.4: level 4 = pay PRIVILEGE_COIN_PRESTIGE[0] coins for [1] prestige; with a price of 2
+    coins a player holding 1 coin is not offered level 4 (it could not pay)."""
+    from village_env import tables
+
+    V.load_rules_data(tables.rules_with(PRIVILEGE_COIN_PRESTIGE=(2, 5)))
+    try:
+        s = council_turn(coins=1, levels=(L4,))
+        s = act(s, "council_privilege")
+        assert legal(s) == {("done", ()), ("privilege", (0,)), ("privilege", (1,)),
+                            ("privilege", (2,))}
+        v(s, "coins")[0] = 2
+        v(s, "supply_coins")[0] -= 1
+        assert ("privilege", (3,)) in legal(s)
+        s = act(s, "privilege", 3)
+        assert v(s, "coins")[0] == 0 and v(s, "prestige")[0] == 5
+        assert not V.check_invariants(s)
+    finally:
+        V.load_rules_data()
