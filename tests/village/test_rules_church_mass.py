@@ -4,11 +4,24 @@ Window advance costs (A.5, provisional): W1->W2 1 grain, W2->W3 1, W3->W4 2. Maj
 """
 
 import numpy as np
-
 from village.helpers import (
-    COL, LOC_BAG, LOC_FARM, LOC_UNBORN, LOC_WINDOW, V, act, clear_player, give, legal, move, new,
-    set_board, start_mass, v,
+    COL,
+    LOC_BAG,
+    LOC_FARM,
+    LOC_UNBORN,
+    LOC_WINDOW,
+    V,
+    act,
+    clear_player,
+    give,
+    legal,
+    move,
+    new,
+    set_board,
+    start_mass,
+    v,
 )
+
 from village_env.layout import PH_MASS_ADVANCE, PH_MASS_PICK, PH_TURN
 
 W1, W2, W3, W4 = (LOC_WINDOW + i for i in range(4))

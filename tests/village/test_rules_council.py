@@ -5,9 +5,22 @@ player, L2 2 cubes of choice, L3 1 good of choice, L4 1 coin -> 3 prestige.
 """
 
 from village.helpers import (
-    COL, GOOD, LOC_COUNCIL, LOC_FARM, V, act, clear_player, give, legal, move, new, set_board,
-    start_mass, v,
+    COL,
+    GOOD,
+    LOC_COUNCIL,
+    LOC_FARM,
+    V,
+    act,
+    clear_player,
+    give,
+    legal,
+    move,
+    new,
+    set_board,
+    start_mass,
+    v,
 )
+
 from village_env.layout import PH_PRIVILEGE, PH_REWARD, PH_TURN
 
 L1, L2, L3, L4 = (LOC_COUNCIL + i for i in range(4))

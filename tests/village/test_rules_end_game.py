@@ -5,14 +5,35 @@ ED-32, ED-34 (round cap), ED-35 (hidden information).
 """
 
 import numpy as np
-
 from village.helpers import (
-    COL, GOOD, LOC_FARM, LOC_UNBORN, LOC_WINDOW, V, act, add_dead, clear_player, give, legal,
-    move, new, set_board, set_market, start_mass, v,
+    COL,
+    LOC_BAG,
+    LOC_FARM,
+    LOC_UNBORN,
+    LOC_WINDOW,
+    V,
+    act,
+    add_dead,
+    clear_player,
+    give,
+    legal,
+    move,
+    new,
+    set_board,
+    set_market,
+    start_mass,
+    v,
 )
+
 from village_env import tables
 from village_env.layout import (
-    LOC_GRAVE, LOC_REMOVED, PH_CHOOSE, PH_MARKET, PH_MASS_ADVANCE, PH_MASS_PICK, PH_OVER,
+    LOC_GRAVE,
+    LOC_REMOVED,
+    PH_CHOOSE,
+    PH_MARKET,
+    PH_MASS_ADVANCE,
+    PH_MASS_PICK,
+    PH_OVER,
     PH_TURN,
 )
 
@@ -265,11 +286,11 @@ def test_ed35_observations_do_not_change_under_reseed():
     s = market_end_state()
     states.append(act(s, "take", 3, COL["brown"]))  # in market day
     m = new(3, 1)
-    move(m, 0, LOC_FARM, 18, 1)
+    move(m, 0, LOC_FARM, LOC_BAG, 1)
     give(m, 0, coins=1)
-    v(m, "coins")[0] = 2
-    v(m, "supply_coins")[0] -= 1
-    states.append(start_mass(m))  # in the Mass picks
+    m = start_mass(m)
+    assert v(m, "phase")[0] == PH_MASS_PICK and not V.check_invariants(m)
+    states.append(m)  # in the Mass picks
     for st in states:
         for seed in (1, 99, 12345):
             r = V.reseed(st, seed)
@@ -283,7 +304,6 @@ def test_ed35_observations_do_not_change_under_reseed():
         t = start_mass(V.reseed(new(3, 0), seed))
         boards.add(v(t, "board").tobytes())
     assert len(boards) > 1
-    _ = GOOD
 
 
 def test_ed31_final_turn_after_an_earlier_final_turn_emptied_the_board_is_free():
@@ -303,3 +323,24 @@ def test_ed31_final_turn_after_an_earlier_final_turn_emptied_the_board_is_free()
     s = act(s, "craft_produce", 4)  # 2 more time: a wagon
     assert v(s, "goods")[2, 4] == 1 and v(s, "time")[2] == 4
     assert V.is_terminal(s)
+
+
+def test_ed32_a_final_turn_is_an_ordinary_turn_well_and_market_day_included():
+    s = base(board={"harvest": {"plague": 1, "pink": 1}, "family": {"green": 2}})
+    fill(s, all_but_one_farmyard())
+    set_market(s, [4, 5, 6, 2], [7, 8, 9, 10, 11])
+    give(s, 1, cubes={"brown": 3}, goods={"horse": 1})
+    give(s, 0, goods={"ox": 1}, cubes={"green": 1})
+    s = trigger_by_plague(s)
+    assert V.current_player(s) == 1 and v(s, "phase")[0] == PH_TURN
+    assert legal(s) == {("take", (0, COL["pink"])), ("take", (1, COL["green"])),
+                        ("well", (COL["brown"],))}
+    s = act(s, "well", COL["brown"])  # the Well cost is paid: this is not a free action
+    assert v(s, "cubes")[1, COL["brown"]] == 0 and v(s, "free_action")[0] == 0
+    s = act(s, "market")
+    s = act(s, "serve", 0)  # p1 free
+    # p2 has nothing (auto-pass); p0, the triggering player, sells with the fee
+    assert V.current_player(s) == 0 and legal(s) == {("done", ()), ("serve", (1,))}
+    s = act(s, "serve", 1)
+    assert v(s, "time")[0] == 11 and v(s, "cubes")[0, COL["green"]] == 0
+    assert v(s, "turn_player")[0] == 2 and v(s, "phase")[0] == PH_TURN

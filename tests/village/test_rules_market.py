@@ -5,11 +5,24 @@ Tiles are 0-based indices into rules_data.CUSTOMERS: 2 = T3 (2 grain, 2), 4 = T5
 """
 
 import numpy as np
-
 from village.helpers import (
-    COL, GOOD, LOC_CRAFT, LOC_FARM, V, act, clear_player, give, legal, move, new, set_board,
-    set_market, v, visible_index,
+    COL,
+    GOOD,
+    LOC_CRAFT,
+    LOC_FARM,
+    V,
+    act,
+    clear_player,
+    give,
+    legal,
+    move,
+    new,
+    set_board,
+    set_market,
+    v,
+    visible_index,
 )
+
 from village_env.layout import PH_DEATH, PH_MARKET, PH_TURN
 
 HORSE, OX, WAGON, GRAIN2 = 4, 5, 6, 2

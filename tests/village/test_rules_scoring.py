@@ -6,14 +6,30 @@ its turn, p0 takes its final turn, then the final Mass and scoring run (§5.1).
 
 import numpy as np
 import pytest
-
 from village.helpers import (
-    LOC_BAG, LOC_COUNCIL, LOC_CRAFT, LOC_FARM, LOC_UNBORN, LOC_WINDOW, V, act, add_dead, aid,
-    clear_player, give, move, new, set_board, set_market, set_turn, v,
+    LOC_BAG,
+    LOC_COUNCIL,
+    LOC_CRAFT,
+    LOC_FARM,
+    LOC_UNBORN,
+    LOC_WINDOW,
+    V,
+    act,
+    add_dead,
+    aid,
+    clear_player,
+    give,
+    move,
+    new,
+    set_board,
+    set_market,
+    set_turn,
+    v,
 )
+
 from village_env import rules_data as rd
 from village_env.engine import flow
-from village_env.layout import PH_TURN
+from village_env.layout import LOC_REMOVED, PH_TURN
 
 
 def ending_state():
@@ -171,7 +187,6 @@ def test_still_tied_players_share_the_win():
 
 def test_unborn_removed_members_do_not_count_as_living():
     s = new(2, 0)
-    from village_env.layout import LOC_REMOVED
     move(s, 0, LOC_FARM, LOC_REMOVED, 1)
     assert V.tiebreaks(s).tolist() == [[0, 3], [0, 4]]
     assert v(s, "phase")[0] == PH_TURN

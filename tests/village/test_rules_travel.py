@@ -6,9 +6,23 @@ C 2 cubes of choice, D 2 prestige.
 """
 
 from village.helpers import (
-    CITY, COL, GOOD, LOC_CITY, LOC_FARM, LOC_UNBORN, V, act, clear_player, give, legal, move, new, set_board,
+    CITY,
+    COL,
+    GOOD,
+    LOC_CITY,
+    LOC_FARM,
+    LOC_UNBORN,
+    V,
+    act,
+    clear_player,
+    give,
+    legal,
+    move,
+    new,
+    set_board,
     v,
 )
+
 from village_env.layout import PH_REWARD, PH_TURN
 
 A, B, C, D, E = (CITY[x] for x in "ABCDE")

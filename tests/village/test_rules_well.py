@@ -1,8 +1,20 @@
 """Rules §4.10 the Well, ED-12 (pay, then any action with a legal option, or decline), ED-10."""
 
 from village.helpers import (
-    COL, GOOD, LOC_BAG, V, act, clear_player, give, legal, new, set_board, set_market, v,
+    COL,
+    GOOD,
+    LOC_BAG,
+    V,
+    act,
+    clear_player,
+    give,
+    legal,
+    new,
+    set_board,
+    set_market,
+    v,
 )
+
 from village_env.layout import PH_CHOOSE, PH_MARKET, PH_TURN
 
 
