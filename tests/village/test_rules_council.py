@@ -179,3 +179,17 @@ def test_level4_privilege_price_comes_from_the_rules_data():
         assert not V.check_invariants(s)
     finally:
         V.load_rules_data()
+
+
+def test_ed24_level2_gives_what_the_supply_has():
+    s = council_turn(levels=(L2,))
+    sup, bag = v(s, "supply_cubes"), v(s, "bag")
+    bag[:4] += sup[:4]  # every influence cube but one pink leaves the supply (into the bag)
+    sup[:4] = 0
+    sup[COL["pink"]] = 1
+    bag[COL["pink"]] -= 1
+    assert not V.check_invariants(s)
+    s = act(s, "council_privilege")
+    s = act(s, "privilege", 1)  # one unit only, the only colour there: applied at once
+    assert v(s, "cubes")[0, COL["pink"]] == 1 and v(s, "supply_cubes")[:4].sum() == 0
+    assert V.current_player(s) == 1

@@ -131,3 +131,14 @@ def test_no_wagon_no_travel_and_rewards_cannot_pay_the_trip():
     assert v(s, "goods")[0, GOOD["wagon"]] == 1 and v(s, "markers")[0].sum() == 0
     s = travel_turn(cubes={"brown": 5}, wagons=0)
     assert V.current_player(s) == 1 and v(s, "cubes")[0, COL["brown"]] == 5
+
+
+def test_coin_reward_capped_by_the_supply_trip_still_legal():
+    def drain(s):
+        k = int(v(s, "supply_coins")[0])
+        give(s, 2, coins=k)  # p2 holds every coin left in the supply
+    s = travel_turn(cubes={"pink": 2}, prep=drain)
+    assert ("travel", (1, 0, 0)) in legal(s)  # ED-6: legal though the coin cannot be had
+    s = act(s, "travel", 1, 0, 0)
+    assert v(s, "markers")[0, B] == 1 and v(s, "coins")[0] == 0
+    assert v(s, "supply_coins")[0] == 0
