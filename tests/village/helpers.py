@@ -138,3 +138,34 @@ __all__ = [
     "legal_names", "move", "new", "recall_index", "set_board", "set_turn", "settle_state",
     "start_mass", "v", "visible_index",
 ]
+
+
+# --- market / end-game builders (scenario tests B) ------------------------------------------
+def set_market(s, stalls, queue=()):
+    """Put exactly these tile indices (0-based, T1 = 0; -1 = empty) on the stalls and the waiting
+    line (front first); every other tile nobody served goes to the face-down pile."""
+    st, q, pile, owner = v(s, "stalls"), v(s, "queue"), v(s, "pile"), v(s, "tile_owner")
+    st[:] = -1
+    q[:] = -1
+    st[: len(stalls)] = stalls
+    q[: len(queue)] = queue
+    placed = {int(t) for t in list(stalls) + list(queue) if t >= 0}
+    for t in range(len(pile)):
+        pile[t] = int(owner[t] < 0 and t not in placed)
+    assert not V.check_invariants(s), V.check_invariants(s)
+    return s
+
+
+def add_dead(s, p, gen, *, section=None, src=LOC_UNBORN, k=1):
+    """k members of p (generation `gen`, taken from `src`) lie dead in a chronicle section
+    (rd.SECTIONS name) or, with section=None, in anonymous graves."""
+    from village_env.layout import LOC_CHRONICLE, LOC_GRAVE
+
+    if section is None:
+        move(s, p, src, LOC_GRAVE, gen, k)
+        v(s, "graves_used")[0] += k
+    else:
+        move(s, p, src, LOC_CHRONICLE, gen, k)
+        v(s, "chron_used")[rd.SECTIONS.index(section)] += k
+    assert not V.check_invariants(s), V.check_invariants(s)
+    return s
