@@ -138,3 +138,66 @@ __all__ = [
     "legal_names", "move", "new", "recall_index", "set_board", "set_turn", "settle_state",
     "start_mass", "v", "visible_index",
 ]
+
+
+# --- scenario additions for setup / round / deaths / chronicle / crafts (append only) ----------
+SECTION = {name: i for i, name in enumerate(rd.SECTIONS)}
+
+
+def set_time(s, p, t):
+    """Set p's total time spent (time is a track position, not a conserved resource)."""
+    v(s, "time")[p] = t
+    return s
+
+
+def where(s, p):
+    """{(loc, gen): n} for every member of p that is not unborn (gen 1-based)."""
+    m = v(s, "members")[p]
+    return {(loc, g + 1): int(m[loc, g]) for loc in range(1, m.shape[0]) for g in range(4)
+            if m[loc, g]}
+
+
+def bury_as(s, p, gen, section, src=None, k=1):
+    """Put k members of p (gen 1-based) straight into a chronicle `section` (name) or, with
+    section='grave', an anonymous grave; from the farmyard for gen 1, else from the unborn."""
+    from village_env.layout import LOC_CHRONICLE, LOC_GRAVE
+    src = (LOC_FARM if gen == 1 else LOC_UNBORN) if src is None else src
+    if section == "grave":
+        move(s, p, src, LOC_GRAVE, gen, k)
+        v(s, "graves_used")[0] += k
+    else:
+        move(s, p, src, LOC_CHRONICLE, gen, k)
+        v(s, "chron_used")[SECTION[section]] += k
+    assert not V.check_invariants(s), V.check_invariants(s)
+    return s
+
+
+def set_bag(s, kinds: dict):
+    """Make the green bag hold exactly these cubes ({kind: n}); the rest go to the supply."""
+    bag, sup = v(s, "bag"), v(s, "supply_cubes")
+    sup += bag
+    bag[:] = 0
+    for kind, k in kinds.items():
+        sup[COL[kind]] -= k
+        bag[COL[kind]] += k
+    assert (sup >= 0).all()
+    assert not V.check_invariants(s), V.check_invariants(s)
+    return s
+
+
+def set_market(s, stalls, queue=()):
+    """Put these customer tiles (0-based) on the stalls / in the waiting line; all other
+    unowned tiles go to the draw pile."""
+    st, q, pile = v(s, "stalls"), v(s, "queue"), v(s, "pile")
+    for arr in (st, q):
+        for k in range(5):
+            if arr[k] >= 0:
+                pile[arr[k]] = 1
+            arr[k] = -1
+    for arr, tiles in ((st, stalls), (q, queue)):
+        for k, t in enumerate(tiles):
+            assert pile[t] == 1, f"tile {t} is not free"
+            pile[t] = 0
+            arr[k] = t
+    assert not V.check_invariants(s), V.check_invariants(s)
+    return s
