@@ -18,6 +18,7 @@ from village.helpers import (
     act,
     bury_as,
     clear_player,
+    give,
     legal,
     move,
     new,
@@ -187,3 +188,26 @@ def test_after_the_trigger_a_death_with_no_space_is_removed_ed17():
     assert v(s, "members")[1, LOC_REMOVED, 0] == 1
     assert v(s, "graves_used")[0] == 4 and v(s, "chron_used")[SECTION["farmyard"]] == 2
     assert v(s, "game_over")[0] == 1 and not V.check_invariants(s)
+
+
+def test_trigger_on_the_last_cube_gives_free_final_actions_ed13():
+    """ED-13 (with ED-31): the trigger comes in the turn that took the last cube; the other
+    player's final turn starts with an empty board, so it is a free action: any of the 7
+    actions with a legal option, or decline; no cube, no Well."""
+    s = _s(2)
+    _prefill(s, {"farmyard": 2, "grave": 3}, [0, 1])
+    move(s, 0, LOC_FARM, LOC_BAG, 1, 3)
+    give(s, 1, cubes={"green": 3}, coins=1)
+    set_time(s, 0, 8)
+    set_board(s, {"harvest": {"plague": 1}})
+    s = act(s, "take", SPACE["harvest"], COL["plague"])  # the last cube on the board
+    s = act(s, "done")  # no harvest; the farmer dies into the last grave
+    assert v(s, "triggered")[0] == 1 and v(s, "board").sum() == 0
+    assert V.current_player(s) == 1 and v(s, "free_action")[0] == 1
+    assert v(s, "phase")[0] == PH_CHOOSE and v(s, "allowed")[0] == -1
+    names = {name for name, _ in legal(s)}
+    assert names == {"done", "harvest", "birth", "craft_place", "market", "council_enter",
+                     "church"}
+    s = act(s, "harvest")
+    assert v(s, "grain")[1] == 2 and v(s, "game_over")[0] == 1
+    assert v(s, "cubes")[1].tolist() == [0, 0, 0, 3]  # no Well cost was paid

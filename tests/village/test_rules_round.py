@@ -3,20 +3,24 @@
 import pytest
 from village.helpers import (
     COL,
+    LOC_COUNCIL,
+    LOC_FARM,
     SPACE,
     V,
     act,
     clear_player,
     give,
     legal,
+    move,
     new,
     set_bag,
     set_board,
     v,
+    visible_index,
 )
 
 from village_env import tables
-from village_env.layout import PH_CHOOSE, PH_TURN
+from village_env.layout import PH_CHOOSE, PH_DEATH, PH_TURN
 
 
 def _end_round_by(s, p, colour="brown"):
@@ -149,3 +153,20 @@ def test_well_turn_never_ends_the_round_ed10():
     assert v(s, "cubes")[0, COL["orange"]] == 0
     assert v(s, "round")[0] == 1 and V.current_player(s) == 1
     assert v(s, "board").sum() == 2 and v(s, "phase")[0] == PH_TURN
+
+
+def test_end_of_turn_death_comes_before_the_round_ends_ed10_ed8():
+    """ED-10, ED-15: the turn that takes the last cube ends with its deaths, then the Mass and
+    the next round; ED-8: the time track is not reset between rounds."""
+    s = new(2, 3)
+    clear_player(s, 0)
+    move(s, 0, LOC_FARM, LOC_COUNCIL, 1)
+    v(s, "time")[0] = 8
+    set_board(s, {"church": {"plague": 1}})
+    s = act(s, "take", SPACE["church"], COL["plague"])
+    s = act(s, "done")  # decline the church
+    assert v(s, "phase")[0] == PH_DEATH and v(s, "round")[0] == 1 and V.current_player(s) == 0
+    s = act(s, "die", visible_index(LOC_COUNCIL))
+    assert v(s, "chron_used")[0] == 1  # council section
+    assert v(s, "round")[0] == 2 and v(s, "phase")[0] == PH_TURN and V.current_player(s) == 0
+    assert v(s, "time")[0] == 10 and v(s, "board").sum() == 18
