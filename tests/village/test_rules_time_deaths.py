@@ -279,3 +279,27 @@ def test_member_put_in_the_bag_this_turn_cannot_die_ed16():
     assert legal(s) == {die(LOC_FARM), die(LOC_COUNCIL)}
     s = act(s, "die", visible_index(LOC_FARM))
     assert where(s, 0) == {(LOC_BAG, 1): 4, (LOC_COUNCIL, 2): 1, (LOC_CHRONICLE, 2): 1}
+
+
+def test_second_death_of_a_payment_takes_the_next_lowest_generation_ed16():
+    """ED-16: with one generation-1 member visible, the first of two deaths takes it (forced);
+    the second is chosen among the generation-2 members visible then."""
+    try:
+        V.load_rules_data(tables.rules_with(PLAGUE_TIME=12))
+        s = _s()
+        move(s, 0, LOC_FARM, LOC_BAG, 1, 3)
+        move(s, 0, LOC_UNBORN, LOC_FARM, 2)
+        move(s, 0, LOC_UNBORN, LOC_CRAFT + 3, 2)
+        set_time(s, 0, 9)
+        set_board(s, {"church": {"plague": 1, "pink": 1}, "harvest": {"green": 2}})
+        s = act(s, "take", SPACE["church"], COL["plague"])
+        s = act(s, "done")
+        assert v(s, "phase")[0] == PH_DEATH and v(s, "deaths_end")[0] == 1
+        assert v(s, "members")[0, LOC_CHRONICLE].tolist() == [1, 0, 0, 0]
+        assert legal(s) == {die(LOC_FARM), die(LOC_CRAFT + 3)}
+        s = act(s, "die", visible_index(LOC_CRAFT + 3))
+        assert v(s, "members")[0, LOC_CHRONICLE].tolist() == [1, 1, 0, 0]
+        assert list(v(s, "chron_used")) == [0, 1, 0, 0, 1]
+        assert V.current_player(s) == 1
+    finally:
+        V.load_rules_data()
