@@ -4,7 +4,27 @@ from __future__ import annotations
 
 import numpy as np
 
+from numba import njit
+
 from core.rng import rng_below, rng_seed, split_seed
+
+
+@njit(cache=True)
+def pick_legal(mask, words):
+    """A uniformly random index among the true entries of `mask` (one compiled call)."""
+    n = 0
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            n += 1
+    if n == 0:
+        return -1
+    r = rng_below(words, 0, n)
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            if r == 0:
+                return a
+            r -= 1
+    return -1
 
 
 class RandomAgent:
@@ -18,8 +38,10 @@ class RandomAgent:
         rng_seed(self._words, 0, *split_seed(seed))
 
     def act_mask(self, mask: np.ndarray) -> int:
-        legal = np.flatnonzero(mask)
-        return int(legal[rng_below(self._words, 0, len(legal))])
+        a = pick_legal(mask, self._words)
+        if a < 0:
+            raise ValueError("no legal action in the mask")
+        return a
 
     def act(self, game, state: np.ndarray) -> int:
         return self.act_mask(game.legal_mask(state))
