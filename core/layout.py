@@ -75,5 +75,7 @@ class Layout:
         lines = [f"{self.game} state layout v{self.version}, {self.size} int64 entries"]
         for s in self.segments.values():
             h = " HIDDEN" if s.hidden else ""
-            lines.append(f"  {s.offset:5d} {s.name:<22} {str(s.shape):<12} [{s.lo},{s.hi}]{h}  {s.doc}")
+            lines.append(
+                f"  {s.offset:5d} {s.name:<22} {str(s.shape):<12} [{s.lo},{s.hi}]{h}  {s.doc}"
+            )
         return "\n".join(lines)

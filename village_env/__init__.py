@@ -1,0 +1,240 @@
+"""Village (Inka & Markus Brand, 2011) as an RL environment: compiled engine, exact masks, AEC env.
+
+Unofficial; not affiliated with the publishers. Rules: shared/rules/village.md (the spec).
+The public API below is shared with `troyes_env`, so code written for one game runs on the other.
+"""
+
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from core import serialize as _ser
+from core.errors import IllegalActionError, StateFormatError
+from core.returns import RETURN_KINDS, compute_returns
+from core.rng import rng_seed, split_seed
+from village_env import rules_data
+from village_env import tables as _tables
+from village_env.actions import ACTIONS, NUM_ACTIONS
+from village_env.engine import ERR_ILLEGAL, ERR_NO_LEGAL, ERR_RANGE, step_inplace
+from village_env.engine.flow import customers_served, init_state, living_members
+from village_env.engine.invariants import INVARIANT_MESSAGES, check_invariants_code
+from village_env.engine.legal import legal_mask_into
+from village_env.layout import (
+    GAME_ID,
+    LAYOUT,
+    PHASE_NAMES,
+    S_ACTOR,
+    S_GAME_ID,
+    S_NP,
+    S_OVER,
+    S_PHASE,
+    S_PRESTIGE,
+    S_RNG,
+    S_TRUNC,
+    S_VERSION,
+    STATE_SIZE,
+)
+from village_env.layout import (
+    VERSION as LAYOUT_VERSION,
+)
+from village_env.observation import OBS_SIZE, observe_into
+from village_env.render import describe, render
+
+NAME = "village"
+PLAYER_COUNTS = (2, 3, 4)
+OPTIONS = ("start_player",)
+TABLES = _tables.TABLES
+RULES_DATA_HASH = _tables.RULES_DATA_HASH
+_MASK = np.zeros(NUM_ACTIONS, dtype=np.bool_)  # scratch for step (calls hold the GIL)
+
+__all__ = [
+    "ACTIONS", "IllegalActionError", "LAYOUT", "NUM_ACTIONS", "OBS_SIZE", "PLAYER_COUNTS",
+    "RULES_DATA_HASH", "StateFormatError", "current_player", "describe", "determinize", "env",
+    "from_bytes", "is_terminal", "is_truncated", "legal_mask", "load_rules_data", "new_game",
+    "observe", "raw_env", "render", "reseed", "returns", "scores", "step", "tiebreaks",
+    "to_bytes",
+]
+
+
+def load_rules_data(rd=rules_data) -> str:
+    """Replace the rules data the public API uses (e.g. `tables.rules_with(...)`); returns the
+    new RULES_DATA_HASH. Shapes must match the layout."""
+    global TABLES, RULES_DATA_HASH
+    TABLES = _tables.build_tables(rd)
+    RULES_DATA_HASH = _tables.tables_hash(TABLES)
+    return RULES_DATA_HASH
+
+
+def check_options(options: dict) -> None:
+    for k, val in options.items():
+        if k not in OPTIONS:
+            raise ValueError(f"village: unknown option {k!r}; allowed options: {OPTIONS}")
+        if k == "start_player" and not isinstance(val, (int, np.integer)):
+            raise ValueError("village: start_player must be a seat number")
+
+
+_I64 = np.dtype(np.int64)
+_SHAPE = (STATE_SIZE,)
+
+
+def _check(state) -> np.ndarray:
+    """Cheap check of dtype, size and version before compiled code touches a state (D1)."""
+    if type(state) is not np.ndarray or state.dtype is not _I64 and state.dtype != _I64 \
+            or state.shape != _SHAPE:
+        raise StateFormatError(
+            f"village: a state is an int64 array of shape ({STATE_SIZE},); got "
+            f"{getattr(state, 'dtype', type(state))} {getattr(state, 'shape', '')}"
+        )
+    if state[S_GAME_ID] != GAME_ID or state[S_VERSION] != LAYOUT_VERSION:
+        raise StateFormatError("village: not a Village state of this layout version")
+    return state
+
+
+def new_game(num_players: int = 4, seed: int = 0, *, start_player: int = 0) -> np.ndarray:
+    """A new seeded game (rules §2); the first decision is the start player's."""
+    if num_players not in PLAYER_COUNTS:
+        raise ValueError(
+            f"village: num_players must be one of {PLAYER_COUNTS}, got {num_players!r}"
+        )
+    if not 0 <= int(start_player) < num_players:
+        raise ValueError(f"village: start_player must be in 0..{num_players - 1}")
+    s = np.zeros(STATE_SIZE, dtype=np.int64)
+    a, b, c = split_seed(seed)
+    init_state(s, TABLES, num_players, a, b, c, int(start_player))
+    from village_env.engine import settle  # a forced first decision is applied at once
+
+    settle(s, TABLES, np.zeros(NUM_ACTIONS, dtype=np.bool_))
+    return s
+
+
+def legal_mask(state: np.ndarray) -> np.ndarray:
+    """Bool mask (NUM_ACTIONS,) of the actions the rules allow now."""
+    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    legal_mask_into(_check(state), TABLES, mask)
+    return mask
+
+
+def phase_name(state: np.ndarray) -> str:
+    return PHASE_NAMES[int(state[S_PHASE])]
+
+
+def step(state: np.ndarray, action: int) -> np.ndarray:
+    """The state after `action`; raises IllegalActionError (input untouched) if not allowed."""
+    _check(state)
+    try:
+        a = operator.index(action)
+    except TypeError:
+        raise IllegalActionError(
+            -1, repr(action), phase_name(state), "not an integer action"
+        ) from None
+    new = state.copy()
+    code = step_inplace(new, TABLES, a, _MASK)
+    if code == 0:
+        return new
+    if code == ERR_RANGE:
+        raise IllegalActionError(a, "out of range", phase_name(state),
+                                 f"actions are 0..{NUM_ACTIONS - 1}")
+    desc = describe(a, state)
+    if state[S_OVER]:
+        raise IllegalActionError(a, desc, phase_name(state), "the game is over")
+    if code == ERR_ILLEGAL:
+        legal = np.flatnonzero(legal_mask(state))
+        who = int(state[S_ACTOR])
+        raise IllegalActionError(
+            a, desc, phase_name(state),
+            f"not among the {len(legal)} legal actions of player_{who} now "
+            f"(e.g. {describe(int(legal[0]), state)!r})",
+        )
+    raise RuntimeError(f"village engine error {code} (ERR_NO_LEGAL={ERR_NO_LEGAL}) after {desc}")
+
+
+def current_player(state: np.ndarray) -> int:
+    """Seat that must decide now; -1 once the game is over."""
+    return int(_check(state)[S_ACTOR])
+
+
+def is_terminal(state: np.ndarray) -> bool:
+    return bool(_check(state)[S_OVER])
+
+
+def is_truncated(state: np.ndarray) -> bool:
+    """True when the game was ended by the round cap (ED-34), not by the rules."""
+    return bool(_check(state)[S_TRUNC])
+
+
+def num_players(state: np.ndarray) -> int:
+    return int(_check(state)[S_NP])
+
+
+def scores(state: np.ndarray) -> np.ndarray:
+    """Prestige per player (the final score once terminal)."""
+    n = num_players(state)
+    return state[S_PRESTIGE : S_PRESTIGE + n].copy()
+
+
+def tiebreaks(state: np.ndarray) -> np.ndarray:
+    """Rules §5.3 tie-breakers per player: (customers served, living members), ED-33."""
+    n = num_players(state)
+    return np.array(
+        [[customers_served(state, p), living_members(state, p)] for p in range(n)], dtype=np.int64
+    )
+
+
+def returns(state: np.ndarray, kind: str = "win_loss") -> np.ndarray:
+    """Per-player returns (DESIGN D7); zeros before the end."""
+    if kind not in RETURN_KINDS:
+        raise ValueError(f"unknown returns kind {kind!r}; allowed: {', '.join(RETURN_KINDS)}")
+    if not is_terminal(state):
+        return np.zeros(num_players(state), dtype=np.float32)
+    return compute_returns(scores(state), tiebreaks(state), kind, rules_data.MARGIN_SCALE)
+
+
+def observe(state: np.ndarray, player: int) -> np.ndarray:
+    """Player's observation (float32, OBS_SIZE); holds no hidden information (DESIGN D6)."""
+    n = _check(state)[S_NP]
+    if not 0 <= player < n:
+        raise ValueError(f"village: player must be in 0..{n - 1}")
+    out = np.empty(OBS_SIZE, dtype=np.float32)
+    observe_into(state, TABLES, player, out)
+    return out
+
+
+def to_bytes(state: np.ndarray) -> bytes:
+    return _ser.to_bytes(LAYOUT, RULES_DATA_HASH, _check(state))
+
+
+def from_bytes(data: bytes) -> np.ndarray:
+    """Parse and validate a saved state; refuses corrupt or foreign data."""
+    s = _ser.from_bytes(LAYOUT, RULES_DATA_HASH, data)
+    code = check_invariants_code(s, TABLES)
+    if code:
+        raise StateFormatError(f"village: saved state is inconsistent: {INVARIANT_MESSAGES[code]}")
+    return s
+
+
+def reseed(state: np.ndarray, seed: int) -> np.ndarray:
+    """A copy whose future chance (bag draws, Mass draws, customer draws) comes from `seed`."""
+    new = _check(state).copy()
+    a, b, c = split_seed(seed)
+    rng_seed(new, S_RNG, a, b, c)
+    return new
+
+
+def determinize(state: np.ndarray, observer: int, seed: int) -> np.ndarray:
+    """Resample what `observer` cannot know. In Village only future draws are hidden (ED-35):
+    the pile's composition is public and its order is drawn at draw time, so this is `reseed`."""
+    num_players(state)
+    return reseed(state, seed)
+
+
+def check_invariants(state: np.ndarray) -> list[str]:
+    """Broken conservation laws (empty when the state is consistent)."""
+    code = check_invariants_code(_check(state), TABLES)
+    return [] if code == 0 else [INVARIANT_MESSAGES[code]]
+
+
+_ = (S_NP, ERR_ILLEGAL)
+# importing the submodule registers village_v0; then bind the functions over the submodule name
+from village_env.env import env, raw_env  # noqa: E402

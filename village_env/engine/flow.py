@@ -1,0 +1,560 @@
+"""Compiled game flow: setup (§2), rounds and turns (§3), market day sequencing (§4.5, ED-19/20),
+deaths (§3.4-3.6, ED-15-17), the Mass (§4.9, ED-26-29), the end (§5, ED-30-34) and scoring."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from core.rng import rng_below, rng_seed
+from village_env.engine.helpers import (
+    add_prestige,
+    board_total,
+    count_at,
+    draw_tile,
+    lowest_visible_gen,
+    mi,
+)
+from village_env.layout import (
+    GAME_ID,
+    LOC_BAG,
+    LOC_CHRONICLE,
+    LOC_COUNCIL,
+    LOC_FARM,
+    LOC_UNBORN,
+    LOC_WINDOW,
+    PH_CHOOSE,
+    PH_DEATH,
+    PH_MARKET,
+    PH_MASS_ADVANCE,
+    PH_MASS_PICK,
+    PH_OVER,
+    PH_TURN,
+    S_ACTOR,
+    S_ALLOWED,
+    S_BAG,
+    S_BOARD,
+    S_COINS,
+    S_CRAFTB,
+    S_DEND,
+    S_DNOW,
+    S_DPLAYER,
+    S_FIDX,
+    S_FN,
+    S_FORDER,
+    S_FREE,
+    S_GAME_ID,
+    S_INFINAL,
+    S_MARK,
+    S_MFREE,
+    S_MKT,
+    S_MONKS,
+    S_MOPEN,
+    S_MPASSED,
+    S_MPICKED,
+    S_MSEAT,
+    S_MSERVED,
+    S_MTURN,
+    S_NP,
+    S_NS,
+    S_NTURNS,
+    S_OVER,
+    S_OWNER,
+    S_PHASE,
+    S_PILE,
+    S_PKIND,
+    S_PRESTIGE,
+    S_PRIVMAX,
+    S_PUNITS,
+    S_QUEUE,
+    S_RNG,
+    S_ROUND,
+    S_SCOINS,
+    S_SCUBES,
+    S_SGOODS,
+    S_SGRAIN,
+    S_STALLS,
+    S_START,
+    S_TRIG,
+    S_TRIGM,
+    S_TRIGO,
+    S_TRIGP,
+    S_TRUNC,
+    S_TURN,
+    S_VERSION,
+    VERSION,
+)
+from village_env.tables import (
+    N_CITIES,
+    N_CUSTOMERS,
+    T_CHRONICLE_SCORE,
+    T_COIN_SCORE,
+    T_COUNCIL_SCORE,
+    T_CUSTOMER_VALUE,
+    T_MASS,
+    T_MAX_ROUNDS,
+    T_MEMBERS_BY_GEN,
+    T_MONKS,
+    T_PLAGUE_CUBES,
+    T_REFILL,
+    T_SPACE_CUBES,
+    T_STALLS,
+    T_STARTING_COINS,
+    T_SUPPLY_COINS,
+    T_SUPPLY_CUBES_EACH,
+    T_SUPPLY_GOODS_EACH,
+    T_SUPPLY_GRAIN,
+    T_TRAVEL_SCORE,
+    T_WAITING_LINE,
+    T_WINDOW_SCORE,
+)
+
+
+# --- setup (rules §2) -----------------------------------------------------------------------
+@njit(cache=True)
+def init_state(s, T, n, a, b, c, first):
+    """Set up a new n-player game in s, seeded by the words (a, b, c); `first` starts (ED-1)."""
+    s[:] = 0
+    s[S_GAME_ID] = GAME_ID
+    s[S_VERSION] = VERSION
+    s[S_NP] = n
+    rng_seed(s, S_RNG, a, b, c)
+    s[S_ROUND] = 1
+    s[S_START] = first  # ED-1: seat 0 by default stands in for the oldest player
+    s[S_NS] = -1
+    s[S_ALLOWED] = -1
+    s[S_CRAFTB] = -1
+    s[S_MOPEN] = -1
+    s[S_MTURN] = -1
+    s[S_DPLAYER] = -1
+    s[S_TRIGP] = -1
+    s[S_TRIGO] = -1
+    for i in range(4):
+        s[S_FORDER + i] = -1
+    for k in range(4):  # influence cubes (18 each) and plague (6) to the supply (§2 step 9)
+        s[S_SCUBES + k] = T[T_SUPPLY_CUBES_EACH]
+    s[S_SCUBES + 4] = T[T_PLAGUE_CUBES]
+    for g in range(5):
+        s[S_SGOODS + g] = T[T_SUPPLY_GOODS_EACH]
+    s[S_SGRAIN] = T[T_SUPPLY_GRAIN]
+    s[S_SCOINS] = T[T_SUPPLY_COINS]
+    for p in range(n):  # §2 steps 3-5
+        for g in range(4):
+            s[mi(p, LOC_UNBORN, g)] = T[T_MEMBERS_BY_GEN + g]
+        s[mi(p, LOC_FARM, 0)] = s[mi(p, LOC_UNBORN, 0)]  # the generation-1 members start out
+        s[mi(p, LOC_UNBORN, 0)] = 0
+        k = min(T[T_STARTING_COINS], s[S_SCOINS])
+        s[S_COINS + p] = k
+        s[S_SCOINS] -= k
+    s[S_MONKS] = T[T_MONKS]  # §2 step 10
+    for t in range(N_CUSTOMERS):  # §2 step 6: stalls in play, then the waiting line
+        s[S_PILE + t] = 1
+        s[S_OWNER + t] = -1
+    for k in range(5):
+        s[S_STALLS + k] = -1
+        s[S_QUEUE + k] = -1
+    for k in range(T[T_STALLS + n]):
+        s[S_STALLS + k] = draw_tile(s)
+    for k in range(T[T_WAITING_LINE]):
+        s[S_QUEUE + k] = draw_tile(s)
+    fill_bag_and_seed(s, T)
+    start_turn(s, T, s[S_START])
+
+
+# --- round (rules §3.1) -----------------------------------------------------------------------
+@njit(cache=True)
+def fill_bag_and_seed(s, T):
+    """§3.1 steps 2-3, ED-9: add the refill of each colour and every plague cube in the supply,
+    then draw each space's count uniformly without replacement, spaces A..G in order."""
+    n = s[S_NP]
+    refill = T[T_REFILL + n]
+    for c in range(4):
+        k = min(refill, s[S_SCUBES + c])
+        s[S_SCUBES + c] -= k
+        s[S_BAG + c] += k
+    s[S_BAG + 4] += s[S_SCUBES + 4]
+    s[S_SCUBES + 4] = 0
+    for sp in range(7):
+        for _ in range(T[T_SPACE_CUBES + 7 * n + sp]):
+            total = 0
+            for k in range(5):
+                total += s[S_BAG + k]
+            if total == 0:
+                return  # §3.1 fallback: the bag ran dry
+            r = rng_below(s, S_RNG, total)
+            for k in range(5):
+                if r < s[S_BAG + k]:
+                    s[S_BAG + k] -= 1
+                    s[S_BOARD + 5 * sp + k] += 1
+                    break
+                r -= s[S_BAG + k]
+
+
+@njit(cache=True)
+def start_round(s, T):
+    s[S_ROUND] += 1
+    if s[S_NS] >= 0:  # §3.1 step 1: the next start player takes over; the marker goes back
+        s[S_START] = s[S_NS]
+        s[S_NS] = -1
+    fill_bag_and_seed(s, T)
+    start_turn(s, T, s[S_START])
+
+
+@njit(cache=True)
+def clear_context(s):
+    s[S_ALLOWED] = -1
+    s[S_PUNITS] = 0
+    s[S_PKIND] = 0
+    s[S_PRIVMAX] = 0
+    s[S_CRAFTB] = -1
+    s[S_DPLAYER] = -1
+
+
+@njit(cache=True)
+def start_turn(s, T, p):
+    """A turn: take a cube or use the Well (§3.2); in final turns with an empty board, a free
+    action (§5.1 step 3, ED-13)."""
+    clear_context(s)
+    s[S_TURN] = p
+    s[S_ACTOR] = p
+    s[S_NTURNS] += 1
+    if board_total(s) > 0:
+        s[S_FREE] = 0
+        s[S_PHASE] = PH_TURN
+    else:
+        s[S_FREE] = 1
+        s[S_PHASE] = PH_CHOOSE
+
+
+@njit(cache=True)
+def choose_action(s, allowed):
+    """Decision point 2: perform an option of `allowed` (a space, or -1 for any) or decline."""
+    s[S_PHASE] = PH_CHOOSE
+    s[S_ALLOWED] = allowed
+    s[S_ACTOR] = s[S_TURN]
+
+
+@njit(cache=True)
+def finish_action(s, T):
+    """The action (and its market day) is over: end-of-turn deaths, then the turn ends (ED-15)."""
+    clear_context(s)
+    if setup_death(s, T, s[S_TURN], False):
+        return
+    end_turn(s, T)
+
+
+# --- deaths (rules §3.4-3.6) ------------------------------------------------------------------
+@njit(cache=True)
+def setup_death(s, T, p, now):
+    """Ask p to choose the next pending death; a death with no visible member is lost (ED-16).
+    Returns True when a decision is pending."""
+    off = (S_DNOW if now else S_DEND) + p
+    while s[off] > 0:
+        if lowest_visible_gen(s, p) < 0:
+            s[off] -= 1
+            continue
+        s[S_PHASE] = PH_DEATH
+        s[S_DPLAYER] = p
+        s[S_ACTOR] = p
+        return True
+    return False
+
+
+@njit(cache=True)
+def after_death(s, T):
+    """Continue after one death: more deaths now, else back to the market or the turn's end."""
+    p = s[S_DPLAYER]
+    if s[S_MKT]:
+        if setup_death(s, T, p, True):
+            return
+        market_next_go(s, T)
+        return
+    if setup_death(s, T, s[S_TURN], False):
+        return
+    end_turn(s, T)
+
+
+# --- market day (rules §4.5, ED-19, ED-20) ----------------------------------------------------
+@njit(cache=True)
+def stall_customers(s):
+    k = 0
+    for i in range(5):
+        if s[S_STALLS + i] >= 0:
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def open_market(s, T, p):
+    s[S_MKT] = 1
+    s[S_MOPEN] = p
+    s[S_MFREE] = 1
+    s[S_MSERVED] = 0
+    for q in range(4):
+        s[S_MPASSED + q] = 0
+    if stall_customers(s) == 0:  # ED-20: no stall customer, the market day ends at once
+        close_market(s, T)
+        finish_action(s, T)
+        return
+    s[S_MTURN] = p
+    s[S_ACTOR] = p
+    s[S_PHASE] = PH_MARKET
+
+
+@njit(cache=True)
+def market_next_go(s, T):
+    """ED-19: next go clockwise, skipping passed players, until no stall customer is left or
+    everyone has passed."""
+    n = s[S_NP]
+    if stall_customers(s) > 0:
+        q = s[S_MTURN]
+        for _ in range(n):
+            q = (q + 1) % n
+            if s[S_MPASSED + q] == 0:
+                s[S_MTURN] = q
+                s[S_ACTOR] = q
+                s[S_PHASE] = PH_MARKET
+                return
+    close_market(s, T)
+    finish_action(s, T)
+
+
+@njit(cache=True)
+def close_market(s, T):
+    if s[S_MSERVED]:
+        refill_market(s, T)
+    s[S_MKT] = 0
+    s[S_MOPEN] = -1
+    s[S_MTURN] = -1
+    s[S_MFREE] = 0
+    s[S_MSERVED] = 0
+    for q in range(4):
+        s[S_MPASSED + q] = 0
+
+
+@njit(cache=True)
+def refill_market(s, T):
+    """§4.5 step 8, ED-20: queue fronts fill empty stalls in play, then the pile refills the
+    back of the queue."""
+    n_stalls = T[T_STALLS + s[S_NP]]
+    for k in range(n_stalls):
+        if s[S_STALLS + k] < 0 and s[S_QUEUE] >= 0:
+            s[S_STALLS + k] = s[S_QUEUE]
+            for j in range(4):
+                s[S_QUEUE + j] = s[S_QUEUE + j + 1]
+            s[S_QUEUE + 4] = -1
+    line = T[T_WAITING_LINE]
+    for j in range(line):
+        if s[S_QUEUE + j] < 0:
+            s[S_QUEUE + j] = draw_tile(s)
+
+
+# --- end of turn, final turns (rules §5.1, ED-30, ED-31) -----------------------------------------
+@njit(cache=True)
+def set_final_order(s):
+    n = s[S_NP]
+    if s[S_TRIGM]:
+        o = s[S_TRIGO]
+        k = n - 1 if s[S_TRIGP] == o else n
+        for i in range(k):
+            s[S_FORDER + i] = (o + 1 + i) % n
+    else:
+        t = s[S_TRIGP]
+        k = n - 1
+        for i in range(k):
+            s[S_FORDER + i] = (t + 1 + i) % n
+    s[S_FN] = k
+    s[S_FIDX] = 0
+    s[S_INFINAL] = 1
+
+
+@njit(cache=True)
+def end_turn(s, T):
+    n = s[S_NP]
+    clear_context(s)
+    if s[S_INFINAL]:
+        s[S_FIDX] += 1
+        if s[S_FIDX] < s[S_FN]:
+            start_turn(s, T, s[S_FORDER + s[S_FIDX]])
+        else:
+            start_mass(s, T)  # the final Mass (§5.1 step 6)
+        return
+    if s[S_TRIG]:  # the triggering turn is over: no new round, no Mass (ED-31)
+        set_final_order(s)
+        if s[S_FN] > 0:
+            start_turn(s, T, s[S_FORDER])
+        else:
+            start_mass(s, T)
+        return
+    if board_total(s) == 0:  # §3.1 step 4: the last cube is gone, the round ends
+        start_mass(s, T)
+        return
+    start_turn(s, T, (s[S_TURN] + 1) % n)
+
+
+# --- the Mass (rules §4.9, ED-26..29) -----------------------------------------------------------
+@njit(cache=True)
+def start_mass(s, T):
+    clear_context(s)
+    s[S_MPICKED] = 0
+    s[S_MSEAT] = 0
+    mass_pick_go(s, T)
+
+
+@njit(cache=True)
+def mass_pick_go(s, T):
+    n = s[S_NP]
+    if s[S_MSEAT] < n and s[S_MPICKED] < T[T_MASS]:
+        s[S_PHASE] = PH_MASS_PICK
+        s[S_ACTOR] = (s[S_START] + s[S_MSEAT]) % n
+        return
+    mass_draws(s, T)
+    s[S_MSEAT] = 0
+    mass_advance_go(s, T)
+
+
+@njit(cache=True)
+def mass_draws(s, T):
+    """Draw uniformly from every figure in the bag until 4 are out; monks return after (§4.9)."""
+    n = s[S_NP]
+    monks_out = 0
+    while s[S_MPICKED] < T[T_MASS]:
+        total = s[S_MONKS]
+        for p in range(n):
+            total += count_at(s, p, LOC_BAG)
+        if total == 0:
+            break
+        r = rng_below(s, S_RNG, total)
+        s[S_MPICKED] += 1
+        if r < s[S_MONKS]:
+            s[S_MONKS] -= 1
+            monks_out += 1
+            continue
+        r -= s[S_MONKS]
+        done = False
+        for p in range(n):
+            for g in range(4):
+                k = s[mi(p, LOC_BAG, g)]
+                if r < k:
+                    s[mi(p, LOC_BAG, g)] -= 1
+                    s[mi(p, LOC_WINDOW, g)] += 1
+                    done = True
+                    break
+                r -= k
+            if done:
+                break
+    s[S_MONKS] += monks_out
+
+
+@njit(cache=True)
+def mass_advance_go(s, T):
+    n = s[S_NP]
+    if s[S_MSEAT] < n:
+        s[S_PHASE] = PH_MASS_ADVANCE
+        s[S_ACTOR] = (s[S_START] + s[S_MSEAT]) % n
+        return
+    mass_majority(s, T)
+    end_mass(s, T)
+
+
+@njit(cache=True)
+def mass_majority(s, T):
+    """ED-29: most window members; tie -> leftmost member furthest left; still tied -> all."""
+    n = s[S_NP]
+    best_m = 0
+    for p in range(n):
+        m = 0
+        for w in range(4):
+            m += count_at(s, p, LOC_WINDOW + w)
+        best_m = max(best_m, m)
+    if best_m == 0:
+        return
+    best_left = -1
+    for p in range(n):
+        m = 0
+        left = -1
+        for w in range(4):
+            c = count_at(s, p, LOC_WINDOW + w)
+            m += c
+            if c > 0:
+                left = w
+        if m == best_m:
+            best_left = max(best_left, left)
+    for p in range(n):
+        m = 0
+        left = -1
+        for w in range(4):
+            c = count_at(s, p, LOC_WINDOW + w)
+            m += c
+            if c > 0:
+                left = w
+        if m == best_m and left == best_left:
+            add_prestige(s, p, T[T_MASS + 2])
+
+
+@njit(cache=True)
+def end_mass(s, T):
+    if s[S_INFINAL] or s[S_TRIG]:
+        final_scoring(s, T)
+        return
+    if s[S_ROUND] >= T[T_MAX_ROUNDS]:  # ED-34: safety cap, flagged as truncated
+        final_scoring(s, T)
+        s[S_TRUNC] = 1
+        return
+    start_round(s, T)
+
+
+# --- final scoring (rules §5.2) ---------------------------------------------------------------
+@njit(cache=True)
+def final_score_parts(s, T, p, out):
+    """out[0..5] = travel, council, church, chronicle, customers, coins for seat p."""
+    markers = 0
+    for c in range(N_CITIES):
+        markers += s[S_MARK + N_CITIES * p + c]
+    out[0] = T[T_TRAVEL_SCORE + min(markers, 6)]
+    council = 0
+    for lv in range(4):
+        council += count_at(s, p, LOC_COUNCIL + lv) * T[T_COUNCIL_SCORE + lv]
+    out[1] = council
+    church = 0
+    for w in range(4):
+        church += count_at(s, p, LOC_WINDOW + w) * T[T_WINDOW_SCORE + w]
+    out[2] = church
+    out[3] = T[T_CHRONICLE_SCORE + min(count_at(s, p, LOC_CHRONICLE), 5)]
+    cust = 0
+    for t in range(N_CUSTOMERS):
+        if s[S_OWNER + t] == p:
+            cust += T[T_CUSTOMER_VALUE + t]
+    out[4] = cust
+    out[5] = s[S_COINS + p] * T[T_COIN_SCORE]
+
+
+@njit(cache=True)
+def final_scoring(s, T):
+    parts = np.zeros(6, dtype=np.int64)  # once per game
+    for p in range(s[S_NP]):
+        final_score_parts(s, T, p, parts)
+        for k in range(6):
+            s[S_PRESTIGE + p] += parts[k]
+    clear_context(s)
+    s[S_PHASE] = PH_OVER
+    s[S_ACTOR] = -1
+    s[S_OVER] = 1
+
+
+@njit(cache=True)
+def living_members(s, p):
+    """ED-33: members on the farmyard, on the board or in the black bag."""
+    k = 0
+    for loc in range(LOC_FARM, LOC_CHRONICLE):
+        k += count_at(s, p, loc)
+    return k
+
+
+@njit(cache=True)
+def customers_served(s, p):
+    k = 0
+    for t in range(N_CUSTOMERS):
+        if s[S_OWNER + t] == p:
+            k += 1
+    return k

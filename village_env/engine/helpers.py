@@ -1,0 +1,344 @@
+"""Compiled helpers over the Village state: members, payments (ED-7), time and the bridge (§3.4),
+gains capped by the supply (ED-6), chronicle capacity (§3.6, A.6). Tables arrive as `T`."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from core.rng import rng_below
+from village_env.layout import (
+    LOC_BAG,
+    LOC_CHRONICLE,
+    LOC_CITY,
+    LOC_COUNCIL,
+    LOC_CRAFT,
+    LOC_FARM,
+    LOC_GRAVE,
+    LOC_REMOVED,
+    LOC_UNBORN,
+    LOC_WINDOW,
+    MEM_STRIDE,
+    N_GEN,
+    S_BOARD,
+    S_CHRON,
+    S_COINS,
+    S_CUBES,
+    S_DEND,
+    S_DNOW,
+    S_GOODS,
+    S_GRAIN,
+    S_GRAVES,
+    S_MEM,
+    S_MKT,
+    S_MOPEN,
+    S_NP,
+    S_PILE,
+    S_PRESTIGE,
+    S_RNG,
+    S_SCOINS,
+    S_SCUBES,
+    S_SGOODS,
+    S_SGRAIN,
+    S_TIME,
+    S_TRIG,
+    S_TRIGM,
+    S_TRIGO,
+    S_TRIGP,
+)
+from village_env.tables import (
+    N_CUSTOMERS,
+    T_CHRONICLE,
+    T_GRAIN_CAP,
+    T_GRAVES,
+    T_HARVEST,
+    T_LAP,
+)
+
+SEC_COUNCIL, SEC_CRAFTS, SEC_TRAVEL, SEC_CHURCH, SEC_FARMYARD = 0, 1, 2, 3, 4
+G_SCROLL, G_HORSE, G_PLOW, G_OX, G_WAGON = 0, 1, 2, 3, 4
+C_BROWN, C_PINK, C_ORANGE, C_GREEN, C_PLAGUE = 0, 1, 2, 3, 4
+
+
+@njit(cache=True)
+def mi(p, loc, g):
+    """Index of members[p, loc, g]."""
+    return S_MEM + p * MEM_STRIDE + loc * N_GEN + g
+
+
+@njit(cache=True)
+def count_at(s, p, loc):
+    i = mi(p, loc, 0)
+    return s[i] + s[i + 1] + s[i + 2] + s[i + 3]
+
+
+@njit(cache=True)
+def move_member(s, p, src, dst, g):
+    s[mi(p, src, g)] -= 1
+    s[mi(p, dst, g)] += 1
+
+
+@njit(cache=True)
+def recall_loc(i):
+    """Board location of recall index i: crafts, council, cities (2..17), then windows (19..22)."""
+    return LOC_CRAFT + i if i < 16 else LOC_WINDOW + (i - 16)
+
+
+@njit(cache=True)
+def visible_loc(j):
+    """Location of visible index j: the farmyard, then the board locations."""
+    return LOC_FARM if j == 0 else recall_loc(j - 1)
+
+
+@njit(cache=True)
+def is_visible(loc):
+    return LOC_FARM <= loc <= LOC_CITY + 7 or LOC_WINDOW <= loc <= LOC_WINDOW + 3
+
+
+@njit(cache=True)
+def lowest_visible_gen(s, p):
+    """Lowest generation among p's visible members (§3.5), -1 if none is visible."""
+    for g in range(N_GEN):
+        for j in range(21):
+            if s[mi(p, visible_loc(j), g)] > 0:
+                return g
+    return -1
+
+
+@njit(cache=True)
+def section_of(loc):
+    """Chronicle section of a member dying at `loc` (rules §3.6)."""
+    if loc < LOC_COUNCIL:
+        return SEC_FARMYARD if loc == LOC_FARM else SEC_CRAFTS
+    if loc < LOC_CITY:
+        return SEC_COUNCIL
+    if loc < LOC_BAG:
+        return SEC_TRAVEL
+    return SEC_CHURCH
+
+
+@njit(cache=True)
+def _count_in_play(s, T, off):
+    """Spaces in play of a (unlabelled, "3", "4") triple: covered ones are not free (§2 step 7)."""
+    n = s[S_NP]
+    cap = T[off]
+    if n >= 3:
+        cap += T[off + 1]
+    if n >= 4:
+        cap += T[off + 2]
+    return cap
+
+
+@njit(cache=True)
+def chronicle_cap(s, T, sec):
+    return _count_in_play(s, T, T_CHRONICLE + 3 * sec)
+
+
+@njit(cache=True)
+def graves_cap(s, T):
+    return _count_in_play(s, T, T_GRAVES)
+
+
+@njit(cache=True)
+def chronicle_full(s, T):
+    for sec in range(5):
+        if s[S_CHRON + sec] < chronicle_cap(s, T, sec):
+            return False
+    return True
+
+
+@njit(cache=True)
+def bury(s, T, p, loc, g):
+    """A member of p of generation g dies at loc: chronicle, else grave, else removed (ED-17).
+    Filling the last free chronicle space or grave triggers the end once (ED-18)."""
+    s[mi(p, loc, g)] -= 1
+    sec = section_of(loc)
+    if s[S_CHRON + sec] < chronicle_cap(s, T, sec):
+        s[S_CHRON + sec] += 1
+        s[mi(p, LOC_CHRONICLE, g)] += 1
+    elif s[S_GRAVES] < graves_cap(s, T):
+        s[S_GRAVES] += 1
+        s[mi(p, LOC_GRAVE, g)] += 1
+    else:
+        s[mi(p, LOC_REMOVED, g)] += 1
+        return
+    if s[S_TRIG] == 0 and (chronicle_full(s, T) or s[S_GRAVES] >= graves_cap(s, T)):
+        s[S_TRIG] = 1
+        s[S_TRIGP] = p
+        s[S_TRIGM] = s[S_MKT]
+        s[S_TRIGO] = s[S_MOPEN] if s[S_MKT] else -1
+
+
+# --- payments (ED-7: a cube cost uses own cubes of that colour first, coins for the rest) ------
+@njit(cache=True)
+def can_pay_cubes(s, p, c, k):
+    return s[S_CUBES + 4 * p + c] + s[S_COINS + p] >= k
+
+
+@njit(cache=True)
+def can_pay_cube_vec(s, T, p, off):
+    short = 0
+    for c in range(4):
+        need = T[off + c]
+        have = s[S_CUBES + 4 * p + c]
+        if need > have:
+            short += need - have
+    return short <= s[S_COINS + p]
+
+
+@njit(cache=True)
+def pay_cubes(s, p, c, k):
+    i = S_CUBES + 4 * p + c
+    use = min(s[i], k)
+    s[i] -= use
+    s[S_SCUBES + c] += use
+    rest = k - use
+    s[S_COINS + p] -= rest
+    s[S_SCOINS] += rest
+
+
+@njit(cache=True)
+def pay_cube_vec(s, T, p, off):
+    for c in range(4):
+        if T[off + c] > 0:
+            pay_cubes(s, p, c, T[off + c])
+
+
+@njit(cache=True)
+def pay_time(s, T, p, n):
+    """Spend n time; each multiple of the lap passed is a death (§3.4), resolved at once during
+    a market day and at the end of the turn otherwise (ED-15)."""
+    lap = T[T_LAP]
+    t0 = s[S_TIME + p]
+    t1 = t0 + n
+    s[S_TIME + p] = t1
+    cross = t1 // lap - t0 // lap
+    if cross > 0:
+        if s[S_MKT]:
+            s[S_DNOW + p] += cross
+        else:
+            s[S_DEND + p] += cross
+
+
+@njit(cache=True)
+def pay_grain(s, p, k):
+    s[S_GRAIN + p] -= k
+    s[S_SGRAIN] += k
+
+
+@njit(cache=True)
+def pay_good(s, p, g, k):
+    s[S_GOODS + 5 * p + g] -= k
+    s[S_SGOODS + g] += k
+
+
+@njit(cache=True)
+def pay_coins(s, p, k):
+    s[S_COINS + p] -= k
+    s[S_SCOINS] += k
+
+
+# --- gains, capped by the supply (ED-6) ----------------------------------------------------------
+@njit(cache=True)
+def gain_good(s, p, g, k):
+    k = min(k, s[S_SGOODS + g])
+    s[S_SGOODS + g] -= k
+    s[S_GOODS + 5 * p + g] += k
+
+
+@njit(cache=True)
+def gain_cube(s, p, c, k):
+    k = min(k, s[S_SCUBES + c])
+    s[S_SCUBES + c] -= k
+    s[S_CUBES + 4 * p + c] += k
+
+
+@njit(cache=True)
+def gain_coins(s, p, k):
+    k = min(k, s[S_SCOINS])
+    s[S_SCOINS] -= k
+    s[S_COINS + p] += k
+
+
+@njit(cache=True)
+def grain_gain(s, T, p, k):
+    """Grain p would actually receive: capped by the supply and the farmyard cap of 5 (ED-6)."""
+    return max(0, min(k, s[S_SGRAIN], T[T_GRAIN_CAP] - s[S_GRAIN + p]))
+
+
+@njit(cache=True)
+def gain_grain(s, T, p, k):
+    k = grain_gain(s, T, p, k)
+    s[S_SGRAIN] -= k
+    s[S_GRAIN + p] += k
+
+
+@njit(cache=True)
+def harvest_amount(s, T, p):
+    """rules §4.1, ED-22: ox + plow 4, else horse + plow 3, else 2; one combination only."""
+    gi = S_GOODS + 5 * p
+    if s[gi + G_PLOW] > 0 and s[gi + G_OX] > 0:
+        return T[T_HARVEST + 2]
+    if s[gi + G_PLOW] > 0 and s[gi + G_HORSE] > 0:
+        return T[T_HARVEST + 1]
+    return T[T_HARVEST]
+
+
+@njit(cache=True)
+def supply_has_cubes(s):
+    return s[S_SCUBES] + s[S_SCUBES + 1] + s[S_SCUBES + 2] + s[S_SCUBES + 3] > 0
+
+
+@njit(cache=True)
+def supply_has_goods(s):
+    t = 0
+    for g in range(5):
+        t += s[S_SGOODS + g]
+    return t > 0
+
+
+@njit(cache=True)
+def board_total(s):
+    t = 0
+    for i in range(35):
+        t += s[S_BOARD + i]
+    return t
+
+
+@njit(cache=True)
+def highest_council(s, p):
+    """Highest council level (1..4) of p's members, 0 if none."""
+    for lv in range(3, -1, -1):
+        if count_at(s, p, LOC_COUNCIL + lv) > 0:
+            return lv + 1
+    return 0
+
+
+@njit(cache=True)
+def lowest_unborn(s, p):
+    for g in range(N_GEN):
+        if s[mi(p, LOC_UNBORN, g)] > 0:
+            return g
+    return -1
+
+
+@njit(cache=True)
+def draw_tile(s):
+    """Draw a uniformly random customer tile from the face-down pile; -1 if empty (ED-35)."""
+    n = 0
+    for t in range(N_CUSTOMERS):
+        n += s[S_PILE + t]
+    if n == 0:
+        return -1
+    r = rng_below(s, S_RNG, n)
+    for t in range(N_CUSTOMERS):
+        if s[S_PILE + t]:
+            if r == 0:
+                s[S_PILE + t] = 0
+                return t
+            r -= 1
+    return -1
+
+
+@njit(cache=True)
+def add_prestige(s, p, k):
+    s[S_PRESTIGE + p] += k
