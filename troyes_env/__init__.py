@@ -72,6 +72,7 @@ __all__ = [
     "legal_mask",
     "new_game",
     "observe",
+    "perturb_hidden",
     "phase_name",
     "raw_env",
     "render",
@@ -225,6 +226,16 @@ def determinize(state: np.ndarray, observer: int, seed: int) -> np.ndarray:
     Other players' characters are redrawn from the cards the observer does not hold; the undrawn
     part of each event deck is reshuffled; each face-down Activity card is redrawn among the
     cards of its colour and level; the RNG is reseeded."""
+    return _resample(state, observer, seed)
+
+
+def perturb_hidden(state: np.ndarray, seed: int) -> np.ndarray:
+    """Change what nobody sees (deck orders, face-down Activity cards, RNG), keeping every
+    character with its owner: used by core.testing to check observation invariance."""
+    return _resample(state, -1, seed)
+
+
+def _resample(state: np.ndarray, observer: int, seed: int) -> np.ndarray:
     from troyes_env.layout import O_AHID
     from troyes_env.tables import A_COL, A_LVL, A_W, T_ACT
 
@@ -243,17 +254,18 @@ def determinize(state: np.ndarray, observer: int, seed: int) -> np.ndarray:
             xs[i], xs[j] = xs[j], xs[i]
 
     chars = s[O_CHARS : O_CHARS + 8].reshape(4, 2)
-    own = {int(x) for x in chars[observer] if x >= 0}
-    pool = [c for c in range(6) if c not in own]
-    shuffle(pool)
-    k = 0
-    for q in range(n):
-        if q == observer:
-            continue
-        for j in range(2):
-            if chars[q, j] >= 0:
-                chars[q, j] = pool[k]
-                k += 1
+    if observer >= 0:
+        own = {int(x) for x in chars[observer] if x >= 0}
+        pool = [c for c in range(6) if c not in own]
+        shuffle(pool)
+        k = 0
+        for q in range(n):
+            if q == observer:
+                continue
+            for j in range(2):
+                if chars[q, j] >= 0:
+                    chars[q, j] = pool[k]
+                    k += 1
     decks = s[O_DECKS : O_DECKS + 24].reshape(3, 8)
     for col in range(3):
         dr = int(s[O_DRAWN + col])
