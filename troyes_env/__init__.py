@@ -13,6 +13,8 @@ from core.returns import compute_returns
 from core.rng import rng_below, rng_seed, split_seed
 from core.serialize import from_bytes as _from_bytes
 from core.serialize import to_bytes as _to_bytes
+from troyes_env import invariants as _invariants_mod  # noqa: F401  (load before def check_invariants)
+from troyes_env import render as _render_mod  # noqa: F401  (load submodule before def render)
 from troyes_env import rules_data
 from troyes_env.actions import ACTIONS, NUM_ACTIONS
 from troyes_env.engine import (
@@ -41,8 +43,6 @@ from troyes_env.layout import (
     VERSION,
 )
 from troyes_env.observation import OBS_SIZE
-from troyes_env import invariants as _invariants_mod  # noqa: F401  (load before def check_invariants)
-from troyes_env import render as _render_mod  # noqa: F401  (load submodule before def render)
 from troyes_env.tables import RULES_DATA_HASH, TABLES
 
 NAME = "troyes"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from troyes_env.actions import ACTIONS
-from troyes_env.layout import LAYOUT, PHASE_NAMES, PH_EVENT, PH_OVER, TK_ACT
+from troyes_env.layout import LAYOUT, PH_EVENT, PH_OVER, PHASE_NAMES, TK_ACT
 from troyes_env.rules_data import ACTIVITY_NAMES, CHARACTER_NAMES, EVENT_NAMES, EventEffect
 from troyes_env.tables import E_EFF, E_W, T_EV, TABLES
 

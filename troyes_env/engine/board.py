@@ -24,13 +24,14 @@ from troyes_env.layout import (
     O_KEPT,
     O_LYING,
     O_NP,
-    O_ROW,
     O_RNG,
+    O_ROW,
     O_SPACES,
     O_SUP,
     O_VP,
 )
 from troyes_env.tables import (
+    A_VP1,
     A_W,
     C_COUNT,
     C_TH,
@@ -40,12 +41,11 @@ from troyes_env.tables import (
     E_R1,
     E_R2,
     E_W,
-    A_VP1,
     M_CATH_PEN,
     M_CATH_VP,
-    M_UNRES_VP,
     M_INFL_MAX,
     M_PENALTY,
+    M_UNRES_VP,
     T_ACT,
     T_CATH_INFL,
     T_CHAR,
@@ -55,6 +55,14 @@ from troyes_env.tables import (
     T_ROW_OF,
 )
 
+
+@njit(cache=True)
+def nl(x):
+    """x without its literal type. Numba compiles one specialization of a function per literal
+    argument value (and of everything it calls), so constants are passed through nl()."""
+    return x + 0
+
+
 # Count codes (rules_data.Count)
 CNT_EV_CUBE, CNT_CATH, CNT_BISH, CNT_PAL, CNT_KEPT, CNT_INF, CNT_DEN, CNT_BLD, CNT_ACT = range(9)
 
@@ -62,7 +70,7 @@ CNT_EV_CUBE, CNT_CATH, CNT_BISH, CNT_PAL, CNT_KEPT, CNT_INF, CNT_DEN, CNT_BLD, C
 @njit(cache=True)
 def roll_die(s):
     """One die roll 1..6 from the in-state RNG (ED-2)."""
-    return 1 + rng_below(s, O_RNG, 6)
+    return 1 + rng_below(s, nl(O_RNG), nl(6))
 
 
 @njit(cache=True)
@@ -330,7 +338,7 @@ def place_event_cube(s, T, p, i):
         if s[O_FLAGS + i * NFLAG + f] < 0:
             s[O_FLAGS + i * NFLAG + f] = p
             s[O_CUBES + p] += 1
-            gain_influence(s, T, p, 1)
+            gain_influence(s, T, p, nl(1))
             break
     if free_flags(s, T, i) == 0:
         resolve_event(s, T, i)
@@ -374,9 +382,9 @@ def count_of(s, T, p, code):
             if s[O_CATH + i] == p:
                 n += 1
     elif code == CNT_BISH:
-        n = standing(s, p, 1)
+        n = standing(s, p, nl(1))
     elif code == CNT_PAL:
-        n = standing(s, p, 0)
+        n = standing(s, p, nl(0))
     elif code == CNT_KEPT:
         for c in range(17):
             if s[O_KEPT + c] == p:

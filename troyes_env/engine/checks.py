@@ -7,7 +7,7 @@ from numba import njit
 
 from core.rng import rng_below
 from troyes_env.actions import NUM_ACTIONS
-from troyes_env.engine.board import own_flags
+from troyes_env.engine.board import nl, own_flags
 from troyes_env.engine.flow import _apply, advance, legal_mask_into, settle
 from troyes_env.layout import (
     NFLAG,
@@ -119,7 +119,7 @@ def random_game(s, T, mask, work, rng4, spare, explore, max_steps):
                 if spare[O_PHASE] != PH_OVER and legal_mask_into(spare, T, mask, work) == 0:
                     return k, E_EMPTY_MASK
             m = legal_mask_into(s, T, mask, work)
-        j = rng_below(rng4, 0, m)
+        j = rng_below(rng4, nl(0), m)
         act = 0
         for i in range(NUM_ACTIONS):
             if mask[i] != 0:

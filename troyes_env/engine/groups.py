@@ -13,6 +13,7 @@ from troyes_env.engine.board import (
     building_colour,
     cath_height,
     free_flags,
+    nl,
     placement_ok,
 )
 from troyes_env.layout import (
@@ -179,16 +180,16 @@ def group_cost(s, T, p, cube_pos, t0, t1, t2, n):
 @njit(cache=True)
 def placement_has_source(s, T, p, b, v):
     """ED-7/ED-28: some own citizen can make this placement legal."""
-    if s[O_SUP + p] > 0 and placement_ok(s, T, p, b, v, 0, 0):
+    if s[O_SUP + p] > 0 and placement_ok(s, T, p, b, v, nl(0), nl(0)):
         return True
     for sp in range(18):
-        if s[O_SPACES + sp] == p and placement_ok(s, T, p, b, v, 1, sp):
+        if s[O_SPACES + sp] == p and placement_ok(s, T, p, b, v, nl(1), sp):
             return True
     for bb in range(3):
-        if s[O_LYING + bb * 5 + p] > 0 and placement_ok(s, T, p, b, v, 2, bb):
+        if s[O_LYING + bb * 5 + p] > 0 and placement_ok(s, T, p, b, v, nl(2), bb):
             return True
     for pos in range(9):
-        if s[O_ASUP + pos * 4 + p] > 0 and placement_ok(s, T, p, b, v, 3, pos):
+        if s[O_ASUP + pos * 4 + p] > 0 and placement_ok(s, T, p, b, v, nl(3), pos):
             return True
     return False
 
@@ -366,7 +367,7 @@ def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark):
     col = group_colours(s, T, tk, ti, cube_pos)
     mx = group_max(s, T, tk, ti, cube_pos)
     if not mark and seln > 0:
-        if _eval_sel_plus(s, T, p, tk, ti, cube_pos, 0, 0, 0, 0) > 0:
+        if _eval_sel_plus(s, T, p, tk, ti, cube_pos, nl(0), nl(0), nl(0), nl(0)) > 0:
             return 1
     room = mx - seln
     if room <= 0:
@@ -379,13 +380,13 @@ def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark):
     found_total = 0
     for i in range(m):
         ta = work[2 + 3 * i]
-        ok = _eval_sel_plus(s, T, p, tk, ti, cube_pos, ta, 0, 0, 1) > 0
+        ok = _eval_sel_plus(s, T, p, tk, ti, cube_pos, ta, nl(0), nl(0), nl(1)) > 0
         if not ok and room >= 2:
             for j in range(i, m):
                 if j == i and work[3 + 3 * i] < 2:
                     continue
                 tb = work[2 + 3 * j]
-                if _eval_sel_plus(s, T, p, tk, ti, cube_pos, ta, tb, 0, 2) > 0:
+                if _eval_sel_plus(s, T, p, tk, ti, cube_pos, ta, tb, nl(0), nl(2)) > 0:
                     ok = True
                     break
                 if room >= 3:
@@ -398,7 +399,7 @@ def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark):
                         if work[3 + 3 * k] < use:
                             continue
                         tc = work[2 + 3 * k]
-                        if _eval_sel_plus(s, T, p, tk, ti, cube_pos, ta, tb, tc, 3) > 0:
+                        if _eval_sel_plus(s, T, p, tk, ti, cube_pos, ta, tb, tc, nl(3)) > 0:
                             ok = True
                             break
                     if ok:
@@ -416,14 +417,14 @@ def option_feasible(s, T, p, tk, ti, cube_pos, mask, a_die, work):
     """ED-5: a target / cube option is offered only if some legal group exists for it."""
     save_n = s[O_SELN]
     s[O_SELN] = 0
-    r = search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, False)
+    r = search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, nl(False))
     s[O_SELN] = save_n
     return r > 0
 
 
 @njit(cache=True)
 def target_feasible(s, T, p, tk, ti, mask, a_die, work):
-    if option_feasible(s, T, p, tk, ti, -1, mask, a_die, work):
+    if option_feasible(s, T, p, tk, ti, nl(-1), mask, a_die, work):
         return True
     for pos in range(9):
         if s[O_ACUBE + pos * 4 + p] > 0 and cube_fits(s, T, tk, ti, pos):

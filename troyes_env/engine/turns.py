@@ -1,0 +1,471 @@
+"""Phase 4: turns, targets, cubes, dice, citizen sources and activations (rules §4, ED-19..31)."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from troyes_env.actions import (
+    A_ACTIVITY,
+    A_AGRI,
+    A_BUILDING,
+    A_CATHEDRAL,
+    A_CONFIRM,
+    A_DIE,
+    A_EVENT,
+    A_LYING,
+    A_NOCUBE,
+    A_PASS,
+    A_SPACE,
+    A_SUPPLY,
+)
+from troyes_env.engine.board import (
+    any_dice,
+    build_cathedral_cube,
+    citizen_leave,
+    count_of,
+    free_flags,
+    gain_influence,
+    nl,
+    place_citizen,
+    place_event_cube,
+    placement_ok,
+    roll_die,
+    row_len,
+    standing,
+)
+from troyes_env.engine.events import (
+    _apply_influence,
+    _mask_influence,
+)
+from troyes_env.engine.groups import (
+    EF_GAIN,
+    EF_MILLER,
+    EF_PAY_GAIN,
+    EF_VP_PER,
+    RES_DEN,
+    RES_INF,
+    abs_of,
+    cube_fits,
+    eval_group,
+    group_cost,
+    has_fitting_cube,
+    option_feasible,
+    pay_gain_affordable,
+    search_group,
+    target_feasible,
+)
+from troyes_env.engine.rounds import (
+    _begin_turn,
+    _clear_pending,
+    _end_round,
+)
+from troyes_env.layout import (
+    NROW,
+    O_ACARD,
+    O_ACTK,
+    O_ACTN,
+    O_ACUBE,
+    O_ASUP,
+    O_CUBEPOS,
+    O_CUBES,
+    O_CUR,
+    O_DDEN,
+    O_DEN,
+    O_DICE,
+    O_HIRING,
+    O_INF,
+    O_LYING,
+    O_NP,
+    O_PASSED,
+    O_PHASE,
+    O_PVAL,
+    O_SEL,
+    O_SELN,
+    O_SPACES,
+    O_SUP,
+    O_TI,
+    O_TK,
+    O_VP,
+    PH_ARCHER,
+    PH_CUBE,
+    PH_DICE,
+    PH_GOON,
+    PH_SOURCE,
+    TK_ACT,
+    TK_AGRI,
+    TK_BUILD,
+    TK_CATH,
+    TK_EVENT,
+    TK_NONE,
+)
+from troyes_env.tables import (
+    A_EFF,
+    A_HIRE,
+    A_P0,
+    A_P1,
+    A_P2,
+    A_P3,
+    A_TIMING,
+    A_W,
+    M_PASS,
+    M_PASS_EXTRA,
+    T_ACT,
+    T_MISC,
+)
+
+
+@njit(cache=True)
+def _end_turn(s, T):
+    """ED-20: end Phase 4 when all passed or no dice remain; else the next active player,
+    each passed player skipped on the way putting 1 denier on their district."""
+    n = s[O_NP]
+    _clear_pending(s)
+    allp = True
+    for p in range(n):
+        if s[O_PASSED + p] == 0:
+            allp = False
+    if allp or not any_dice(s):
+        _end_round(s, T)
+        return
+    q = s[O_CUR]
+    while True:
+        q = (q + 1) % n
+        if s[O_PASSED + q] == 1:
+            s[O_DDEN + q] += T[T_MISC + M_PASS_EXTRA]
+        else:
+            break
+    _begin_turn(s, T, q)
+
+
+@njit(cache=True)
+def _mask_turn(s, T, mask, work):
+    p = s[O_CUR]
+    m = _mask_influence(s, T, p, mask)
+    mask[A_PASS] = 1
+    m += 1
+    for pos in range(9):
+        if s[O_ACARD + pos] >= 0 and target_feasible(
+            s, T, p, nl(TK_ACT), pos, mask, nl(A_DIE), work
+        ):
+            mask[A_ACTIVITY + pos] = 1
+            m += 1
+    for i in range(row_len(s)):
+        if target_feasible(s, T, p, nl(TK_EVENT), i, mask, nl(A_DIE), work):
+            mask[A_EVENT + i] = 1
+            m += 1
+    if target_feasible(s, T, p, nl(TK_CATH), nl(0), mask, nl(A_DIE), work):
+        mask[A_CATHEDRAL] = 1
+        m += 1
+    for b in range(3):
+        if target_feasible(s, T, p, nl(TK_BUILD), b, mask, nl(A_DIE), work):
+            mask[A_BUILDING + b] = 1
+            m += 1
+    if target_feasible(s, T, p, nl(TK_AGRI), nl(0), mask, nl(A_DIE), work):
+        mask[A_AGRI] = 1
+        m += 1
+    return m
+
+
+@njit(cache=True)
+def _apply_turn(s, T, a):
+    p = s[O_CUR]
+    if a == A_PASS:
+        s[O_PASSED + p] = 1
+        s[O_DDEN + p] += T[T_MISC + M_PASS]  # rules §4.6, U-PASS
+        _end_turn(s, T)
+        return
+    tk = TK_NONE
+    ti = 0
+    if A_ACTIVITY <= a < A_ACTIVITY + 9:
+        tk = TK_ACT
+        ti = a - A_ACTIVITY
+    elif A_EVENT <= a < A_EVENT + NROW:
+        tk = TK_EVENT
+        ti = a - A_EVENT
+    elif a == A_CATHEDRAL:
+        tk = TK_CATH
+    elif A_BUILDING <= a < A_BUILDING + 3:
+        tk = TK_BUILD
+        ti = a - A_BUILDING
+    elif a == A_AGRI:
+        tk = TK_AGRI
+    else:
+        _apply_influence(s, T, p, a)
+        return
+    s[O_TK] = tk
+    s[O_TI] = ti
+    s[O_CUBEPOS] = -1
+    if has_fitting_cube(s, T, p, tk, ti):
+        s[O_PHASE] = PH_CUBE  # DP-5
+    else:
+        s[O_PHASE] = PH_DICE
+
+
+@njit(cache=True)
+def _mask_cube(s, T, mask, work):
+    p = s[O_CUR]
+    tk = s[O_TK]
+    ti = s[O_TI]
+    m = 0
+    for pos in range(9):
+        if s[O_ACUBE + pos * 4 + p] > 0 and cube_fits(s, T, tk, ti, pos):
+            if option_feasible(s, T, p, tk, ti, pos, mask, nl(A_DIE), work):
+                mask[A_ACTIVITY + pos] = 1
+                m += 1
+    if option_feasible(s, T, p, tk, ti, nl(-1), mask, nl(A_DIE), work):
+        mask[A_NOCUBE] = 1
+        m += 1
+    return m
+
+
+@njit(cache=True)
+def _sel_eval(s, T, p):
+    n = s[O_SELN]
+    return eval_group(
+        s, T, p, s[O_TK], s[O_TI], s[O_CUBEPOS], s[O_SEL], s[O_SEL + 1], s[O_SEL + 2], n
+    )
+
+
+@njit(cache=True)
+def _mask_dice(s, T, mask, work):
+    p = s[O_CUR]
+    m = search_group(s, T, p, s[O_TK], s[O_TI], s[O_CUBEPOS], mask, nl(A_DIE), work, nl(True))
+    if s[O_SELN] > 0 and _sel_eval(s, T, p) > 0:
+        mask[A_CONFIRM] = 1
+        m += 1
+    return m
+
+
+@njit(cache=True)
+def _apply_dice(s, T, a):
+    p = s[O_CUR]
+    n = s[O_NP]
+    if a == A_CONFIRM:
+        _execute(s, T, p)
+        return
+    rid = a - A_DIE
+    d = abs_of(n, p, rid // 18)
+    s[O_SEL + s[O_SELN]] = d * 18 + rid % 18
+    s[O_SELN] += 1
+
+
+@njit(cache=True)
+def _execute(s, T, p):
+    """CONFIRM (ED-23): pay every cost, take the dice, spend the cube, then act."""
+    tk = s[O_TK]
+    ti = s[O_TI]
+    cube = s[O_CUBEPOS]
+    n = s[O_SELN]
+    t0 = s[O_SEL]
+    t1 = s[O_SEL + 1]
+    t2 = s[O_SEL + 2]
+    y = eval_group(s, T, p, tk, ti, cube, t0, t1, t2, n)
+    cost = group_cost(s, T, p, cube, t0, t1, t2, n)
+    nb = 0
+    for k in range(n):
+        t = s[O_SEL + k]
+        if t // 18 != p:
+            nb += 1
+    each = cost // nb if nb > 0 else 0
+    for k in range(n):
+        t = s[O_SEL + k]
+        d = t // 18
+        if d != p and each > 0:
+            s[O_DEN + p] -= each
+            if d < 4:
+                s[O_DEN + d] += each  # paid to the owner; neutral dice to the bank (rules §4.0)
+        s[O_DICE + t] -= 1
+    if cube >= 0:
+        s[O_ACUBE + cube * 4 + p] -= 1
+        s[O_CUBES + p] -= 1
+    if tk == TK_ACT:
+        s[O_ACTN] = y
+        if s[O_ASUP + ti * 4 + p] == 0:
+            from_hire_cost(s, T, p, ti)
+            s[O_HIRING] = 1
+            s[O_PHASE] = PH_SOURCE  # DP-7
+            return
+        _start_activations(s, T, p)
+    elif tk == TK_EVENT:
+        for _ in range(y):  # ED-32: first empty flags, +1 influence each
+            place_event_cube(s, T, p, ti)
+        _end_turn(s, T)
+    elif tk == TK_CATH:
+        for k in range(n):
+            build_cathedral_cube(s, T, p, s[O_SEL + k] % 6 + 1)
+        _end_turn(s, T)
+    elif tk == TK_BUILD:
+        s[O_PVAL] = t0 % 6 + 1
+        s[O_PHASE] = PH_SOURCE
+    else:
+        s[O_DEN + p] += y  # rules §4.5 agriculture
+        _end_turn(s, T)
+
+
+@njit(cache=True)
+def from_hire_cost(s, T, p, pos):
+    from_card = s[O_ACARD + pos]
+    s[O_DEN + p] -= T[T_ACT + from_card * A_W + A_HIRE]
+
+
+@njit(cache=True)
+def _source_ok(s, T, p, kind, idx):
+    if s[O_TK] == TK_ACT:
+        return True
+    return placement_ok(s, T, p, s[O_TI], s[O_PVAL], kind, idx)
+
+
+@njit(cache=True)
+def _mask_source(s, T, mask):
+    """DP-7 / ED-7: supply, an own standing or lying citizen, an own supervisor elsewhere."""
+    p = s[O_CUR]
+    m = 0
+    if s[O_SUP + p] > 0 and _source_ok(s, T, p, nl(0), nl(0)):
+        mask[A_SUPPLY] = 1
+        m += 1
+    for sp in range(18):
+        if s[O_SPACES + sp] == p and _source_ok(s, T, p, nl(1), sp):
+            mask[A_SPACE + sp] = 1
+            m += 1
+    for b in range(3):
+        if s[O_LYING + b * 5 + p] > 0 and _source_ok(s, T, p, nl(2), b):
+            mask[A_LYING + b] = 1
+            m += 1
+    for pos in range(9):
+        if s[O_ASUP + pos * 4 + p] > 0 and not (s[O_TK] == TK_ACT and pos == s[O_TI]):
+            if _source_ok(s, T, p, nl(3), pos):
+                mask[A_ACTIVITY + pos] = 1
+                m += 1
+    return m
+
+
+@njit(cache=True)
+def _apply_source(s, T, a):
+    p = s[O_CUR]
+    if a == A_SUPPLY:
+        kind = 0
+        idx = 0
+    elif A_SPACE <= a < A_SPACE + 18:
+        kind = 1
+        idx = a - A_SPACE
+    elif A_LYING <= a < A_LYING + 3:
+        kind = 2
+        idx = a - A_LYING
+    else:
+        kind = 3
+        idx = a - A_ACTIVITY
+    citizen_leave(s, T, p, kind, idx)
+    ti = s[O_TI]
+    if s[O_TK] == TK_ACT:
+        # ED-29: first free scoring slot, else the illustration
+        used1 = False
+        used2 = False
+        for q in range(4):
+            w = s[O_ASUP + ti * 4 + q]
+            if w == 1:
+                used1 = True
+            elif w == 2:
+                used2 = True
+        slot = 1 if not used1 else (2 if not used2 else 3)
+        s[O_ASUP + ti * 4 + p] = slot
+        _start_activations(s, T, p)
+    else:
+        place_citizen(s, T, p, ti, s[O_PVAL])
+        _end_turn(s, T)
+
+
+@njit(cache=True)
+def _start_activations(s, T, p):
+    ti = s[O_TI]
+    card = s[O_ACARD + ti]
+    o = T_ACT + card * A_W
+    nact = s[O_ACTN]
+    s[O_ACTK] = 0
+    eff = T[o + A_EFF]
+    if T[o + A_TIMING] == 1:
+        # delayed card: one cube per activation (rules §4.1)
+        s[O_ACUBE + ti * 4 + p] += nact
+        s[O_CUBES + p] += nact
+        _end_turn(s, T)
+        return
+    if eff == EF_GAIN:
+        s[O_DEN + p] += T[o + A_P0] * nact
+        gain_influence(s, T, p, T[o + A_P1] * nact)
+        s[O_VP + p] += T[o + A_P2] * nact
+        _end_turn(s, T)
+    elif eff == EF_VP_PER:
+        s[O_VP + p] += T[o + A_P1] * count_of(s, T, p, T[o + A_P0]) * nact
+        _end_turn(s, T)
+    elif eff == EF_MILLER:
+        a = standing(s, p, nl(0))
+        b = standing(s, p, nl(1))
+        s[O_DEN + p] += T[o + A_P0] * (a if a > b else b) * nact
+        _end_turn(s, T)
+    else:
+        _do_activation(s, T, p)
+
+
+@njit(cache=True)
+def _do_activation(s, T, p):
+    ti = s[O_TI]
+    card = s[O_ACARD + ti]
+    o = T_ACT + card * A_W
+    eff = T[o + A_EFF]
+    if eff == EF_PAY_GAIN:
+        amt = T[o + A_P1]
+        if T[o + A_P0] == RES_DEN:
+            s[O_DEN + p] -= amt
+        elif T[o + A_P0] == RES_INF:
+            s[O_INF + p] -= amt
+        else:
+            s[O_VP + p] -= amt
+        g = T[o + A_P3]
+        if T[o + A_P2] == RES_DEN:
+            s[O_DEN + p] += g
+        elif T[o + A_P2] == RES_INF:
+            gain_influence(s, T, p, g)
+        else:
+            s[O_VP + p] += g
+        s[O_ACTK] += 1
+        _after_activation(s, T, p)
+    else:  # EVENT_CUBE (rules §6.1.2, ED-31)
+        thr = T[o + A_P1]
+        if thr > 0:
+            v = roll_die(s)
+            if v < thr:
+                s[O_ACTK] += 1
+                _after_activation(s, T, p)
+                return
+        s[O_PVAL] = T[o + A_P0]
+        s[O_PHASE] = PH_ARCHER
+
+
+@njit(cache=True)
+def _after_activation(s, T, p):
+    ti = s[O_TI]
+    card = s[O_ACARD + ti]
+    eff = T[T_ACT + card * A_W + A_EFF]
+    if s[O_ACTK] < s[O_ACTN] and (eff != EF_PAY_GAIN or pay_gain_affordable(s, T, p, card)):
+        s[O_PHASE] = PH_GOON
+    else:
+        _end_turn(s, T)
+
+
+@njit(cache=True)
+def _mask_archer(s, T, mask):
+    m = 0
+    for i in range(row_len(s)):
+        if free_flags(s, T, i) > 0:
+            mask[A_EVENT + i] = 1
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def _apply_archer(s, T, a):
+    p = s[O_CUR]
+    place_event_cube(s, T, p, a - A_EVENT)
+    s[O_PVAL] -= 1
+    if s[O_PVAL] <= 0:
+        s[O_ACTK] += 1
+        _after_activation(s, T, p)
