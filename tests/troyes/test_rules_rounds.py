@@ -257,3 +257,26 @@ def test_tie_is_a_shared_win():
     v(s, "final")[:2] = [7, 7]
     assert list(T.returns(s)) == [0.0, 0.0]
     _ = (PH_TURN, add_event, set_card, set_dice)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_setup_activity_cards_and_event_decks(n):
+    """rules §2.2: one face-down card per colour and level; §2.3: three shuffled decks, the red
+    one used for exactly n_rounds cards (test_game_lasts_n_rounds)."""
+    from troyes_env.rules_data import ACTIVITY_CARDS, EVENT_CARDS
+
+    s = T.new_game(n, 9)
+    for pos in range(9):
+        cid = int(v(s, "act_hidden")[pos])
+        row = ACTIVITY_CARDS[cid]
+        assert (int(row[2]), row[3]) == (pos // 3, pos % 3 + 1)
+    decks = v(s, "decks")
+    for col in range(3):
+        want = sorted(r[0] for r in EVENT_CARDS if r[2] == col)
+        assert sorted(int(x) for x in decks[col] if x >= 0) == want
+    assert list(v(s, "deck_drawn")) == [0, 0, 0]
+    # different seeds deal different hidden set-ups
+    t = T.new_game(n, 10)
+    assert not np.array_equal(v(s, "decks"), v(t, "decks")) or not np.array_equal(
+        v(s, "act_hidden"), v(t, "act_hidden")
+    )
