@@ -6,16 +6,19 @@ A state is a flat int64 array (layout.LAYOUT); every function below is pure unle
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from core.errors import IllegalActionError, StateFormatError
-from core.returns import compute_returns
+from core.returns import RETURN_KINDS, compute_returns
 from core.rng import rng_below, rng_seed, split_seed
 from core.serialize import from_bytes as _from_bytes
 from core.serialize import to_bytes as _to_bytes
 from troyes_env import invariants as _invariants_mod  # noqa: F401  (load before def check_invariants)
 from troyes_env import render as _render_mod  # noqa: F401  (load submodule before def render)
 from troyes_env import rules_data
+from troyes_env import tables as _tables
 from troyes_env.actions import ACTIONS, NUM_ACTIONS
 from troyes_env.engine import (
     WORK_SIZE,
@@ -35,10 +38,11 @@ from troyes_env.layout import (
     O_NP,
     O_PHASE,
     O_RNG,
+    O_START,
     O_VERSION,
     O_VP,
     PH_OVER,
-    PHASE_NAMES,
+    PHASE_NAMES,  # noqa: F401  (public)
     STATE_SIZE,
     VERSION,
 )
@@ -47,7 +51,7 @@ from troyes_env.tables import RULES_DATA_HASH, TABLES
 
 NAME = "troyes"
 PLAYER_COUNTS = (2, 3, 4)
-OPTIONS: dict = {}  # no game options yet
+OPTIONS = ("start_player",)  # ED-1: seat 0 holds the start player card unless chosen
 MARGIN_SCALE = 20.0  # "margin" returns: (own - best other) / 20 VP
 
 __all__ = [
@@ -69,6 +73,8 @@ __all__ = [
     "from_bytes",
     "is_terminal",
     "is_truncated",
+    "load_rules_data",
+    "num_players",
     "legal_mask",
     "new_game",
     "observe",
@@ -86,11 +92,28 @@ __all__ = [
 
 
 def check_options(options: dict) -> None:
-    """Raise ValueError on an unknown game option (Troyes has none yet)."""
-    for k in options:
+    """Raise ValueError on an unknown or malformed game option."""
+    for k, val in options.items():
         if k not in OPTIONS:
-            allowed = ", ".join(sorted(OPTIONS)) or "none"
-            raise ValueError(f"troyes: unknown option {k!r}; allowed options: {allowed}")
+            raise ValueError(f"troyes: unknown option {k!r}; allowed options: {', '.join(OPTIONS)}")
+        if k == "start_player" and not isinstance(val, (int, np.integer)):
+            raise ValueError("troyes: start_player must be a seat number")
+
+
+def load_rules_data(rd=rules_data) -> str:
+    """Replace the rules data the public API uses (same shapes as the layout); returns the new
+    RULES_DATA_HASH. The compiled engine reads whatever table it is given (D2)."""
+    global TABLES, RULES_DATA_HASH
+    TABLES = _tables.build_tables(rd)
+    TABLES.setflags(write=False)
+    RULES_DATA_HASH = _tables.tables_hash(TABLES)
+    _tables.TABLES = TABLES
+    _tables.RULES_DATA_HASH = RULES_DATA_HASH
+    return RULES_DATA_HASH
+
+
+def num_players(state: np.ndarray) -> int:
+    return int(state[O_NP])
 
 
 def _buffers():
@@ -105,13 +128,20 @@ def _check_state(state: np.ndarray) -> None:
 
 
 def new_game(num_players: int = 4, seed: int = 0, **options) -> np.ndarray:
-    """A new game (rules §2), waiting for the first pre-placement decision."""
+    """A new game (rules §2), waiting for the first pre-placement decision.
+
+    Option start_player (default 0): the seat holding the start player card in round 1."""
     if num_players not in PLAYER_COUNTS:
         raise ValueError(f"troyes: num_players must be one of {PLAYER_COUNTS}, got {num_players!r}")
     check_options(options)
+    sp = int(options.get("start_player", 0))
+    if not 0 <= sp < num_players:
+        raise ValueError(f"troyes: start_player must be in 0..{num_players - 1}")
     s = np.zeros(STATE_SIZE, dtype=np.int64)
     a, b, c = split_seed(seed)
     init_state(s, TABLES, int(num_players), a, b, c)
+    s[O_START] = sp
+    s[O_CUR] = sp
     mask, work = _buffers()
     settle(s, TABLES, mask, work)
     return s
@@ -149,8 +179,8 @@ def step(state: np.ndarray, action: int) -> np.ndarray:
     s = state.copy()
     mask, work = _buffers()
     try:
-        a = int(action)
-    except (TypeError, ValueError):
+        a = operator.index(action)
+    except TypeError:
         raise IllegalActionError(-1, repr(action), phase_name(state), "not an integer") from None
     err = step_inplace(s, TABLES, a, mask, work) if 0 <= a < NUM_ACTIONS else 1
     if err != 0:
@@ -187,13 +217,20 @@ def tiebreaks(state: np.ndarray) -> np.ndarray:
 
 
 def returns(state: np.ndarray, kind: str = "win_loss") -> np.ndarray:
-    """End-of-game returns per player (core.returns; margin scale MARGIN_SCALE)."""
+    """End-of-game returns per player (core.returns; margin scale MARGIN_SCALE); zeros before."""
+    if kind not in RETURN_KINDS:
+        raise ValueError(f"unknown returns kind {kind!r}; allowed: {', '.join(RETURN_KINDS)}")
+    if not is_terminal(state):
+        return np.zeros(int(state[O_NP]), dtype=np.float32)
     return compute_returns(scores(state), tiebreaks(state), kind, MARGIN_SCALE)
 
 
 def observe(state: np.ndarray, player: int) -> np.ndarray:
     """Seat-relative float32 observation of `player` (observation.py documents it)."""
     _check_state(state)
+    n = int(state[O_NP])
+    if not 0 <= int(player) < n:
+        raise ValueError(f"troyes: player must be in 0..{n - 1}")
     out = np.zeros(OBS_SIZE, dtype=np.float32)
     observe_into(state, TABLES, int(player), out)
     return out

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from troyes_env.layout import LAYOUT, PH_COUNTER, PH_OVER, PH_SETUP
-from troyes_env.tables import A_TIMING, A_W, E_FLAGS, E_W, T_ACT, T_EV, T_SETUP, TABLES
+from troyes_env import tables as _tables
+from troyes_env.tables import A_TIMING, A_W, E_FLAGS, E_W, T_ACT, T_EV, T_SETUP
 
 
 def invariant_errors(state: np.ndarray) -> list[str]:
@@ -22,7 +23,7 @@ def invariant_errors(state: np.ndarray) -> list[str]:
     n = int(v("n_players")[0])
     ph = int(v("phase")[0])
     spaces, lying, sup = v("spaces"), v("lying"), v("sup")
-    start_cit = int(TABLES[T_SETUP + n * 5])
+    start_cit = int(_tables.TABLES[T_SETUP + n * 5])
     # citizens: each player's are in exactly one place, 12 at most
     for p in range(4):
         placed = int((spaces == p).sum()) + int(lying[:, p].sum()) + int((sup[:, p] > 0).sum())
@@ -59,7 +60,7 @@ def invariant_errors(state: np.ndarray) -> list[str]:
                 err.append(f"card {pos}: two supervisors in slot {slot}")
         if ac[pos] < 0 and (sup[pos].any() or v("act_cubes")[pos].any()):
             err.append(f"card {pos}: citizens or cubes on a face-down card")
-        if ac[pos] >= 0 and TABLES[T_ACT + ac[pos] * A_W + A_TIMING] == 0 and v("act_cubes")[pos].any():
+        if ac[pos] >= 0 and _tables.TABLES[T_ACT + ac[pos] * A_W + A_TIMING] == 0 and v("act_cubes")[pos].any():
             err.append(f"card {pos}: cubes on an immediate card")
         if ac[pos] >= 0 and v("act_hidden")[pos] >= 0:
             err.append(f"card {pos}: both revealed and face down")
@@ -88,7 +89,7 @@ def invariant_errors(state: np.ndarray) -> list[str]:
         if seen_end:
             err.append("gap in the event row")
         in_row.add(c)
-        nf = int(TABLES[T_EV + c * E_W + E_FLAGS])
+        nf = int(_tables.TABLES[T_EV + c * E_W + E_FLAGS])
         if (fl[i, nf:] >= 0).any():
             err.append(f"row {i}: cube beyond the card's flags")
         if nf and (fl[i, :nf] >= 0).all():

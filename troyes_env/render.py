@@ -7,7 +7,8 @@ import numpy as np
 from troyes_env.actions import ACTIONS
 from troyes_env.layout import LAYOUT, PH_EVENT, PH_OVER, PHASE_NAMES, TK_ACT
 from troyes_env.rules_data import ACTIVITY_NAMES, CHARACTER_NAMES, EVENT_NAMES, EventEffect
-from troyes_env.tables import E_EFF, E_W, T_EV, TABLES
+from troyes_env import tables as _tables
+from troyes_env.tables import E_EFF, E_W, T_EV
 
 COL = "YWR"
 BUILD = ("Palace", "Bishopric", "City Hall")
@@ -166,8 +167,8 @@ def render_text(state: np.ndarray) -> str:
         c = int(rc[i])
         if c < 0:
             break
-        nf = int(TABLES[T_EV + c * E_W + E_FLAGS])
-        eff = EventEffect(int(TABLES[T_EV + c * E_W + E_EFF])).name
+        nf = int(_tables.TABLES[T_EV + c * E_W + E_FLAGS])
+        eff = EventEffect(int(_tables.TABLES[T_EV + c * E_W + E_EFF])).name
         lines.append(f"  event {i}: {EVENT_NAMES[c]} ({eff}) flags " + "".join(_own(x) for x in fl[i, :nf]))
     dice = _v(state, "dice")
     for d in range(5):

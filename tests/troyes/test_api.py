@@ -157,3 +157,44 @@ def test_engine_follows_a_modified_table():
     s = np.zeros(LAYOUT.size, dtype=np.int64)
     init_state(s, t2, 3, 1, 2, 3)
     assert list(v(s, "deniers")[:3]) == [17, 17, 17]
+
+
+def test_start_player_option_and_num_players():
+    s = T.new_game(3, 0, start_player=2)
+    assert T.current_player(s) == 2 and T.num_players(s) == 3
+    seen = []
+    for _ in range(4):
+        seen.append(T.current_player(s))
+        s = T.step(s, int(np.flatnonzero(T.legal_mask(s))[0]))
+    assert seen == [2, 0, 1, 1]  # snake order from the start player (ED-10)
+    with pytest.raises(ValueError):
+        T.new_game(2, 0, start_player=2)
+    assert list(T.returns(T.new_game(2, 0))) == [0.0, 0.0]
+    with pytest.raises(ValueError):
+        T.observe(T.new_game(2, 0), 3)
+
+
+def test_load_rules_data_replaces_the_tables():
+    import types
+
+    from troyes_env import rules_data
+
+    old = T.RULES_DATA_HASH
+    rd = types.SimpleNamespace(**{k: getattr(rules_data, k) for k in dir(rules_data) if k.isupper()})
+    rd.SETUP = dict(rules_data.SETUP)
+    rd.SETUP[2] = (6, 9, 4, 2, 4)
+    try:
+        h = T.load_rules_data(rd)
+        assert h != old and T.RULES_DATA_HASH == h
+        s = T.new_game(2, 0)
+        assert list(v(s, "deniers")[:2]) == [9, 9]
+        with pytest.raises(StateFormatError, match="rules data"):
+            T.load_rules_data()
+            T.from_bytes(T.to_bytes(s)[:0] + T.to_bytes(s))  # same hash: fine
+            T.load_rules_data(rd)
+            data = T.to_bytes(s)
+            T.load_rules_data()
+            T.from_bytes(data)
+    finally:
+        T.load_rules_data()
+    assert T.RULES_DATA_HASH == old

@@ -211,7 +211,7 @@ def init_state(s, T, n, a, b, c):
 
 @njit(cache=True)
 def _snake_seat(n, i):
-    """ED-10: snake order from the start player (seat 0)."""
+    """ED-10: snake order, as an offset from the start player (seat 0 unless chosen)."""
     k = i // n
     pos = i % n
     return pos if k % 2 == 0 else n - 1 - pos
@@ -253,7 +253,7 @@ def _apply_setup(s, T, a):
                 s[O_GREY] -= 1
         s[O_PHASE] = PH_A_ROUND
     else:
-        s[O_CUR] = _snake_seat(n, s[O_SETUP])
+        s[O_CUR] = (s[O_START] + _snake_seat(n, s[O_SETUP])) % n
 
 
 @njit(cache=True)
