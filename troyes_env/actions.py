@@ -14,7 +14,11 @@ ACTIONS = ActionSpace(
     "troyes",
     VERSION,
     [
-        ("SPACE", (18,), "a building space: Palace 0-5, Bishopric 6+2*row+place, City Hall 12+3*row+place"),
+        (
+            "SPACE",
+            (18,),
+            "a building space: Palace 0-5, Bishopric 6+2*row+place, City Hall 12+3*row+place",
+        ),
         ("LYING", (3,), "own citizen lying at Palace / Bishopric / City Hall (citizen source)"),
         ("BUILDING", (3,), "target: place a citizen in Palace / Bishopric / City Hall"),
         ("ACTIVITY", (9,), "Activity card position colour*3+level-1 (target, cube, source, event)"),

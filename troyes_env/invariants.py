@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from troyes_env.layout import LAYOUT, PH_COUNTER, PH_OVER, PH_SETUP
 from troyes_env import tables as _tables
+from troyes_env.layout import LAYOUT, PH_COUNTER, PH_OVER, PH_SETUP
 from troyes_env.tables import A_TIMING, A_W, E_FLAGS, E_W, T_ACT, T_EV, T_SETUP
 
 
@@ -60,7 +60,11 @@ def invariant_errors(state: np.ndarray) -> list[str]:
                 err.append(f"card {pos}: two supervisors in slot {slot}")
         if ac[pos] < 0 and (sup[pos].any() or v("act_cubes")[pos].any()):
             err.append(f"card {pos}: citizens or cubes on a face-down card")
-        if ac[pos] >= 0 and _tables.TABLES[T_ACT + ac[pos] * A_W + A_TIMING] == 0 and v("act_cubes")[pos].any():
+        if (
+            ac[pos] >= 0
+            and _tables.TABLES[T_ACT + ac[pos] * A_W + A_TIMING] == 0
+            and v("act_cubes")[pos].any()
+        ):
             err.append(f"card {pos}: cubes on an immediate card")
         if ac[pos] >= 0 and v("act_hidden")[pos] >= 0:
             err.append(f"card {pos}: both revealed and face down")

@@ -16,8 +16,12 @@ OBS_BLOCKS = [
     ("actor", 4, "one-hot relative seat to act (all 0 when over)"),
     ("deck_drawn", 3, "event cards drawn from the Y / W / R decks, /8"),
     ("grey_supply", 1, "grey citizens in the general supply, /8"),
-    ("players", 40, "per relative seat x 10: deniers/20, influence/20, VP/20, supply/12, "
-     "owned/12, passed, district deniers/10, events kept/5, cubes on the board/20, seat exists"),
+    (
+        "players",
+        40,
+        "per relative seat x 10: deniers/20, influence/20, VP/20, supply/12, "
+        "owned/12, passed, district deniers/10, events kept/5, cubes on the board/20, seat exists",
+    ),
     ("own_chars", 6, "the observer's own Character cards (multi-hot)"),
     ("spaces", 108, "18 spaces x one-hot (empty, rel 0..3, grey)"),
     ("lying", 15, "3 buildings x (rel 0..3, grey) lying citizens"),
@@ -25,14 +29,22 @@ OBS_BLOCKS = [
     ("supervisors", 108, "9 positions x rel 0..3 x (slot 1, slot 2, illustration)"),
     ("act_cubes", 36, "9 positions x rel 0..3 Activity cubes, /5"),
     ("cathedral", 90, "3 levels x 6 values x one-hot (empty, rel 0..3)"),
-    ("event_row", 546, "13 row positions x (one-hot card 17 + 5 flags x one-hot (empty, rel 0..3))"),
+    (
+        "event_row",
+        546,
+        "13 row positions x (one-hot card 17 + 5 flags x one-hot (empty, rel 0..3))",
+    ),
     ("kept", 85, "17 event cards x (kept by rel 0..3, left the game)"),
     ("dice", 90, "relative district 0..3 + neutral x colour x value, count/6"),
     ("black", 6, "black dice to counter per value, /6"),
     ("event_step", 2, "event effect in progress: row position/13, items left/3"),
     ("counter", 26, "counter turn: black chosen/6 (6), own dice chosen/6 (18), last id/18, open"),
-    ("pending", 123, "target kind one-hot 6, target index one-hot 13, cube one-hot (none + 9), "
-     "chosen dice per relative type (90), placement value/6, hiring, N/10, done/10"),
+    (
+        "pending",
+        123,
+        "target kind one-hot 6, target index one-hot 13, cube one-hot (none + 9), "
+        "chosen dice per relative type (90), placement value/6, hiring, N/10, done/10",
+    ),
     ("flip", 18, "own dice chosen to flip, /3"),
 ]
 
@@ -69,6 +81,4 @@ OB_FLIP = OBS_OFFSETS["flip"]
 
 
 def describe_layout() -> str:
-    return "\n".join(
-        f"{OBS_OFFSETS[n]:5d} {n:<12} {s:4d}  {d}" for n, s, d in OBS_BLOCKS
-    )
+    return "\n".join(f"{OBS_OFFSETS[n]:5d} {n:<12} {s:4d}  {d}" for n, s, d in OBS_BLOCKS)

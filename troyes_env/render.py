@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from troyes_env import tables as _tables
 from troyes_env.actions import ACTIONS
 from troyes_env.layout import LAYOUT, PH_EVENT, PH_OVER, PHASE_NAMES, TK_ACT
 from troyes_env.rules_data import ACTIVITY_NAMES, CHARACTER_NAMES, EVENT_NAMES, EventEffect
-from troyes_env import tables as _tables
 from troyes_env.tables import E_EFF, E_W, T_EV
 
 COL = "YWR"
@@ -124,8 +124,11 @@ def render_text(state: np.ndarray) -> str:
         f"to act: {int(_v(state, 'cur')[0])}"
     )
     den, inf, vp = _v(state, "deniers"), _v(state, "influence"), _v(state, "vp")
-    sup, own, pas, dd = _v(state, "supply"), _v(state, "owned"), _v(state, "passed"), _v(
-        state, "dist_den"
+    sup, own, pas, dd = (
+        _v(state, "supply"),
+        _v(state, "owned"),
+        _v(state, "passed"),
+        _v(state, "dist_den"),
     )
     for p in range(n):
         lines.append(
@@ -134,16 +137,18 @@ def render_text(state: np.ndarray) -> str:
         )
     sp = _v(state, "spaces")
     ly = _v(state, "lying")
+    lines.append("  Palace    " + " ".join(_own(x) for x in sp[0:6]) + "   lying " + _lying(ly[0]))
     lines.append(
-        "  Palace    " + " ".join(_own(x) for x in sp[0:6]) + "   lying " + _lying(ly[0])
+        "  Bishopric "
+        + " | ".join(" ".join(_own(x) for x in sp[6 + 2 * r : 8 + 2 * r]) for r in range(3))
+        + "   lying "
+        + _lying(ly[1])
     )
     lines.append(
-        "  Bishopric " + " | ".join(" ".join(_own(x) for x in sp[6 + 2 * r : 8 + 2 * r]) for r in range(3))
-        + "   lying " + _lying(ly[1])
-    )
-    lines.append(
-        "  City Hall " + " | ".join(" ".join(_own(x) for x in sp[12 + 3 * r : 15 + 3 * r]) for r in range(2))
-        + "   lying " + _lying(ly[2])
+        "  City Hall "
+        + " | ".join(" ".join(_own(x) for x in sp[12 + 3 * r : 15 + 3 * r]) for r in range(2))
+        + "   lying "
+        + _lying(ly[2])
     )
     ac, sups, cubes = _v(state, "act_card"), _v(state, "sup"), _v(state, "act_cubes")
     for pos in range(9):
@@ -156,8 +161,10 @@ def render_text(state: np.ndarray) -> str:
             if sups[pos, q]
         )
         cb = ", ".join(f"P{q}x{int(cubes[pos, q])}" for q in range(n) if cubes[pos, q])
-        lines.append(f"  [{COL[pos // 3]}{pos % 3 + 1}] {ACTIVITY_NAMES[c]}: {who or '-'}"
-                     f"{'  cubes ' + cb if cb else ''}")
+        lines.append(
+            f"  [{COL[pos // 3]}{pos % 3 + 1}] {ACTIVITY_NAMES[c]}: {who or '-'}"
+            f"{'  cubes ' + cb if cb else ''}"
+        )
     cath = _v(state, "cath")
     lines.append("  Cathedral " + " / ".join("".join(_own(x) for x in cath[lv]) for lv in range(3)))
     rc, fl = _v(state, "row_card"), _v(state, "row_flags")
@@ -169,7 +176,9 @@ def render_text(state: np.ndarray) -> str:
             break
         nf = int(_tables.TABLES[T_EV + c * E_W + E_FLAGS])
         eff = EventEffect(int(_tables.TABLES[T_EV + c * E_W + E_EFF])).name
-        lines.append(f"  event {i}: {EVENT_NAMES[c]} ({eff}) flags " + "".join(_own(x) for x in fl[i, :nf]))
+        lines.append(
+            f"  event {i}: {EVENT_NAMES[c]} ({eff}) flags " + "".join(_own(x) for x in fl[i, :nf])
+        )
     dice = _v(state, "dice")
     for d in range(5):
         if d >= n and d != 4:
@@ -183,13 +192,20 @@ def render_text(state: np.ndarray) -> str:
         lines.append(f"  district {'N' if d == 4 else d}: {txt or '-'}")
     bl = _v(state, "black")
     if bl.sum():
-        lines.append("  black dice: " + " ".join(str(v + 1) for v in range(6) for _ in range(int(bl[v]))))
+        lines.append(
+            "  black dice: " + " ".join(str(v + 1) for v in range(6) for _ in range(int(bl[v])))
+        )
     if ph == PH_OVER:
         fin = _v(state, "final")
         lines.append("  final: " + ", ".join(f"P{p} {int(fin[p])}" for p in range(n)))
         ch = _v(state, "chars")
-        lines.append("  characters: " + ", ".join(
-            f"P{p} " + "+".join(CHARACTER_NAMES[int(x)] for x in ch[p] if x >= 0) for p in range(n)))
+        lines.append(
+            "  characters: "
+            + ", ".join(
+                f"P{p} " + "+".join(CHARACTER_NAMES[int(x)] for x in ch[p] if x >= 0)
+                for p in range(n)
+            )
+        )
     return "\n".join(lines)
 
 

@@ -1,8 +1,8 @@
 """Troyes rules data, transcribed from shared/rules/troyes.md (the spec) as readable Python.
 
-Every number a source does not give is PROVISIONAL in the spec; each row keeps the spec's list of
-provisional fields in `provisional` so they can be found and replaced. `tables.py` turns this module
-into one flat int64 array; the engine reads only that array (DESIGN D2).
+Every number a source does not give is PROVISIONAL in the spec; each row keeps the spec's list
+of provisional fields in `provisional` so they can be found and replaced. `tables.py` turns this
+module into one flat int64 array; the engine reads only that array (DESIGN D2).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from enum import IntEnum
 
 
 class Colour(IntEnum):
-    """Dice / card colours. Index order is also the order of dice in a district (ED-2 roll order)."""
+    """Dice / card colours; also the order of dice in a district (ED-2 roll order)."""
 
     Y = 0  # yellow, civil, City Hall
     W = 1  # white, religious, Bishopric
@@ -27,7 +27,11 @@ class Building(IntEnum):
 
 
 # colour of the die that places a citizen in each building (rules §4.4)
-BUILDING_COLOUR = {Building.PALACE: Colour.R, Building.BISHOPRIC: Colour.W, Building.CITY_HALL: Colour.Y}
+BUILDING_COLOUR = {
+    Building.PALACE: Colour.R,
+    Building.BISHOPRIC: Colour.W,
+    Building.CITY_HALL: Colour.Y,
+}
 
 
 class Effect(IntEnum):
@@ -87,6 +91,8 @@ class EventEffect(IntEnum):
     GREY_CITIZEN = 7  # e0 building, e1 die value
 
 
+# card tables: one row per card, as in the spec
+# fmt: off
 Y, W, R = Colour.Y, Colour.W, Colour.R
 IMM, DEL = Timing.IMMEDIATE, Timing.DELAYED
 E = Effect
@@ -104,10 +110,12 @@ ACTIVITY_CARDS = [
      ("hire", "div", "vp1", "vp2")),
     (4, "BLACKSMITH", Y, 2, 8, Y, 3, DEL, 3, 2, E.GROUP_PLUS, (R, 5, 0, 0),
      ("hire", "div", "vp1", "vp2")),
-    (5, "MILITIA", Y, 2, 8, Y, 3, DEL, 3, 2, E.RECOLOUR, (Y, R, 0, 0), ("hire", "div", "vp1", "vp2")),
+    (5, "MILITIA", Y, 2, 8, Y, 3, DEL, 3, 2, E.RECOLOUR, (Y, R, 0, 0),
+     ("hire", "div", "vp1", "vp2")),
     (6, "JOURNEYMAN", Y, 3, 10, Y, 3, IMM, 4, 3, E.PAY_GAIN, (Res.DENIERS, 3, Res.VP, 2),
      ("hire", "div", "vp1", "vp2")),
-    (7, "GOLDSMITH", Y, 3, 10, Y, 4, IMM, 4, 3, E.GAIN, (2, 0, 1, 0), ("hire", "div", "vp1", "vp2")),
+    (7, "GOLDSMITH", Y, 3, 10, Y, 4, IMM, 4, 3, E.GAIN, (2, 0, 1, 0),
+     ("hire", "div", "vp1", "vp2")),
     (8, "SCULPTOR", Y, 3, 10, Y, 3, IMM, 4, 3, E.GAIN, (0, 0, 1, 0), ("hire", "div", "vp1", "vp2")),
     (9, "TITHING", W, 1, 6, W, 4, DEL, 2, 1, E.FREE_DICE, (Y, 0, 0, 0),
      ("hire", "div", "vp1", "vp2")),
@@ -223,6 +231,8 @@ SETUP = {
     3: (5, 5, 4, 1, 5),
     4: (4, 5, 4, 1, 6),
 }
+
+# fmt: on
 
 MAX_CITIZENS = 12  # rules §1: a player never owns more than 12
 GREY_CITIZENS = 8  # rules §1

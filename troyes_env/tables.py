@@ -18,7 +18,9 @@ N_EV = 17
 N_CHAR = 6
 
 # activity row columns
-A_COL, A_LVL, A_HIRE, A_DICE, A_DIV, A_TIMING, A_VP1, A_VP2, A_EFF, A_P0, A_P1, A_P2, A_P3 = range(13)
+A_COL, A_LVL, A_HIRE, A_DICE, A_DIV, A_TIMING, A_VP1, A_VP2, A_EFF, A_P0, A_P1, A_P2, A_P3 = range(
+    13
+)
 A_W = 13
 # event row columns
 (E_COL, E_BLACK, E_EFF, E_E0, E_E1, E_COMBAT, E_MAX, E_DIV, E_FLAGS, E_R1, E_R2, E_NEXT) = range(12)

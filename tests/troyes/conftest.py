@@ -93,7 +93,7 @@ def drop_sentinel(s):
 
 
 def set_dice(s, d, c, val, count=1):
-    """Put dice (absolute district d, colour 'Y'/'W'/'R', value 1..6) and keep `rolled` consistent."""
+    """Put dice (absolute district d, colour 'Y'/'W'/'R', value 1..6); keeps `rolled` consistent."""
     ci = COL[c]
     v(s, "dice")[d, ci, val - 1] += count
     v(s, "rolled")[d, ci] += count
@@ -147,8 +147,10 @@ def set_spaces(s, owners):
 def fix_supply(s):
     n = int(v(s, "n_players")[0])
     for p in range(n):
-        placed = int((v(s, "spaces") == p).sum()) + int(v(s, "lying")[:, p].sum()) + int(
-            (v(s, "sup")[:, p] > 0).sum()
+        placed = (
+            int((v(s, "spaces") == p).sum())
+            + int(v(s, "lying")[:, p].sum())
+            + int((v(s, "sup")[:, p] > 0).sum())
         )
         own = max(int(v(s, "owned")[p]), placed)
         v(s, "owned")[p] = own

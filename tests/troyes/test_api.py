@@ -180,7 +180,9 @@ def test_load_rules_data_replaces_the_tables():
     from troyes_env import rules_data
 
     old = T.RULES_DATA_HASH
-    rd = types.SimpleNamespace(**{k: getattr(rules_data, k) for k in dir(rules_data) if k.isupper()})
+    rd = types.SimpleNamespace(
+        **{k: getattr(rules_data, k) for k in dir(rules_data) if k.isupper()}
+    )
     rd.SETUP = dict(rules_data.SETUP)
     rd.SETUP[2] = (6, 9, 4, 2, 4)
     try:

@@ -47,7 +47,11 @@ def test_sweep_with_boundscheck(tmp_path):
         PYTHONPATH=str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""),
     )
     out = subprocess.run(
-        [sys.executable, "-c", CODE], env=env, capture_output=True, text=True, timeout=1500,
+        [sys.executable, "-c", CODE],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1500,
         cwd=root,
     )
     assert out.returncode == 0, out.stdout + out.stderr

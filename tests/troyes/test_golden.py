@@ -1,4 +1,6 @@
-"""Golden playthroughs: a behaviour change shows as a diff (regenerate: python -m tests.troyes.golden)."""
+"""Golden playthroughs: a behaviour change shows as a diff.
+
+Regenerate with `python -m tests.troyes.golden` after an intended change."""
 
 import difflib
 
@@ -13,6 +15,8 @@ def test_golden(n, seed):
     got = playthrough(n, seed)
     if got != want:
         diff = "".join(
-            list(difflib.unified_diff(want.splitlines(True), got.splitlines(True), "golden", "now"))[:60]
+            list(
+                difflib.unified_diff(want.splitlines(True), got.splitlines(True), "golden", "now")
+            )[:60]
         )
         pytest.fail(f"golden playthrough changed:\n{diff}")

@@ -32,8 +32,10 @@ CONFIRM = a("CONFIRM")
 # ------------------------------------------------------------------ §2.5 pre-placement
 
 
-@pytest.mark.parametrize("n,order", [(2, [0, 1, 1, 0, 0, 1]), (3, [0, 1, 2, 2, 1, 0, 0]),
-                                     (4, [0, 1, 2, 3, 3, 2, 1, 0, 0])])
+@pytest.mark.parametrize(
+    "n,order",
+    [(2, [0, 1, 1, 0, 0, 1]), (3, [0, 1, 2, 2, 1, 0, 0]), (4, [0, 1, 2, 3, 3, 2, 1, 0, 0])],
+)
 def test_snake_order(n, order):
     s = T.new_game(n, 0)
     seen = []
