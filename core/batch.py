@@ -208,6 +208,14 @@ def observe_slots(idx, states, seats, T, obs):
         k_observe(states[i], T, seats[i], obs[i])
 
 
+@njit(cache=True)
+def over_flags(idx, states, out):
+    """out[i] = the game in slot i is over, for each slot i of idx."""
+    for j in range(idx.shape[0]):
+        i = idx[j]
+        out[i] = k_over(states[i])
+
+
 @njit(cache=True, parallel=True)
 def mask_slots(idx, states, masks, works, T):
     """masks[i] = legal mask of states[i], for each slot i of idx."""
@@ -279,6 +287,7 @@ class BatchEngine:
         self._keys = np.zeros((B, spec.max_players, spec.n_keys), dtype=np.int64)
         self._all = np.arange(B, dtype=np.int64)
         self._actions = np.zeros(B, dtype=np.int64)
+        self._over = np.zeros(B, dtype=np.bool_)
         self.rngs = np.zeros((B, 4), dtype=np.int64)  # random-play generators, one per slot
         self.counts = np.zeros((B, 3), dtype=np.int64)  # random_play: decisions, games, errors
         self.reset(seed)
@@ -367,6 +376,12 @@ class BatchEngine:
         self._L.observe_slots(idx, src, np.asarray(seats, dtype=np.int64), self.spec.tables(),
                               out)
         return out
+
+    def over(self, idx: np.ndarray | None = None) -> np.ndarray:
+        """Bool (B,): game over in each slot (only the slots idx are refreshed)."""
+        idx = self._all if idx is None else np.asarray(idx, dtype=np.int64)
+        self._L.over_flags(idx, self.states, self._over)
+        return self._over
 
     def nbytes_per_game(self) -> int:
         """Bytes of one game's state (int64 array)."""

@@ -160,3 +160,68 @@ def test_returns_into_matches_core_returns():
             want = compute_returns(keys[:n, 0], keys[:n, 1:], kind, 7.0)
             np.testing.assert_allclose(out[:n], want, atol=1e-6, err_msg=f"{kind} {keys[:n]}")
             assert not out[n:].any()
+
+
+# --- the SB3 VecEnv over the batch engine ---------------------------------------------------
+def _vec(**kw):
+    pytest.importorskip("stable_baselines3")
+    from training.batch_vec_env import BatchVecEnv
+
+    return BatchVecEnv(**kw)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_batch_vec_env_api_and_learner_frame(name):
+    game, _batch = _mods(name)
+    env = _vec(game=name, n_envs=4, players=3, seed=3, reward_kind="rank")
+    obs = env.reset()
+    assert obs.shape == (4, game.OBS_SIZE) and obs.dtype == np.float32
+    from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+
+    assert is_masking_supported(env)
+    bot = RandomAgent(0)
+    ended = 0
+    for _ in range(1500):
+        masks = get_action_masks(env)
+        assert masks.shape == (4, game.NUM_ACTIONS)
+        for i in range(4):  # every slot waits for its learner, obs in the learner's frame
+            s = env.engine.states[i]
+            assert game.current_player(s) == env.seats[i]
+            assert np.array_equal(masks[i], game.legal_mask(s))
+            assert np.array_equal(obs[i], game.observe(s, int(env.seats[i])))
+        obs, rew, dones, infos = env.step(np.array([bot.act_mask(m) for m in masks]))
+        for i in np.flatnonzero(dones):
+            ended += 1
+            info = infos[i]
+            assert info["terminal_observation"].shape == (game.OBS_SIZE,)
+            assert "TimeLimit.truncated" in info
+            assert -1.0 <= rew[i] <= 1.0
+        assert not rew[~dones].any()
+        if ended >= 3:
+            break
+    assert ended >= 3
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_batch_vec_env_replays_from_seed(name):
+    a = _vec(game=name, n_envs=3, players=2, seed=9)
+    b = _vec(game=name, n_envs=3, players=2, seed=9)
+    oa, ob = a.reset(), b.reset()
+    bot = RandomAgent(1)
+    for _ in range(200):
+        assert np.array_equal(oa, ob)
+        acts = np.array([bot.act_mask(m) for m in a.action_masks()])
+        oa, ra, da, _ = a.step(acts)
+        ob, rb, db, _ = b.step(acts)
+        assert np.array_equal(ra, rb) and np.array_equal(da, db)
+
+
+def test_batch_vec_env_maskable_ppo_smoke():
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+
+    env = _vec(game="village", n_envs=4, players=2, seed=0)
+    model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=64, n_epochs=1, seed=0,
+                        policy_kwargs={"net_arch": [32]}, device="cpu")
+    model.learn(256)
+    assert model.num_timesteps >= 256

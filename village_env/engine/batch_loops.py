@@ -123,6 +123,14 @@ def observe_slots(idx, states, seats, T, obs):
         k_observe(states[i], T, seats[i], obs[i])
 
 
+@njit(cache=True)
+def over_flags(idx, states, out):
+    """out[i] = the game in slot i is over, for each slot i of idx."""
+    for j in range(idx.shape[0]):
+        i = idx[j]
+        out[i] = k_over(states[i])
+
+
 @njit(cache=True, parallel=True)
 def mask_slots(idx, states, masks, works, T):
     """masks[i] = legal mask of states[i], for each slot i of idx."""
