@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import time
 
-import numpy as np
 from training.env import SingleSeatEnv  # noqa: F401  (ImportError skips the rows)
 
 from training.batch_vec_env import BatchVecEnv
