@@ -94,7 +94,7 @@ class Bench:
             what = f"{out['bytes_per_state']:>14,.0f} bytes per game state"
         else:
             what = (f"{out.get('decisions_per_s', 0):>14,.0f} dec/s "
-                    f"{out.get('games_per_s', 0):>10,.1f} games/s")
+                    f"{out.get('games_per_s') or 0:>10,.1f} games/s")
         print(f"  {group:10s} {name:48s} {what}", file=sys.stderr, flush=True)
         return out
 
