@@ -13,15 +13,17 @@ import hashlib
 from pathlib import Path
 
 from troyes_env.engine import board, checks, events, flow, groups, observe, rounds, turns
+from troyes_env.engine import batch_loops, kernels
 from troyes_env.engine.flow import (  # noqa: F401
     WORK_SIZE,
     init_state,
     legal_mask_into,
     step_inplace,
 )
+from troyes_env.engine.kernels import play_random_games  # noqa: F401
 from troyes_env.engine.observe import observe_into  # noqa: F401
 
-_MODULES = (board, groups, rounds, events, turns, flow, observe, checks)
+_MODULES = (board, groups, rounds, events, turns, flow, observe, checks, kernels, batch_loops)
 
 
 def _refresh_stale_cache() -> None:
@@ -33,6 +35,8 @@ def _refresh_stale_cache() -> None:
         root / "tables.py",
         root / "observation.py",
         root.parent / "core" / "rng.py",
+        root.parent / "core" / "agents.py",
+        root.parent / "core" / "batch.py",
     ]
     h = hashlib.sha256()
     for p in deps:

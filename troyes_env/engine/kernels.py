@@ -1,0 +1,78 @@
+"""Troyes's batch kernels: the single-game compiled functions behind the uniform signatures
+core.batch expects (see its docstring). Nothing here changes the rules; it only adapts."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from core.agents import pick_legal
+from troyes_env.engine.flow import WORK_SIZE, legal_mask_into, settle, step_inplace
+from troyes_env.engine.observe import observe_into
+from troyes_env.engine.rounds import init_state
+from troyes_env.layout import O_CUR, O_FINAL, O_NP, O_PHASE, O_VP, PH_OVER
+
+N_KEYS = 2  # VP, then one constant column: Troyes has no tie-breaker (ED-34)
+__all__ = ["WORK_SIZE", "N_KEYS"]
+
+
+@njit(cache=True)
+def k_init(s, T, n, a, b, c, mask, work):
+    """`new_game(n, seed)` with seed words (a, b, c), start player 0; leaves mask legal."""
+    init_state(s, T, n, a, b, c)
+    settle(s, T, mask, work)
+    legal_mask_into(s, T, mask, work)
+
+
+@njit(cache=True)
+def k_step(s, T, a, mask, work):
+    return step_inplace(s, T, a, mask, work)
+
+
+@njit(cache=True)
+def k_mask(s, T, mask, work):
+    return legal_mask_into(s, T, mask, work)
+
+
+@njit(cache=True)
+def k_observe(s, T, p, out):
+    observe_into(s, T, p, out)
+
+
+@njit(cache=True)
+def k_keys(s, keys):
+    over = s[O_PHASE] == PH_OVER
+    for p in range(s[O_NP]):
+        keys[p, 0] = s[O_FINAL + p] if over else s[O_VP + p]
+        keys[p, 1] = 0
+
+
+@njit(cache=True)
+def k_over(s):
+    return s[O_PHASE] == PH_OVER
+
+
+@njit(cache=True)
+def k_actor(s):
+    return s[O_CUR]
+
+
+@njit(cache=True)
+def k_truncated(s):
+    return False
+
+
+@njit(cache=True)
+def play_random_games(T, n_players, n_games, seed, s, mask, rng_state):
+    """Play n_games seeded random games (seed words (seed, g, 0)) in the caller's buffers with
+    RandomAgent's draw; returns total decisions, or -1 on an engine error (benchmark loop)."""
+    work = np.zeros(WORK_SIZE, dtype=np.int64)
+    total = 0
+    for g in range(n_games):
+        k_init(s, T, n_players, seed, g, 0, mask, work)
+        while s[O_PHASE] != PH_OVER:
+            a = pick_legal(mask, rng_state)
+            if a < 0 or step_inplace(s, T, a, mask, work) != 0:
+                return -1
+            total += 1
+    return total
