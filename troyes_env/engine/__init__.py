@@ -12,8 +12,18 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from troyes_env.engine import board, checks, events, flow, groups, observe, rounds, turns
-from troyes_env.engine import batch_loops, kernels
+from troyes_env.engine import (
+    batch_loops,
+    board,
+    checks,
+    events,
+    flow,
+    groups,
+    kernels,
+    observe,
+    rounds,
+    turns,
+)
 from troyes_env.engine.flow import (  # noqa: F401
     WORK_SIZE,
     init_state,
@@ -29,7 +39,7 @@ _MODULES = (board, groups, rounds, events, turns, flow, observe, checks, kernels
 def _refresh_stale_cache() -> None:
     pkg = Path(__file__).resolve().parent
     root = pkg.parent
-    deps = sorted(pkg.glob("*.py")) + [
+    deps = sorted(p for p in pkg.glob("*.py") if p.name != "__init__.py") + [
         root / "layout.py",
         root / "actions.py",
         root / "tables.py",
