@@ -1,0 +1,90 @@
+"""Baseline bots per game, registered by name: `random` for every game, others per game module.
+
+A bot is an object with `name` and `act(state) -> action id`; it draws its randomness from a
+seeded generator of its own, so a match replays exactly from its seeds.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from types import ModuleType
+from typing import Protocol
+
+import numpy as np
+
+from training.games import get_game
+
+
+class Agent(Protocol):
+    """Anything that picks a legal action for the player to act in a state."""
+
+    name: str
+
+    def act(self, state: np.ndarray) -> int:
+        """A legal action id for `game.current_player(state)`."""
+        ...
+
+
+BotFactory = Callable[[ModuleType, int], Agent]
+_REGISTRY: dict[tuple[str, str], BotFactory] = {}
+
+
+def register_bot(game: str, name: str) -> Callable[[BotFactory], BotFactory]:
+    """Decorator: register `factory(game_module, seed) -> Agent` as bot `name` of `game` ("*"
+    registers it for every game)."""
+
+    def deco(factory: BotFactory) -> BotFactory:
+        _REGISTRY[(game, name)] = factory
+        return factory
+
+    return deco
+
+
+class RandomBot:
+    """Uniform among the legal actions, from its own seeded generator."""
+
+    name = "random"
+
+    def __init__(self, game: ModuleType, seed: int = 0):
+        self.game = game
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, state: np.ndarray) -> int:
+        """A uniformly random legal action."""
+        legal = np.flatnonzero(self.game.legal_mask(state))
+        return int(legal[self.rng.integers(len(legal))])
+
+
+register_bot("*", "random")(RandomBot)
+
+
+def _load_game_bots(game_name: str) -> None:
+    try:
+        importlib.import_module(f"training.bots.{game_name}")
+    except ModuleNotFoundError as e:
+        if e.name != f"training.bots.{game_name}":
+            raise
+
+
+def bot_names(game_name: str) -> list[str]:
+    """Names of the bots available for `game_name`."""
+    _load_game_bots(game_name)
+    return sorted({n for g, n in _REGISTRY if g in ("*", game_name)})
+
+
+def is_bot(game_name: str, name: str) -> bool:
+    """True if `name` is a registered bot of `game_name`."""
+    return name in bot_names(game_name)
+
+
+def make_bot(game_name: str, name: str, seed: int = 0) -> Agent:
+    """A new bot `name` for `game_name`, seeded; a clear error for an unknown name."""
+    game = get_game(game_name)
+    _load_game_bots(game_name)
+    factory = _REGISTRY.get((game_name, name)) or _REGISTRY.get(("*", name))
+    if factory is None:
+        raise ValueError(
+            f"no bot {name!r} for {game_name}; available: {', '.join(bot_names(game_name))}"
+        )
+    return factory(game, int(seed))
