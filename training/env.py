@@ -85,6 +85,7 @@ class SingleSeatEnv(gym.Env):
         self.action_space = spaces.Discrete(self.game.NUM_ACTIONS)
         self.set_opponents(opponents)
         self.state: np.ndarray | None = None
+        self._opponent_moves = 0
         self.seat = 0
         self.opponents: list[Agent | None] = []
 
@@ -142,6 +143,7 @@ class SingleSeatEnv(gym.Env):
             if self.on_illegal == "raise":
                 g.step(self.state, a)  # raises IllegalActionError naming the action and phase
                 raise RuntimeError(f"action {a} masked out but accepted by the engine")
+            self._opponent_moves = 0
             info = self._info()
             info["illegal_action"] = True
             return self._obs(), self.illegal_reward, True, False, info
@@ -168,17 +170,19 @@ class SingleSeatEnv(gym.Env):
     # --- helpers ---------------------------------------------------------------------------
     def _play_opponents(self) -> None:
         g = self.game
+        self._opponent_moves = 0
         while not g.is_terminal(self.state):
             p = g.current_player(self.state)
             if p == self.seat:
                 return
             self.state = g.step(self.state, self.opponents[p].act(self.state))
+            self._opponent_moves += 1
 
     def _obs(self) -> np.ndarray:
         return self.game.observe(self.state, self.seat)
 
     def _info(self, final: bool = False) -> dict:
-        info: dict[str, Any] = {"seat": self.seat}
+        info: dict[str, Any] = {"seat": self.seat, "opponent_moves": self._opponent_moves}
         if final:
             g = self.game
             info["outcome"] = {
