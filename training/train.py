@@ -25,7 +25,7 @@ import numpy as np
 
 from core.returns import RETURN_KINDS
 from training.bots import bot_names
-from training.checkpoint import CheckpointError, library_version, save_checkpoint
+from training.checkpoint import CheckpointError, library_version, read_sidecar, save_checkpoint
 from training.env import SingleSeatEnv, parse_pool
 from training.games import GAME_MODULES, check_players, get_game
 
@@ -139,6 +139,10 @@ def _self_play_callback():
             self.t0 = time.time()
             self.steps0 = 0
 
+        def _update_pool(self) -> None:
+            snaps = [str(self.run / p) for p in self.state["snapshots"]]
+            self.training_env.env_method("set_opponents", opponent_pool(self.cfg, snaps))
+
         def _save_state(self) -> None:
             (self.run / "state.json").write_text(json.dumps(self.state, indent=2))
 
@@ -146,10 +150,9 @@ def _self_play_callback():
             n = self.num_timesteps
             path = save_checkpoint(self.model, self.run / "pool" / f"snap_{n:010d}", self.game,
                                    self.cfg.players, {"kind": "snapshot"}, with_zip=False)
-            self.state["snapshots"].append(str(path))
+            self.state["snapshots"].append(str(path.relative_to(self.run)))
             self.state["last_snapshot"] = n
-            self.training_env.env_method("set_opponents",
-                                         opponent_pool(self.cfg, self.state["snapshots"]))
+            self._update_pool()
             self._save_state()
 
         def checkpoint(self, name: str | None = None) -> Path:
@@ -157,7 +160,7 @@ def _self_play_callback():
             path = save_checkpoint(
                 self.model, self.run / "checkpoints" / (name or f"step_{n:010d}"), self.game,
                 self.cfg.players, {"kind": "checkpoint", "config": asdict(self.cfg)})
-            self.state["latest_checkpoint"] = str(path)
+            self.state["latest_checkpoint"] = str(path.relative_to(self.run))
             self.state["last_checkpoint"] = n
             self._save_state()
             return path
@@ -167,8 +170,7 @@ def _self_play_callback():
             if not self.state["snapshots"]:
                 self._snapshot()  # the untrained policy is the first self-play opponent
             else:
-                self.training_env.env_method("set_opponents",
-                                             opponent_pool(self.cfg, self.state["snapshots"]))
+                self._update_pool()
 
         def _on_step(self) -> bool:
             for info in self.locals.get("infos", []):
@@ -244,7 +246,7 @@ def train(cfg: TrainConfig, resume: bool = False) -> dict[str, Any]:
             raise CheckpointError(f"{run}: nothing to resume (no checkpoint recorded)")
         from training.checkpoint import load_checkpoint
 
-        model, _meta = load_checkpoint(latest, game, cfg.players, env=venv, device=device)
+        model, _meta = load_checkpoint(run / latest, game, cfg.players, env=venv, device=device)
         model.tensorboard_log = tb
     else:
         torch.manual_seed(cfg.seed)
@@ -334,6 +336,13 @@ def config_from_args(args: argparse.Namespace) -> tuple[TrainConfig, bool]:
         if clash:
             raise ValueError(f"--resume keeps the run's settings; cannot change {', '.join(clash)}")
         cfg = TrainConfig(**{**saved, **given, "out": str(run)})
+        state = json.loads((run / "state.json").read_text())
+        if not state.get("latest_checkpoint"):
+            raise ValueError(f"--resume {run}: no checkpoint recorded in state.json")
+        done = read_sidecar(run / state["latest_checkpoint"]).get("num_timesteps", 0)
+        if cfg.timesteps <= done:
+            raise ValueError(f"--resume: --timesteps is the new total and must exceed the "
+                             f"{done} steps already trained (got {cfg.timesteps})")
         return cfg, True
     if "out" not in given:
         given["out"] = f"runs/{given.get('game', 'village')}-{given.get('players', 2)}p"
