@@ -38,12 +38,12 @@ class TrainConfig:
 
     game: str = "village"
     players: int = 2
-    timesteps: int = 400_000
+    timesteps: int = 150_000
     seed: int = 0
     out: str = "runs/village-2p"
     opponents: str = "random:0.3,heuristic:0.2,self:0.5"
     reward: str = "margin"
-    n_envs: int = 4
+    n_envs: int = 8
     vec: str = "dummy"  # "dummy" (one process) or "subproc" (one process per env)
     n_steps: int = 512  # per env, per rollout
     batch_size: int = 512
@@ -217,6 +217,9 @@ def _self_play_callback():
 def train(cfg: TrainConfig, resume: bool = False) -> dict[str, Any]:
     """Run (or resume) training as configured; returns the summary written to OUT/summary.json."""
     cfg.validate()
+    if not resume and (Path(cfg.out) / "state.json").exists():
+        raise ValueError(f"{cfg.out} already holds a training run; use --resume {cfg.out} or "
+                         "another --out")
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
@@ -346,6 +349,9 @@ def config_from_args(args: argparse.Namespace) -> tuple[TrainConfig, bool]:
         return cfg, True
     if "out" not in given:
         given["out"] = f"runs/{given.get('game', 'village')}-{given.get('players', 2)}p"
+    if (Path(given["out"]) / "state.json").exists():
+        raise ValueError(f"{given['out']} already holds a training run; use --resume "
+                         f"{given['out']} or another --out")
     cfg = TrainConfig(**given)
     return cfg, False
 
