@@ -57,6 +57,7 @@ class TrainConfig:
     snapshot_every: int = 25_000
     checkpoint_every: int = 100_000
     device: str = "auto"
+    init_from: str | None = None  # start from this checkpoint's weights (then count on from it)
     torch_threads: int = 1  # more threads only help on an idle many-core machine
     progress_bar: bool = True
     tensorboard: bool = True
@@ -79,6 +80,11 @@ class TrainConfig:
             raise ValueError(f"--device must be auto, cpu or cuda[:N], got {self.device!r}")
         if not self.net_arch or any(int(h) <= 0 for h in self.net_arch):
             raise ValueError("--net-arch needs positive layer widths, e.g. 128,128")
+        if self.init_from is not None:
+            from training.checkpoint import check_sidecar
+
+            check_sidecar(read_sidecar(self.init_from), game, self.players,
+                          where=f"--init-from {self.init_from}")
         pool = parse_pool(self.opponents)
         bots = bot_names(self.game)
         for spec, _w in pool:
@@ -251,6 +257,13 @@ def train(cfg: TrainConfig, resume: bool = False) -> dict[str, Any]:
 
         model, _meta = load_checkpoint(run / latest, game, cfg.players, env=venv, device=device)
         model.tensorboard_log = tb
+    elif cfg.init_from:
+        from training.checkpoint import load_checkpoint
+
+        model, _meta = load_checkpoint(cfg.init_from, game, cfg.players, env=venv,
+                                       device=device)
+        model.tensorboard_log = tb
+        model.set_random_seed(cfg.seed)
     else:
         torch.manual_seed(cfg.seed)
         model = MaskablePPO(
@@ -260,6 +273,8 @@ def train(cfg: TrainConfig, resume: bool = False) -> dict[str, Any]:
             tensorboard_log=tb, verbose=0,
             policy_kwargs={"net_arch": {"pi": list(cfg.net_arch), "vf": list(cfg.net_arch)}},
         )
+    if not resume:
+        state["last_snapshot"] = state["last_checkpoint"] = int(model.num_timesteps)
     remaining = cfg.timesteps - model.num_timesteps
     if remaining <= 0:
         raise ValueError(f"--timesteps {cfg.timesteps} is not beyond the {model.num_timesteps} "
@@ -268,7 +283,7 @@ def train(cfg: TrainConfig, resume: bool = False) -> dict[str, Any]:
     t0 = time.time()
     steps0 = model.num_timesteps
     model.learn(total_timesteps=remaining, callback=cb, progress_bar=cfg.progress_bar,
-                reset_num_timesteps=not resume, tb_log_name="ppo")
+                reset_num_timesteps=not (resume or cfg.init_from), tb_log_name="ppo")
     wall = time.time() - t0
     cb.checkpoint()
     final = save_checkpoint(model, run / "final", game, cfg.players,
@@ -312,6 +327,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pool-size", type=int, help=f"snapshots kept in play, default {d.pool_size}")
     p.add_argument("--snapshot-every", type=int, help=f"default {d.snapshot_every}")
     p.add_argument("--checkpoint-every", type=int, help=f"default {d.checkpoint_every}")
+    p.add_argument("--init-from", metavar="CKPT",
+                   help="start from a checkpoint's weights (--timesteps counts on from it)")
     p.add_argument("--device", help="auto (GPU when present), cpu or cuda; default auto")
     p.add_argument("--torch-threads", type=int, help="torch CPU threads, default 1")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -367,7 +384,10 @@ def main(argv: list[str] | None = None) -> int:
         cfg.validate()
     except (ValueError, CheckpointError) as e:
         parser.error(str(e))
-    summary = train(cfg, resume=resume)
+    try:
+        summary = train(cfg, resume=resume)
+    except (ValueError, CheckpointError) as e:
+        parser.error(str(e))
     print(json.dumps(summary, indent=2))
     return 0
 
