@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from core.returns import RETURN_KINDS
 
@@ -58,6 +57,11 @@ class GameAECEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(game.NUM_ACTIONS) for a in self.possible_agents}
         self.state_array: np.ndarray | None = None
         self._seed_rng = np.random.default_rng()
+        self._enforce = False  # env() turns on call-order and bounds checks (see wrap_env)
+        self._mask: np.ndarray | None = None  # legal mask of the player to act (int8 view)
+        self._player = -1
+        self._zero_mask = np.zeros(game.NUM_ACTIONS, dtype=np.int8)
+        self._zero_mask.flags.writeable = False
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -78,24 +82,37 @@ class GameAECEnv(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.game.current_player(self.state_array)]
+        self._refresh()
+
+    def _refresh(self):
+        """Cache who acts and their legal mask once per state (observe may be called often)."""
+        self._player = self.game.current_player(self.state_array)
+        if self._player >= 0:
+            self._mask = self.game.legal_mask(self.state_array).view(np.int8)
+            self._mask.flags.writeable = False
+            self.agent_selection = self.possible_agents[self._player]
 
     def observe(self, agent):
+        if self.state_array is None:
+            raise RuntimeError("reset() must be called before observe()")
         p = self.agent_name_mapping[agent]
         obs = self.game.observe(self.state_array, p)
-        if self.game.current_player(self.state_array) == p:
-            mask = self.game.legal_mask(self.state_array).astype(np.int8)
-        else:
-            mask = np.zeros(self.game.NUM_ACTIONS, dtype=np.int8)
+        mask = self._mask if p == self._player else self._zero_mask
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action):
+        if self._enforce:
+            if self.state_array is None:
+                raise RuntimeError("reset() must be called before step()")
+            if action is not None and not 0 <= action < self.game.NUM_ACTIONS:
+                raise AssertionError(f"action {action} outside [0, {self.game.NUM_ACTIONS})")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
         self._cumulative_rewards[agent] = 0.0
-        self.state_array = self.game.step(self.state_array, int(action))
-        if self.game.is_terminal(self.state_array):
+        self.state_array = self.game.step(self.state_array, action)
+        self._refresh()
+        if self._player < 0:
             ret = self.game.returns(self.state_array, self.reward_kind)
             truncated = bool(self.game.is_truncated(self.state_array))
             for a in self.agents:
@@ -107,7 +124,6 @@ class GameAECEnv(AECEnv):
         else:
             for a in self.agents:
                 self.rewards[a] = 0.0
-            self.agent_selection = self.possible_agents[self.game.current_player(self.state_array)]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -125,7 +141,8 @@ class GameAECEnv(AECEnv):
         pass
 
 
-def wrap_env(raw: GameAECEnv):
-    """The PettingZoo classic wrappers: bounds check and call order enforcement."""
-    env = wrappers.AssertOutOfBoundsWrapper(raw)
-    return wrappers.OrderEnforcingWrapper(env)
+def wrap_env(raw: GameAECEnv) -> GameAECEnv:
+    """What PettingZoo's classic wrappers check (calls before reset, actions out of bounds),
+    done inside the env: the wrapper chain's attribute forwarding costs more than a step."""
+    raw._enforce = True
+    return raw

@@ -6,6 +6,8 @@ The public API below is shared with `troyes_env`, so code written for one game r
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from core import serialize as _ser
@@ -45,7 +47,7 @@ PLAYER_COUNTS = (2, 3, 4)
 OPTIONS = ("start_player",)
 TABLES = _tables.TABLES
 RULES_DATA_HASH = _tables.RULES_DATA_HASH
-_MASK = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+_MASK = np.zeros(NUM_ACTIONS, dtype=np.bool_)  # scratch for step (calls hold the GIL)
 
 __all__ = [
     "ACTIONS", "IllegalActionError", "LAYOUT", "NUM_ACTIONS", "OBS_SIZE", "PLAYER_COUNTS",
@@ -73,8 +75,14 @@ def check_options(options: dict) -> None:
             raise ValueError("village: start_player must be a seat number")
 
 
+_I64 = np.dtype(np.int64)
+_SHAPE = (STATE_SIZE,)
+
+
 def _check(state) -> np.ndarray:
-    if not isinstance(state, np.ndarray) or state.dtype != np.int64 or state.shape != (STATE_SIZE,):
+    """Cheap check of dtype, size and version before compiled code touches a state (D1)."""
+    if type(state) is not np.ndarray or state.dtype is not _I64 and state.dtype != _I64 \
+            or state.shape != _SHAPE:
         raise StateFormatError(
             f"village: a state is an int64 array of shape ({STATE_SIZE},); got "
             f"{getattr(state, 'dtype', type(state))} {getattr(state, 'shape', '')}"
@@ -115,14 +123,14 @@ def phase_name(state: np.ndarray) -> str:
 def step(state: np.ndarray, action: int) -> np.ndarray:
     """The state after `action`; raises IllegalActionError (input untouched) if not allowed."""
     _check(state)
-    new = state.copy()
     try:
-        a = int(action)
-    except (TypeError, ValueError):
+        a = operator.index(action)
+    except TypeError:
         raise IllegalActionError(
             -1, repr(action), phase_name(state), "not an integer action"
         ) from None
-    code = step_inplace(new, TABLES, a, np.zeros(NUM_ACTIONS, dtype=np.bool_))
+    new = state.copy()
+    code = step_inplace(new, TABLES, a, _MASK)
     if code == 0:
         return new
     if code == ERR_RANGE:
@@ -185,11 +193,11 @@ def returns(state: np.ndarray, kind: str = "win_loss") -> np.ndarray:
 
 def observe(state: np.ndarray, player: int) -> np.ndarray:
     """Player's observation (float32, OBS_SIZE); holds no hidden information (DESIGN D6)."""
-    n = num_players(state)
-    if not 0 <= int(player) < n:
+    n = _check(state)[S_NP]
+    if not 0 <= player < n:
         raise ValueError(f"village: player must be in 0..{n - 1}")
-    out = np.zeros(OBS_SIZE, dtype=np.float32)
-    observe_into(state, TABLES, int(player), out)
+    out = np.empty(OBS_SIZE, dtype=np.float32)
+    observe_into(state, TABLES, player, out)
     return out
 
 

@@ -66,7 +66,8 @@ def describe(action: int, state: np.ndarray | None = None) -> str:
     gen = lambda g: f"generation-{g + 1} member"  # noqa: E731
     if name == "take":
         what = rd.CUBE_KINDS[idx[1]]
-        return f"take a {what} cube from {rd.SPACES[idx[0]]}"
+        art = "an" if what[0] in "aeiou" else "a"
+        return f"take {art} {what} cube from {rd.SPACES[idx[0]]}"
     if name == "well":
         return f"use the Well paying 3 {rd.COLOURS[idx[0]]}"
     if name == "done":
@@ -115,7 +116,8 @@ def describe(action: int, state: np.ndarray | None = None) -> str:
     if name == "church":
         return f"church: a {gen(idx[0])} into the black bag, paying {('1 brown', '3 time')[idx[1]]}"
     if name == "choose_cube":
-        return f"take a {rd.COLOURS[idx[0]]} cube"
+        c = rd.COLOURS[idx[0]]
+        return f"take {'an' if c[0] in 'aeiou' else 'a'} {c} cube"
     if name == "choose_good":
         return f"take a {rd.GOODS[idx[0]]}"
     if name == "serve":

@@ -11,10 +11,16 @@ import numpy as np
 import village_env as V
 from village_env import rules_data as rd
 from village_env.actions import ACTIONS, RECALL_LOCS, VISIBLE_LOCS
-from village_env.engine import settle
-from village_env.engine import flow
+from village_env.engine import flow, settle
 from village_env.layout import (
-    LAYOUT, LOC_BAG, LOC_CITY, LOC_COUNCIL, LOC_CRAFT, LOC_FARM, LOC_UNBORN, LOC_WINDOW,
+    LAYOUT,
+    LOC_BAG,
+    LOC_CITY,
+    LOC_COUNCIL,
+    LOC_CRAFT,
+    LOC_FARM,
+    LOC_UNBORN,
+    LOC_WINDOW,
 )
 
 COL = {c: i for i, c in enumerate(rd.COLOURS)} | {"plague": 4}
@@ -138,3 +144,71 @@ __all__ = [
     "legal_names", "move", "new", "recall_index", "set_board", "set_turn", "settle_state",
     "start_mass", "v", "visible_index",
 ]
+
+
+# --- market / end-game builders (scenario tests B) ------------------------------------------
+def set_market(s, stalls, queue=()):
+    """Put exactly these tile indices (0-based, T1 = 0; -1 = empty) on the stalls and the waiting
+    line (front first); every other tile nobody served goes to the face-down pile."""
+    st, q, pile, owner = v(s, "stalls"), v(s, "queue"), v(s, "pile"), v(s, "tile_owner")
+    st[:] = -1
+    q[:] = -1
+    st[: len(stalls)] = stalls
+    q[: len(queue)] = queue
+    placed = {int(t) for t in list(stalls) + list(queue) if t >= 0}
+    for t in range(len(pile)):
+        pile[t] = int(owner[t] < 0 and t not in placed)
+    assert not V.check_invariants(s), V.check_invariants(s)
+    return s
+
+
+def add_dead(s, p, gen, *, section=None, src=LOC_UNBORN, k=1):
+    """k members of p (generation `gen`, taken from `src`) lie dead in a chronicle section
+    (rd.SECTIONS name) or, with section=None, in anonymous graves."""
+    from village_env.layout import LOC_CHRONICLE, LOC_GRAVE
+
+    if section is None:
+        move(s, p, src, LOC_GRAVE, gen, k)
+        v(s, "graves_used")[0] += k
+    else:
+        move(s, p, src, LOC_CHRONICLE, gen, k)
+        v(s, "chron_used")[rd.SECTIONS.index(section)] += k
+    assert not V.check_invariants(s), V.check_invariants(s)
+    return s
+
+
+# --- scenario additions for setup / round / deaths / chronicle / crafts (append only) ----------
+SECTION = {name: i for i, name in enumerate(rd.SECTIONS)}
+
+
+def set_time(s, p, t):
+    """Set p's total time spent (time is a track position, not a conserved resource)."""
+    v(s, "time")[p] = t
+    return s
+
+
+def where(s, p):
+    """{(loc, gen): n} for every member of p that is not unborn (gen 1-based)."""
+    m = v(s, "members")[p]
+    return {(loc, g + 1): int(m[loc, g]) for loc in range(1, m.shape[0]) for g in range(4)
+            if m[loc, g]}
+
+
+def bury_as(s, p, gen, section, src=None, k=1):
+    """Put k members of p (gen 1-based) straight into a chronicle `section` (name) or, with
+    section='grave', an anonymous grave; from the farmyard for gen 1, else from the unborn."""
+    src = (LOC_FARM if gen == 1 else LOC_UNBORN) if src is None else src
+    return add_dead(s, p, gen, section=None if section == "grave" else section, src=src, k=k)
+
+
+def set_bag(s, kinds: dict):
+    """Make the green bag hold exactly these cubes ({kind: n}); the rest go to the supply."""
+    bag, sup = v(s, "bag"), v(s, "supply_cubes")
+    sup += bag
+    bag[:] = 0
+    for kind, k in kinds.items():
+        sup[COL[kind]] -= k
+        bag[COL[kind]] += k
+    assert (sup >= 0).all()
+    assert not V.check_invariants(s), V.check_invariants(s)
+    return s

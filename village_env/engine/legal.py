@@ -98,6 +98,7 @@ from village_env.tables import (
     T_MARKET_FEE,
     T_MASS,
     T_MILL,
+    T_PRIVILEGE,
     T_PRODUCT_BUILDING,
     T_WELL_CUBES,
     T_WINDOW_GRAIN,
@@ -107,7 +108,7 @@ VILLAGE = 8
 
 
 @njit(cache=True)
-def privilege_ok(s, p, lv):
+def privilege_ok(s, T, p, lv):
     """ED-24: a privilege that would give nothing is void and not offered."""
     if lv == 1:
         return s[S_NS] < 0
@@ -115,13 +116,13 @@ def privilege_ok(s, p, lv):
         return supply_has_cubes(s)
     if lv == 3:
         return supply_has_goods(s)
-    return s[S_COINS + p] >= 1
+    return s[S_COINS + p] >= T[T_PRIVILEGE + 2]  # rules §4.7 / A.4: the level-4 coin price
 
 
 @njit(cache=True)
-def any_privilege(s, p, top):
+def any_privilege(s, T, p, top):
     for lv in range(1, top + 1):
-        if privilege_ok(s, p, lv):
+        if privilege_ok(s, T, p, lv):
             return True
     return False
 
@@ -220,7 +221,7 @@ def _legal_options(s, T, p, allowed, mask):
                     if pay_scroll:
                         n += _mark(mask, A_CLIMB + 8 * lv + 2 * g + 1)
         top = highest_council(s, p)
-        if top > 0 and any_privilege(s, p, top):
+        if top > 0 and any_privilege(s, T, p, top):
             n += _mark(mask, A_PRIV_ONLY)
     if allowed < 0 or allowed == 6:  # G church §4.8
         brown = can_pay_cubes(s, p, C_BROWN, T[T_CHURCH])
@@ -263,7 +264,7 @@ def legal_mask_into(s, T, mask):
     if ph == PH_PRIVILEGE:  # decision point 6
         n += _mark(mask, A_DONE)
         for lv in range(1, s[S_PRIVMAX] + 1):
-            if privilege_ok(s, p, lv):
+            if privilege_ok(s, T, p, lv):
                 n += _mark(mask, A_PRIVILEGE + lv - 1)
         return n
     if ph == PH_REWARD:  # decision points 5, 6: one unit of a reward of choice

@@ -1,0 +1,1 @@
+"""Throughput benchmarks (decisions/s and games/s, DESIGN §5)."""

@@ -1,0 +1,133 @@
+"""Random-play throughput of a game through three paths, printed as JSON (DESIGN §5).
+
+(a) a fully compiled random-play loop, (b) the public API with `observe` each step, (c) the
+PettingZoo AEC `env()`. A decision is one `step` with an agent-chosen action; forced single-
+option choices are applied inside step and not counted.
+
+    python -m benchmarks.engine_speed --game village --players 4 --seconds 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import importlib
+import json
+import os
+import platform
+import time
+
+import numpy as np
+
+from core.agents import RandomAgent
+from core.rng import rng_seed
+
+
+def _timed(fn, seconds: float):
+    """Call fn() (returning (decisions, games)) until `seconds` have passed."""
+    dec = games = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        d, g = fn()
+        dec += d
+        games += g
+    el = time.perf_counter() - t0
+    return {"decisions_per_s": dec / el, "games_per_s": games / el, "decisions": dec,
+            "games": games, "seconds": el}
+
+
+def compiled_loop(game, n: int, seconds: float):
+    eng = importlib.import_module(f"{game.__name__}.engine")
+    s = np.zeros(game.LAYOUT.size, dtype=np.int64)
+    mask = np.zeros(game.NUM_ACTIONS, dtype=np.bool_)
+    rng = np.zeros(4, dtype=np.int64)
+    rng_seed(rng, 0, 1, 2, 3)
+    eng.play_random_games(game.TABLES, n, 1, 0, s, mask, rng)  # compile / warm
+    seed = [0]
+
+    def batch():
+        seed[0] += 1
+        k = eng.play_random_games(game.TABLES, n, 20, seed[0], s, mask, rng)
+        assert k >= 0, "engine error"
+        return k, 20
+
+    return _timed(batch, seconds)
+
+
+def api_loop(game, n: int, seconds: float):
+    seed = [0]
+
+    def one():
+        seed[0] += 1
+        s = game.new_game(n, seed[0])
+        bot = RandomAgent(seed[0])
+        k = 0
+        while not game.is_terminal(s):
+            game.observe(s, game.current_player(s))
+            s = game.step(s, bot.act_mask(game.legal_mask(s)))
+            k += 1
+        return k, 1
+
+    one()
+    return _timed(one, seconds)
+
+
+def aec_loop(game, n: int, seconds: float):
+    env = game.env(num_players=n)
+    seed = [0]
+
+    def one():
+        seed[0] += 1
+        env.reset(seed=seed[0])
+        bot = RandomAgent(seed[0])
+        k = 0
+        for agent in env.agent_iter():
+            obs, _r, term, trunc, _i = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            env.step(bot.act_mask(obs["action_mask"]))
+            k += 1
+        return k, 1
+
+    one()
+    return _timed(one, seconds)
+
+
+def machine_info() -> dict:
+    return {"python": platform.python_version(), "machine": platform.machine(),
+            "processor": platform.processor() or platform.machine(), "cpus": os.cpu_count(),
+            "numpy": np.__version__, "numba": importlib.import_module("numba").__version__}
+
+
+def run(game_name: str, players: int, seconds: float) -> dict:
+    game = importlib.import_module(f"{game_name}_env")
+    return {
+        "game": game_name, "players": players, "rules_data_hash": game.RULES_DATA_HASH,
+        "provisional_rules_data": True,
+        "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        "machine": machine_info(), "threads": 1,
+        "compiled_random_loop": compiled_loop(game, players, seconds),
+        "api_with_observe": api_loop(game, players, seconds),
+        "aec_env": aec_loop(game, players, seconds),
+    }
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--game", default="village", choices=["village", "troyes"])
+    ap.add_argument("--players", type=int, default=4, choices=[2, 3, 4])
+    ap.add_argument("--seconds", type=float, default=10.0)
+    ap.add_argument("--json", help="also write the result to this file")
+    args = ap.parse_args(argv)
+    res = run(args.game, args.players, args.seconds)
+    text = json.dumps(res, indent=2)
+    print(text)
+    if args.json:
+        with open(args.json, "w") as f:
+            f.write(text + "\n")
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+    main()
