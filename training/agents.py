@@ -7,7 +7,7 @@ from types import ModuleType
 
 import numpy as np
 
-from training.bots import Agent, bot_names, is_bot, make_bot
+from training.bots import Agent, BotRng, bot_names, is_bot, make_bot
 from training.checkpoint import CheckpointError, load_actor, looks_like_checkpoint
 from training.games import get_game
 
@@ -38,7 +38,7 @@ class PolicyAgent:
                  deterministic: bool = True, name: str = "policy"):
         self.game = game
         self.arrays = arrays
-        self.rng = np.random.default_rng(seed)
+        self.rng = BotRng(seed)
         self.deterministic = deterministic
         self.name = name
 
@@ -49,8 +49,10 @@ class PolicyAgent:
         logits = mlp_logits(self.arrays, g.observe(state, g.current_player(state)))
         if self.deterministic:
             return int(np.argmax(np.where(mask, logits, -np.inf)))
-        p = masked_probs(logits, mask)
-        return int(self.rng.choice(len(p), p=p))
+        cdf = np.cumsum(masked_probs(logits, mask))
+        u = self.rng.seed32() / 2.0**32 * cdf[-1]
+        a = int(np.searchsorted(cdf, u, side="right"))
+        return a if mask[min(a, len(mask) - 1)] else int(np.flatnonzero(mask)[-1])
 
 
 _ACTOR_CACHE: dict[tuple[str, float], dict[str, np.ndarray]] = {}

@@ -166,3 +166,21 @@ def test_bad_cli_input_gives_clear_errors(tmp_path, capsys):
         with pytest.raises(SystemExit):
             tr.main(argv + ["--out", str(tmp_path / "x"), "--no-progress"])
         assert words in capsys.readouterr().err
+
+
+def test_stochastic_policy_agent_samples_legal_actions_and_replays(run_dir):
+    g = get_game("village")
+    arrays, _ = load_actor(run_dir / "final", g, 2)
+
+    def trace(seed):
+        agent = PolicyAgent(g, arrays, seed=seed, deterministic=False)
+        s, acts = g.new_game(2, 3), []
+        for _ in range(100):
+            a = agent.act(s)
+            assert g.legal_mask(s)[a]
+            acts.append(a)
+            s = g.step(s, a)
+        return acts
+
+    assert trace(1) == trace(1)
+    assert trace(1) != trace(2)

@@ -13,6 +13,8 @@ from typing import Protocol
 
 import numpy as np
 
+from core.agents import RandomAgent
+from core.rng import rng_below, rng_next, rng_seed, split_seed
 from training.games import get_game
 
 
@@ -41,19 +43,35 @@ def register_bot(game: str, name: str) -> Callable[[BotFactory], BotFactory]:
     return deco
 
 
+class BotRng:
+    """A bot's own seeded xoshiro128** stream (core.rng): identical on every platform and numpy
+    version, so matches replay exactly."""
+
+    def __init__(self, seed: int = 0):
+        self.words = np.zeros(4, dtype=np.int64)
+        rng_seed(self.words, 0, *split_seed(int(seed)))
+
+    def below(self, n: int) -> int:
+        """A uniform integer in [0, n)."""
+        return int(rng_below(self.words, 0, int(n)))
+
+    def seed32(self) -> int:
+        """A fresh 32-bit seed (for reseeding a lookahead copy of the state)."""
+        return int(rng_next(self.words, 0))
+
+
 class RandomBot:
-    """Uniform among the legal actions, from its own seeded generator."""
+    """Uniform among the legal actions, from its own seeded stream (core.agents.RandomAgent)."""
 
     name = "random"
 
     def __init__(self, game: ModuleType, seed: int = 0):
         self.game = game
-        self.rng = np.random.default_rng(seed)
+        self._agent = RandomAgent(int(seed))
 
     def act(self, state: np.ndarray) -> int:
         """A uniformly random legal action."""
-        legal = np.flatnonzero(self.game.legal_mask(state))
-        return int(legal[self.rng.integers(len(legal))])
+        return self._agent.act_mask(self.game.legal_mask(state))
 
 
 register_bot("*", "random")(RandomBot)

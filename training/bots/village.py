@@ -14,7 +14,7 @@ from types import ModuleType
 
 import numpy as np
 
-from training.bots import register_bot
+from training.bots import BotRng, register_bot
 
 # hand-tuned values of things not yet scored (prestige points per unit)
 W_CUBE = 0.35  # an influence cube (brown, pink, orange)
@@ -50,7 +50,7 @@ class VillageHeuristic:
         )
 
         self.game = game
-        self.rng = np.random.default_rng(seed)
+        self.rng = BotRng(seed)
         T = game.TABLES
 
         def tab(name: str) -> np.ndarray:
@@ -133,11 +133,11 @@ class VillageHeuristic:
         if len(legal) == 1:
             return int(legal[0])
         me = g.current_player(state)
-        probe = g.determinize(state, me, int(self.rng.integers(2**31)))
+        probe = g.determinize(state, me, self.rng.seed32())
         nxt = np.stack([g.step(probe, int(a)) for a in legal])
         val = self.evaluate(nxt, me)
         best = np.flatnonzero(val >= val.max() - 1e-9)
-        return int(legal[best[self.rng.integers(len(best))]])
+        return int(legal[best[self.rng.below(len(best))]])
 
 
 register_bot("village", "heuristic")(VillageHeuristic)
