@@ -185,8 +185,11 @@ class SingleSeatEnv(gym.Env):
         info: dict[str, Any] = {"seat": self.seat, "opponent_moves": self._opponent_moves}
         if final:
             g = self.game
+            from training.evaluate import win_shares
+
             info["outcome"] = {
                 "win_loss": float(g.returns(self.state, "win_loss")[self.seat]),
+                "win_share": float(win_shares(g, self.state)[self.seat]),
                 "scores": [int(x) for x in g.scores(self.state)],
                 "seat": self.seat,
                 "opponents": [o.name for o in self.opponents if o is not None],

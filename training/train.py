@@ -184,7 +184,7 @@ def _self_play_callback():
                 if out is None:
                     continue
                 kinds = sorted({opponent_kind(o, self.bots) for o in out["opponents"]})
-                win = (out["win_loss"] + 1.0) / 2.0  # 1 win, 0.5 shared, 0 loss (2 players)
+                win = out["win_share"]  # 1 win, 1/k for a win shared by k, 0 loss
                 self.windows["+".join(kinds)].append(win)
                 self.windows["all"].append(win)
                 self.episodes += 1

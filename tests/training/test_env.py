@@ -40,6 +40,8 @@ def test_masked_random_rollout(game, players):
         assert trunc == g.is_truncated(env.state) and term == (not trunc)
         assert reward == pytest.approx(float(g.returns(env.state, "win_loss")[env.seat]))
         assert info["outcome"]["win_loss"] == reward
+        share = info["outcome"]["win_share"]
+        assert share == {1.0: 1.0, -1.0: 0.0}[reward] if reward != 0.0 else 0.0 < share < 1.0
         if info["opponent_moves"]:
             ended_by_opponent += 1
         else:
