@@ -93,8 +93,8 @@ def evaluate(game_name: str, players: int, agent_specs: list[str], games: int, s
                          f"plays every seat equally often; got {games}")
     for spec in agent_specs:  # fail fast with a clear message on a bad name or checkpoint
         make_agent(spec, game_name, n, 0, deterministic)
-    labels = [s if agent_specs.count(s) == 1 else f"{s}#{i + 1}" for i, s in
-              enumerate(agent_specs)]
+    labels = [s if agent_specs.count(s) == 1 else f"{s}#{agent_specs[: i + 1].count(s)}"
+              for i, s in enumerate(agent_specs)]
     win = np.zeros(n)
     score = np.zeros(n)
     rank = np.zeros(n)

@@ -82,9 +82,9 @@ def test_seat_order_matters_when_seat_wins(monkeypatch):
 
 
 def test_real_games_rotate_and_replay():
-    a = ev.evaluate("village", 3, ["random", "random", "heuristic"], games=3, seed=5)
-    b = ev.evaluate("village", 3, ["random", "random", "heuristic"], games=3, seed=5)
-    assert [x["agent"] for x in a["agents"]] == ["random#1", "random#2", "heuristic"]
+    a = ev.evaluate("village", 3, ["random", "heuristic", "random"], games=3, seed=5)
+    b = ev.evaluate("village", 3, ["random", "heuristic", "random"], games=3, seed=5)
+    assert [x["agent"] for x in a["agents"]] == ["random#1", "heuristic", "random#2"]
     assert a["games_played"] == b["games_played"]
     assert len({r["deal_seed"] for r in a["games_played"]}) == 1  # one deal, 3 rotations
     assert all(x["games_per_seat"] == [1, 1, 1] for x in a["agents"])
