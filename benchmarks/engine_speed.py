@@ -81,7 +81,7 @@ def aec_loop(game, n: int, seconds: float):
         env.reset(seed=seed[0])
         bot = RandomAgent(seed[0])
         k = 0
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             obs, _r, term, trunc, _i = env.last()
             if term or trunc:
                 env.step(None)

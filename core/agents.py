@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-
 from numba import njit
 
 from core.rng import rng_below, rng_seed, split_seed

@@ -1,0 +1,440 @@
+"""Throughput of our games side by side with the peer libraries installed (DESIGN §5).
+
+    python -m benchmarks.run            # full run (~10 min), writes benchmarks/results/
+    python -m benchmarks.run --quick    # under a minute (CI), peers skipped if not installed
+
+Writes results.json, results.md and results.png to --out (default benchmarks/results/) and
+prints the Markdown table. Every row runs single-threaded in this process (one core) unless its
+`threads`/`procs` column says otherwise. Decisions and games per second as DESIGN §5 defines
+them: a decision is a step with an agent-chosen action; forced single-option choices and chance
+outcomes are not counted. Targets are ratios measured in the same run.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("NUMBA_NUM_THREADS", "2")  # rows set 1 thread; the scaling row uses 2
+os.environ.setdefault("NUMBA_THREADING_LAYER", "workqueue")  # fork-safe (GNU OpenMP is not)
+
+import argparse  # noqa: E402
+import datetime as dt  # noqa: E402
+import functools  # noqa: E402
+import importlib  # noqa: E402
+import json  # noqa: E402
+import multiprocessing as mp  # noqa: E402
+import platform  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+import traceback  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import numba  # noqa: E402
+
+from benchmarks import engine_speed, peers  # noqa: E402
+from benchmarks.report import to_markdown, to_png  # noqa: E402
+
+RESULTS = Path(__file__).parent / "results"
+TARGETS = [
+    # (name, numerator row, denominator row or None, needed ratio / absolute)
+    ("compiled batch random play B=1024 >= 1,000,000 decisions/s", "compiled:{g} batch B=1024",
+     None, 1_000_000),
+    ("compiled batch B=1024 >= 5x OpenSpiel chess rollouts", "compiled:{g} batch B=1024",
+     "compiled:OpenSpiel chess", 5.0),
+    ("single-game API with observe >= 2x OpenSpiel chess with observation_tensor",
+     "api:{g} API + observe", "api:OpenSpiel chess + observation_tensor", 2.0),
+    ("AEC env() >= 1.8x PettingZoo connect_four_v3 env()", "aec:{g} env()",
+     "aec:PettingZoo connect_four_v3 env()", 1.8),
+    ("MaskablePPO env throughput (learn() steps/s): batch VecEnv >= 3x SubprocVecEnv",
+     "ppo:{g} MaskablePPO batch VecEnv", "ppo:{g} MaskablePPO SubprocVecEnv(2)", 3.0),
+    ("MaskablePPO rollout collection only: batch VecEnv >= 3x SubprocVecEnv",
+     "ppo:{g} MaskablePPO batch VecEnv", "ppo:{g} MaskablePPO SubprocVecEnv(2)", 3.0,
+     "rollout_steps_per_s"),
+]
+
+
+def timed(fn, seconds: float, min_calls: int = 1) -> dict:
+    """Call fn() -> (decisions, games) until `seconds` have passed (at least min_calls)."""
+    fn()  # warm: compilation, caches, first-call imports are not timed
+    dec = games = calls = 0
+    t0 = time.perf_counter()
+    while calls < min_calls or time.perf_counter() - t0 < seconds:
+        d, g = fn()
+        dec += d
+        games += g
+        calls += 1
+    el = time.perf_counter() - t0
+    return {"decisions_per_s": dec / el, "games_per_s": games / el, "decisions": int(dec),
+            "games": int(games), "seconds": round(el, 3)}
+
+
+class Bench:
+    def __init__(self, seconds: float, quick: bool):
+        self.seconds = seconds
+        self.quick = quick
+        self.rows: list[dict] = []
+        self.skipped: list[dict] = []
+
+    def row(self, group, name, lib, fn, *, threads=1, procs=1, note="", seconds=None,
+            extra=None):
+        """Measure one row; a failure becomes a skipped row with its reason."""
+        numba.set_num_threads(threads)
+        try:
+            r = fn(seconds or self.seconds) if callable(fn) else fn
+        except Exception as e:  # a peer that breaks must not sink the run
+            self.skip(group, name, lib, f"{type(e).__name__}: {e}")
+            traceback.print_exc(file=sys.stderr)
+            return None
+        finally:
+            numba.set_num_threads(1)
+        out = {"group": group, "name": name, "lib": lib, "threads": threads, "procs": procs,
+               "note": note, **r, **(extra or {})}
+        self.rows.append(out)
+        if "bytes_per_state" in out:
+            what = f"{out['bytes_per_state']:>14,.0f} bytes per game state"
+        else:
+            what = (f"{out.get('decisions_per_s', 0):>14,.0f} dec/s "
+                    f"{out.get('games_per_s') or 0:>10,.1f} games/s")
+        print(f"  {group:10s} {name:48s} {what}", file=sys.stderr, flush=True)
+        return out
+
+    def skip(self, group, name, lib, why):
+        self.skipped.append({"group": group, "name": name, "lib": lib, "reason": why})
+        print(f"  {group:10s} {name:48s} skipped: {why}", file=sys.stderr, flush=True)
+
+
+# --- our rows -----------------------------------------------------------------------------
+def batch_module(g: str):
+    return importlib.import_module(f"{g}_env.batch")
+
+
+def compiled_batch(g: str, players: int, B: int):
+    def run(seconds):
+        eng = batch_module(g).make_batch(B, players, seed=1, observe=False)
+        per_call = max(1, 20_000 // B)
+        eng.random_play(per_call)  # warm (compile or cache load)
+        return timed(lambda: eng.random_play(per_call), seconds)
+
+    return run
+
+
+def python_driven_batch(g: str, players: int, B: int):
+    """eng.step() called from Python with compiled random action choice and observations."""
+
+    def run(seconds):
+        eng = batch_module(g).make_batch(B, players, seed=2, observe=True)
+
+        def call():
+            eng.step(eng.random_actions())
+            return B, int(eng.dones.sum())
+
+        call()
+        return timed(call, seconds)
+
+    return run
+
+
+def _scaling_child(g, players, B, seconds, q):
+    numba.set_num_threads(1)
+    eng = batch_module(g).make_batch(B, players, seed=os.getpid(), observe=False)
+    eng.random_play(10)
+    q.put(timed(lambda: eng.random_play(max(1, 20_000 // B)), seconds))
+
+
+def processes(g: str, players: int, B: int, n_procs: int):
+    """n_procs forked processes each running the compiled batch loop; throughputs summed."""
+
+    def run(seconds):
+        ctx = mp.get_context("fork")
+        q = ctx.Queue()
+        ps = [ctx.Process(target=_scaling_child, args=(g, players, B, seconds, q))
+              for _ in range(n_procs)]
+        for p in ps:
+            p.start()
+        try:
+            res = [q.get(timeout=seconds * 4 + 30) for _ in ps]
+        finally:
+            for p in ps:
+                p.join(timeout=5)
+                if p.is_alive():
+                    p.terminate()
+        return {"decisions_per_s": sum(r["decisions_per_s"] for r in res),
+                "games_per_s": sum(r["games_per_s"] for r in res),
+                "decisions": sum(r["decisions"] for r in res),
+                "games": sum(r["games"] for r in res), "seconds": max(r["seconds"] for r in res)}
+
+    return run
+
+
+def rss_bytes() -> int:
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except OSError:
+        return 0
+
+
+def _rss_child(make, q):
+    make(10)  # imports and first allocations before the baseline
+    r0 = rss_bytes()
+    xs = make(None)
+    q.put((rss_bytes() - r0) / len(xs))
+
+
+def fresh_process_rss_per_item(make) -> float:
+    """RSS growth per item of make(None) in a fresh interpreter (a warm heap would hide it)."""
+    ctx = mp.get_context("spawn")
+    q = ctx.Queue()
+    p = ctx.Process(target=_rss_child, args=(make, q))
+    p.start()
+    try:
+        return q.get(timeout=120)
+    finally:
+        p.join(timeout=5)
+
+
+def memory_rows(b: Bench, g: str, players: int):
+    game = importlib.import_module(f"{g}_env")
+    n = 2_000 if b.quick else 20_000
+
+    def ours(_s):
+        r0 = rss_bytes()
+        eng = batch_module(g).make_batch(n, players, seed=3, observe=False)
+        r1 = rss_bytes()
+        per = eng.nbytes_per_game()
+        del eng
+        return {"bytes_per_state": per, "rss_bytes_per_game_in_batch": (r1 - r0) / n}
+
+    b.row("memory", f"{g} state ({game.LAYOUT.size} int64)", "ours", ours,
+          note="bytes_per_state exact; RSS per game includes masks, obs, scratch")
+
+    def rss_of(make):
+        def run(_s):
+            return {"bytes_per_state": fresh_process_rss_per_item(make)}
+
+        return run
+
+    m = 500 if b.quick else 5_000
+    if peers.available("pyspiel"):
+        for name in ("chess", "backgammon"):
+            b.row("memory", f"OpenSpiel {name} state (clones)", "open_spiel",
+                  rss_of(functools.partial(peers.spiel_midgame_states, name, m)),
+                  note="RSS delta of holding clones of a mid-game state")
+    else:
+        b.skip("memory", "OpenSpiel states", "open_spiel", "pyspiel not installed")
+    if peers.available("catanatron"):
+        b.row("memory", "Catanatron game (copies)", "catanatron",
+              rss_of(functools.partial(peers.catan_midgame_states, m // 10)),
+              note="RSS delta of holding game.copy() of a mid-game")
+    else:
+        b.skip("memory", "Catanatron games", "catanatron", "catanatron not installed")
+
+
+def gym_rows(b: Bench, g: str, players: int):
+    if not peers.available("training") or not peers.available("training.env"):
+        b.skip("gym", f"{g} single-seat gym env", "ours", "training package not merged yet")
+        return
+    from training.env import SingleSeatEnv
+
+    def single(seconds):
+        env = SingleSeatEnv(g, players=players, opponents="random")
+        from core.agents import RandomAgent
+
+        bot = RandomAgent(0)
+        k = [0]
+
+        def one():
+            k[0] += 1
+            _o, info = env.reset(seed=k[0])
+            d = info.get("opponent_moves", 0)
+            done = False
+            while not done:
+                _o, _r, term, trunc, info = env.step(bot.act_mask(env.action_masks()))
+                d += 1 + info.get("opponent_moves", 0)
+                done = term or trunc
+            return d, 1
+
+        one()
+        return timed(one, seconds)
+
+    b.row("gym", f"{g} single-seat gym env (random opponents)", "ours", single,
+          note="decisions include the opponents' moves inside step")
+    try:
+        from training.batch_vec_env import BatchVecEnv
+    except ImportError:
+        b.skip("gym", f"{g} batch VecEnv", "ours", "batch VecEnv needs the training branch")
+        return
+
+    def vec(seconds, B=64):
+        env = BatchVecEnv(g, n_envs=B, players=players, opponents="random", seed=0)
+        env.reset()
+        eng = env.engine
+
+        def call():
+            before = int(env.decisions)
+            env.step(eng.random_actions().copy())
+            return int(env.decisions) - before, int(env.episodes_done_last)
+
+        call()
+        return timed(call, seconds)
+
+    b.row("gym", f"{g} batch VecEnv B=64 (random opponents)", "ours", vec,
+          note="decisions include the opponents' moves")
+
+
+def ppo_rows(b: Bench, g: str, players: int):
+    try:
+        from benchmarks.ppo import ppo_throughput
+    except ImportError as e:
+        b.skip("ppo", f"{g} MaskablePPO", "ours", f"needs training/sb3-contrib: {e}")
+        return
+    for vec in ("batch", "subproc"):
+        name = (f"{g} MaskablePPO batch VecEnv" if vec == "batch"
+                else f"{g} MaskablePPO SubprocVecEnv(2)")
+        b.row("ppo", name, "ours", lambda s, vec=vec: ppo_throughput(g, players, vec, s),
+              threads=2 if vec == "batch" else 1, procs=1 if vec == "batch" else 3,
+              note="learner env steps/s of learn() incl. PPO updates; rollout-only figure in "
+                   "JSON (rollout_steps_per_s); same rollout size, net, timesteps")
+
+
+# --- the run ------------------------------------------------------------------------------
+def machine_info() -> dict:
+    info = engine_speed.machine_info()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    info["cpu_model"] = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    info["platform"] = platform.platform()
+    info["loadavg"] = os.getloadavg() if hasattr(os, "getloadavg") else None
+    return info
+
+
+def run(quick: bool, games: list[str], players: int, seconds: float | None,
+        skip_ppo: bool) -> dict:
+    secs = seconds if seconds is not None else (0.6 if quick else 8.0)
+    b = Bench(secs, quick)
+    numba.set_num_threads(1)
+    t_start = time.perf_counter()
+    for g in games:
+        for B in (1, 64, 1024):
+            b.row("compiled", f"{g} batch B={B}", "ours", compiled_batch(g, players, B),
+                  note="batch random_play, one compiled call")
+        b.row("batch-py", f"{g} batch step() B=1024 from Python + obs", "ours",
+              python_driven_batch(g, players, 1024),
+              note="eng.step(eng.random_actions()) with observations")
+    if peers.available("pyspiel"):
+        for name in ("chess", "backgammon"):
+            b.row("compiled", f"OpenSpiel {name}", "open_spiel", lambda s, n=name: timed(
+                peers.spiel_rollout_fn(n), s), note="pyspiel random rollout driven from Python")
+    else:
+        b.skip("compiled", "OpenSpiel chess/backgammon", "open_spiel", "pyspiel not installed")
+    if peers.available("catanatron"):
+        b.row("compiled", "Catanatron 4p", "catanatron",
+              lambda s: timed(peers.catan_game_fn(4), s), note="Game(RandomPlayer x4).play()")
+    else:
+        b.skip("compiled", "Catanatron 4p", "catanatron", "catanatron not installed")
+
+    for g in games:
+        game = importlib.import_module(f"{g}_env")
+        b.row("api", f"{g} API + observe", "ours", lambda s, game=game: engine_speed.api_loop(
+            game, players, s), note="new_game/legal_mask/observe/step per decision")
+    if peers.available("pyspiel"):
+        for name in ("chess", "backgammon"):
+            b.row("api", f"OpenSpiel {name} + observation_tensor", "open_spiel",
+                  lambda s, n=name: timed(peers.spiel_rollout_fn(n, observe=True), s))
+
+    for g in games:
+        game = importlib.import_module(f"{g}_env")
+        b.row("aec", f"{g} env()", "ours", lambda s, game=game: timed(
+            peers.aec_game_fn(game.env(num_players=players)), s))
+    if peers.available("pettingzoo.classic.connect_four_v3"):
+        for name in ("connect_four_v3", "chess_v6"):
+            try:
+                env = peers.pz_env(name)
+            except Exception as e:  # e.g. a missing classic extra (chess, pygame)
+                b.skip("aec", f"PettingZoo {name} env()", "pettingzoo", repr(e))
+                continue
+            b.row("aec", f"PettingZoo {name} env()", "pettingzoo",
+                  lambda s, env=env: timed(peers.aec_game_fn(env), s))
+    else:
+        b.skip("aec", "PettingZoo classic env()", "pettingzoo", "pettingzoo[classic] missing")
+
+    for g in games:
+        gym_rows(b, g, players)
+        memory_rows(b, g, players)
+        b.row("scaling", f"{g} batch B=64, 1 process", "ours", processes(g, players, 64, 1))
+        b.row("scaling", f"{g} batch B=64, 2 processes", "ours", processes(g, players, 64, 2),
+              procs=2, note="summed over processes")
+        b.row("scaling", f"{g} batch B=1024, 2 threads (prange)", "ours",
+              compiled_batch(g, players, 1024), threads=2)
+        if not (quick or skip_ppo):
+            ppo_rows(b, g, players)
+
+    first = importlib.import_module(f"{games[0]}_env")
+    res = {
+        "command": " ".join(["python -m benchmarks.run"] + sys.argv[1:]),
+        "quick": quick, "seconds_per_row": secs, "players": players, "games": games,
+        "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        "rules_data_hash": {g: importlib.import_module(f"{g}_env").RULES_DATA_HASH
+                            for g in games},
+        "provisional_rules_data": True,
+        "note": "Results rest on provisional rules data (RULES_DATA_HASH); re-measure when the "
+                "tables change. Single-threaded rows unless threads/procs say otherwise.",
+        "machine": machine_info(), "peer_versions": peers.versions(),
+        "rows": b.rows, "skipped": b.skipped,
+        "wall_seconds": round(time.perf_counter() - t_start, 1),
+    }
+    res["targets"] = check_targets(res, games)
+    del first
+    return res
+
+
+def check_targets(res: dict, games: list[str]) -> list[dict]:
+    by = {f"{r['group']}:{r['name']}": r for r in res["rows"]}
+    out = []
+    for g in games:
+        for text, num, den, need, *field in TARGETS:
+            key = field[0] if field else "decisions_per_s"
+            a = by.get(num.format(g=g))
+            d = by.get(den.format(g=g)) if den else None
+            if a is None or (den and d is None):
+                out.append({"game": g, "target": text, "status": "not measured"})
+                continue
+            val = a[key] / d[key] if den else a[key]
+            out.append({"game": g, "target": text, "value": val, "needed": need,
+                        "met": bool(val >= need)})
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="short rows, no PPO (under a minute)")
+    ap.add_argument("--games", default=None, help="comma list (default: every game with a "
+                    "batch engine)")
+    ap.add_argument("--players", type=int, default=4, choices=[2, 3, 4])
+    ap.add_argument("--seconds", type=float, default=None, help="seconds per row")
+    ap.add_argument("--no-ppo", action="store_true", help="skip the MaskablePPO rows")
+    ap.add_argument("--out", default=str(RESULTS), help="folder for results.json/.md/.png")
+    args = ap.parse_args(argv)
+    if args.games:
+        games = args.games.split(",")
+    else:
+        games = [g for g in ("village", "troyes") if peers.available(f"{g}_env.batch")]
+    res = run(args.quick, games, args.players, args.seconds, args.no_ppo)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "results.json").write_text(json.dumps(res, indent=2) + "\n")
+    md = to_markdown(res)
+    (out / "results.md").write_text(md)
+    png = to_png(res, out / "results.png")
+    print(md)
+    print(f"wrote {out / 'results.json'}, {out / 'results.md'}" + (f", {png}" if png else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,408 @@
+"""Batches of games as one (B, STATE_SIZE) array, stepped in one compiled call (DESIGN D8).
+
+What a game provides (its `engine/kernels.py`), every function `@njit(cache=True)` with these
+exact signatures, so the batch loops below are the same for every game:
+
+    k_init(s, T, n, a, b, c, mask, work)  new n-player game seeded by the words (a, b, c), as
+                                          `new_game(n, seed)` builds it; leaves `mask` legal
+    k_step(s, T, a, mask, work) -> code   the single-game compiled step (0 = ok); on success and
+                                          while not over, `mask` holds the new legal mask
+    k_mask(s, T, mask, work) -> count     legal mask of the player to act
+    k_observe(s, T, p, out)               observation of seat p (float32, OBS_SIZE)
+    k_keys(s, keys)                       standing keys per seat: keys[p, 0] score, then tie-breaks
+    k_over(s), k_actor(s), k_truncated(s) terminal flag, seat to act, ended by a safety cap
+
+The generic loops live here as a source template (`LOOPS_TEMPLATE`). A small factory
+(`render_loops`) instantiates it for one game's kernels module into a checked-in file
+(`<game>_env/engine/batch_loops.py`; a test checks it matches the template). Why not numba's
+first-class functions: a compiled function that takes another as an argument (or closes over
+one) cannot be cached, so every process would pay the parallel compile (seconds) again.
+
+Seeds: slot i's k-th game is seeded by the words (seed mod 2**32, i, k), i.e. it is exactly
+`game.new_game(n, batch_game_seed(seed, i, k))`, so any batch run replays from (seed, actions).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+from numba import njit
+
+from core.errors import IllegalActionError
+from core.returns import RETURN_KINDS
+from core.rng import M32, rng_seed, split_seed
+
+KIND_CODES = {k: i for i, k in enumerate(RETURN_KINDS)}  # win_loss 0, rank 1, margin 2
+
+
+def batch_game_seed(seed: int, slot: int, k: int) -> int:
+    """The single-game seed of slot `slot`'s k-th game in a batch seeded by `seed`."""
+    return (int(seed) & M32) | ((int(slot) & M32) << 32) | ((int(k) & M32) << 64)
+
+
+@njit(cache=True)
+def returns_into(keys, n, kind, margin_scale, out):
+    """Compiled twin of core.returns.compute_returns (kind: 0 win_loss, 1 rank, 2 margin).
+    keys[p] = (score, tie-break 1, ...) compared lexicographically; writes out[:n]."""
+    nk = keys.shape[1]
+    for p in range(n):
+        better = 0
+        equal = 0
+        for q in range(n):
+            c = 0  # lexicographic comparison of keys[q] with keys[p]
+            for j in range(nk):
+                if keys[q, j] != keys[p, j]:
+                    c = 1 if keys[q, j] > keys[p, j] else -1
+                    break
+            if c > 0:
+                better += 1
+            elif c == 0:
+                equal += 1
+        if kind == 0:
+            if better > 0:
+                out[p] = -1.0
+            else:
+                out[p] = 1.0 if equal == 1 else 0.0
+        elif kind == 1:
+            if n > 1:
+                out[p] = 1.0 - 2.0 * (better + (equal - 1) / 2.0) / (n - 1)
+            else:
+                out[p] = 0.0
+        else:
+            best = -(1 << 62)
+            for q in range(n):
+                if q != p and keys[q, 0] > best:
+                    best = keys[q, 0]
+            out[p] = (keys[p, 0] - best) / margin_scale
+    for p in range(n, out.shape[0]):
+        out[p] = 0.0
+
+
+LOOPS_TEMPLATE = '''\
+"""Batch loops for {game}: GENERATED from core.batch.LOOPS_TEMPLATE by
+`python -m core.batch {kernels}`. Do not edit by hand (tests/test_batch.py checks it)."""
+
+# ruff: noqa
+from numba import njit, prange
+
+from core.agents import pick_legal
+from core.batch import returns_into
+from {kernels} import (
+    k_actor,
+    k_init,
+    k_keys,
+    k_mask,
+    k_observe,
+    k_over,
+    k_step,
+    k_truncated,
+)
+
+
+@njit(cache=True, parallel=True)
+def reset_slots(idx, states, masks, works, T, n, seed_a, games, players, obs, want_obs):
+    """New games in the slots idx (slot i's game number games[i], seed words (seed_a, i, k))."""
+    for j in prange(idx.shape[0]):
+        i = idx[j]
+        s = states[i]
+        k_init(s, T, n, seed_a, i, games[i], masks[i], works[i])
+        players[i] = k_actor(s)
+        if want_obs:
+            k_observe(s, T, players[i], obs[i])
+
+
+@njit(cache=True)
+def _finish(i, s, T, n, keys, kind, margin_scale, rewards, dones, truncs, final_states):
+    k_keys(s, keys[i])
+    returns_into(keys[i], n, kind, margin_scale, rewards[i])
+    dones[i] = True
+    truncs[i] = k_truncated(s)
+    final_states[i, :] = s
+
+
+@njit(cache=True, parallel=True)
+def step_slots(idx, actions, states, masks, works, T, n, seed_a, games, players, obs, rewards,
+               dones, truncs, codes, keys, final_states, kind, margin_scale, auto_reset,
+               want_obs):
+    """Apply actions[i] in each slot i of idx. A game that ends writes rewards (all seats),
+    dones, truncs and final_states[i]; with auto_reset the slot starts its next game."""
+    for j in prange(idx.shape[0]):
+        i = idx[j]
+        s = states[i]
+        rewards[i, :] = 0.0
+        dones[i] = False
+        truncs[i] = False
+        code = k_step(s, T, actions[i], masks[i], works[i])
+        codes[i] = code
+        if code != 0:
+            continue
+        if k_over(s):
+            _finish(i, s, T, n, keys, kind, margin_scale, rewards, dones, truncs, final_states)
+            if auto_reset:
+                games[i] += 1
+                k_init(s, T, n, seed_a, i, games[i], masks[i], works[i])
+        players[i] = k_actor(s)
+        if want_obs and players[i] >= 0:
+            k_observe(s, T, players[i], obs[i])
+
+
+@njit(cache=True, parallel=True)
+def random_play(idx, n_decisions, states, masks, works, rngs, T, n, seed_a, games, counts):
+    """Compiled random play: n_decisions uniform legal decisions per slot (RandomAgent's draw
+    from rngs[i]), finished games restarted in place. counts[i] += (decisions, games, errors)."""
+    for j in prange(idx.shape[0]):
+        i = idx[j]
+        s = states[i]
+        mask = masks[i]
+        work = works[i]
+        rng = rngs[i]
+        for _ in range(n_decisions):
+            a = pick_legal(mask, rng)
+            if a < 0 or k_step(s, T, a, mask, work) != 0:
+                counts[i, 2] += 1
+                break
+            counts[i, 0] += 1
+            if k_over(s):
+                counts[i, 1] += 1
+                games[i] += 1
+                k_init(s, T, n, seed_a, i, games[i], mask, work)
+
+
+@njit(cache=True, parallel=True)
+def random_actions(idx, masks, rngs, actions):
+    """actions[i] = a uniform legal action of slot i (RandomAgent's draw from rngs[i])."""
+    for j in prange(idx.shape[0]):
+        i = idx[j]
+        actions[i] = pick_legal(masks[i], rngs[i])
+
+
+@njit(cache=True, parallel=True)
+def play_random_seats(idx, seat_random, states, masks, works, rngs, T, players, moves):
+    """In each slot of idx, play uniform random moves while the seat to act has
+    seat_random[i, seat] set and the game is not over; moves[i] counts them (no reset)."""
+    for j in prange(idx.shape[0]):
+        i = idx[j]
+        s = states[i]
+        moves[i] = 0
+        while not k_over(s):
+            p = k_actor(s)
+            if not seat_random[i, p]:
+                break
+            a = pick_legal(masks[i], rngs[i])
+            if a < 0 or k_step(s, T, a, masks[i], works[i]) != 0:
+                moves[i] = -1
+                break
+            moves[i] += 1
+        players[i] = k_actor(s)
+
+
+@njit(cache=True, parallel=True)
+def observe_slots(idx, states, seats, T, obs):
+    """obs[i] = observation of seat seats[i] in states[i], for each slot i of idx."""
+    for j in prange(idx.shape[0]):
+        i = idx[j]
+        k_observe(states[i], T, seats[i], obs[i])
+
+
+@njit(cache=True)
+def over_flags(idx, states, out):
+    """out[i] = the game in slot i is over, for each slot i of idx."""
+    for j in range(idx.shape[0]):
+        i = idx[j]
+        out[i] = k_over(states[i])
+
+
+@njit(cache=True, parallel=True)
+def mask_slots(idx, states, masks, works, T):
+    """masks[i] = legal mask of states[i], for each slot i of idx."""
+    for j in prange(idx.shape[0]):
+        i = idx[j]
+        k_mask(states[i], T, masks[i], works[i])
+'''
+
+
+def render_loops(game: str, kernels_module: str) -> str:
+    """The batch-loops module source for one game's kernels module (the factory)."""
+    return LOOPS_TEMPLATE.format(game=game, kernels=kernels_module)
+
+
+@dataclass(frozen=True)
+class BatchSpec:
+    """What a game hands the batch machinery: shapes, tables and its generated loops module."""
+
+    name: str
+    state_size: int
+    num_actions: int
+    obs_size: int
+    max_players: int
+    n_keys: int
+    work_size: int
+    mask_dtype: type
+    player_counts: tuple
+    margin_scale: float
+    loops: ModuleType
+    tables: object  # callable returning the current TABLES (the game may reload rules data)
+
+
+class BatchEngine:
+    """B games of one game stepped together (DESIGN D8).
+
+    Arrays (views, updated in place by every call): `states` (B, STATE_SIZE) int64, `masks`
+    (B, NUM_ACTIONS) bool, `obs` (B, OBS_SIZE) float32 for the player to act, `players` (B,)
+    seat to act, `rewards` (B, num_players) float32 returns of games that just ended (zeros
+    elsewhere), `dones` / `truncs` (B,) bool, `final_states` (B, STATE_SIZE) (valid where done),
+    `games` (B,) number of the game each slot is playing.
+    """
+
+    def __init__(self, spec: BatchSpec, batch_size: int, num_players: int, seed: int = 0,
+                 reward_kind: str = "win_loss", observe: bool = True):
+        if num_players not in spec.player_counts:
+            raise ValueError(f"{spec.name}: num_players must be one of {spec.player_counts}")
+        if int(batch_size) < 1:
+            raise ValueError("batch_size must be >= 1")
+        if reward_kind not in KIND_CODES:
+            raise ValueError(f"reward_kind must be one of {RETURN_KINDS}, got {reward_kind!r}")
+        self.spec = spec
+        self.B = B = int(batch_size)
+        self.num_players = int(num_players)
+        self.reward_kind = reward_kind
+        self.want_obs = bool(observe)
+        self._L = spec.loops
+        self.states = np.zeros((B, spec.state_size), dtype=np.int64)
+        self.final_states = np.zeros((B, spec.state_size), dtype=np.int64)
+        self._masks = np.zeros((B, spec.num_actions), dtype=spec.mask_dtype)
+        self.masks = self._masks.view(np.bool_)  # int8 0/1 and bool share a byte layout
+        self._works = np.zeros((B, max(1, spec.work_size)), dtype=np.int64)
+        self.obs = np.zeros((B, spec.obs_size), dtype=np.float32)
+        self.players = np.zeros(B, dtype=np.int64)
+        self.rewards = np.zeros((B, self.num_players), dtype=np.float32)
+        self.dones = np.zeros(B, dtype=np.bool_)
+        self.truncs = np.zeros(B, dtype=np.bool_)
+        self.codes = np.zeros(B, dtype=np.int64)
+        self.games = np.zeros(B, dtype=np.int64)
+        self._keys = np.zeros((B, spec.max_players, spec.n_keys), dtype=np.int64)
+        self._all = np.arange(B, dtype=np.int64)
+        self._actions = np.zeros(B, dtype=np.int64)
+        self._over = np.zeros(B, dtype=np.bool_)
+        self.rngs = np.zeros((B, 4), dtype=np.int64)  # random-play generators, one per slot
+        self.counts = np.zeros((B, 3), dtype=np.int64)  # random_play: decisions, games, errors
+        self.reset(seed)
+
+    # --- seeding and reset ---------------------------------------------------------------------
+    def reset(self, seed: int = 0) -> np.ndarray:
+        """Start game 0 in every slot (slot i seeded by (seed, i, 0)); returns `obs`."""
+        self.seed = int(seed)
+        self._seed_a = self.seed & M32
+        self.games[:] = 0
+        self.dones[:] = False
+        self.truncs[:] = False
+        self.rewards[:] = 0.0
+        self.counts[:] = 0
+        for i in range(self.B):  # random-play streams: RandomAgent(batch_game_seed(seed, i, 0))
+            rng_seed(self.rngs[i], 0, *split_seed(batch_game_seed(self.seed, i, 0)))
+        self.reset_slots(self._all)
+        return self.obs
+
+    def reset_slots(self, idx: np.ndarray) -> None:
+        """(Re)start the current game number of the slots idx from its seed."""
+        self._L.reset_slots(np.asarray(idx, dtype=np.int64), self.states, self._masks,
+                            self._works, self.spec.tables(), self.num_players, self._seed_a,
+                            self.games, self.players, self.obs, self.want_obs)
+
+    def game_seed(self, slot: int, k: int | None = None) -> int:
+        """Single-game seed of slot's game k (default: the game it plays now)."""
+        return batch_game_seed(self.seed, slot, self.games[slot] if k is None else k)
+
+    # --- stepping --------------------------------------------------------------------------
+    def step(self, actions, idx: np.ndarray | None = None, auto_reset: bool = True):
+        """Apply one action per slot (all slots, or only the slots idx with actions indexed by
+        slot). Returns (obs, rewards, dones, players). Raises IllegalActionError, before any slot
+        moves, if an action is not legal in its slot."""
+        acts = np.asarray(actions, dtype=np.int64)
+        if idx is None:
+            idx = self._all
+            if acts.shape != (self.B,):
+                raise ValueError(f"actions must have shape ({self.B},), got {acts.shape}")
+            sel = acts
+        else:
+            idx = np.asarray(idx, dtype=np.int64)
+            sel = acts[idx]
+        na = self.spec.num_actions
+        bad = (sel < 0) | (sel >= na)
+        if not bad.any():
+            bad = ~self.masks[idx, sel]
+        if bad.any():
+            j = int(np.flatnonzero(bad)[0])
+            raise IllegalActionError(int(sel[j]), f"batch slot {int(idx[j])}", "batch",
+                                     "not a legal action of the player to act in that slot")
+        self._L.step_slots(idx, acts, self.states, self._masks, self._works, self.spec.tables(),
+                           self.num_players, self._seed_a, self.games, self.players, self.obs,
+                           self.rewards, self.dones, self.truncs, self.codes, self._keys,
+                           self.final_states, KIND_CODES[self.reward_kind],
+                           float(self.spec.margin_scale), bool(auto_reset), self.want_obs)
+        if self.codes[idx].any():
+            raise RuntimeError(f"{self.spec.name}: engine error codes {self.codes[idx]}")
+        return self.obs, self.rewards, self.dones, self.players
+
+    def random_actions(self, idx: np.ndarray | None = None) -> np.ndarray:
+        """A uniform legal action per slot (from the slot's random-play generator)."""
+        idx = self._all if idx is None else np.asarray(idx, dtype=np.int64)
+        self._L.random_actions(idx, self._masks, self.rngs, self._actions)
+        return self._actions
+
+    def random_play(self, n_decisions: int, idx: np.ndarray | None = None) -> tuple[int, int]:
+        """n_decisions random decisions in every slot in one compiled call (finished games
+        restart in place); returns (decisions, games finished) of this call."""
+        idx = self._all if idx is None else np.asarray(idx, dtype=np.int64)
+        before = self.counts.sum(axis=0)
+        self._L.random_play(idx, int(n_decisions), self.states, self._masks, self._works,
+                            self.rngs, self.spec.tables(), self.num_players, self._seed_a,
+                            self.games, self.counts)
+        d, g, e = self.counts.sum(axis=0) - before
+        if e:
+            raise RuntimeError(f"{self.spec.name}: {e} engine errors in random play")
+        return int(d), int(g)
+
+    def observe(self, seats: np.ndarray, idx: np.ndarray | None = None,
+                out: np.ndarray | None = None, final: bool = False) -> np.ndarray:
+        """Observation of seats[i] in slot i (of `final_states` if final) into out (B, OBS)."""
+        idx = self._all if idx is None else np.asarray(idx, dtype=np.int64)
+        out = np.zeros((self.B, self.spec.obs_size), np.float32) if out is None else out
+        src = self.final_states if final else self.states
+        self._L.observe_slots(idx, src, np.asarray(seats, dtype=np.int64), self.spec.tables(),
+                              out)
+        return out
+
+    def over(self, idx: np.ndarray | None = None) -> np.ndarray:
+        """Bool (B,): game over in each slot (only the slots idx are refreshed)."""
+        idx = self._all if idx is None else np.asarray(idx, dtype=np.int64)
+        self._L.over_flags(idx, self.states, self._over)
+        return self._over
+
+    def nbytes_per_game(self) -> int:
+        """Bytes of one game's state (int64 array)."""
+        return self.states.itemsize * self.states.shape[1]
+
+
+def load_loops(game_pkg: str) -> ModuleType:
+    return importlib.import_module(f"{game_pkg}.engine.batch_loops")
+
+
+def write_loops(kernels_module: str) -> Path:
+    """Regenerate `<game>_env/engine/batch_loops.py` for a kernels module like
+    'village_env.engine.kernels'."""
+    pkg = kernels_module.split(".")[0]
+    path = Path(importlib.import_module(pkg).__file__).parent / "engine" / "batch_loops.py"
+    path.write_text(render_loops(pkg.removesuffix("_env"), kernels_module))
+    return path
+
+
+if __name__ == "__main__":
+    import sys
+
+    for mod in sys.argv[1:] or ["village_env.engine.kernels"]:
+        print(write_loops(mod))

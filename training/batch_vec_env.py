@@ -1,0 +1,233 @@
+"""An SB3 VecEnv backed by a game's batch engine (core.batch): B single-seat games stepped in
+one compiled call (DESIGN D8, D9).
+
+Same contract as `training.env.SingleSeatEnv` in a DummyVecEnv/SubprocVecEnv: each episode the
+learner takes a random seat; the other seats are played inside `step` by opponents drawn from a
+weighted pool ("random", a bot name such as "heuristic", or a checkpoint path = frozen
+snapshot); the reward is `returns(state, reward_kind)[seat]` at the end, in the learner's frame;
+a game stopped by the engine's safety cap ends as truncated (`TimeLimit.truncated`).
+Random opponents play inside the compiled loop; snapshot policies are evaluated batched (one
+numpy forward pass over every slot where that snapshot is to act); bots play per slot in Python.
+`action_masks()` (and `env_method("action_masks")`, which sb3-contrib calls) gives (B, N).
+Episode e of slot i is the game `new_game(players, batch_game_seed(seed, i, e))`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+
+import numpy as np
+from gymnasium import spaces
+from stable_baselines3.common.vec_env.base_vec_env import VecEnv
+
+from core.returns import RETURN_KINDS
+
+
+def _parse_pool(opponents) -> list[tuple[str, float]]:
+    if isinstance(opponents, str):
+        try:
+            from training.env import parse_pool
+        except ImportError:
+            return [(p.strip(), 1.0) for p in opponents.split(",") if p.strip()]
+        return parse_pool(opponents)
+    return [(str(s), float(w)) for s, w in opponents]
+
+
+class BatchVecEnv(VecEnv):
+    """n_envs single-seat games in one batch engine (see module docstring)."""
+
+    def __init__(self, game: str = "village", n_envs: int = 64, players: int = 2,
+                 opponents: Sequence[tuple[str, float]] | str = "random",
+                 reward_kind: str = "win_loss", seed: int = 0,
+                 opponent_deterministic: bool = False):
+        if reward_kind not in RETURN_KINDS:
+            raise ValueError(f"reward_kind must be one of {RETURN_KINDS}, got {reward_kind!r}")
+        self.game_name = game
+        self.game = importlib.import_module(f"{game}_env")
+        batch = importlib.import_module(f"{game}_env.batch")
+        if players not in self.game.PLAYER_COUNTS:
+            raise ValueError(f"{game}: players must be one of {self.game.PLAYER_COUNTS}")
+        self.players = int(players)
+        self.reward_kind = reward_kind
+        self.opponent_deterministic = opponent_deterministic
+        self.engine = batch.make_batch(n_envs, players, seed=seed, reward_kind=reward_kind,
+                                       observe=False)
+        self.render_mode = None
+        obs_space = spaces.Box(-np.inf, np.inf, (self.game.OBS_SIZE,), np.float32)
+        super().__init__(n_envs, obs_space, spaces.Discrete(self.game.NUM_ACTIONS))
+        B = n_envs
+        self.seats = np.zeros(B, dtype=np.int64)
+        self.seat_random = np.zeros((B, self.engine.spec.max_players), dtype=np.bool_)
+        self.opp: list[list] = [[None] * self.players for _ in range(B)]
+        self._obs = np.zeros((B, self.game.OBS_SIZE), dtype=np.float32)
+        self._moves = np.zeros(B, dtype=np.int64)
+        self._actions = np.zeros(B, dtype=np.int64)
+        self._started = np.zeros(B, dtype=np.bool_)
+        self.decisions = 0  # every agent-chosen step, opponents included (DESIGN §5)
+        self.episodes_done_last = 0
+        self.set_opponents(opponents)
+        self._seed = int(seed)
+        self._rng = np.random.default_rng(self._seed)
+
+    # --- opponents -------------------------------------------------------------------------
+    def set_opponents(self, opponents) -> None:
+        """Replace the opponent pool (takes effect at each slot's next episode)."""
+        pool = _parse_pool(opponents)
+        w = np.array([w for _s, w in pool], dtype=float)
+        if not pool or (w < 0).any() or w.sum() <= 0:
+            raise ValueError("opponent pool must be non-empty with weights >= 0, total > 0")
+        for spec, _w in pool:
+            if spec != "random":
+                self._make_agent(spec, 0)  # fail now, not mid-episode
+        self.pool = pool
+        self._pool_p = w / w.sum()
+
+    def _make_agent(self, spec: str, seed: int):
+        from training.agents import make_agent
+
+        return make_agent(spec, self.game_name, self.players, seed, self.opponent_deterministic)
+
+    def _new_episodes(self, idx: np.ndarray) -> None:
+        """Next game in each slot of idx: random learner seat, fresh opponents, opponents play
+        until the learner must decide (a game that ends first is replaced)."""
+        eng = self.engine
+        while len(idx):
+            eng.games[idx] += self._started[idx]
+            self._started[idx] = True
+            eng.reset_slots(idx)
+            for i in idx:
+                seat = int(self._rng.integers(self.players))
+                self.seats[i] = seat
+                self.seat_random[i] = False
+                for p in range(self.players):
+                    if p == seat:
+                        self.opp[i][p] = None
+                        continue
+                    spec = self.pool[int(self._rng.choice(len(self.pool), p=self._pool_p))][0]
+                    if spec == "random":
+                        self.seat_random[i, p] = True
+                        self.opp[i][p] = None
+                    else:
+                        self.opp[i][p] = self._make_agent(spec, int(self._rng.integers(2**62)))
+            self._play_opponents(idx)
+            idx = idx[eng.over(idx)[idx]]  # rare: the game ended before the learner decided
+
+    def _play_opponents(self, idx: np.ndarray) -> None:
+        eng = self.engine
+        L = eng.spec.loops
+        T = eng.spec.tables()
+        while len(idx):
+            L.play_random_seats(idx, self.seat_random, eng.states, eng._masks, eng._works,
+                                eng.rngs, T, eng.players, self._moves)
+            if (self._moves[idx] < 0).any():
+                raise RuntimeError("engine error while playing random opponents")
+            self.decisions += int(self._moves[idx].sum())
+            live = ~eng.over(idx)[idx]
+            waiting = idx[live & (eng.players[idx] != self.seats[idx])]
+            if not len(waiting):
+                return
+            self._play_agents(waiting)
+            idx = waiting
+
+    def _play_agents(self, idx: np.ndarray) -> None:
+        """One move in each slot of idx by its (non-random) opponent to act; policies batched."""
+        from training.agents import PolicyAgent, masked_probs, mlp_logits
+
+        eng = self.engine
+        groups: dict[int, list[int]] = {}
+        arrays = {}
+        for i in idx:
+            ag = self.opp[i][eng.players[i]]
+            if isinstance(ag, PolicyAgent):
+                groups.setdefault(id(ag.arrays), []).append(i)
+                arrays[id(ag.arrays)] = ag
+            else:
+                self._actions[i] = ag.act(eng.states[i])
+        for key, slots in groups.items():
+            sl = np.asarray(slots, dtype=np.int64)
+            obs = eng.observe(eng.players, idx=sl)[sl]
+            logits = mlp_logits(arrays[key].arrays, obs)
+            masks = eng.masks[sl]
+            if self.opponent_deterministic:
+                self._actions[sl] = np.argmax(np.where(masks, logits, -np.inf), axis=1)
+            else:
+                for j, i in enumerate(sl):
+                    p = masked_probs(logits[j], masks[j])
+                    self._actions[i] = int(self._rng.choice(len(p), p=p))
+        eng.step(self._actions, idx=idx, auto_reset=False)
+        self.decisions += len(idx)
+
+    # --- VecEnv API ------------------------------------------------------------------------
+    def reset(self):
+        eng = self.engine
+        eng.reset(self._seed)
+        self._rng = np.random.default_rng(self._seed)
+        self._started[:] = False
+        self._new_episodes(eng._all)
+        eng.observe(self.seats, out=self._obs)
+        self.reset_infos = [{"seat": int(s)} for s in self.seats]
+        return self._obs.copy()
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions[:] = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+
+    def step_wait(self):
+        eng = self.engine
+        g = self.game
+        eng.step(self._actions, auto_reset=False)
+        self.decisions += self.num_envs
+        self._play_opponents(eng._all)
+        over = np.flatnonzero(eng.over())
+        rewards = np.zeros(self.num_envs, dtype=np.float32)
+        dones = np.zeros(self.num_envs, dtype=np.bool_)
+        infos: list[dict] = [{} for _ in range(self.num_envs)]
+        for i in over:
+            s = eng.states[i]
+            seat = int(self.seats[i])
+            rewards[i] = g.returns(s, self.reward_kind)[seat]
+            dones[i] = True
+            trunc = bool(g.is_truncated(s))
+            infos[i] = {"terminal_observation": g.observe(s, seat), "TimeLimit.truncated": trunc,
+                        "seat": seat, "outcome": {"win_loss": float(g.returns(s)[seat]),
+                                                  "scores": [int(x) for x in g.scores(s)]}}
+        self.episodes_done_last = len(over)
+        if len(over):
+            self._new_episodes(over)
+        eng.observe(self.seats, out=self._obs)
+        return self._obs.copy(), rewards, dones, infos
+
+    def action_masks(self) -> np.ndarray:
+        """(n_envs, NUM_ACTIONS) legal actions of the learner in each slot."""
+        return self.engine.masks.copy()
+
+    def close(self) -> None:
+        pass
+
+    def seed(self, seed: int | None = None):
+        self._seed = 0 if seed is None else int(seed)
+        return [self._seed] * self.num_envs
+
+    def get_attr(self, attr_name, indices=None):
+        n = len(self._get_indices(indices))
+        return [getattr(self, attr_name)] * n
+
+    def set_attr(self, attr_name, value, indices=None):
+        setattr(self, attr_name, value)
+
+    def env_method(self, method_name, *method_args, indices=None, **method_kwargs):
+        ind = list(self._get_indices(indices))
+        if method_name == "action_masks":
+            m = self.action_masks()
+            return [m[i] for i in ind]
+        if method_name == "set_opponents":
+            self.set_opponents(*method_args, **method_kwargs)
+            return [None] * len(ind)
+        out = getattr(self, method_name)(*method_args, **method_kwargs)
+        return [out] * len(ind)
+
+    def env_is_wrapped(self, wrapper_class, indices=None):
+        return [False] * len(self._get_indices(indices))
+
+    def get_images(self):
+        return []
