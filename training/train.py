@@ -29,6 +29,7 @@ from training.checkpoint import CheckpointError, library_version, read_sidecar, 
 from training.env import SingleSeatEnv, parse_pool
 from training.games import GAME_MODULES, check_players, get_game
 
+VEC_KINDS = ("dummy", "subproc", "batch")
 SELF = "self"  # the opponent-pool entry that stands for "a frozen past snapshot of the learner"
 
 
@@ -44,7 +45,7 @@ class TrainConfig:
     opponents: str = "random:0.3,heuristic:0.2,self:0.5"
     reward: str = "margin"
     n_envs: int = 8
-    vec: str = "dummy"  # "dummy" (one process) or "subproc" (one process per env)
+    vec: str = "dummy"  # "dummy" (one process), "subproc" (one per env), "batch" (BatchVecEnv)
     n_steps: int = 512  # per env, per rollout
     batch_size: int = 512
     n_epochs: int = 4
@@ -70,8 +71,8 @@ class TrainConfig:
             raise ValueError(f"--timesteps must be positive, got {self.timesteps}")
         if self.reward not in RETURN_KINDS:
             raise ValueError(f"--reward must be one of {RETURN_KINDS}, got {self.reward!r}")
-        if self.vec not in ("dummy", "subproc"):
-            raise ValueError(f"--vec must be 'dummy' or 'subproc', got {self.vec!r}")
+        if self.vec not in VEC_KINDS:
+            raise ValueError(f"--vec must be one of {VEC_KINDS}, got {self.vec!r}")
         for name in ("n_envs", "n_steps", "torch_threads", "batch_size", "n_epochs", "pool_size",
                      "snapshot_every", "checkpoint_every"):
             if getattr(self, name) <= 0:
@@ -183,8 +184,10 @@ def _self_play_callback():
                 out = info.get("outcome")
                 if out is None:
                     continue
-                kinds = sorted({opponent_kind(o, self.bots) for o in out["opponents"]})
-                win = out["win_share"]  # 1 win, 1/k for a win shared by k, 0 loss
+                kinds = sorted({opponent_kind(o, self.bots) for o in out.get("opponents", ())})
+                # 1 win, 1/k for a win shared by k, 0 loss (a VecEnv without win_share: 2p rule)
+                win = out.get("win_share", (out["win_loss"] + 1.0) / 2.0)
+                kinds = kinds or ["mixed"]
                 self.windows["+".join(kinds)].append(win)
                 self.windows["all"].append(win)
                 self.episodes += 1
@@ -246,7 +249,14 @@ def train(cfg: TrainConfig, resume: bool = False) -> dict[str, Any]:
     bots_only = [(s, w) for s, w in parse_pool(cfg.opponents) if s != SELF] or [("random", 1.0)]
     fns = [partial(_make_env, cfg.game, cfg.players, cfg.reward, bots_only)
            for _ in range(cfg.n_envs)]
-    venv = SubprocVecEnv(fns) if cfg.vec == "subproc" and cfg.n_envs > 1 else DummyVecEnv(fns)
+    if cfg.vec == "batch":  # B games in the compiled batch engine (core.batch, DESIGN D8)
+        from training.batch_vec_env import BatchVecEnv
+
+        venv = BatchVecEnv(cfg.game, cfg.n_envs, cfg.players, bots_only, cfg.reward, cfg.seed)
+    elif cfg.vec == "subproc" and cfg.n_envs > 1:
+        venv = SubprocVecEnv(fns)
+    else:
+        venv = DummyVecEnv(fns)
     venv = VecMonitor(venv, str(run / "monitor.csv"))
     tb = str(run / "tb") if cfg.tensorboard else None
     if resume:
@@ -316,7 +326,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "bot names, checkpoint paths or 'self' (frozen past snapshots)")
     p.add_argument("--reward", choices=RETURN_KINDS, help=f"returns kind, default {d.reward}")
     p.add_argument("--n-envs", type=int, help=f"parallel games, default {d.n_envs}")
-    p.add_argument("--vec", choices=("dummy", "subproc"), help=f"default {d.vec}")
+    p.add_argument("--vec", choices=VEC_KINDS, help=f"default {d.vec}; batch = the compiled "
+                   "batch engine (fastest with random/snapshot opponents)")
     p.add_argument("--n-steps", type=int, help=f"rollout steps per env, default {d.n_steps}")
     p.add_argument("--batch-size", type=int, help=f"default {d.batch_size}")
     p.add_argument("--n-epochs", type=int, help=f"default {d.n_epochs}")

@@ -152,22 +152,3 @@ def test_bad_settings_are_refused():
         parse_pool("random:0")
     assert parse_pool("random:2, heuristic") == [("random", 2.0), ("heuristic", 1.0)]
 
-
-def test_action_masks_through_subproc_vec_env():
-    """MaskablePPO reads masks with env_method("action_masks"): check it across processes."""
-    from functools import partial
-
-    from sb3_contrib.common.maskable.utils import get_action_masks
-    from stable_baselines3.common.vec_env import SubprocVecEnv
-
-    g = get_game("village")
-    venv = SubprocVecEnv([partial(SingleSeatEnv, "village", 2, "random")] * 2)
-    try:
-        venv.seed(0)
-        venv.reset()
-        for _ in range(5):
-            masks = get_action_masks(venv)
-            assert masks.shape == (2, g.NUM_ACTIONS) and masks.any(axis=1).all()
-            venv.step(np.array([int(np.flatnonzero(m)[0]) for m in masks]))
-    finally:
-        venv.close()

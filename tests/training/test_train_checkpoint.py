@@ -184,3 +184,15 @@ def test_stochastic_policy_agent_samples_legal_actions_and_replays(run_dir):
 
     assert trace(1) == trace(1)
     assert trace(1) != trace(2)
+
+
+@pytest.mark.parametrize("vec", ["subproc", "batch"])
+def test_tiny_run_with_other_vec_envs(tmp_path, vec):
+    if vec == "batch":
+        pytest.importorskip("village_env.batch")
+    out = tmp_path / vec
+    argv = [a for a in TINY]
+    argv[argv.index("--timesteps") + 1] = "128"
+    assert tr.main(argv + ["--vec", vec, "--out", str(out)]) == 0
+    assert read_sidecar(out / "final")["num_timesteps"] >= 128
+    assert (out / "progress.csv").read_text().startswith("timesteps,")
