@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -68,7 +69,8 @@ def main(argv: list[str] | None = None) -> int:
     """CLI entry point."""
     p = argparse.ArgumentParser(prog="python -m training.main_job", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--out", default="runs/main")
+    p.add_argument("--out", default=None,
+                   help="run folder (default: a new runs/main-YYYYmmdd-HHMMSS, so reruns work)")
     p.add_argument("--games", type=int, default=200, help="games against each bot (even)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--timesteps", type=int, help="override the default run's length")
@@ -76,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.timesteps is not None and args.timesteps <= 0:
         p.error("--timesteps must be positive")
+    if args.out is None:
+        args.out = time.strftime("runs/main-%Y%m%d-%H%M%S")
     try:
         report = run_main_job(args.out, args.games, args.seed, args.timesteps,
                               progress=not args.no_progress)
