@@ -80,16 +80,25 @@ _SHAPE = (STATE_SIZE,)
 
 
 def _check(state) -> np.ndarray:
-    """Cheap check of dtype, size and version before compiled code touches a state (D1)."""
-    if type(state) is not np.ndarray or state.dtype is not _I64 and state.dtype != _I64 \
-            or state.shape != _SHAPE:
+    """Cheap check of type, dtype, size and version before compiled code touches a state (D1)."""
+    if (
+        state.__class__ is not np.ndarray
+        or state.dtype is not _I64
+        or state.shape != _SHAPE
+        or state.item(S_VERSION) != LAYOUT_VERSION
+    ):
+        _check_slow(state)
+    return state
+
+
+def _check_slow(state) -> None:
+    if not isinstance(state, np.ndarray) or state.dtype != _I64 or state.shape != _SHAPE:
         raise StateFormatError(
             f"village: a state is an int64 array of shape ({STATE_SIZE},); got "
             f"{getattr(state, 'dtype', type(state))} {getattr(state, 'shape', '')}"
         )
     if state[S_GAME_ID] != GAME_ID or state[S_VERSION] != LAYOUT_VERSION:
         raise StateFormatError("village: not a Village state of this layout version")
-    return state
 
 
 def new_game(num_players: int = 4, seed: int = 0, *, start_player: int = 0) -> np.ndarray:
@@ -111,7 +120,7 @@ def new_game(num_players: int = 4, seed: int = 0, *, start_player: int = 0) -> n
 
 def legal_mask(state: np.ndarray) -> np.ndarray:
     """Bool mask (NUM_ACTIONS,) of the actions the rules allow now."""
-    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    mask = np.empty(NUM_ACTIONS, dtype=np.bool_)
     legal_mask_into(_check(state), TABLES, mask)
     return mask
 
@@ -152,20 +161,20 @@ def step(state: np.ndarray, action: int) -> np.ndarray:
 
 def current_player(state: np.ndarray) -> int:
     """Seat that must decide now; -1 once the game is over."""
-    return int(_check(state)[S_ACTOR])
+    return _check(state).item(S_ACTOR)
 
 
 def is_terminal(state: np.ndarray) -> bool:
-    return bool(_check(state)[S_OVER])
+    return _check(state).item(S_OVER) != 0
 
 
 def is_truncated(state: np.ndarray) -> bool:
     """True when the game was ended by the round cap (ED-34), not by the rules."""
-    return bool(_check(state)[S_TRUNC])
+    return _check(state).item(S_TRUNC) != 0
 
 
 def num_players(state: np.ndarray) -> int:
-    return int(_check(state)[S_NP])
+    return _check(state).item(S_NP)
 
 
 def scores(state: np.ndarray) -> np.ndarray:
@@ -193,7 +202,7 @@ def returns(state: np.ndarray, kind: str = "win_loss") -> np.ndarray:
 
 def observe(state: np.ndarray, player: int) -> np.ndarray:
     """Player's observation (float32, OBS_SIZE); holds no hidden information (DESIGN D6)."""
-    n = _check(state)[S_NP]
+    n = _check(state).item(S_NP)
     if not 0 <= player < n:
         raise ValueError(f"village: player must be in 0..{n - 1}")
     out = np.empty(OBS_SIZE, dtype=np.float32)

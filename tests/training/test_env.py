@@ -1,0 +1,154 @@
+"""The single-seat gymnasium env: check_env, masked rollouts, rewards in the learner's frame."""
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from training_helpers import GAMES
+
+from training.env import SingleSeatEnv, parse_pool
+from training.games import GameNotAvailableError, get_game
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("game", GAMES)
+def test_check_env(game):
+    check_env(SingleSeatEnv(game, 2, "random"), skip_render_check=True)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("players", [2, 3])
+def test_masked_random_rollout(game, players):
+    g = get_game(game)
+    env = SingleSeatEnv(game, players, "random", reward_kind="win_loss", on_illegal="raise")
+    rng = np.random.default_rng(0)
+    seats, ended_by_opponent, ended_by_learner = set(), 0, 0
+    obs, info = env.reset(seed=11)
+    for _episode in range(6):
+        done, steps = False, 0
+        while not done:
+            assert obs.shape == (g.OBS_SIZE,) and obs.dtype == np.float32
+            assert g.current_player(env.state) == env.seat == info["seat"]
+            mask = env.action_masks()
+            assert mask.dtype == bool and mask.any()
+            assert np.array_equal(mask, g.legal_mask(env.state))
+            obs, reward, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+            steps += 1
+            done = term or trunc
+            if not done:
+                assert reward == 0.0
+        assert g.is_terminal(env.state)
+        assert trunc == g.is_truncated(env.state) and term == (not trunc)
+        assert reward == pytest.approx(float(g.returns(env.state, "win_loss")[env.seat]))
+        assert info["outcome"]["win_loss"] == reward
+        share = info["outcome"]["win_share"]
+        assert share == {1.0: 1.0, -1.0: 0.0}[reward] if reward != 0.0 else 0.0 < share < 1.0
+        if info["opponent_moves"]:
+            ended_by_opponent += 1
+        else:
+            ended_by_learner += 1
+        seats.add(env.seat)
+        obs, info = env.reset()
+    assert len(seats) > 1  # the learner's seat changes between episodes
+    assert ended_by_opponent + ended_by_learner == 6
+
+
+def test_reward_kinds_follow_returns():
+    g = get_game("village")
+    for kind in ("rank", "margin"):
+        env = SingleSeatEnv("village", 3, "random", reward_kind=kind)
+        rng = np.random.default_rng(1)
+        env.reset(seed=3)
+        done = False
+        while not done:
+            _o, r, te, tr, _i = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+            done = te or tr
+        assert r == pytest.approx(float(g.returns(env.state, kind)[env.seat]))
+
+
+def test_opponent_ends_game_reward_in_learner_frame():
+    """Play until some episode ends on an opponent's move; the reward is still the learner's."""
+    g = get_game("village")
+    env = SingleSeatEnv("village", 2, "random", reward_kind="margin")
+    rng = np.random.default_rng(5)
+    for ep in range(40):
+        env.reset(seed=100 + ep)
+        done = False
+        while not done:
+            _o, r, te, tr, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+            done = te or tr
+        if info["opponent_moves"] > 0:
+            mine = float(g.returns(env.state, "margin")[env.seat])
+            theirs = float(g.returns(env.state, "margin")[1 - env.seat])
+            assert r == pytest.approx(mine)
+            assert mine != theirs or mine == 0.0
+            return
+    pytest.fail("no episode in 40 ended on an opponent's move")
+
+
+def test_truncated_game_ends_episode_as_truncated():
+    import village_env as V
+    from village_env import tables
+
+    old = V.RULES_DATA_HASH
+    try:
+        V.load_rules_data(tables.rules_with(MAX_ROUNDS=1))
+        env = SingleSeatEnv("village", 2, "random", reward_kind="win_loss")
+        rng = np.random.default_rng(0)
+        env.reset(seed=0)
+        done = False
+        while not done:
+            _o, r, te, tr, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+            done = te or tr
+        assert tr and not te and info["outcome"]["truncated"]
+        assert r == pytest.approx(float(V.returns(env.state, "win_loss")[env.seat]))
+    finally:
+        V.load_rules_data()
+    assert V.RULES_DATA_HASH == old
+
+
+def test_reset_seed_replays_exactly():
+    def run():
+        env = SingleSeatEnv("village", 2, "random:1,heuristic:1")
+        obs, _ = env.reset(seed=42)
+        rng = np.random.default_rng(9)
+        trace = [obs]
+        for _ in range(60):
+            obs, r, te, tr, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+            trace.append(obs)
+            if te or tr:
+                obs, _ = env.reset()
+        return np.stack(trace), env.state.copy()
+
+    (a, sa), (b, sb) = run(), run()
+    assert np.array_equal(a, b) and np.array_equal(sa, sb)
+
+
+def test_illegal_action_modes():
+    from core.errors import IllegalActionError
+
+    env = SingleSeatEnv("village", 2, "random")
+    env.reset(seed=0)
+    bad = int(np.flatnonzero(~env.action_masks())[0])
+    _o, r, te, tr, info = env.step(bad)
+    assert te and not tr and r == -1.0 and info["illegal_action"]
+    env = SingleSeatEnv("village", 2, "random", on_illegal="raise")
+    env.reset(seed=0)
+    before = env.state.copy()
+    with pytest.raises(IllegalActionError):
+        env.step(bad)
+    assert np.array_equal(before, env.state)
+
+
+def test_bad_settings_are_refused():
+    with pytest.raises(ValueError, match="players must be one of"):
+        SingleSeatEnv("village", 5)
+    with pytest.raises(ValueError, match="reward_kind"):
+        SingleSeatEnv("village", 2, reward_kind="points")
+    with pytest.raises(ValueError, match="neither a bot"):
+        SingleSeatEnv("village", 2, "no_such_bot")
+    with pytest.raises(GameNotAvailableError, match="unknown game"):
+        SingleSeatEnv("chess", 2)
+    with pytest.raises(ValueError, match="zero total weight"):
+        parse_pool("random:0")
+    assert parse_pool("random:2, heuristic") == [("random", 2.0), ("heuristic", 1.0)]
+

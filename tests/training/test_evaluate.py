@@ -1,0 +1,108 @@
+"""Evaluation: seat rotation, tie counting (shared wins count 1/k), Wilson interval, CLI errors."""
+
+import json
+import types
+
+import numpy as np
+import pytest
+
+import training.evaluate as ev
+from core.returns import compute_returns
+
+
+def test_wilson_interval_known_values():
+    lo, hi = ev.wilson_interval(5, 10)
+    assert (round(lo, 4), round(hi, 4)) == (0.2366, 0.7634)
+    lo, hi = ev.wilson_interval(0, 10)
+    assert lo == 0.0 and round(hi, 4) == 0.2775
+    lo, hi = ev.wilson_interval(100, 100)
+    assert round(lo, 4) == 0.963 and hi == 1.0
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_rotation_gives_every_agent_every_seat_once_per_block(n):
+    seats = np.array([ev.seat_rotation(n, r) for r in range(n)])  # (rotation, agent) -> seat
+    for i in range(n):
+        assert sorted(seats[:, i]) == list(range(n))
+    for r in range(n):
+        assert sorted(seats[r]) == list(range(n))
+
+
+def _stub_game(score_table):
+    """A game whose every 'game' is over at once with scores score_table[deal % len]."""
+    by_deal = {}
+
+    def new_game(n, seed):
+        by_deal.setdefault(seed, len(by_deal))
+        return np.array([by_deal[seed]])
+
+    def scores(s):
+        return np.array(score_table[int(s[0]) % len(score_table)])
+
+    def returns(s, kind="win_loss"):
+        sc = scores(s)
+        return compute_returns(sc, np.zeros((len(sc), 1)), kind, 20.0)
+
+    return types.SimpleNamespace(
+        NAME="stub", PLAYER_COUNTS=(2, 3, 4), RULES_DATA_HASH="stubhash", new_game=new_game,
+        is_terminal=lambda s: True, is_truncated=lambda s: False, scores=scores,
+        returns=returns)
+
+
+@pytest.mark.parametrize(
+    "table, n, want_win, want_rank",
+    [
+        ([[10, 10]], 2, [0.5, 0.5], [1.5, 1.5]),  # full tie: each seat 1/2 win, rank 1.5
+        ([[10, 4]], 2, [0.5, 0.5], [1.5, 1.5]),  # seat 0 always wins; rotation evens it out
+        ([[7, 7, 1]], 3, [1 / 3] * 3, [(1.5 + 1.5 + 3) / 3] * 3),  # a 2-way shared win
+        ([[5, 5, 5, 5]], 4, [0.25] * 4, [2.5] * 4),  # 4-way tie
+    ],
+)
+def test_tie_counting_and_rotation(monkeypatch, table, n, want_win, want_rank):
+    game = _stub_game(table)
+    monkeypatch.setattr(ev, "get_game", lambda name: game)
+    monkeypatch.setattr(ev, "make_agent", lambda *a, **k: None)
+    res = ev.evaluate("stub", n, [f"a{i}" for i in range(n)], games=4 * n, seed=1)
+    wins = [a["win_rate"] for a in res["agents"]]
+    rank = [a["mean_rank"] for a in res["agents"]]
+    assert wins == pytest.approx(want_win)
+    assert rank == pytest.approx(want_rank)
+    assert sum(a["wins"] for a in res["agents"]) == pytest.approx(4 * n)  # one win per game
+    for a in res["agents"]:
+        assert a["games_per_seat"] == [4] * n
+
+
+def test_seat_order_matters_when_seat_wins(monkeypatch):
+    """Seat 0 always wins: without rotation agent 0 would win everything."""
+    game = _stub_game([[9, 1, 1]])
+    monkeypatch.setattr(ev, "get_game", lambda name: game)
+    monkeypatch.setattr(ev, "make_agent", lambda *a, **k: None)
+    res = ev.evaluate("stub", 3, ["x", "y", "z"], games=6)
+    assert [a["win_rate"] for a in res["agents"]] == pytest.approx([1 / 3] * 3)
+
+
+def test_real_games_rotate_and_replay():
+    a = ev.evaluate("village", 3, ["random", "heuristic", "random"], games=3, seed=5)
+    b = ev.evaluate("village", 3, ["random", "heuristic", "random"], games=3, seed=5)
+    assert [x["agent"] for x in a["agents"]] == ["random#1", "heuristic", "random#2"]
+    assert a["games_played"] == b["games_played"]
+    assert len({r["deal_seed"] for r in a["games_played"]}) == 1  # one deal, 3 rotations
+    assert all(x["games_per_seat"] == [1, 1, 1] for x in a["agents"])
+    assert a["rules_data_hash"] and "PROVISIONAL" in a["note"]
+
+
+def test_cli_errors_and_json(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        ev.main(["--players", "2", "--agents", "random", "--games", "2"])
+    assert "exactly --players = 2 agents" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        ev.main(["--players", "2", "--agents", "random", "random", "--games", "3"])
+    assert "multiple of --players" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        ev.main(["--agents", "random", str(tmp_path / "missing.zip"), "--games", "2"])
+    assert "neither a bot" in capsys.readouterr().err
+    out = tmp_path / "r.json"
+    assert ev.main(["--agents", "random", "random", "--games", "2", "--json", str(out),
+                    "--no-progress"]) == 0
+    data = json.loads(out.read_text())
+    assert data["players"] == 2 and len(data["agents"]) == 2 and data["rules_data_hash"]

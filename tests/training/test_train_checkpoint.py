@@ -1,0 +1,198 @@
+"""Training smoke (tiny MaskablePPO run), resume, checkpoint sidecars and refusals."""
+
+import json
+import shutil
+
+import numpy as np
+import pytest
+
+import training.train as tr
+from training.agents import PolicyAgent, make_agent, mlp_logits
+from training.checkpoint import CheckpointError, load_actor, load_checkpoint, read_sidecar
+from training.evaluate import play_game
+from training.games import get_game
+
+TINY = ["--timesteps", "256", "--n-envs", "2", "--n-steps", "64", "--batch-size", "64",
+        "--n-epochs", "1", "--net-arch", "32", "--snapshot-every", "128",
+        "--checkpoint-every", "128", "--opponents", "random:1,self:1", "--no-progress",
+        "--device", "cpu"]
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("run") / "tiny"
+    assert tr.main(TINY + ["--out", str(out), "--seed", "3"]) == 0
+    return out
+
+
+def test_tiny_run_writes_everything(run_dir):
+    for name in ("config.json", "state.json", "summary.json", "progress.csv", "final.zip",
+                 "final.policy.npz", "final.json"):
+        assert (run_dir / name).exists(), name
+    assert list((run_dir / "tb").rglob("events.out.tfevents*"))
+    assert len(list((run_dir / "checkpoints").glob("*.zip"))) >= 2
+    assert len(list((run_dir / "pool").glob("*.policy.npz"))) >= 2
+    side = read_sidecar(run_dir / "final")
+    g = get_game("village")
+    assert side["game"] == "village" and side["players"] == 2
+    assert side["num_actions"] == g.NUM_ACTIONS and side["obs_size"] == g.OBS_SIZE
+    assert side["rules_data_hash"] == g.RULES_DATA_HASH
+    assert side["layout_version"] == g.LAYOUT.version
+    assert side["actions_version"] == g.ACTIONS.version
+    assert side["num_timesteps"] >= 256 and side["library_version"]
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary["env_steps_per_s"] > 0 and summary["rules_data_hash"] == g.RULES_DATA_HASH
+
+
+def test_checkpoint_loads_and_plays_a_full_game(run_dir):
+    g = get_game("village")
+    model, _meta = load_checkpoint(run_dir / "final.zip", g, 2)
+    s = g.new_game(2, 4)
+    other = make_agent("random", "village", 2, seed=1)
+    while not g.is_terminal(s):
+        if g.current_player(s) == 0:
+            obs = g.observe(s, 0)
+            a, _ = model.predict(obs, action_masks=g.legal_mask(s), deterministic=True)
+            s = g.step(s, int(a))
+        else:
+            s = g.step(s, other.act(s))
+    assert g.is_terminal(s)
+    # the numpy actor (what evaluate uses) matches the torch policy exactly enough
+    import torch
+
+    arrays, _ = load_actor(run_dir / "final", g, 2)
+    obs = g.observe(g.new_game(2, 9), 0)
+    with torch.no_grad():
+        t = model.policy.obs_to_tensor(obs)[0]
+        feats = model.policy.extract_features(t)
+        lat = model.policy.mlp_extractor.forward_actor(feats)
+        want = model.policy.action_net(lat).numpy()[0]
+    assert np.allclose(mlp_logits(arrays, obs), want, atol=1e-4)
+    # and as an agent, through the run folder, in a full game against a bot
+    agent = make_agent(str(run_dir), "village", 2, seed=0)
+    assert isinstance(agent, PolicyAgent)
+    assert g.is_terminal(play_game(g, [agent, other], 5))
+
+
+def test_resume_continues_the_run(run_dir, tmp_path):
+    copy = tmp_path / "copy"
+    shutil.copytree(run_dir, copy)
+    assert tr.main(["--resume", str(copy), "--timesteps", "512", "--no-progress"]) == 0
+    assert read_sidecar(copy / "final")["num_timesteps"] >= 512
+    with pytest.raises(SystemExit):
+        tr.main(["--resume", str(copy), "--timesteps", "1024", "--players", "3"])
+    with pytest.raises(SystemExit):  # not beyond what is trained
+        tr.main(["--resume", str(copy), "--timesteps", "100", "--no-progress"])
+
+
+def _copy_ckpt(run_dir, tmp_path):
+    for suf in (".zip", ".policy.npz", ".json"):
+        shutil.copy(run_dir / f"final{suf}", tmp_path / f"c{suf}")
+    return tmp_path / "c"
+
+
+def _edit_sidecar(path, **changes):
+    side = path.with_suffix(".json")
+    meta = json.loads(side.read_text())
+    meta.update(changes)
+    side.write_text(json.dumps(meta))
+
+
+@pytest.fixture
+def no_unpickle(monkeypatch):
+    from sb3_contrib import MaskablePPO
+
+    def boom(*a, **k):
+        raise AssertionError("MaskablePPO.load reached: the sidecar check came too late")
+
+    monkeypatch.setattr(MaskablePPO, "load", boom)
+
+
+@pytest.mark.parametrize(
+    "changes, words",
+    [
+        ({"rules_data_hash": "0123456789abcdef"}, ["rules_data_hash", "0123456789abcdef"]),
+        ({"obs_size": 5}, ["obs_size"]),
+        ({"num_actions": 7, "layout_version": 99}, ["num_actions", "layout_version"]),
+        ({"actions_version": 0}, ["actions_version"]),
+        ({"game": "troyes"}, ["troyes"]),
+    ],
+)
+def test_mismatched_checkpoint_is_refused_before_unpickling(run_dir, tmp_path, no_unpickle,
+                                                            changes, words):
+    c = _copy_ckpt(run_dir, tmp_path)
+    _edit_sidecar(c, **changes)
+    with pytest.raises(CheckpointError) as e:
+        load_checkpoint(c, get_game("village"), 2)
+    for w in words:
+        assert w in str(e.value)
+    with pytest.raises((CheckpointError, ValueError)):
+        make_agent(str(c), "village", 2)
+
+
+def test_wrong_player_count_is_refused(run_dir, no_unpickle):
+    with pytest.raises(CheckpointError, match="players: checkpoint was trained for 2"):
+        load_checkpoint(run_dir / "final", get_game("village"), 3)
+
+
+def test_corrupt_and_foreign_checkpoints(run_dir, tmp_path, no_unpickle):
+    c = _copy_ckpt(run_dir, tmp_path)
+    c.with_suffix(".json").write_text("{not json")
+    with pytest.raises(CheckpointError, match="corrupt sidecar"):
+        load_checkpoint(c)
+    c.with_suffix(".json").write_text(json.dumps({"hello": 1}))
+    with pytest.raises(CheckpointError, match="foreign"):
+        load_checkpoint(c)
+    c = _copy_ckpt(run_dir, tmp_path)
+    with open(f"{c}.zip", "ab") as f:
+        f.write(b"tampered")
+    with pytest.raises(CheckpointError, match="SHA-256"):
+        load_checkpoint(c)
+    lone = tmp_path / "lone.zip"
+    shutil.copy(run_dir / "final.zip", lone)
+    with pytest.raises(CheckpointError, match="no sidecar"):
+        load_checkpoint(lone)
+
+
+def test_bad_cli_input_gives_clear_errors(tmp_path, capsys):
+    for argv, words in [
+        (["--players", "7"], "players must be one of"),
+        (["--timesteps", "0"], "--timesteps must be positive"),
+        (["--game", "troyes"], "troyes"),
+        (["--opponents", "random:1,ghost:1"], "'ghost' is not 'self', a bot"),
+        (["--net-arch", "a,b"], "--net-arch"),
+        (["--resume", str(tmp_path)], "not a training run folder"),
+    ]:
+        with pytest.raises(SystemExit):
+            tr.main(argv + ["--out", str(tmp_path / "x"), "--no-progress"])
+        assert words in capsys.readouterr().err
+
+
+def test_stochastic_policy_agent_samples_legal_actions_and_replays(run_dir):
+    g = get_game("village")
+    arrays, _ = load_actor(run_dir / "final", g, 2)
+
+    def trace(seed):
+        agent = PolicyAgent(g, arrays, seed=seed, deterministic=False)
+        s, acts = g.new_game(2, 3), []
+        for _ in range(100):
+            a = agent.act(s)
+            assert g.legal_mask(s)[a]
+            acts.append(a)
+            s = g.step(s, a)
+        return acts
+
+    assert trace(1) == trace(1)
+    assert trace(1) != trace(2)
+
+
+@pytest.mark.parametrize("vec", ["subproc", "batch"])
+def test_tiny_run_with_other_vec_envs(tmp_path, vec):
+    if vec == "batch":
+        pytest.importorskip("village_env.batch")
+    out = tmp_path / vec
+    argv = [a for a in TINY]
+    argv[argv.index("--timesteps") + 1] = "128"
+    assert tr.main(argv + ["--vec", vec, "--out", str(out)]) == 0
+    assert read_sidecar(out / "final")["num_timesteps"] >= 128
+    assert (out / "progress.csv").read_text().startswith("timesteps,")

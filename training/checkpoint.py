@@ -1,0 +1,235 @@
+"""Checkpoints: an SB3 model zip, a numpy copy of the actor, and a JSON sidecar checked first.
+
+A checkpoint named `PATH` is three files: `PATH.zip` (the MaskablePPO model, as SB3 saves it),
+`PATH.policy.npz` (the actor's weights as plain arrays, loadable without unpickling) and
+`PATH.json` (the sidecar). The sidecar records the game, player count, NUM_ACTIONS, OBS_SIZE,
+layout versions, RULES_DATA_HASH, library version and the SHA-256 of the other two files. Every
+load reads and checks the sidecar BEFORE anything is unpickled, and refuses a mismatch with a
+message naming what differs.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+from importlib import metadata
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from training.games import get_game
+
+FORMAT = "village-troyes-rl/checkpoint"
+FORMAT_VERSION = 1
+
+
+class CheckpointError(ValueError):
+    """A checkpoint is missing, corrupt, foreign, or does not fit the game it is used with."""
+
+
+def library_version() -> str:
+    """Installed version of the `village-troyes-rl` distribution ("unknown" if not installed)."""
+    try:
+        return metadata.version("village-troyes-rl")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def game_fingerprint(game: ModuleType) -> dict[str, Any]:
+    """The fields a checkpoint must agree on with the running game module."""
+    return {
+        "game": game.NAME,
+        "num_actions": int(game.NUM_ACTIONS),
+        "obs_size": int(game.OBS_SIZE),
+        "layout_version": int(game.LAYOUT.version),
+        "actions_version": int(game.ACTIONS.version),
+        "rules_data_hash": str(game.RULES_DATA_HASH),
+    }
+
+
+def base_path(path: str | Path) -> Path:
+    """`PATH` of a checkpoint given PATH, PATH.zip, PATH.json, PATH.policy.npz or a run folder."""
+    p = Path(path)
+    if p.is_dir():
+        for name in ("final", "latest"):
+            if (p / f"{name}.json").exists():
+                return p / name
+        ckpts = sorted((p / "checkpoints").glob("*.json")) if (p / "checkpoints").is_dir() else []
+        if ckpts:
+            return ckpts[-1].with_suffix("")
+        raise CheckpointError(f"{p}: a folder with no checkpoint (no final.json, no checkpoints/)")
+    s = str(p)
+    for suf in (".policy.npz", ".zip", ".json"):
+        if s.endswith(suf):
+            return Path(s[: -len(suf)])
+    return p
+
+
+def looks_like_checkpoint(path: str | Path) -> bool:
+    """True if `path` names an existing file or folder that could be a checkpoint."""
+    p = Path(path)
+    if p.is_dir():
+        return True
+    try:
+        return base_path(p).with_suffix(".json").exists() or p.exists()
+    except CheckpointError:
+        return False
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def actor_arrays(model) -> dict[str, np.ndarray]:
+    """The actor (policy MLP + action head) of an SB3 MaskablePPO model as plain numpy arrays."""
+    import torch.nn as nn
+
+    pol = model.policy
+    feat = getattr(pol, "features_extractor", None)
+    if feat is not None and type(feat).__name__ != "FlattenExtractor":
+        raise CheckpointError(f"only FlattenExtractor policies are supported, not {type(feat)}")
+    out: dict[str, np.ndarray] = {}
+    acts: list[str] = []
+    i = 0
+    for layer in pol.mlp_extractor.policy_net:
+        if isinstance(layer, nn.Linear):
+            out[f"W{i}"] = layer.weight.detach().cpu().numpy().astype(np.float32)
+            out[f"b{i}"] = layer.bias.detach().cpu().numpy().astype(np.float32)
+            i += 1
+        elif isinstance(layer, nn.Tanh):
+            acts.append("tanh")
+        elif isinstance(layer, nn.ReLU):
+            acts.append("relu")
+        else:
+            raise CheckpointError(f"unsupported layer in the policy net: {layer}")
+    if len(acts) != i:
+        raise CheckpointError("policy net is not a plain Linear/activation stack")
+    out[f"W{i}"] = pol.action_net.weight.detach().cpu().numpy().astype(np.float32)
+    out[f"b{i}"] = pol.action_net.bias.detach().cpu().numpy().astype(np.float32)
+    out["activations"] = np.array(acts, dtype="<U8")
+    return out
+
+
+def save_actor_npz(model, path: str | Path) -> Path:
+    """Write the actor's arrays to `path` (.npz, no pickle)."""
+    path = Path(path)
+    np.savez(path, **actor_arrays(model))
+    return path
+
+
+def save_checkpoint(model, path: str | Path, game: ModuleType, players: int,
+                    extra: dict[str, Any] | None = None, with_zip: bool = True) -> Path:
+    """Save `model` as checkpoint PATH (PATH.zip, PATH.policy.npz, PATH.json); returns PATH.
+
+    `with_zip=False` writes a snapshot: the actor and sidecar only (for the self-play pool).
+    """
+    base = base_path(path)
+    base.parent.mkdir(parents=True, exist_ok=True)
+    zip_path = Path(f"{base}.zip")
+    npz_path = Path(f"{base}.policy.npz")
+    files = [npz_path]
+    if with_zip:
+        model.save(zip_path)
+        files.insert(0, zip_path)
+    save_actor_npz(model, npz_path)
+    meta = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        **game_fingerprint(game),
+        "players": int(players),
+        "library_version": library_version(),
+        "algo": type(model).__name__,
+        "num_timesteps": int(model.num_timesteps),
+        "created_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "files": {f.name: _sha256(f) for f in files},
+        **(extra or {}),
+    }
+    tmp = Path(f"{base}.json.tmp")
+    tmp.write_text(json.dumps(meta, indent=2, sort_keys=True))
+    tmp.replace(Path(f"{base}.json"))
+    return base
+
+
+def read_sidecar(path: str | Path) -> dict[str, Any]:
+    """The parsed sidecar of checkpoint `path`; a clear error if it is missing or not ours."""
+    base = base_path(path)
+    side = Path(f"{base}.json")
+    if not side.exists():
+        if Path(f"{base}.zip").exists() or Path(str(path)).exists():
+            raise CheckpointError(
+                f"{path}: no sidecar {side.name}; not a checkpoint written by training "
+                "(refusing to unpickle a model of unknown origin)")
+        raise CheckpointError(f"{path}: no such checkpoint (looked for {side})")
+    try:
+        meta = json.loads(side.read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise CheckpointError(f"{side}: corrupt sidecar, not valid JSON ({e})") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise CheckpointError(f"{side}: not a {FORMAT} sidecar (foreign file)")
+    if meta.get("format_version") != FORMAT_VERSION:
+        raise CheckpointError(
+            f"{side}: checkpoint format version {meta.get('format_version')!r}, this library "
+            f"reads version {FORMAT_VERSION}")
+    return meta
+
+
+def check_sidecar(meta: dict[str, Any], game: ModuleType | None = None,
+                  players: int | None = None, where: str = "checkpoint") -> ModuleType:
+    """Refuse `meta` if it does not fit `game` (default: the game it names) and `players`.
+
+    Returns the game module. The message names every field that differs.
+    """
+    if game is None:
+        game = get_game(str(meta.get("game")))
+    want = game_fingerprint(game)
+    diffs = [f"{k}: checkpoint has {meta.get(k)!r}, this library has {v!r}"
+             for k, v in want.items() if meta.get(k) != v]
+    if players is not None and meta.get("players") != int(players):
+        diffs.append(f"players: checkpoint was trained for {meta.get('players')!r}, "
+                     f"asked for {int(players)}")
+    if diffs:
+        raise CheckpointError(f"{where} does not match: " + "; ".join(diffs))
+    return game
+
+
+def verify_files(path: str | Path, meta: dict[str, Any], names: tuple[str, ...]) -> None:
+    """Check the SHA-256 of the checkpoint's files named in `names` against the sidecar."""
+    base = base_path(path)
+    files = meta.get("files") or {}
+    for suffix in names:
+        f = Path(f"{base}{suffix}")
+        if not f.exists():
+            raise CheckpointError(f"{base}: missing {f.name}")
+        if files.get(f.name) != _sha256(f):
+            raise CheckpointError(
+                f"{f}: contents do not match the sidecar's SHA-256 (corrupt or replaced file)")
+
+
+def load_checkpoint(path: str | Path, game: ModuleType | None = None,
+                    players: int | None = None, env=None, device: str = "cpu"):
+    """(MaskablePPO model, sidecar) after checking the sidecar and file hashes."""
+    meta = read_sidecar(path)
+    check_sidecar(meta, game, players, where=str(path))
+    verify_files(path, meta, (".zip",))
+    from sb3_contrib import MaskablePPO
+
+    model = MaskablePPO.load(f"{base_path(path)}.zip", env=env, device=device)
+    return model, meta
+
+
+def load_actor(path: str | Path, game: ModuleType | None = None,
+               players: int | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """(actor arrays, sidecar) of a checkpoint, checked; never unpickles anything."""
+    meta = read_sidecar(path)
+    check_sidecar(meta, game, players, where=str(path))
+    verify_files(path, meta, (".policy.npz",))
+    with np.load(f"{base_path(path)}.policy.npz", allow_pickle=False) as z:
+        arrays = {k: z[k] for k in z.files}
+    return arrays, meta

@@ -1,0 +1,197 @@
+"""Evaluate agents (checkpoints or bot names) against each other, seats rotated, seeded.
+
+    python -m training.evaluate --game village --players 2 --agents runs/village-2p random \
+        --games 200 --json results.json
+
+Exactly --players agents play every game. Games come in blocks of --players: a block replays one
+seeded deal once per rotation of the seats, so every agent plays every seat equally often on the
+same deals. Per agent: win rate (a win shared by k players counts 1/k) with a 95% Wilson interval,
+mean score, mean rank (1 = first, tied players share the average) and truncated games.
+Every result carries RULES_DATA_HASH: the rules data is provisional, and a result holds for that
+hash only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from training.agents import make_agent
+from training.bots import Agent
+from training.checkpoint import CheckpointError, library_version
+from training.games import GAME_MODULES, GameNotAvailableError, check_players, get_game
+
+PROVISIONAL_NOTE = ("Rules data is PROVISIONAL (many values are reconstructed, see the rules "
+                    "spec); these figures hold for rules_data_hash {h} only.")
+
+
+def wilson_interval(wins: float, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion wins/n (wins may be fractional)."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = wins / n
+    denom = 1.0 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def seat_rotation(n_agents: int, rotation: int) -> list[int]:
+    """seat_of[i] for agent i in rotation r: agent i sits in seat (i + r) % n."""
+    return [(i + rotation) % n_agents for i in range(n_agents)]
+
+
+def win_shares(game, state: np.ndarray) -> np.ndarray:
+    """Per seat: 1 for the sole winner, 1/k for each of k co-winners, 0 otherwise."""
+    wl = game.returns(state, "win_loss")
+    if (wl == 1).any():
+        return (wl == 1).astype(np.float64)
+    co = wl == 0  # a complete tie after the tie-breakers: the co-winners get 0, the rest -1
+    return co / max(int(co.sum()), 1)
+
+
+def ranks(game, state: np.ndarray) -> np.ndarray:
+    """Per seat: 1-based finishing position, tied players sharing the average position."""
+    n = len(game.scores(state))
+    r = game.returns(state, "rank").astype(np.float64)  # +1 first .. -1 last, ties averaged
+    return 1.0 + (1.0 - r) * (n - 1) / 2.0 if n > 1 else np.ones(1)
+
+
+def _seed(*words: int) -> int:
+    return int(np.random.SeedSequence([int(w) & 0xFFFFFFFF for w in words]).generate_state(1)[0])
+
+
+def play_game(game, agents: list[Agent], seed: int, max_decisions: int = 1_000_000) -> np.ndarray:
+    """Play one game, agents[seat] choosing for each seat; returns the final state."""
+    s = game.new_game(len(agents), seed)
+    k = 0
+    while not game.is_terminal(s):
+        s = game.step(s, agents[game.current_player(s)].act(s))
+        k += 1
+        if k > max_decisions:
+            raise RuntimeError(f"game with seed {seed} exceeded {max_decisions} decisions")
+    return s
+
+
+def evaluate(game_name: str, players: int, agent_specs: list[str], games: int, seed: int = 0,
+             deterministic: bool = True, progress: bool = False) -> dict[str, Any]:
+    """Play `games` seeded games with rotated seats; per-agent statistics as a dict."""
+    game = get_game(game_name)
+    n = check_players(game, players)
+    if len(agent_specs) != n:
+        raise ValueError(f"--agents needs exactly --players = {n} agents, got "
+                         f"{len(agent_specs)}: {' '.join(agent_specs)}")
+    if games <= 0 or games % n:
+        raise ValueError(f"--games must be a positive multiple of --players ({n}) so every agent "
+                         f"plays every seat equally often; got {games}")
+    for spec in agent_specs:  # fail fast with a clear message on a bad name or checkpoint
+        make_agent(spec, game_name, n, 0, deterministic)
+    labels = [s if agent_specs.count(s) == 1 else f"{s}#{agent_specs[: i + 1].count(s)}"
+              for i, s in enumerate(agent_specs)]
+    win = np.zeros(n)
+    score = np.zeros(n)
+    rank = np.zeros(n)
+    seat_count = np.zeros((n, n), dtype=np.int64)
+    truncated = 0
+    records = []
+    it = range(games // n)
+    if progress:
+        from tqdm import tqdm
+
+        it = tqdm(it, desc="evaluate", unit="block")
+    for b in it:
+        deal = _seed(seed, b)
+        for r in range(n):
+            seat_of = seat_rotation(n, r)
+            by_seat: list[Agent] = [None] * n  # type: ignore[list-item]
+            for i, spec in enumerate(agent_specs):
+                by_seat[seat_of[i]] = make_agent(spec, game_name, n, _seed(seed, b, r, i),
+                                                 deterministic)
+            s = play_game(game, by_seat, deal)
+            w, sc, rk = win_shares(game, s), game.scores(s), ranks(game, s)
+            tr = bool(game.is_truncated(s))
+            truncated += tr
+            for i in range(n):
+                p = seat_of[i]
+                win[i] += w[p]
+                score[i] += sc[p]
+                rank[i] += rk[p]
+                seat_count[i, p] += 1
+            records.append({"deal_seed": deal, "seats": seat_of, "scores": [int(x) for x in sc],
+                            "truncated": tr})
+    results = []
+    for i in range(n):
+        lo, hi = wilson_interval(win[i], games)
+        results.append({
+            "agent": labels[i], "spec": agent_specs[i], "games": games,
+            "win_rate": win[i] / games, "win_rate_ci95": [lo, hi], "wins": win[i],
+            "mean_score": score[i] / games, "mean_rank": rank[i] / games,
+            "truncated_games": truncated, "games_per_seat": seat_count[i].tolist(),
+        })
+    return {
+        "game": game_name, "players": n, "games": games, "seed": seed,
+        "deterministic_policies": deterministic,
+        "rules_data_hash": game.RULES_DATA_HASH, "library_version": library_version(),
+        "date_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "note": PROVISIONAL_NOTE.format(h=game.RULES_DATA_HASH),
+        "agents": results, "games_played": records,
+    }
+
+
+def format_table(result: dict[str, Any]) -> str:
+    """A plain-text table of an evaluation result."""
+    w = max(8, *(len(a["agent"]) for a in result["agents"]))
+    lines = [f"{result['game']}, {result['players']} players, {result['games']} games "
+             f"(seed {result['seed']}), rules_data_hash {result['rules_data_hash']}",
+             f"{'agent':<{w}}  win rate  95% CI          mean score  mean rank  truncated"]
+    for a in result["agents"]:
+        lo, hi = a["win_rate_ci95"]
+        lines.append(f"{a['agent']:<{w}}  {a['win_rate']:8.3f}  [{lo:.3f}, {hi:.3f}]  "
+                     f"{a['mean_score']:10.2f}  {a['mean_rank']:9.2f}  {a['truncated_games']:9d}")
+    lines.append(result["note"])
+    return "\n".join(lines)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command-line interface of `python -m training.evaluate`."""
+    p = argparse.ArgumentParser(prog="python -m training.evaluate", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--game", default="village", choices=sorted(GAME_MODULES))
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--agents", nargs="+", required=True,
+                   help="exactly --players agents: bot names or checkpoint paths/run folders")
+    p.add_argument("--games", type=int, default=100, help="a multiple of --players")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--stochastic", action="store_true",
+                   help="sample trained policies' actions instead of taking the most likely")
+    p.add_argument("--json", metavar="FILE", help="also save the results as JSON")
+    p.add_argument("--no-progress", action="store_true")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """CLI entry point."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        result = evaluate(args.game, args.players, args.agents, args.games, args.seed,
+                          deterministic=not args.stochastic, progress=not args.no_progress)
+    except (ValueError, CheckpointError, GameNotAvailableError) as e:
+        parser.error(str(e))
+    print(format_table(result))
+    if args.json:
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json).write_text(json.dumps(result, indent=2))
+        print(f"saved {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

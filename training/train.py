@@ -1,0 +1,407 @@
+"""Train a MaskablePPO agent on one of our games with self-play against frozen snapshots and bots.
+
+    python -m training.train --game village --players 2 --timesteps 300000 --seed 0 --out runs/v2
+    python -m training.train --resume runs/v2 --timesteps 600000     # continue to 600k in total
+
+Writes into OUT: config.json, tb/ (TensorBoard), progress.csv (rolling win rates against each
+opponent kind, the learning curve), pool/ (self-play snapshots), checkpoints/ (periodic
+checkpoints), final.{zip,policy.npz,json} and summary.json (throughput, RULES_DATA_HASH).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+import time
+from collections import defaultdict, deque
+from dataclasses import asdict, dataclass, field, fields
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from core.returns import RETURN_KINDS
+from training.bots import bot_names
+from training.checkpoint import CheckpointError, library_version, read_sidecar, save_checkpoint
+from training.env import SingleSeatEnv, parse_pool
+from training.games import GAME_MODULES, check_players, get_game
+
+VEC_KINDS = ("dummy", "subproc", "batch")
+SELF = "self"  # the opponent-pool entry that stands for "a frozen past snapshot of the learner"
+
+
+@dataclass
+class TrainConfig:
+    """Everything a training run depends on (saved as OUT/config.json; --resume reads it)."""
+
+    game: str = "village"
+    players: int = 2
+    timesteps: int = 150_000
+    seed: int = 0
+    out: str = "runs/village-2p"
+    opponents: str = "random:0.3,heuristic:0.2,self:0.5"
+    reward: str = "margin"
+    n_envs: int = 8
+    vec: str = "dummy"  # "dummy" (one process), "subproc" (one per env), "batch" (BatchVecEnv)
+    n_steps: int = 512  # per env, per rollout
+    batch_size: int = 512
+    n_epochs: int = 4
+    learning_rate: float = 3e-4
+    gamma: float = 0.997
+    gae_lambda: float = 0.95
+    ent_coef: float = 0.01
+    net_arch: list[int] = field(default_factory=lambda: [128, 128])
+    pool_size: int = 8  # most recent snapshots the "self" opponents are drawn from
+    snapshot_every: int = 25_000
+    checkpoint_every: int = 100_000
+    device: str = "auto"
+    init_from: str | None = None  # start from this checkpoint's weights (then count on from it)
+    torch_threads: int = 1  # more threads only help on an idle many-core machine
+    progress_bar: bool = True
+    tensorboard: bool = True
+
+    def validate(self) -> None:
+        """Raise ValueError with a clear message for any bad setting."""
+        game = get_game(self.game)
+        check_players(game, self.players)
+        if self.timesteps <= 0:
+            raise ValueError(f"--timesteps must be positive, got {self.timesteps}")
+        if self.reward not in RETURN_KINDS:
+            raise ValueError(f"--reward must be one of {RETURN_KINDS}, got {self.reward!r}")
+        if self.vec not in VEC_KINDS:
+            raise ValueError(f"--vec must be one of {VEC_KINDS}, got {self.vec!r}")
+        for name in ("n_envs", "n_steps", "torch_threads", "batch_size", "n_epochs", "pool_size",
+                     "snapshot_every", "checkpoint_every"):
+            if getattr(self, name) <= 0:
+                raise ValueError(f"--{name.replace('_', '-')} must be positive")
+        if self.device not in ("auto", "cpu") and not self.device.startswith("cuda"):
+            raise ValueError(f"--device must be auto, cpu or cuda[:N], got {self.device!r}")
+        if not self.net_arch or any(int(h) <= 0 for h in self.net_arch):
+            raise ValueError("--net-arch needs positive layer widths, e.g. 128,128")
+        if self.init_from is not None:
+            from training.checkpoint import check_sidecar
+
+            check_sidecar(read_sidecar(self.init_from), game, self.players,
+                          where=f"--init-from {self.init_from}")
+        pool = parse_pool(self.opponents)
+        bots = bot_names(self.game)
+        for spec, _w in pool:
+            if spec != SELF and spec not in bots:
+                from training.checkpoint import looks_like_checkpoint
+
+                if not looks_like_checkpoint(spec):
+                    raise ValueError(
+                        f"--opponents: {spec!r} is not 'self', a bot ({', '.join(bots)}) or a "
+                        "checkpoint path")
+
+
+def resolve_device(device: str) -> str:
+    """"auto" -> "cuda" when a GPU is present, else "cpu"."""
+    if device != "auto":
+        return device
+    import torch
+
+    return "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def _make_env(game: str, players: int, reward: str, opponents: list[tuple[str, float]]):
+    return SingleSeatEnv(game, players, opponents, reward_kind=reward, on_illegal="raise")
+
+
+def opponent_pool(cfg: TrainConfig, snapshots: list[str]) -> list[tuple[str, float]]:
+    """The env's weighted pool: bots and checkpoints as given, "self" spread over snapshots."""
+    pool: list[tuple[str, float]] = []
+    for spec, w in parse_pool(cfg.opponents):
+        if spec == SELF:
+            recent = snapshots[-cfg.pool_size:]
+            pool += [(s, w / len(recent)) for s in recent] if recent else []
+        else:
+            pool.append((spec, w))
+    if not pool or sum(w for _s, w in pool) <= 0:
+        raise ValueError(f"opponent pool {cfg.opponents!r} leaves no opponent with weight > 0")
+    return pool
+
+
+def opponent_kind(name: str, bots: list[str]) -> str:
+    """Label of an opponent for the learning curve: a bot name, or "self" for a snapshot."""
+    return name if name in bots else SELF
+
+
+def _self_play_callback():
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class SelfPlayCallback(BaseCallback):
+        """Snapshots, checkpoints, opponent-pool updates and the learning curve (progress.csv)."""
+
+        def __init__(self, cfg: TrainConfig, run: Path, state: dict[str, Any]):
+            super().__init__()
+            self.cfg, self.run, self.state = cfg, run, state
+            self.game = get_game(cfg.game)
+            self.bots = bot_names(cfg.game)
+            self.windows: dict[str, deque] = defaultdict(lambda: deque(maxlen=200))
+            self.episodes = 0
+            self.t0 = time.time()
+            self.steps0 = 0
+
+        def _update_pool(self) -> None:
+            snaps = [str(self.run / p) for p in self.state["snapshots"]]
+            self.training_env.env_method("set_opponents", opponent_pool(self.cfg, snaps))
+
+        def _save_state(self) -> None:
+            (self.run / "state.json").write_text(json.dumps(self.state, indent=2))
+
+        def _snapshot(self) -> None:
+            n = self.num_timesteps
+            path = save_checkpoint(self.model, self.run / "pool" / f"snap_{n:010d}", self.game,
+                                   self.cfg.players, {"kind": "snapshot"}, with_zip=False)
+            self.state["snapshots"].append(str(path.relative_to(self.run)))
+            self.state["last_snapshot"] = n
+            self._update_pool()
+            self._save_state()
+
+        def checkpoint(self, name: str | None = None) -> Path:
+            n = self.num_timesteps
+            path = save_checkpoint(
+                self.model, self.run / "checkpoints" / (name or f"step_{n:010d}"), self.game,
+                self.cfg.players, {"kind": "checkpoint", "config": asdict(self.cfg)})
+            self.state["latest_checkpoint"] = str(path.relative_to(self.run))
+            self.state["last_checkpoint"] = n
+            self._save_state()
+            return path
+
+        def _on_training_start(self) -> None:
+            self.t0, self.steps0 = time.time(), self.num_timesteps
+            if not self.state["snapshots"]:
+                self._snapshot()  # the untrained policy is the first self-play opponent
+            else:
+                self._update_pool()
+
+        def _on_step(self) -> bool:
+            for info in self.locals.get("infos", []):
+                out = info.get("outcome")
+                if out is None:
+                    continue
+                kinds = sorted({opponent_kind(o, self.bots) for o in out.get("opponents", ())})
+                # 1 win, 1/k for a win shared by k, 0 loss (a VecEnv without win_share: 2p rule)
+                win = out.get("win_share", (out["win_loss"] + 1.0) / 2.0)
+                kinds = kinds or ["mixed"]
+                self.windows["+".join(kinds)].append(win)
+                self.windows["all"].append(win)
+                self.episodes += 1
+            n = self.num_timesteps
+            if n - self.state["last_snapshot"] >= self.cfg.snapshot_every:
+                self._snapshot()
+            if n - self.state["last_checkpoint"] >= self.cfg.checkpoint_every:
+                self.checkpoint()
+            return True
+
+        def _on_rollout_end(self) -> None:
+            row = {"timesteps": self.num_timesteps, "episodes": self.episodes,
+                   "elapsed_s": round(time.time() - self.t0, 1),
+                   "steps_per_s": round((self.num_timesteps - self.steps0)
+                                        / max(time.time() - self.t0, 1e-9), 1)}
+            for kind, win in sorted(self.windows.items()):
+                if win:
+                    rate = float(np.mean(win))
+                    row[f"win_rate_vs_{kind}"] = round(rate, 4)
+                    self.logger.record(f"selfplay/win_rate_vs_{kind}", rate)
+            path = self.run / "progress.csv"
+            rows = []
+            if path.exists():
+                with open(path, newline="") as f:
+                    rows = list(csv.DictReader(f))
+            rows.append({k: str(v) for k, v in row.items()})
+            cols = list(dict.fromkeys(k for r in rows for k in r))
+            with open(path, "w", newline="") as f:
+                w = csv.DictWriter(f, fieldnames=cols)
+                w.writeheader()
+                w.writerows(rows)
+
+    return SelfPlayCallback
+
+
+def train(cfg: TrainConfig, resume: bool = False) -> dict[str, Any]:
+    """Run (or resume) training as configured; returns the summary written to OUT/summary.json."""
+    cfg.validate()
+    if not resume and (Path(cfg.out) / "state.json").exists():
+        raise ValueError(f"{cfg.out} already holds a training run; use --resume {cfg.out} or "
+                         "another --out")
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+
+    torch.set_num_threads(cfg.torch_threads)
+    game = get_game(cfg.game)
+    run = Path(cfg.out)
+    device = resolve_device(cfg.device)
+    run.mkdir(parents=True, exist_ok=True)
+    state_path = run / "state.json"
+    if resume:
+        state = json.loads(state_path.read_text())
+    else:
+        state = {"snapshots": [], "last_snapshot": 0, "last_checkpoint": 0,
+                 "latest_checkpoint": None}
+    (run / "config.json").write_text(json.dumps(asdict(cfg), indent=2))
+
+    bots_only = [(s, w) for s, w in parse_pool(cfg.opponents) if s != SELF] or [("random", 1.0)]
+    fns = [partial(_make_env, cfg.game, cfg.players, cfg.reward, bots_only)
+           for _ in range(cfg.n_envs)]
+    if cfg.vec == "batch":  # B games in the compiled batch engine (core.batch, DESIGN D8)
+        from training.batch_vec_env import BatchVecEnv
+
+        venv = BatchVecEnv(cfg.game, cfg.n_envs, cfg.players, bots_only, cfg.reward, cfg.seed)
+    elif cfg.vec == "subproc" and cfg.n_envs > 1:
+        venv = SubprocVecEnv(fns)
+    else:
+        venv = DummyVecEnv(fns)
+    venv = VecMonitor(venv, str(run / "monitor.csv"))
+    tb = str(run / "tb") if cfg.tensorboard else None
+    if resume:
+        latest = state.get("latest_checkpoint")
+        if not latest:
+            raise CheckpointError(f"{run}: nothing to resume (no checkpoint recorded)")
+        from training.checkpoint import load_checkpoint
+
+        model, _meta = load_checkpoint(run / latest, game, cfg.players, env=venv, device=device)
+        model.tensorboard_log = tb
+    elif cfg.init_from:
+        from training.checkpoint import load_checkpoint
+
+        model, _meta = load_checkpoint(cfg.init_from, game, cfg.players, env=venv,
+                                       device=device)
+        model.tensorboard_log = tb
+        model.set_random_seed(cfg.seed)
+    else:
+        torch.manual_seed(cfg.seed)
+        model = MaskablePPO(
+            "MlpPolicy", venv, learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
+            batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma,
+            gae_lambda=cfg.gae_lambda, ent_coef=cfg.ent_coef, seed=cfg.seed, device=device,
+            tensorboard_log=tb, verbose=0,
+            policy_kwargs={"net_arch": {"pi": list(cfg.net_arch), "vf": list(cfg.net_arch)}},
+        )
+    if not resume:
+        state["last_snapshot"] = state["last_checkpoint"] = int(model.num_timesteps)
+    remaining = cfg.timesteps - model.num_timesteps
+    if remaining <= 0:
+        raise ValueError(f"--timesteps {cfg.timesteps} is not beyond the {model.num_timesteps} "
+                         "already trained in this run")
+    cb = _self_play_callback()(cfg, run, state)
+    t0 = time.time()
+    steps0 = model.num_timesteps
+    model.learn(total_timesteps=remaining, callback=cb, progress_bar=cfg.progress_bar,
+                reset_num_timesteps=not (resume or cfg.init_from), tb_log_name="ppo")
+    wall = time.time() - t0
+    cb.checkpoint()
+    final = save_checkpoint(model, run / "final", game, cfg.players,
+                            {"kind": "final", "config": asdict(cfg)})
+    venv.close()
+    summary = {
+        "game": cfg.game, "players": cfg.players, "timesteps": int(model.num_timesteps),
+        "trained_this_call": int(model.num_timesteps - steps0), "wall_s": round(wall, 1),
+        "env_steps_per_s": round((model.num_timesteps - steps0) / wall, 1),
+        "device": device, "final_checkpoint": str(final),
+        "rules_data_hash": game.RULES_DATA_HASH, "library_version": library_version(),
+        "note": "rules data is PROVISIONAL (see shared/rules); results hold for this hash only",
+    }
+    (run / "summary.json").write_text(json.dumps(summary, indent=2))
+    return summary
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command-line interface of `python -m training.train`."""
+    d = TrainConfig()
+    p = argparse.ArgumentParser(prog="python -m training.train", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--game", choices=sorted(GAME_MODULES), help=f"default {d.game}")
+    p.add_argument("--players", type=int, help=f"2-4, default {d.players}")
+    p.add_argument("--timesteps", type=int, help=f"total learner steps, default {d.timesteps}")
+    p.add_argument("--seed", type=int, help=f"default {d.seed}")
+    p.add_argument("--out", help="output folder, default runs/<game>-<players>p")
+    p.add_argument("--resume", metavar="DIR", help="continue the run in DIR (reads its config)")
+    p.add_argument("--opponents", help=f"weighted pool, default {d.opponents!r}; entries are "
+                   "bot names, checkpoint paths or 'self' (frozen past snapshots)")
+    p.add_argument("--reward", choices=RETURN_KINDS, help=f"returns kind, default {d.reward}")
+    p.add_argument("--n-envs", type=int, help=f"parallel games, default {d.n_envs}")
+    p.add_argument("--vec", choices=VEC_KINDS, help=f"default {d.vec}; batch = the compiled "
+                   "batch engine (fastest with random/snapshot opponents)")
+    p.add_argument("--n-steps", type=int, help=f"rollout steps per env, default {d.n_steps}")
+    p.add_argument("--batch-size", type=int, help=f"default {d.batch_size}")
+    p.add_argument("--n-epochs", type=int, help=f"default {d.n_epochs}")
+    p.add_argument("--learning-rate", type=float, help=f"default {d.learning_rate}")
+    p.add_argument("--ent-coef", type=float, help=f"default {d.ent_coef}")
+    p.add_argument("--net-arch", help="hidden layer widths, default "
+                   + ",".join(map(str, d.net_arch)))
+    p.add_argument("--pool-size", type=int, help=f"snapshots kept in play, default {d.pool_size}")
+    p.add_argument("--snapshot-every", type=int, help=f"default {d.snapshot_every}")
+    p.add_argument("--checkpoint-every", type=int, help=f"default {d.checkpoint_every}")
+    p.add_argument("--init-from", metavar="CKPT",
+                   help="start from a checkpoint's weights (--timesteps counts on from it)")
+    p.add_argument("--device", help="auto (GPU when present), cpu or cuda; default auto")
+    p.add_argument("--torch-threads", type=int, help="torch CPU threads, default 1")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--no-tensorboard", action="store_true", help="no TensorBoard logs")
+    return p
+
+
+def config_from_args(args: argparse.Namespace) -> tuple[TrainConfig, bool]:
+    """(config, resume?) from parsed arguments; --resume starts from the run's saved config."""
+    names = {f.name for f in fields(TrainConfig)}
+    given = {k: v for k, v in vars(args).items() if k in names and v is not None}
+    if args.net_arch is not None:
+        try:
+            given["net_arch"] = [int(x) for x in args.net_arch.split(",")]
+        except ValueError:
+            raise ValueError(f"--net-arch must look like 128,128, got {args.net_arch!r}") from None
+    if args.resume:
+        run = Path(args.resume)
+        if not (run / "config.json").exists() or not (run / "state.json").exists():
+            raise ValueError(
+                f"--resume {run}: not a training run folder (no config.json/state.json)")
+        saved = json.loads((run / "config.json").read_text())
+        allowed = {"timesteps", "device", "torch_threads", "progress_bar", "tensorboard"}
+        clash = sorted(k for k in given if k not in allowed and given[k] != saved.get(k))
+        if clash:
+            raise ValueError(f"--resume keeps the run's settings; cannot change {', '.join(clash)}")
+        cfg = TrainConfig(**{**saved, **given, "out": str(run)})
+        state = json.loads((run / "state.json").read_text())
+        if not state.get("latest_checkpoint"):
+            raise ValueError(f"--resume {run}: no checkpoint recorded in state.json")
+        done = read_sidecar(run / state["latest_checkpoint"]).get("num_timesteps", 0)
+        if cfg.timesteps <= done:
+            raise ValueError(f"--resume: --timesteps is the new total and must exceed the "
+                             f"{done} steps already trained (got {cfg.timesteps})")
+        return cfg, True
+    if "out" not in given:
+        given["out"] = f"runs/{given.get('game', 'village')}-{given.get('players', 2)}p"
+    if (Path(given["out"]) / "state.json").exists():
+        raise ValueError(f"{given['out']} already holds a training run; use --resume "
+                         f"{given['out']} or another --out")
+    cfg = TrainConfig(**given)
+    return cfg, False
+
+
+def main(argv: list[str] | None = None) -> int:
+    """CLI entry point."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        cfg, resume = config_from_args(args)
+        cfg.progress_bar = not args.no_progress
+        cfg.tensorboard = not args.no_tensorboard
+        cfg.validate()
+    except (ValueError, CheckpointError) as e:
+        parser.error(str(e))
+    try:
+        summary = train(cfg, resume=resume)
+    except (ValueError, CheckpointError) as e:
+        parser.error(str(e))
+    print(json.dumps(summary, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
