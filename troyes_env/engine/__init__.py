@@ -9,9 +9,9 @@ the cache directory; on a change every engine cache index is flushed (numba then
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
+from core.numba_cache import refresh_stale_cache
 from troyes_env.engine import (
     batch_loops,
     board,
@@ -39,43 +39,14 @@ _MODULES = (board, groups, rounds, events, turns, flow, observe, checks, kernels
 def _refresh_stale_cache() -> None:
     pkg = Path(__file__).resolve().parent
     root = pkg.parent
-    deps = sorted(p for p in pkg.glob("*.py") if p.name != "__init__.py") + [
+    deps = sorted(pkg.glob("*.py")) + [
         root / "layout.py",
         root / "actions.py",
         root / "tables.py",
         root / "observation.py",
-        root.parent / "core" / "rng.py",
-        root.parent / "core" / "agents.py",
-        root.parent / "core" / "batch.py",
+        *sorted((root.parent / "core").glob("*.py")),
     ]
-    h = hashlib.sha256()
-    for p in deps:
-        try:
-            h.update(p.name.encode() + p.read_bytes())
-        except OSError:
-            pass
-    digest = h.hexdigest()
-    caches = [
-        d._cache
-        for m in _MODULES
-        for d in vars(m).values()
-        if getattr(d, "__module__", None) == m.__name__ and hasattr(d, "_cache")
-    ]
-    caches = [c for c in caches if hasattr(c, "flush") and hasattr(c, "_cache_path")]
-    if not caches:
-        return
-    stamp = Path(caches[0]._cache_path) / "troyes-engine-sources.sha256"
-    try:
-        if stamp.read_text() == digest:
-            return
-    except OSError:
-        pass
-    try:
-        for c in caches:
-            c.flush()
-        stamp.write_text(digest)
-    except OSError:  # a read-only cache location: nothing can be stale there
-        pass
+    refresh_stale_cache(_MODULES, deps, "troyes-engine-sources.sha256")
 
 
 _refresh_stale_cache()

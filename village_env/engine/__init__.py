@@ -99,3 +99,28 @@ def play_random_games(T, n_players, n_games, seed, s, mask, rng_state):
             return -1
         total += k
     return total
+
+
+def _refresh_stale_cache() -> None:
+    """Numba checks only each function's own file: flush every engine cache when any source the
+    compiled code depends on changed (core/numba_cache.py)."""
+    import sys
+    from pathlib import Path
+
+    from core.numba_cache import refresh_stale_cache
+    from village_env import observation
+    from village_env.engine import apply, batch_loops, flow, helpers, invariants, kernels, legal
+
+    pkg = Path(__file__).resolve().parent
+    root = pkg.parent
+    deps = [
+        *sorted(pkg.glob("*.py")),
+        *(root / f for f in ("layout.py", "actions.py", "tables.py", "observation.py")),
+        *sorted((root.parent / "core").glob("*.py")),
+    ]
+    modules = (helpers, flow, legal, apply, invariants, kernels, batch_loops, observation,
+               sys.modules[__name__])
+    refresh_stale_cache(modules, deps, "village-engine-sources.sha256")
+
+
+_refresh_stale_cache()
