@@ -84,7 +84,8 @@ def _check(state) -> np.ndarray:
     if (
         state.__class__ is not np.ndarray
         or state.dtype is not _I64
-        or state.shape != _SHAPE
+        or state.size != STATE_SIZE
+        or state.ndim != 1
         or state.item(S_VERSION) != LAYOUT_VERSION
     ):
         _check_slow(state)
