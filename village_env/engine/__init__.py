@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from core.rng import rng_below
+from core.agents import pick_legal
 from village_env.actions import NUM_ACTIONS
 from village_env.engine.apply import apply_action
 from village_env.engine.flow import init_state
@@ -51,18 +51,6 @@ def settle(s, T, mask):
 
 
 @njit(cache=True)
-def random_action(s, mask, n_legal, rng_state):
-    """Uniform legal action drawn from a separate generator (never the game's own RNG)."""
-    r = rng_below(rng_state, 0, n_legal)
-    for a in range(mask.shape[0]):
-        if mask[a]:
-            if r == 0:
-                return a
-            r -= 1
-    return -1
-
-
-@njit(cache=True)
 def random_playout(s, T, mask, rng_state, max_decisions):
     """Play random legal actions until the end; returns the number of decisions (or -1 on an
     engine error). Allocation-free: the benchmark's compiled loop."""
@@ -71,7 +59,7 @@ def random_playout(s, T, mask, rng_state, max_decisions):
         n = legal_mask_into(s, T, mask)
         if n == 0:
             return -1
-        a = random_action(s, mask, n, rng_state)
+        a = pick_legal(mask, rng_state)
         if step_inplace(s, T, a, mask) != OK:
             return -1
         k += 1
