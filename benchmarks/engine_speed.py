@@ -62,10 +62,13 @@ def api_loop(game, n: int, seconds: float):
         s = game.new_game(n, seed[0])
         bot = RandomAgent(seed[0])
         k = 0
-        while not game.is_terminal(s):
-            game.observe(s, game.current_player(s))
+        p = game.current_player(s)
+        while p >= 0:  # current_player is -1 once the game is over
+            game.observe(s, p)
             s = game.step(s, bot.act_mask(game.legal_mask(s)))
+            p = game.current_player(s)
             k += 1
+        assert game.is_terminal(s)
         return k, 1
 
     one()
