@@ -1,10 +1,12 @@
-"""The main job: train the default run on Village, evaluate it against the baseline bots, report.
+"""The main job: train the default run on a game, evaluate it against the baseline bots, report.
 
     python -m training.main_job                      # default run (about 5-10 min on 2 cores)
     python -m training.main_job --out runs/main --games 200 --seed 0
+    python -m training.main_job --game troyes        # the same on 2-player Troyes
 
-Trains `python -m training.train` with its defaults (2-player Village), then plays the final
-checkpoint against `random` and against `heuristic` (seats rotated, seeded) and prints one table.
+Trains `python -m training.train` with its defaults (2-player Village unless --game), then plays
+the final checkpoint against `random` and against `heuristic` (seats rotated, seeded) and prints
+one table.
 Writes OUT/main_job.json with the training summary, both evaluations and RULES_DATA_HASH: the
 rules data is provisional, so every figure holds for that hash only.
 """
@@ -20,15 +22,17 @@ from typing import Any
 
 from training.checkpoint import CheckpointError
 from training.evaluate import evaluate
+from training.games import GAME_MODULES
 from training.train import TrainConfig, train
 
 
 def run_main_job(out: str = "runs/main", games: int = 200, seed: int = 0,
-                 timesteps: int | None = None, progress: bool = True) -> dict[str, Any]:
+                 timesteps: int | None = None, progress: bool = True,
+                 game: str = "village") -> dict[str, Any]:
     """Train the default configuration into `out`, evaluate it, return and save the report."""
     if games <= 0 or games % 2:
         raise ValueError(f"--games must be a positive even number (2 seats), got {games}")
-    cfg = TrainConfig(out=out, seed=seed, progress_bar=progress)
+    cfg = TrainConfig(game=game, out=out, seed=seed, progress_bar=progress)
     if timesteps is not None:
         cfg.timesteps = timesteps
     summary = train(cfg)
@@ -69,6 +73,8 @@ def main(argv: list[str] | None = None) -> int:
     """CLI entry point."""
     p = argparse.ArgumentParser(prog="python -m training.main_job", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--game", choices=sorted(GAME_MODULES), default="village",
+                   help="game to train and evaluate on (2 players), default village")
     p.add_argument("--out", default=None,
                    help="run folder (default: a new runs/main-YYYYmmdd-HHMMSS, so reruns work)")
     p.add_argument("--games", type=int, default=200, help="games against each bot (even)")
@@ -80,9 +86,11 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--timesteps must be positive")
     if args.out is None:
         args.out = time.strftime("runs/main-%Y%m%d-%H%M%S")
+        if args.game != "village":
+            args.out = time.strftime(f"runs/main-{args.game}-%Y%m%d-%H%M%S")
     try:
         report = run_main_job(args.out, args.games, args.seed, args.timesteps,
-                              progress=not args.no_progress)
+                              progress=not args.no_progress, game=args.game)
     except (ValueError, CheckpointError) as e:
         p.error(str(e))
     print(format_report(report))

@@ -1,56 +1,109 @@
-"""Baseline bots: registry, exact replay from seeds, heuristic strength against random."""
+"""Baseline bots: registry, exact replay from seeds, no peeking, heuristic strength vs random."""
 
 import numpy as np
 import pytest
+from training_helpers import GAMES
 
 from training.bots import bot_names, make_bot
 from training.evaluate import evaluate, play_game
 from training.games import get_game
 
 
-def test_registry_names_and_errors():
-    assert {"random", "heuristic"} <= set(bot_names("village"))
-    with pytest.raises(ValueError, match="no bot 'nope' for village; available: heuristic, random"):
-        make_bot("village", "nope")
+@pytest.mark.parametrize("game", GAMES)
+def test_registry_names_and_errors(game):
+    assert {"random", "heuristic"} <= set(bot_names(game))
+    with pytest.raises(ValueError,
+                       match=f"no bot 'nope' for {game}; available: heuristic, random"):
+        make_bot(game, "nope")
 
 
+@pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("name", ["random", "heuristic"])
-def test_bots_replay_exactly_from_their_seeds(name):
-    g = get_game("village")
+def test_bots_replay_exactly_from_their_seeds(game, name):
+    g = get_game(game)
 
     def trace(seed):
-        bots = [make_bot("village", name, seed), make_bot("village", "random", seed + 1)]
+        bots = [make_bot(game, name, seed), make_bot(game, "random", seed + 1)]
         s = g.new_game(2, 7)
         acts = []
         for _ in range(150):
+            if g.is_terminal(s):
+                break
             a = bots[g.current_player(s)].act(s)
             acts.append(a)
             s = g.step(s, a)
         return acts
 
+    assert len(trace(3)) >= 60
     assert trace(3) == trace(3)
-    if name == "random":
-        assert trace(3) != trace(4)
+    assert trace(3) != trace(4)
 
 
-def test_heuristic_does_not_peek_at_future_draws():
+@pytest.mark.parametrize("game", GAMES)
+def test_heuristic_does_not_peek_at_future_draws(game):
     """The lookahead runs on a reseeded copy: the real state's RNG words are never consumed."""
-    g = get_game("village")
-    bot = make_bot("village", "heuristic", 0)
+    g = get_game(game)
+    bot = make_bot(game, "heuristic", 0)
     s = g.new_game(2, 1)
     before = s.copy()
     bot.act(s)
     assert np.array_equal(s, before)
 
 
-def test_heuristic_beats_random_70_percent_of_100_games():
-    res = evaluate("village", 2, ["heuristic", "random"], games=100, seed=2024)
+def test_troyes_heuristic_ignores_the_opponents_hidden_characters():
+    """Swapping the opponent's secret Character cards for other cards the bot cannot see never
+    changes its choice (same bot seed), all through a game."""
+    g = get_game("troyes")
+    o = g.LAYOUT.offset("chars")
+    s = g.new_game(2, 12)
+    driver = make_bot("troyes", "random", 5)
+    checked = 0
+    while not g.is_terminal(s):
+        me = g.current_player(s)
+        own = set(s[o + 2 * me : o + 2 * me + 2].tolist())
+        other = 1 - me
+        theirs = set(s[o + 2 * other : o + 2 * other + 2].tolist())
+        alt = s.copy()
+        alt[o + 2 * other : o + 2 * other + 2] = [c for c in range(6)
+                                                   if c not in own | theirs][:2]
+        assert not np.array_equal(alt, s)
+        assert np.array_equal(g.observe(alt, me), g.observe(s, me))
+        if len(np.flatnonzero(g.legal_mask(s))) > 1:
+            a1 = make_bot("troyes", "heuristic", 9).act(s)
+            a2 = make_bot("troyes", "heuristic", 9).act(alt)
+            assert a1 == a2
+            checked += 1
+        s = g.step(s, driver.act(s))
+    assert checked >= 20
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_heuristic_beats_random_70_percent_of_100_games(game):
+    res = evaluate(game, 2, ["heuristic", "random"], games=100, seed=2024)
     h = res["agents"][0]
     assert h["games_per_seat"] == [50, 50]
     assert h["win_rate"] >= 0.70, h
 
 
-def test_full_game_heuristic_vs_heuristic_terminates():
-    g = get_game("village")
-    s = play_game(g, [make_bot("village", "heuristic", 1), make_bot("village", "heuristic", 2)], 9)
+@pytest.mark.parametrize("game", GAMES)
+def test_full_game_heuristic_vs_heuristic_terminates(game):
+    g = get_game(game)
+    s = play_game(g, [make_bot(game, "heuristic", 1), make_bot(game, "heuristic", 2)], 9)
     assert g.is_terminal(s)
+
+
+def test_troyes_heuristic_is_fast():
+    """A few ms per decision (measured over a whole game; generous bound for a loaded machine)."""
+    import time
+
+    g = get_game("troyes")
+    bots = [make_bot("troyes", "heuristic", 1), make_bot("troyes", "heuristic", 2)]
+    bots[0].act(g.new_game(2, 0))  # compile outside the timing
+    s, n, spent = g.new_game(2, 3), 0, 0.0
+    while not g.is_terminal(s):
+        t = time.perf_counter()
+        a = bots[g.current_player(s)].act(s)
+        spent += time.perf_counter() - t
+        n += 1
+        s = g.step(s, a)
+    assert spent / n < 0.05, (spent, n)

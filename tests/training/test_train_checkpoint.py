@@ -130,6 +130,29 @@ def test_mismatched_checkpoint_is_refused_before_unpickling(run_dir, tmp_path, n
         make_agent(str(c), "village", 2)
 
 
+def test_tiny_troyes_run_against_its_bots(tmp_path):
+    """Troyes trains like Village (the heuristic in the pool), and its checkpoint plays Troyes."""
+    out = tmp_path / "troyes"
+    argv = TINY + ["--out", str(out), "--seed", "5", "--game", "troyes"]
+    argv[argv.index("random:1,self:1")] = "random:1,heuristic:1,self:1"
+    assert tr.main(argv) == 0
+    g = get_game("troyes")
+    side = read_sidecar(out / "final")
+    assert side["game"] == "troyes" and side["players"] == 2
+    assert side["num_actions"] == g.NUM_ACTIONS and side["obs_size"] == g.OBS_SIZE
+    assert side["rules_data_hash"] == g.RULES_DATA_HASH
+    agent = make_agent(str(out), "troyes", 2, seed=0)
+    s = play_game(g, [agent, make_agent("heuristic", "troyes", 2, seed=1)], 6)
+    assert g.is_terminal(s)
+    with pytest.raises(CheckpointError, match="troyes"):
+        load_checkpoint(out / "final", get_game("village"), 2)
+
+
+def test_village_checkpoint_is_refused_for_troyes(run_dir, no_unpickle):
+    with pytest.raises(CheckpointError, match="village"):
+        load_checkpoint(run_dir / "final", get_game("troyes"), 2)
+
+
 def test_wrong_player_count_is_refused(run_dir, no_unpickle):
     with pytest.raises(CheckpointError, match="players: checkpoint was trained for 2"):
         load_checkpoint(run_dir / "final", get_game("village"), 3)
@@ -158,7 +181,9 @@ def test_bad_cli_input_gives_clear_errors(tmp_path, capsys):
     for argv, words in [
         (["--players", "7"], "players must be one of"),
         (["--timesteps", "0"], "--timesteps must be positive"),
-        (["--game", "troyes"], "troyes"),
+        (["--game", "troyes", "--players", "5"], "troyes: players must be one of"),
+        (["--game", "chess"], "invalid choice: 'chess'"),
+        (["--game", "troyes", "--opponents", "random:1,heuristic:1,ghost:1"], "'ghost' is not"),
         (["--opponents", "random:1,ghost:1"], "'ghost' is not 'self', a bot"),
         (["--net-arch", "a,b"], "--net-arch"),
         (["--resume", str(tmp_path)], "not a training run folder"),

@@ -1,0 +1,205 @@
+"""Troyes baseline bots: `heuristic`, a greedy lookahead over the acting player's own decisions.
+
+The evaluation projects each player's final score from the rules (shared/rules/troyes.md §7: VP
+tokens + 1 per unresolved event holding an own cube + printed VP of own supervisor slots - 2 per
+Cathedral level without an own cube + Character cards) and adds values for resources that turn
+into points later (deniers, influence, Activity cubes, standing citizens, citizens in supply, own
+dice not yet used), scaled down as the game nears its end. Character cards count only as far as
+the bot knows them: its own cards fully, every card it cannot see with the probability that some
+other player holds it (rules §6.3: every revealed card scores for every player).
+
+One decision of the rules (§10.7) is often only part of an action (target, then cube, then dice,
+then citizen source...), so the bot searches the chain of its own consecutive decisions up to the
+next turn boundary (depth-first, max over its choices, with a node budget) and plays the first
+decision of the best chain. It searches on a `determinize`d copy of the state (other players'
+characters, deck orders, face-down cards and the RNG resampled), so it never peeks at hidden
+information; its randomness (tie breaks, the determinization seed) comes from its own BotRng.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+import numpy as np
+
+from training.bots import BotRng, register_bot
+
+# hand-tuned values (VP per unit) of things not yet scored, at the start of the game; they fade
+# linearly to W_END_FRACTION of that by the last round
+W_DENIER = 0.22
+W_INFLUENCE = 0.25
+W_ACT_CUBE = 0.7  # an Activity cube: one more activation of a card
+W_STANDING = 1.1  # a standing citizen in a main building: one die per round
+W_SUPPLY = 0.35  # a citizen in the personal supply
+W_DIE = 0.12  # an own die still in the district this round (plus W_DIE_VALUE per pip)
+W_DIE_VALUE = 0.02
+W_END_FRACTION = 0.25
+NODE_BUDGET = 24  # search nodes per first decision
+MAX_DEPTH = 6
+
+
+_KERNELS: list = []
+
+
+def _kernels() -> list:
+    """The compiled evaluation (numba, compiled once per process on first use, not cached on
+    disk: it inlines engine code, whose cache core.numba_cache keeps honest, not this one's)."""
+    if _KERNELS:
+        return _KERNELS
+    from numba import njit
+
+    from troyes_env.engine.board import character_vp, score_final
+    from troyes_env.layout import (
+        O_ACUBE,
+        O_CHARS,
+        O_DDEN,
+        O_DEN,
+        O_DICE,
+        O_INF,
+        O_NP,
+        O_NROUNDS,
+        O_ROUND,
+        O_SPACES,
+        O_SUP,
+    )
+
+    @njit(cache=False)
+    def project(s, T, cw, w, out):
+        n = s[O_NP]
+        t = s.copy()
+        for i in range(8):
+            t[O_CHARS + i] = -1
+        fin = np.zeros(4, dtype=np.int64)
+        score_final(t, T, fin)
+        rounds = max(s[O_NROUNDS], 1)
+        left = (rounds - max(s[O_ROUND], 1)) / max(rounds - 1, 1)
+        scale = w[7] + (1.0 - w[7]) * left
+        for p in range(n):
+            v = float(fin[p])
+            for ch in range(6):
+                if cw[ch] > 0:
+                    v += cw[ch] * character_vp(s, T, ch, p)
+            cubes = 0
+            for pos in range(9):
+                cubes += s[O_ACUBE + pos * 4 + p]
+            standing = 0
+            for i in range(18):
+                if s[O_SPACES + i] == p:
+                    standing += 1
+            ndice = 0
+            pips = 0
+            for c in range(3):
+                for k in range(6):
+                    d = s[O_DICE + p * 18 + c * 6 + k]
+                    ndice += d
+                    pips += d * (k + 1)
+            v += scale * (w[0] * (s[O_DEN + p] + s[O_DDEN + p]) + w[1] * s[O_INF + p]
+                          + w[2] * cubes + w[3] * standing + w[4] * s[O_SUP + p])
+            v += w[5] * ndice + w[6] * pips
+            out[p] = v
+
+    _KERNELS.append(project)
+    return _KERNELS
+
+
+class TroyesHeuristic:
+    """Greedy search over the bot's own decision chain on a projected-score evaluation."""
+
+    name = "heuristic"
+
+    def __init__(self, game: ModuleType, seed: int = 0):
+        from troyes_env.engine import legal_mask_into, step_inplace
+
+        self.game = game
+        self.rng = BotRng(seed)
+        self._legal_into = legal_mask_into
+        self._step_inplace = step_inplace
+        L = game.LAYOUT
+        self.o = {n: L.offset(n) for n in L.segments}
+        self._mask = np.zeros(game.NUM_ACTIONS, dtype=np.int8)
+        self._work = None
+        self._w = np.array([W_DENIER, W_INFLUENCE, W_ACT_CUBE, W_STANDING, W_SUPPLY, W_DIE,
+                            W_DIE_VALUE, W_END_FRACTION])
+
+    # -- engine access (the compiled kernels the public API wraps; states are never modified) --
+    def _tables(self):
+        return self.game.TABLES  # read each time: load_rules_data may replace it
+
+    def _legal(self, s: np.ndarray) -> np.ndarray:
+        self._mask[:] = 0
+        self._legal_into(s.copy(), self._tables(), self._mask, self._work)
+        return np.flatnonzero(self._mask)
+
+    def _step(self, s: np.ndarray, a: int) -> np.ndarray:
+        t = s.copy()
+        if self._step_inplace(t, self._tables(), int(a), self._mask, self._work) != 0:
+            raise RuntimeError(f"troyes heuristic: engine refused legal action {a}")
+        return t
+
+    # -- evaluation --------------------------------------------------------------------------
+    def char_weights(self, state: np.ndarray, me: int) -> np.ndarray:
+        """Weight of each of the 6 Character cards in `me`'s projection: 1 for own cards, the
+        chance another player holds it for a card `me` cannot see (it will be revealed)."""
+        o, n = self.o, int(state[self.o["n_players"]])
+        own = [int(c) for c in state[o["chars"] + 2 * me : o["chars"] + 2 * me + 2] if c >= 0]
+        held = int((state[o["chars"] : o["chars"] + 2 * n] >= 0).sum())
+        w = np.full(6, (held - len(own)) / max(6 - len(own), 1))
+        w[own] = 1.0
+        return w
+
+    def projected(self, s: np.ndarray, cw: np.ndarray) -> np.ndarray:
+        """(n,) projected final score of every seat in state `s` (see the module docstring)."""
+        n = int(s[self.o["n_players"]])
+        out = np.zeros(n)
+        _kernels()[0](s, self._tables(), cw, self._w, out)
+        return out
+
+    def evaluate(self, s: np.ndarray, me: int, cw: np.ndarray) -> float:
+        """Value of state `s` for seat `me`: own projection minus the best other one; a finished
+        game is scored by its real result."""
+        g = self.game
+        if g.is_terminal(s):
+            sc = g.scores(s).astype(np.float64)
+            return 100.0 * float(g.returns(s, "win_loss")[me]) + sc[me] - np.delete(sc, me).max()
+        v = self.projected(s, cw)
+        best_other = max(float(x) for i, x in enumerate(v) if i != me)
+        return float(v[me]) - best_other
+
+    # -- search --------------------------------------------------------------------------------
+    def _search(self, s: np.ndarray, me: int, cw: np.ndarray, depth: int, budget: list) -> float:
+        """Max over `me`'s own continuation of the current action, static value at its end."""
+        o = self.o
+        if (depth >= MAX_DEPTH or budget[0] <= 0 or s[o["cur"]] != me
+                or s[o["phase"]] == self._ph_turn or self.game.is_terminal(s)):
+            return self.evaluate(s, me, cw)
+        best = -np.inf
+        for a in self._legal(s):
+            budget[0] -= 1
+            best = max(best, self._search(self._step(s, a), me, cw, depth + 1, budget))
+            if budget[0] <= 0:
+                break
+        return best
+
+    def act(self, state: np.ndarray) -> int:
+        """The legal action starting the best own decision chain (on a determinized copy)."""
+        from troyes_env.engine import WORK_SIZE
+        from troyes_env.layout import PH_TURN
+
+        if self._work is None:
+            self._work = np.zeros(WORK_SIZE, dtype=np.int64)
+            self._ph_turn = PH_TURN
+        g = self.game
+        legal = np.flatnonzero(g.legal_mask(state))
+        if len(legal) == 1:
+            return int(legal[0])
+        me = g.current_player(state)
+        probe = g.determinize(state, me, self.rng.seed32())
+        cw = self.char_weights(state, me)
+        val = np.empty(len(legal))
+        for i, a in enumerate(legal):
+            val[i] = self._search(self._step(probe, a), me, cw, 1, [NODE_BUDGET])
+        best = np.flatnonzero(val >= val.max() - 1e-9)
+        return int(legal[best[self.rng.below(len(best))]])
+
+
+register_bot("troyes", "heuristic")(TroyesHeuristic)
