@@ -394,24 +394,47 @@ def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only=-1):
     pr3 = T[T_PRICE + seln + 3] if seln + 3 <= 3 else 0
     if pr2 < 0 or pr3 < 0:
         prune = False
+    # Second exact pruning: with no cube, an Activity / event / agriculture group yields
+    # (pip total) // div, 0 below div (eval_group). A group whose pips cannot reach div needs no
+    # evaluation; vmax bounds the pips of a die still to add.
+    div = 0
+    if cube_pos < 0:
+        if tk == TK_ACT:
+            div = T[T_ACT + s[O_ACARD + ti] * A_W + A_DIV]
+        elif tk == TK_EVENT:
+            div = T[T_EV + s[O_ROW + ti] * E_W + E_DIV]
+        elif tk == TK_AGRI:
+            div = T[T_MISC + M_AGRI_DIV]
+    tot0 = 0
+    for k in range(seln):
+        tot0 += s[O_SEL + k] % 6 + 1
+    vmax = 0
+    for i in range(m):
+        v = work[2 + 3 * i] % 6 + 1
+        if v > vmax:
+            vmax = v
     found_total = 0
     for i in range(m):
         if only >= 0 and work[1 + 3 * i] != only:
             continue
         ta = work[2 + 3 * i]
         fa = 1 if ta // 18 != p else 0
-        ok = _eval_sel_plus(s, T, p, tk, ti, cube_pos, ta, nl(0), nl(0), nl(1)) > 0
-        if not ok and room >= 2:
+        va = tot0 + ta % 6 + 1
+        ok = False
+        if va >= div:
+            ok = _eval_sel_plus(s, T, p, tk, ti, cube_pos, ta, nl(0), nl(0), nl(1)) > 0
+        if not ok and room >= 2 and va + vmax * (2 if room >= 3 else 1) >= div:
             for j in range(i, m):
                 if j == i and work[3 + 3 * i] < 2:
                     continue
                 tb = work[2 + 3 * j]
                 nbab = nb0 + fa + (1 if tb // 18 != p else 0)
-                if not (prune and nbab * pr2 > money):
+                vab = va + tb % 6 + 1
+                if vab >= div and not (prune and nbab * pr2 > money):
                     if _eval_sel_plus(s, T, p, tk, ti, cube_pos, ta, tb, nl(0), nl(2)) > 0:
                         ok = True
                         break
-                if room >= 3 and not (prune and nbab * pr3 > money):
+                if room >= 3 and vab + vmax >= div and not (prune and nbab * pr3 > money):
                     for k in range(j, m):
                         use = 1
                         if k == i:
@@ -422,6 +445,8 @@ def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only=-1):
                             continue
                         tc = work[2 + 3 * k]
                         if prune and (nbab + (1 if tc // 18 != p else 0)) * pr3 > money:
+                            continue
+                        if vab + tc % 6 + 1 < div:
                             continue
                         if _eval_sel_plus(s, T, p, tk, ti, cube_pos, ta, tb, tc, nl(3)) > 0:
                             ok = True
