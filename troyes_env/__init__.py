@@ -120,7 +120,25 @@ def _buffers():
     return np.zeros(NUM_ACTIONS, dtype=np.int8), np.zeros(WORK_SIZE, dtype=np.int64)
 
 
+# Module-level scratch for the compiled calls of legal_mask / step (they hold the GIL: the
+# engine is not compiled nogil, so two threads never share these at once). Nothing is kept
+# in them between calls.
+_MASK = np.zeros(NUM_ACTIONS, dtype=np.int8)
+_WORK = np.zeros(WORK_SIZE, dtype=np.int64)
+_STATE = np.zeros(STATE_SIZE, dtype=np.int64)
+_I64 = np.dtype(np.int64)
+_SHAPE = (STATE_SIZE,)
+
+
 def _check_state(state: np.ndarray) -> None:
+    # cheap common case first (exact ndarray, int64, right size and version); else the full test
+    if (
+        state.__class__ is np.ndarray
+        and state.dtype is _I64
+        and state.shape == _SHAPE
+        and state.item(O_VERSION) == VERSION
+    ):
+        return
     if not isinstance(state, np.ndarray) or state.dtype != np.int64 or state.shape != (STATE_SIZE,):
         raise StateFormatError(f"troyes: a state is an int64 array of {STATE_SIZE} entries")
     if state[O_VERSION] != VERSION:
@@ -150,10 +168,11 @@ def new_game(num_players: int = 4, seed: int = 0, **options) -> np.ndarray:
 def legal_mask(state: np.ndarray) -> np.ndarray:
     """Bool mask of the actions legal now (all False once the game is over)."""
     _check_state(state)
-    mask, work = _buffers()
-    if state[O_PHASE] != PH_OVER:
-        s = state.copy()  # the completion search touches scratch fields, never the input
-        legal_mask_into(s, TABLES, mask, work)
+    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    if state.item(O_PHASE) != PH_OVER:
+        s = _STATE  # the completion search touches scratch fields, never the input
+        np.copyto(s, state)
+        legal_mask_into(s, TABLES, mask, _WORK)
     return mask.view(bool)
 
 
@@ -177,12 +196,11 @@ def step(state: np.ndarray, action: int) -> np.ndarray:
     """Return the state after `action`; raise IllegalActionError (input untouched) if illegal."""
     _check_state(state)
     s = state.copy()
-    mask, work = _buffers()
     try:
         a = operator.index(action)
     except TypeError:
         raise IllegalActionError(-1, repr(action), phase_name(state), "not an integer") from None
-    err = step_inplace(s, TABLES, a, mask, work) if 0 <= a < NUM_ACTIONS else 1
+    err = step_inplace(s, TABLES, a, _MASK, _WORK) if 0 <= a < NUM_ACTIONS else 1
     if err != 0:
         raise IllegalActionError(a, describe(a, state), phase_name(state), _why(state, a))
     return s
@@ -228,11 +246,12 @@ def returns(state: np.ndarray, kind: str = "win_loss") -> np.ndarray:
 def observe(state: np.ndarray, player: int) -> np.ndarray:
     """Seat-relative float32 observation of `player` (observation.py documents it)."""
     _check_state(state)
-    n = int(state[O_NP])
-    if not 0 <= int(player) < n:
+    n = state.item(O_NP)
+    p = int(player)
+    if not 0 <= p < n:
         raise ValueError(f"troyes: player must be in 0..{n - 1}")
-    out = np.zeros(OBS_SIZE, dtype=np.float32)
-    observe_into(state, TABLES, int(player), out)
+    out = np.empty(OBS_SIZE, dtype=np.float32)  # observe_into writes every entry
+    observe_into(state, TABLES, p, out)
     return out
 
 

@@ -44,6 +44,7 @@ from troyes_env.engine.turns import (
     _apply_dice,
     _apply_source,
     _apply_turn,
+    _dice_legal,
     _do_activation,
     _end_turn,
     _mask_archer,
@@ -51,6 +52,7 @@ from troyes_env.engine.turns import (
     _mask_dice,
     _mask_source,
     _mask_turn,
+    _turn_legal,
 )
 from troyes_env.layout import (
     O_CUBEPOS,
@@ -190,8 +192,16 @@ def step_inplace(s, T, a, mask, work):
         return ERR_OVER
     if a < 0 or a >= NUM_ACTIONS:
         return ERR_RANGE
-    legal_mask_into(s, T, mask, work)
-    if mask[a] == 0:
+    ph = s[O_PHASE]
+    # the two costly phases test the one action; the others build the mask (cheap)
+    if ph == PH_TURN:
+        ok = _turn_legal(s, T, a, mask, work)
+    elif ph == PH_DICE:
+        ok = _dice_legal(s, T, a, mask, work)
+    else:
+        legal_mask_into(s, T, mask, work)
+        ok = mask[a] != 0
+    if not ok:
         return ERR_ILLEGAL
     _apply(s, T, a, work)
     advance(s, T)

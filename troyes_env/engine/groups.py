@@ -356,12 +356,13 @@ def _eval_sel_plus(s, T, p, tk, ti, cube_pos, a, b, c, na):
 
 
 @njit(cache=True)
-def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark):
+def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only=-1):
     """Completion search over the chosen dice (s[sel]).
 
     mark=False: return 1 if some legal group extends the current choice (incl. itself).
     mark=True: set mask[a_die + rel id] for every die that can be the next one of a legal group;
-    return how many were marked. Candidates come after the last chosen die in id order."""
+    return how many were marked. Candidates come after the last chosen die in id order.
+    only >= 0: consider only the candidate of that relative id (a one-action legality test)."""
     n = s[O_NP]
     seln = s[O_SELN]
     col = group_colours(s, T, tk, ti, cube_pos)
@@ -377,19 +378,63 @@ def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark):
         t = s[O_SEL + seln - 1]
         min_rel = rel_of(n, p, t // 18) * 18 + t % 18
     m = _fill_candidates(s, T, p, col, min_rel, work)
+    # Exact pruning (no rule change): eval_group rejects a group whose price for the bought dice,
+    # nb * T_PRICE[size] (group_cost), exceeds the deniers held; every other cost only adds. So
+    # a pair whose bought dice alone are unaffordable at size 2 (3) needs no evaluation (no third
+    # die). Off with a FREE_DICE cube (no price) or a negative price in the table.
+    prune = True
+    if cube_pos >= 0 and T[T_ACT + s[O_ACARD + cube_pos] * A_W + A_EFF] == EF_FREE_DICE:
+        prune = False
+    money = s[O_DEN + p]
+    nb0 = 0
+    for k in range(seln):
+        if s[O_SEL + k] // 18 != p:
+            nb0 += 1
+    pr2 = T[T_PRICE + seln + 2] if seln + 2 <= 3 else 0
+    pr3 = T[T_PRICE + seln + 3] if seln + 3 <= 3 else 0
+    if pr2 < 0 or pr3 < 0:
+        prune = False
+    # Second exact pruning: with no cube, an Activity / event / agriculture group yields
+    # (pip total) // div, 0 below div (eval_group). A group whose pips cannot reach div needs no
+    # evaluation; vmax bounds the pips of a die still to add.
+    div = 0
+    if cube_pos < 0:
+        if tk == TK_ACT:
+            div = T[T_ACT + s[O_ACARD + ti] * A_W + A_DIV]
+        elif tk == TK_EVENT:
+            div = T[T_EV + s[O_ROW + ti] * E_W + E_DIV]
+        elif tk == TK_AGRI:
+            div = T[T_MISC + M_AGRI_DIV]
+    tot0 = 0
+    for k in range(seln):
+        tot0 += s[O_SEL + k] % 6 + 1
+    vmax = 0
+    for i in range(m):
+        v = work[2 + 3 * i] % 6 + 1
+        if v > vmax:
+            vmax = v
     found_total = 0
     for i in range(m):
+        if only >= 0 and work[1 + 3 * i] != only:
+            continue
         ta = work[2 + 3 * i]
-        ok = _eval_sel_plus(s, T, p, tk, ti, cube_pos, ta, nl(0), nl(0), nl(1)) > 0
-        if not ok and room >= 2:
+        fa = 1 if ta // 18 != p else 0
+        va = tot0 + ta % 6 + 1
+        ok = False
+        if va >= div:
+            ok = _eval_sel_plus(s, T, p, tk, ti, cube_pos, ta, nl(0), nl(0), nl(1)) > 0
+        if not ok and room >= 2 and va + vmax * (2 if room >= 3 else 1) >= div:
             for j in range(i, m):
                 if j == i and work[3 + 3 * i] < 2:
                     continue
                 tb = work[2 + 3 * j]
-                if _eval_sel_plus(s, T, p, tk, ti, cube_pos, ta, tb, nl(0), nl(2)) > 0:
-                    ok = True
-                    break
-                if room >= 3:
+                nbab = nb0 + fa + (1 if tb // 18 != p else 0)
+                vab = va + tb % 6 + 1
+                if vab >= div and not (prune and nbab * pr2 > money):
+                    if _eval_sel_plus(s, T, p, tk, ti, cube_pos, ta, tb, nl(0), nl(2)) > 0:
+                        ok = True
+                        break
+                if room >= 3 and vab + vmax >= div and not (prune and nbab * pr3 > money):
                     for k in range(j, m):
                         use = 1
                         if k == i:
@@ -399,6 +444,10 @@ def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark):
                         if work[3 + 3 * k] < use:
                             continue
                         tc = work[2 + 3 * k]
+                        if prune and (nbab + (1 if tc // 18 != p else 0)) * pr3 > money:
+                            continue
+                        if vab + tc % 6 + 1 < div:
+                            continue
                         if _eval_sel_plus(s, T, p, tk, ti, cube_pos, ta, tb, tc, nl(3)) > 0:
                             ok = True
                             break

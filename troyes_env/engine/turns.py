@@ -167,6 +167,49 @@ def _mask_turn(s, T, mask, work):
 
 
 @njit(cache=True)
+def _turn_legal(s, T, a, mask, work):
+    """mask[a] of _mask_turn without building the whole mask (step's legality test)."""
+    p = s[O_CUR]
+    if a == A_PASS:
+        return True
+    if A_ACTIVITY <= a < A_ACTIVITY + 9:
+        pos = a - A_ACTIVITY
+        return s[O_ACARD + pos] >= 0 and target_feasible(
+            s, T, p, nl(TK_ACT), pos, mask, nl(A_DIE), work
+        )
+    if A_EVENT <= a < A_EVENT + NROW:
+        i = a - A_EVENT
+        return i < row_len(s) and target_feasible(s, T, p, nl(TK_EVENT), i, mask, nl(A_DIE), work)
+    if a == A_CATHEDRAL:
+        return target_feasible(s, T, p, nl(TK_CATH), nl(0), mask, nl(A_DIE), work)
+    if A_BUILDING <= a < A_BUILDING + 3:
+        return target_feasible(s, T, p, nl(TK_BUILD), a - A_BUILDING, mask, nl(A_DIE), work)
+    if a == A_AGRI:
+        return target_feasible(s, T, p, nl(TK_AGRI), nl(0), mask, nl(A_DIE), work)
+    for i in range(mask.shape[0]):
+        mask[i] = 0
+    _mask_influence(s, T, p, mask)
+    return mask[a] != 0
+
+
+@njit(cache=True)
+def _dice_legal(s, T, a, mask, work):
+    """mask[a] of _mask_dice without building the whole mask (step's legality test)."""
+    p = s[O_CUR]
+    if a == A_CONFIRM:
+        return s[O_SELN] > 0 and _sel_eval(s, T, p) > 0
+    if A_DIE <= a < A_DIE + 90:
+        rid = a - A_DIE
+        return (
+            search_group(
+                s, T, p, s[O_TK], s[O_TI], s[O_CUBEPOS], mask, nl(A_DIE), work, nl(True), rid
+            )
+            > 0
+        )
+    return False
+
+
+@njit(cache=True)
 def _apply_turn(s, T, a):
     p = s[O_CUR]
     if a == A_PASS:
