@@ -191,6 +191,9 @@ def check_sidecar(meta: dict[str, Any], game: ModuleType | None = None,
     want = game_fingerprint(game)
     diffs = [f"{k}: checkpoint has {meta.get(k)!r}, this library has {v!r}"
              for k, v in want.items() if meta.get(k) != v]
+    if meta.get("library_version") != library_version():  # issue 4: refused on any mismatch
+        diffs.append(f"library_version: checkpoint has {meta.get('library_version')!r}, "
+                     f"this library has {library_version()!r}")
     if players is not None and meta.get("players") != int(players):
         diffs.append(f"players: checkpoint was trained for {meta.get('players')!r}, "
                      f"asked for {int(players)}")

@@ -116,6 +116,7 @@ def no_unpickle(monkeypatch):
         ({"num_actions": 7, "layout_version": 99}, ["num_actions", "layout_version"]),
         ({"actions_version": 0}, ["actions_version"]),
         ({"game": "troyes"}, ["troyes"]),
+        ({"library_version": "0.0.0-other"}, ["library_version", "0.0.0-other"]),
     ],
 )
 def test_mismatched_checkpoint_is_refused_before_unpickling(run_dir, tmp_path, no_unpickle,
