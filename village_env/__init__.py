@@ -245,6 +245,5 @@ def check_invariants(state: np.ndarray) -> list[str]:
     return [] if code == 0 else [INVARIANT_MESSAGES[code]]
 
 
-_ = (S_NP, ERR_ILLEGAL)
 # importing the submodule registers village_v0; then bind the functions over the submodule name
 from village_env.env import env, raw_env  # noqa: E402

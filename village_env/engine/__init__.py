@@ -10,7 +10,7 @@ from village_env.actions import NUM_ACTIONS
 from village_env.engine.apply import apply_action
 from village_env.engine.flow import init_state
 from village_env.engine.legal import legal_mask_into
-from village_env.layout import S_OVER, S_RNG
+from village_env.layout import S_OVER
 
 OK = 0
 ERR_ILLEGAL = 1
@@ -70,7 +70,6 @@ def new_mask() -> np.ndarray:
     return np.zeros(NUM_ACTIONS, dtype=np.bool_)
 
 
-_ = S_RNG
 
 
 @njit(cache=True)
