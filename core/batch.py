@@ -25,10 +25,12 @@ Seeds: slot i's k-th game is seeded by the words (seed mod 2**32, i, k), i.e. it
 from __future__ import annotations
 
 import importlib
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
+import numba
 import numpy as np
 from numba import njit
 
@@ -37,6 +39,22 @@ from core.returns import RETURN_KINDS
 from core.rng import M32, rng_seed, split_seed
 
 KIND_CODES = {k: i for i, k in enumerate(RETURN_KINDS)}  # win_loss 0, rank 1, margin 2
+
+# A parallel loop gets one thread per MIN_SLOTS_PER_THREAD slots (at most NUMBA_NUM_THREADS).
+# Waking a second thread costs more than a few games' step saves, and on a busy machine (PPO's
+# torch on the other core) a small parallel region waited milliseconds for its thread: 8 slots
+# of Village with 2 threads ran 69 env steps/s against 468 with one (2026-11-30, loaded box).
+MIN_SLOTS_PER_THREAD = 64
+_threads_set = threading.local()
+
+
+def use_threads_for(n_slots: int) -> int:
+    """Set numba's thread count (for this thread) for a parallel loop over n_slots games."""
+    k = max(1, min(numba.config.NUMBA_NUM_THREADS, int(n_slots) // MIN_SLOTS_PER_THREAD))
+    if getattr(_threads_set, "k", None) != k:  # numba.set_num_threads itself costs ~8 us
+        numba.set_num_threads(k)
+        _threads_set.k = k
+    return k
 
 
 def batch_game_seed(seed: int, slot: int, k: int) -> int:
@@ -309,7 +327,9 @@ class BatchEngine:
 
     def reset_slots(self, idx: np.ndarray) -> None:
         """(Re)start the current game number of the slots idx from its seed."""
-        self._L.reset_slots(np.asarray(idx, dtype=np.int64), self.states, self._masks,
+        idx = np.asarray(idx, dtype=np.int64)
+        use_threads_for(len(idx))
+        self._L.reset_slots(idx, self.states, self._masks,
                             self._works, self.spec.tables(), self.num_players, self._seed_a,
                             self.games, self.players, self.obs, self.want_obs)
 
@@ -339,6 +359,7 @@ class BatchEngine:
             j = int(np.flatnonzero(bad)[0])
             raise IllegalActionError(int(sel[j]), f"batch slot {int(idx[j])}", "batch",
                                      "not a legal action of the player to act in that slot")
+        use_threads_for(len(idx))
         self._L.step_slots(idx, acts, self.states, self._masks, self._works, self.spec.tables(),
                            self.num_players, self._seed_a, self.games, self.players, self.obs,
                            self.rewards, self.dones, self.truncs, self.codes, self._keys,
@@ -351,6 +372,7 @@ class BatchEngine:
     def random_actions(self, idx: np.ndarray | None = None) -> np.ndarray:
         """A uniform legal action per slot (from the slot's random-play generator)."""
         idx = self._all if idx is None else np.asarray(idx, dtype=np.int64)
+        use_threads_for(len(idx))
         self._L.random_actions(idx, self._masks, self.rngs, self._actions)
         return self._actions
 
@@ -359,6 +381,7 @@ class BatchEngine:
         restart in place); returns (decisions, games finished) of this call."""
         idx = self._all if idx is None else np.asarray(idx, dtype=np.int64)
         before = self.counts.sum(axis=0)
+        use_threads_for(len(idx))
         self._L.random_play(idx, int(n_decisions), self.states, self._masks, self._works,
                             self.rngs, self.spec.tables(), self.num_players, self._seed_a,
                             self.games, self.counts)
@@ -373,6 +396,7 @@ class BatchEngine:
         idx = self._all if idx is None else np.asarray(idx, dtype=np.int64)
         out = np.zeros((self.B, self.spec.obs_size), np.float32) if out is None else out
         src = self.final_states if final else self.states
+        use_threads_for(len(idx))
         self._L.observe_slots(idx, src, np.asarray(seats, dtype=np.int64), self.spec.tables(),
                               out)
         return out
@@ -380,8 +404,17 @@ class BatchEngine:
     def over(self, idx: np.ndarray | None = None) -> np.ndarray:
         """Bool (B,): game over in each slot (only the slots idx are refreshed)."""
         idx = self._all if idx is None else np.asarray(idx, dtype=np.int64)
+        use_threads_for(len(idx))
         self._L.over_flags(idx, self.states, self._over)
         return self._over
+
+    def play_random_seats(self, idx: np.ndarray, seat_random: np.ndarray,
+                          moves: np.ndarray) -> None:
+        """In each slot of idx, play random moves while the seat to act has seat_random[i, seat]
+        set; moves[i] = how many (negative on an engine error)."""
+        use_threads_for(len(idx))
+        self._L.play_random_seats(idx, seat_random, self.states, self._masks, self._works,
+                                  self.rngs, self.spec.tables(), self.players, moves)
 
     def nbytes_per_game(self) -> int:
         """Bytes of one game's state (int64 array)."""

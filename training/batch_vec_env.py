@@ -115,11 +115,8 @@ class BatchVecEnv(VecEnv):
 
     def _play_opponents(self, idx: np.ndarray) -> None:
         eng = self.engine
-        L = eng.spec.loops
-        T = eng.spec.tables()
         while len(idx):
-            L.play_random_seats(idx, self.seat_random, eng.states, eng._masks, eng._works,
-                                eng.rngs, T, eng.players, self._moves)
+            eng.play_random_seats(idx, self.seat_random, self._moves)
             if (self._moves[idx] < 0).any():
                 raise RuntimeError("engine error while playing random opponents")
             self.decisions += int(self._moves[idx].sum())

@@ -27,6 +27,7 @@ from troyes_env.engine import (
     observe_into,
     step_inplace,
 )
+from troyes_env.engine import api as _api
 from troyes_env.engine.flow import settle
 from troyes_env.layout import (
     LAYOUT,
@@ -103,10 +104,12 @@ def check_options(options: dict) -> None:
 def load_rules_data(rd=rules_data) -> str:
     """Replace the rules data the public API uses (same shapes as the layout); returns the new
     RULES_DATA_HASH. The compiled engine reads whatever table it is given (D2)."""
-    global TABLES, RULES_DATA_HASH
+    global TABLES, RULES_DATA_HASH, _api_observe, _api_legal_mask, _api_step
     TABLES = _tables.build_tables(rd)
     TABLES.setflags(write=False)
     RULES_DATA_HASH = _tables.tables_hash(TABLES)
+    _CACHE_S[:] = 0  # the cached mask was computed with the old tables
+    _api_observe, _api_legal_mask, _api_step = _api.compile_entry_points(TABLES)
     _tables.TABLES = TABLES
     _tables.RULES_DATA_HASH = RULES_DATA_HASH
     return RULES_DATA_HASH
@@ -128,6 +131,10 @@ _WORK = np.zeros(WORK_SIZE, dtype=np.int64)
 _STATE = np.zeros(STATE_SIZE, dtype=np.int64)
 _I64 = np.dtype(np.int64)
 _SHAPE = (STATE_SIZE,)
+# the mask cache of the compiled entry points (engine/api.py)
+_CACHE_S = np.zeros(STATE_SIZE, dtype=np.int64)
+_CACHE_M = np.zeros(NUM_ACTIONS, dtype=np.int8)
+_api_observe, _api_legal_mask, _api_step = _api.compile_entry_points(TABLES)
 
 
 def _check_state(state: np.ndarray) -> None:
@@ -167,6 +174,12 @@ def new_game(num_players: int = 4, seed: int = 0, **options) -> np.ndarray:
 
 def legal_mask(state: np.ndarray) -> np.ndarray:
     """Bool mask of the actions legal now (all False once the game is over)."""
+    out = np.empty(NUM_ACTIONS, dtype=np.bool_)
+    try:
+        if _api_legal_mask(state, TABLES, out, _STATE, _MASK, _WORK, _CACHE_S, _CACHE_M) == 0:
+            return out
+    except TypeError:  # not a C-contiguous writable int64 vector: the checked path below
+        pass
     _check_state(state)
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
     if state.item(O_PHASE) != PH_OVER:
@@ -194,13 +207,20 @@ def _why(state: np.ndarray, action: int) -> str:
 
 def step(state: np.ndarray, action: int) -> np.ndarray:
     """Return the state after `action`; raise IllegalActionError (input untouched) if illegal."""
-    _check_state(state)
-    s = state.copy()
     try:
         a = operator.index(action)
     except TypeError:
+        _check_state(state)
         raise IllegalActionError(-1, repr(action), phase_name(state), "not an integer") from None
-    err = step_inplace(s, TABLES, a, _MASK, _WORK) if 0 <= a < NUM_ACTIONS else 1
+    s = np.empty(STATE_SIZE, dtype=np.int64)
+    try:
+        err = _api_step(state, s, TABLES, a, _MASK, _WORK, _CACHE_S, _CACHE_M)
+    except (TypeError, OverflowError):  # an odd state array, or an action id beyond int64
+        _check_state(state)
+        s[:] = state
+        err = step_inplace(s, TABLES, a, _MASK, _WORK) if 0 <= a < NUM_ACTIONS else 1
+    if err == _api.API_BAD_STATE:
+        _check_state(state)  # raises StateFormatError
     if err != 0:
         raise IllegalActionError(a, describe(a, state), phase_name(state), _why(state, a))
     return s
@@ -245,13 +265,18 @@ def returns(state: np.ndarray, kind: str = "win_loss") -> np.ndarray:
 
 def observe(state: np.ndarray, player: int) -> np.ndarray:
     """Seat-relative float32 observation of `player` (observation.py documents it)."""
+    out = np.empty(OBS_SIZE, dtype=np.float32)  # observe_into writes every entry
+    if player.__class__ is int:  # numba would truncate a float seat: integers only
+        try:
+            if _api_observe(state, TABLES, player, out) == 0:
+                return out
+        except (TypeError, OverflowError):  # an odd state array: the checked path below
+            pass
     _check_state(state)
     n = state.item(O_NP)
-    p = int(player)
-    if not 0 <= p < n:
+    if not (isinstance(player, (int, np.integer)) and 0 <= player < n):
         raise ValueError(f"troyes: player must be in 0..{n - 1}")
-    out = np.empty(OBS_SIZE, dtype=np.float32)  # observe_into writes every entry
-    observe_into(state, TABLES, p, out)
+    observe_into(np.ascontiguousarray(state), TABLES, int(player), out)
     return out
 
 

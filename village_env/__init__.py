@@ -18,6 +18,7 @@ from village_env import rules_data
 from village_env import tables as _tables
 from village_env.actions import ACTIONS, NUM_ACTIONS
 from village_env.engine import ERR_ILLEGAL, ERR_NO_LEGAL, ERR_RANGE, step_inplace
+from village_env.engine import api as _api
 from village_env.engine.flow import customers_served, init_state, living_members
 from village_env.engine.invariants import INVARIANT_MESSAGES, check_invariants_code
 from village_env.engine.legal import legal_mask_into
@@ -47,7 +48,12 @@ PLAYER_COUNTS = (2, 3, 4)
 OPTIONS = ("start_player",)
 TABLES = _tables.TABLES
 RULES_DATA_HASH = _tables.RULES_DATA_HASH
-_MASK = np.zeros(NUM_ACTIONS, dtype=np.bool_)  # scratch for step (calls hold the GIL)
+# Scratch and the mask cache of the compiled entry points (engine/api.py). Compiled calls hold
+# the GIL, so two threads never use them at once.
+_MASK = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+_CACHE_S = np.zeros(STATE_SIZE, dtype=np.int64)
+_CACHE_M = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+_api_observe, _api_legal_mask, _api_step = _api.compile_entry_points(TABLES)
 
 __all__ = [
     "ACTIONS", "IllegalActionError", "LAYOUT", "NUM_ACTIONS", "OBS_SIZE", "PLAYER_COUNTS",
@@ -61,9 +67,11 @@ __all__ = [
 def load_rules_data(rd=rules_data) -> str:
     """Replace the rules data the public API uses (e.g. `tables.rules_with(...)`); returns the
     new RULES_DATA_HASH. Shapes must match the layout."""
-    global TABLES, RULES_DATA_HASH
+    global TABLES, RULES_DATA_HASH, _api_observe, _api_legal_mask, _api_step
     TABLES = _tables.build_tables(rd)
     RULES_DATA_HASH = _tables.tables_hash(TABLES)
+    _CACHE_S[:] = 0  # the cached mask was computed with the old tables
+    _api_observe, _api_legal_mask, _api_step = _api.compile_entry_points(TABLES)
     return RULES_DATA_HASH
 
 
@@ -102,6 +110,15 @@ def _check_slow(state) -> None:
         raise StateFormatError("village: not a Village state of this layout version")
 
 
+def _as_state(state) -> np.ndarray:
+    """The checked slow path: StateFormatError unless `state` is a Village state of this layout;
+    else the state itself, or a C-contiguous writable copy for the compiled code."""
+    _check(state)
+    if state.flags.c_contiguous and state.flags.writeable:
+        return state
+    return np.array(state, dtype=np.int64, order="C")
+
+
 def new_game(num_players: int = 4, seed: int = 0, *, start_player: int = 0) -> np.ndarray:
     """A new seeded game (rules §2); the first decision is the start player's."""
     if num_players not in PLAYER_COUNTS:
@@ -122,7 +139,12 @@ def new_game(num_players: int = 4, seed: int = 0, *, start_player: int = 0) -> n
 def legal_mask(state: np.ndarray) -> np.ndarray:
     """Bool mask (NUM_ACTIONS,) of the actions the rules allow now."""
     mask = np.empty(NUM_ACTIONS, dtype=np.bool_)
-    legal_mask_into(_check(state), TABLES, mask)
+    try:
+        if _api_legal_mask(state, TABLES, mask, _CACHE_S, _CACHE_M) == 0:
+            return mask
+    except TypeError:  # not a C-contiguous writable int64 vector: the checked path below
+        pass
+    legal_mask_into(_as_state(state), TABLES, mask)
     return mask
 
 
@@ -132,17 +154,27 @@ def phase_name(state: np.ndarray) -> str:
 
 def step(state: np.ndarray, action: int) -> np.ndarray:
     """The state after `action`; raises IllegalActionError (input untouched) if not allowed."""
-    _check(state)
     try:
         a = operator.index(action)
     except TypeError:
+        _as_state(state)
         raise IllegalActionError(
             -1, repr(action), phase_name(state), "not an integer action"
         ) from None
-    new = state.copy()
-    code = step_inplace(new, TABLES, a, _MASK)
+    new = np.empty(STATE_SIZE, dtype=np.int64)
+    try:
+        code = _api_step(state, new, TABLES, a, _MASK, _CACHE_S, _CACHE_M)
+    except (TypeError, OverflowError):  # an odd state array, or an action id beyond int64
+        state = _as_state(state)
+        if not -(2**63) <= a < 2**63:
+            code = ERR_RANGE
+        else:
+            new[:] = state
+            code = step_inplace(new, TABLES, a, _MASK)
     if code == 0:
         return new
+    if code == _api.API_BAD_STATE:
+        _as_state(state)  # raises StateFormatError
     if code == ERR_RANGE:
         raise IllegalActionError(a, "out of range", phase_name(state),
                                  f"actions are 0..{NUM_ACTIONS - 1}")
@@ -203,10 +235,18 @@ def returns(state: np.ndarray, kind: str = "win_loss") -> np.ndarray:
 
 def observe(state: np.ndarray, player: int) -> np.ndarray:
     """Player's observation (float32, OBS_SIZE); holds no hidden information (DESIGN D6)."""
-    n = _check(state).item(S_NP)
-    if not 0 <= player < n:
-        raise ValueError(f"village: player must be in 0..{n - 1}")
     out = np.empty(OBS_SIZE, dtype=np.float32)
+    if player.__class__ is int:  # numba would truncate a float seat: integers only
+        try:
+            if _api_observe(state, TABLES, player, out) == 0:
+                return out
+        except (TypeError, OverflowError):  # an odd state array: the checked path below
+            pass
+    state = _as_state(state)
+    n = state.item(S_NP)
+    if not (isinstance(player, (int, np.integer)) and 0 <= player < n):
+        raise ValueError(f"village: player must be in 0..{n - 1}")
+    player = int(player)
     observe_into(state, TABLES, player, out)
     return out
 

@@ -36,6 +36,12 @@ from troyes_env.engine.observe import observe_into  # noqa: F401
 _MODULES = (board, groups, rounds, events, turns, flow, observe, checks, kernels, batch_loops)
 
 
+def _modules():
+    from troyes_env.engine import api  # imports flow: loaded after the names above
+
+    return (*_MODULES, api)
+
+
 def _refresh_stale_cache() -> None:
     pkg = Path(__file__).resolve().parent
     root = pkg.parent
@@ -46,7 +52,7 @@ def _refresh_stale_cache() -> None:
         root / "observation.py",
         *sorted((root.parent / "core").glob("*.py")),
     ]
-    refresh_stale_cache(_MODULES, deps, "troyes-engine-sources.sha256")
+    refresh_stale_cache(_modules(), deps, "troyes-engine-sources.sha256")
 
 
 _refresh_stale_cache()

@@ -96,7 +96,16 @@ def _refresh_stale_cache() -> None:
 
     from core.numba_cache import refresh_stale_cache
     from village_env import observation
-    from village_env.engine import apply, batch_loops, flow, helpers, invariants, kernels, legal
+    from village_env.engine import (
+        api,
+        apply,
+        batch_loops,
+        flow,
+        helpers,
+        invariants,
+        kernels,
+        legal,
+    )
 
     pkg = Path(__file__).resolve().parent
     root = pkg.parent
@@ -105,7 +114,7 @@ def _refresh_stale_cache() -> None:
         *(root / f for f in ("layout.py", "actions.py", "tables.py", "observation.py")),
         *sorted((root.parent / "core").glob("*.py")),
     ]
-    modules = (helpers, flow, legal, apply, invariants, kernels, batch_loops, observation,
+    modules = (helpers, flow, legal, apply, invariants, kernels, batch_loops, observation, api,
                sys.modules[__name__])
     refresh_stale_cache(modules, deps, "village-engine-sources.sha256")
 

@@ -1,0 +1,116 @@
+"""The compiled API entry points (engine/api.py of each game): the mask cache never changes an
+outcome, edited states get fresh masks, and odd inputs take the checked slow path."""
+
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+import pytest
+
+from core.agents import RandomAgent
+from core.errors import IllegalActionError, StateFormatError
+
+GAMES = ["village", "troyes"]
+
+
+@pytest.fixture(params=GAMES)
+def game(request):
+    return importlib.import_module(f"{request.param}_env")
+
+
+def _cache_holds(game, s) -> bool:
+    return bool((game._CACHE_S == s).all())
+
+
+def test_cached_and_computed_paths_agree(game):
+    """Every decision of seeded 2-4 player games: the mask read from the cache equals the one
+    computed from scratch, and step with cached legality gives the same state as without."""
+    hits = decisions = 0
+    for seed in range(6):
+        s = game.new_game(2 + seed % 3, seed)
+        bot = RandomAgent(seed)
+        while not game.is_terminal(s):
+            hits += _cache_holds(game, s)
+            m_cached = game.legal_mask(s)
+            a = bot.act_mask(m_cached)
+            s_cached = game.step(s, a)
+            game._CACHE_S[:] = 0
+            m_fresh = game.legal_mask(s)
+            s_fresh = game.step(s, a)
+            np.testing.assert_array_equal(m_cached, m_fresh)
+            np.testing.assert_array_equal(s_cached, s_fresh)
+            s = s_fresh
+            decisions += 1
+        assert not game.legal_mask(s).any()
+    assert hits >= decisions - 6  # all but the first decision of each game came from the cache
+
+
+def test_state_edited_in_place_gets_a_fresh_mask(game):
+    s = game.new_game(3, 5)
+    bot = RandomAgent(5)
+    for _ in range(5):
+        s = game.step(s, bot.act_mask(game.legal_mask(s)))
+    assert _cache_holds(game, s)
+    edited = s.copy()
+    # an in-place edit of the cached state itself: a different position, so a different mask
+    if game.__name__ == "village_env":
+        from village_env.layout import S_OVER
+
+        s[S_OVER] = 1  # flag the game as over, which leaves no legal action
+    else:
+        from troyes_env.layout import O_PHASE, PH_OVER
+
+        s[O_PHASE] = PH_OVER
+    assert not game.legal_mask(s).any()
+    with pytest.raises(IllegalActionError):
+        game.step(s, int(np.flatnonzero(game.legal_mask(edited))[0]))
+    assert game.legal_mask(edited).any()
+
+
+def test_read_only_and_non_contiguous_states_take_the_checked_path(game):
+    s = game.new_game(4, 2)
+    want_mask = game.legal_mask(s)
+    want_obs = game.observe(s, 1)
+    a = int(np.flatnonzero(want_mask)[0])
+    want_next = game.step(s, a)
+    ro = s.copy()
+    ro.setflags(write=False)
+    strided = np.zeros(2 * s.size, dtype=np.int64)[::2]
+    strided[:] = s
+    for odd in (ro, strided):
+        np.testing.assert_array_equal(game.legal_mask(odd), want_mask)
+        np.testing.assert_array_equal(game.observe(odd, 1), want_obs)
+        np.testing.assert_array_equal(game.step(odd, a), want_next)
+    np.testing.assert_array_equal(ro, s)  # the input is never modified
+
+
+@pytest.mark.parametrize("bad", ["int32", "short", "zeros", "2d", "list", "float"])
+def test_foreign_states_are_refused_by_every_entry_point(game, bad):
+    s = game.new_game(2, 0)
+    odd = {
+        "int32": lambda: s.astype(np.int32),
+        "short": lambda: s[:-1].copy(),
+        "zeros": lambda: np.zeros_like(s),
+        "2d": lambda: s.reshape(1, -1),
+        "list": lambda: list(s),
+        "float": lambda: s.astype(np.float64),
+    }[bad]()
+    for call in (game.legal_mask, lambda x: game.observe(x, 0), lambda x: game.step(x, 0)):
+        with pytest.raises(StateFormatError):
+            call(odd)
+
+
+def test_seat_must_be_an_integer_in_range(game):
+    s = game.new_game(3, 0)
+    np.testing.assert_array_equal(game.observe(s, np.int32(2)), game.observe(s, 2))
+    for bad in (1.5, 3, -1, "0", 2**70):
+        with pytest.raises(ValueError):
+            game.observe(s, bad)
+
+
+def test_action_ids_beyond_int64_are_out_of_range(game):
+    s = game.new_game(2, 0)
+    for a in (2**70, -(2**70)):
+        with pytest.raises(IllegalActionError):
+            game.step(s, a)

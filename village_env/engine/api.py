@@ -1,0 +1,116 @@
+"""Compiled entry points of the public API (village_env/__init__.py): one compiled call per
+API call, so the Python wrappers stay thin (DESIGN §5: the API path is benchmarked).
+
+Each entry point has an explicit signature built from the real argument types, so numba
+compiles nothing else: a state of another dtype, shape or memory layout raises TypeError at
+dispatch, and the wrapper then takes its checked slow path (clear StateFormatError, or a
+contiguous copy of a valid read-only state). The game id, layout version and size of the state
+are tested here, before anything else reads it.
+
+Mask cache: `api_step` leaves the new state and the legal mask that `settle` computed for it
+in `cache_s` / `cache_m`. `api_legal_mask` and `api_step` use the cached mask only when the
+state they are given is equal, entry by entry, to `cache_s` (and the tables are the ones the
+cache was built with: the wrapper clears the cache when the rules data is replaced), so a
+caller that edits a state in place, or interleaves several games, gets a fresh mask. On the
+usual loop (observe, legal_mask, step) each state's mask is then computed once, not three times.
+An empty cache has game id 0 in `cache_s`.
+"""
+
+from __future__ import annotations
+
+from numba import njit, typeof, types
+
+from village_env.engine import OK, apply_action, settle, step_inplace
+from village_env.engine.legal import legal_mask_into
+from village_env.layout import GAME_ID, S_GAME_ID, S_NP, S_OVER, S_VERSION, STATE_SIZE, VERSION
+from village_env.observation import observe_into
+
+API_BAD_STATE = -1  # not a Village state of this layout (the wrapper raises StateFormatError)
+API_BAD_PLAYER = -2  # observe: no such seat (ValueError)
+
+
+def signatures(T):
+    """Numba signatures of the entry points for tables of T's type (a read-only table is typed
+    differently from a writable one)."""
+    st = types.Array(types.int64, 1, "C")
+    tt = typeof(T)
+    bm = types.Array(types.boolean, 1, "C")
+    f32 = types.Array(types.float32, 1, "C")
+    return {
+        "observe": types.int64(st, tt, types.int64, f32),
+        "legal_mask": types.int64(st, tt, bm, st, bm),
+        "step": types.int64(st, st, tt, types.int64, bm, st, bm),
+    }
+
+
+@njit(cache=True)
+def state_ok(s):
+    """Size, game id and layout version (DESIGN D1) before compiled code trusts the state."""
+    return s.shape[0] == STATE_SIZE and s[S_GAME_ID] == GAME_ID and s[S_VERSION] == VERSION
+
+
+@njit(cache=True)
+def cache_hit(s, cache_s):
+    if cache_s[S_GAME_ID] != GAME_ID:
+        return False
+    for i in range(STATE_SIZE):
+        if s[i] != cache_s[i]:
+            return False
+    return True
+
+
+def _observe(s, T, me, out):
+    if not state_ok(s):
+        return API_BAD_STATE
+    if me < 0 or me >= s[S_NP]:
+        return API_BAD_PLAYER
+    observe_into(s, T, me, out)
+    return OK
+
+
+def _legal_mask(s, T, out, cache_s, cache_m):
+    if not state_ok(s):
+        return API_BAD_STATE
+    if cache_hit(s, cache_s):
+        out[:] = cache_m
+    else:
+        legal_mask_into(s, T, out)
+    return OK
+
+
+def _step(s, new, T, a, mask, cache_s, cache_m):
+    """Copy s into new and apply action a there (step_inplace's codes); on success the cache
+    holds new and its legal mask."""
+    if not state_ok(s):
+        return API_BAD_STATE
+    new[:] = s
+    if a >= 0 and a < mask.shape[0] and cache_hit(s, cache_s) and cache_m[a]:
+        apply_action(new, T, a)  # legal: the cached mask is s's (checked entry by entry)
+        code = settle(new, T, mask)
+    else:
+        code = step_inplace(new, T, a, mask)
+    if code == OK:
+        cache_s[:] = new
+        if new[S_OVER]:  # settle builds no mask once the game is over
+            mask[:] = False
+        cache_m[:] = mask
+    else:
+        cache_s[S_GAME_ID] = 0
+    return code
+
+
+# module-level dispatchers, so the engine's stale-cache check (engine/__init__.py) flushes them
+api_observe = njit(cache=True)(_observe)
+api_legal_mask = njit(cache=True)(_legal_mask)
+api_step = njit(cache=True)(_step)
+
+
+def compile_entry_points(T):
+    """The three entry points compiled (or loaded from numba's cache) for tables like T, with
+    every other specialisation refused (TypeError at dispatch)."""
+    sig = signatures(T)
+    for d, key in ((api_observe, "observe"), (api_legal_mask, "legal_mask"), (api_step, "step")):
+        d.disable_compile(False)
+        d.compile(sig[key])
+        d.disable_compile()
+    return api_observe, api_legal_mask, api_step
