@@ -40,7 +40,8 @@ def wilson_interval(wins: float, n: int, z: float = 1.959964) -> tuple[float, fl
     denom = 1.0 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # the interval always holds p; at p = 0 or 1 rounding could leave it a hair outside
+    return min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half))
 
 
 def seat_rotation(n_agents: int, rotation: int) -> list[int]:

@@ -19,6 +19,15 @@ def test_wilson_interval_known_values():
     assert round(lo, 4) == 0.963 and hi == 1.0
 
 
+def test_wilson_interval_always_holds_the_rate():
+    # rounding left 10/10 at hi = 0.9999999999999999 (a negative error bar in the notebook)
+    for n in range(1, 300):
+        for k in (0, n // 3, n):
+            lo, hi = ev.wilson_interval(k, n)
+            assert lo <= k / n <= hi
+    assert ev.wilson_interval(10, 10)[1] == 1.0
+
+
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_rotation_gives_every_agent_every_seat_once_per_block(n):
     seats = np.array([ev.seat_rotation(n, r) for r in range(n)])  # (rotation, agent) -> seat
