@@ -379,9 +379,9 @@ def render(state: np.ndarray) -> str:
 
 
 def check_invariants(state: np.ndarray) -> list[str]:
-    from troyes_env.invariants import invariant_errors
+    from troyes_env.invariants import check_invariants as _check
 
-    return invariant_errors(state)
+    return _check(state)
 
 
 # the AEC env (imported last: binding the names here replaces the `env` submodule attribute)

@@ -1,6 +1,8 @@
-"""The compiled sweep once more with NUMBA_BOUNDSCHECK=1 and an empty NUMBA_CACHE_DIR (a cached
-function ignores the flag), so an index bug raises instead of touching the wrong memory (D4 §4).
-Most of its time is the cold compile (about 1.5 minutes on one core)."""
+"""The compiled sweep and the conformance checker (core.testing.check_game, 30 games per player
+count) once more with NUMBA_BOUNDSCHECK=1 and an empty NUMBA_CACHE_DIR (a cached function ignores
+the flag), so an index bug raises instead of touching the wrong memory (DESIGN §4). Both run in one
+process so the cold compile (about 1.5 minutes on one core, most of this test's time) is paid once.
+"""
 
 import os
 import subprocess
@@ -34,6 +36,10 @@ for n in (2, 3, 4):
         for q in range(n):
             T.observe(s, q)
     assert T.check_invariants(s) == []
+from core.testing import check_game
+for n in (2, 3, 4):
+    rep = check_game(T, n, range(500, 530), sample_every=5, replay_every=3)
+    assert rep.games == 30 and rep.alternatives_checked > 0 and rep.hidden_checked > 0
 print("boundscheck ok")
 """
 

@@ -1,8 +1,14 @@
-"""Compiled accounting checks and random sweeps (tests, benchmarks); see invariants.py for the
-full Python list. Error codes are > 0; 0 means every checked invariant holds."""
+"""Compiled accounting checks and random sweeps (tests, benchmarks).
+
+`invariant_code` is a fast subset used inside the compiled sweeps (codes E_CITIZENS..E_LONG).
+`full_invariant_code` checks every invariant of invariants.py `invariant_errors` (the readable
+reference), the per-entry ranges of the layout included, and returns the first failure's code
+(F_* below, > 0) or 0 when all hold; `troyes_env.check_invariants` calls it first. The tables and
+the per-entry bounds (`layout_bounds`) are arguments (D2)."""
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from core.rng import rng_below
@@ -12,27 +18,38 @@ from troyes_env.engine.flow import _apply, advance, legal_mask_into, settle
 from troyes_env.layout import (
     NFLAG,
     NROW,
+    O_ACARD,
     O_ACUBE,
+    O_AHID,
     O_ASUP,
+    O_BLACK,
     O_CATH,
     O_CUBES,
+    O_DECKS,
     O_DEN,
     O_DICE,
+    O_DRAWN,
     O_FLAGS,
     O_GREY,
     O_INF,
+    O_KEPT,
     O_LYING,
     O_NP,
     O_OWNED,
     O_PHASE,
     O_ROLLED,
+    O_ROUND,
     O_ROW,
     O_SPACES,
     O_SUP,
     O_VP,
+    PH_COUNTER,
+    PH_FLIP,
     PH_OVER,
+    PH_SETUP,
     STATE_SIZE,
 )
+from troyes_env.tables import A_TIMING, A_W, E_FLAGS, E_W, T_ACT, T_EV, T_SETUP
 
 E_CITIZENS, E_GREY, E_CUBES, E_LYING, E_DICE, E_NEG, E_ROW, E_EMPTY_MASK, E_LONG = range(1, 10)
 
@@ -135,3 +152,238 @@ def random_game(s, T, mask, work, rng4, spare, explore, max_steps):
         if e != 0:
             return k, e
     return k, 0
+
+
+# Codes of full_invariant_code, one per check of invariants.py invariant_errors, in its order.
+(
+    F_SIZE,  # the state has the wrong number of entries
+    F_RANGE,  # an entry is outside its segment's [lo, hi] (Layout.validate)
+    F_ABSENT_SEAT,  # a seat not in the game holds citizens, money or VP
+    F_CITIZENS,  # a player's citizens (supply + board) differ from the number owned
+    F_OWNED,  # a player owns fewer citizens than at the start, or more than 12
+    F_GREY,  # grey citizens (board + lying + supply) != 8
+    F_LYING,  # two citizens of one colour lying at one building
+    F_SPACE_GAP,  # a gap in a Bishopric / City Hall row (ED-8)
+    F_PREPLACE,  # an empty building space after pre-placement in round 0
+    F_SLOT,  # two supervisors in slot 1 or 2 of one Activity card
+    F_FACE_DOWN,  # citizens or cubes on a face-down Activity card
+    F_IMMEDIATE,  # cubes on an immediate Activity card
+    F_BOTH_FACES,  # an Activity card position both revealed and face down
+    F_CUBES,  # a player's cubes on the board != cubes_out counter
+    F_CATH,  # a Cathedral level over an empty level
+    F_MARAUDING,  # Marauding is not at the start of the event row
+    F_ROW_FLAGS_EMPTY,  # flags on an empty event row position
+    F_ROW_GAP,  # a gap in the event row
+    F_ROW_BEYOND,  # a cube beyond the card's flag spaces
+    F_ROW_FULL,  # a full event card left unresolved
+    F_ROW_KEPT,  # an event card both in the row and kept
+    F_DRAWN,  # a drawn event card neither in the row nor kept (or drawn past the deck)
+    F_DICE,  # more dice of a district and colour than were rolled
+    F_ROLLED,  # more than 6 dice of a colour rolled (ED-3)
+    F_BLACK,  # black dice outside the counter step
+    F_OVER,  # dice or lying citizens left after the game
+) = range(1, 27)
+
+F_NAMES = (
+    "",
+    "size",
+    "range",
+    "absent seat",
+    "citizens",
+    "owned",
+    "grey",
+    "lying",
+    "space gap",
+    "pre-placement",
+    "supervisor slot",
+    "face-down card",
+    "immediate card",
+    "both faces",
+    "cubes",
+    "cathedral",
+    "marauding",
+    "row flags on empty",
+    "row gap",
+    "row beyond flags",
+    "row full",
+    "row kept",
+    "drawn",
+    "dice",
+    "rolled",
+    "black",
+    "over",
+)
+
+
+def layout_bounds(layout):
+    """Per-entry lowest and highest legal values (int64 arrays) of a core.layout.Layout."""
+    lo = np.empty(layout.size, dtype=np.int64)
+    hi = np.empty(layout.size, dtype=np.int64)
+    for seg in layout.segments.values():
+        lo[seg.offset : seg.offset + seg.size] = seg.lo
+        hi[seg.offset : seg.offset + seg.size] = seg.hi
+    return lo, hi
+
+
+@njit(cache=True)
+def full_invariant_code(s, T, lo, hi):
+    """First failing invariant of invariants.py (F_* code), 0 when every one holds."""
+    if s.shape[0] != lo.shape[0] or s.shape[0] != STATE_SIZE:
+        return F_SIZE
+    for i in range(STATE_SIZE):
+        if s[i] < lo[i] or s[i] > hi[i]:
+            return F_RANGE
+    n = s[O_NP]
+    ph = s[O_PHASE]
+    start_cit = T[T_SETUP + n * 5]
+    # citizens: each player's are in exactly one place, 12 at most
+    for p in range(4):
+        total = s[O_SUP + p]
+        for i in range(18):
+            if s[O_SPACES + i] == p:
+                total += 1
+        for b in range(3):
+            total += s[O_LYING + b * 5 + p]
+        for pos in range(9):
+            if s[O_ASUP + pos * 4 + p] > 0:
+                total += 1
+        own = s[O_OWNED + p]
+        if p >= n:
+            if total != 0 or own != 0 or s[O_DEN + p] != 0 or s[O_VP + p] != 0:
+                return F_ABSENT_SEAT
+            continue
+        if total != own:
+            return F_CITIZENS
+        if own < start_cit or own > 12:
+            return F_OWNED
+    g = s[O_GREY]
+    for i in range(18):
+        if s[O_SPACES + i] == 4:
+            g += 1
+    for b in range(3):
+        g += s[O_LYING + b * 5 + 4]
+    if g != 8:
+        return F_GREY
+    for i in range(15):
+        if s[O_LYING + i] > 1:
+            return F_LYING
+    # rows have no gaps (ED-8): Bishopric 3 rows of 2 from space 6, City Hall 2 of 3 from 12
+    for r in range(5):
+        base = 6 + 2 * r if r < 3 else 12 + 3 * (r - 3)
+        rl = 2 if r < 3 else 3
+        seen_empty = False
+        for x in range(rl):
+            if s[O_SPACES + base + x] < 0:
+                seen_empty = True
+            elif seen_empty:
+                return F_SPACE_GAP
+    if ph != PH_SETUP and s[O_ROUND] == 0:
+        for i in range(18):
+            if s[O_SPACES + i] < 0:
+                return F_PREPLACE
+    # supervisors: slots 1 and 2 hold at most one player; only on revealed cards
+    for pos in range(9):
+        for slot in range(1, 3):
+            k = 0
+            for p in range(4):
+                if s[O_ASUP + pos * 4 + p] == slot:
+                    k += 1
+            if k > 1:
+                return F_SLOT
+        anything = False
+        cubes = False
+        for p in range(4):
+            if s[O_ASUP + pos * 4 + p] != 0:
+                anything = True
+            if s[O_ACUBE + pos * 4 + p] != 0:
+                cubes = True
+        ac = s[O_ACARD + pos]
+        if ac < 0 and (anything or cubes):
+            return F_FACE_DOWN
+        if ac >= 0 and T[T_ACT + ac * A_W + A_TIMING] == 0 and cubes:
+            return F_IMMEDIATE
+        if ac >= 0 and s[O_AHID + pos] >= 0:
+            return F_BOTH_FACES
+    # cubes: board count matches the counters
+    for p in range(n):
+        on = 0
+        for pos in range(9):
+            on += s[O_ACUBE + pos * 4 + p]
+        for i in range(18):
+            if s[O_CATH + i] == p:
+                on += 1
+        for i in range(NROW * NFLAG):
+            if s[O_FLAGS + i] == p:
+                on += 1
+        if on != s[O_CUBES + p]:
+            return F_CUBES
+    for lv in range(1, 3):
+        for val in range(6):
+            if s[O_CATH + lv * 6 + val] >= 0 and s[O_CATH + (lv - 1) * 6 + val] < 0:
+                return F_CATH
+    # event row: Marauding first, compact, flags only within the card, no full card
+    if s[O_ROW] != 0:
+        return F_MARAUDING
+    seen_end = False
+    for i in range(NROW):
+        c = s[O_ROW + i]
+        if c < 0:
+            seen_end = True
+            for f in range(NFLAG):
+                if s[O_FLAGS + i * NFLAG + f] >= 0:
+                    return F_ROW_FLAGS_EMPTY
+            continue
+        if seen_end:
+            return F_ROW_GAP
+        nf = T[T_EV + c * E_W + E_FLAGS]
+        for f in range(nf, NFLAG):
+            if s[O_FLAGS + i * NFLAG + f] >= 0:
+                return F_ROW_BEYOND
+        if nf > 0:
+            full = True
+            for f in range(nf):
+                if s[O_FLAGS + i * NFLAG + f] < 0:
+                    full = False
+            if full:
+                return F_ROW_FULL
+        if s[O_KEPT + c] >= 0:
+            return F_ROW_KEPT
+    for col in range(3):
+        for j in range(s[O_DRAWN + col]):
+            c = s[O_DECKS + col * 8 + j]
+            if c < 0:
+                return F_DRAWN
+            if s[O_KEPT + c] >= 0:
+                continue
+            in_row = False
+            for i in range(NROW):
+                if s[O_ROW + i] == c:
+                    in_row = True
+            if not in_row:
+                return F_DRAWN
+    # dice: never more than the citizens rolled, at most 6 of a colour (ED-3)
+    for d in range(5):
+        for c in range(3):
+            k = 0
+            for v in range(6):
+                k += s[O_DICE + d * 18 + c * 6 + v]
+            if k > s[O_ROLLED + d * 3 + c]:
+                return F_DICE
+    for c in range(3):
+        k = 0
+        for d in range(5):
+            k += s[O_ROLLED + d * 3 + c]
+        if k > 6:
+            return F_ROLLED
+    if ph != PH_COUNTER and ph != PH_FLIP and ph != PH_OVER:
+        for v in range(6):
+            if s[O_BLACK + v] != 0:
+                return F_BLACK
+    if ph == PH_OVER:
+        for i in range(90):
+            if s[O_DICE + i] != 0:
+                return F_OVER
+        for i in range(15):
+            if s[O_LYING + i] != 0:
+                return F_OVER
+    return 0
