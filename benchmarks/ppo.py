@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import time
 
-from training.env import SingleSeatEnv  # noqa: F401  (ImportError skips the rows)
-
 from training.batch_vec_env import BatchVecEnv
+from training.env import SingleSeatEnv  # noqa: F401  (ImportError skips the rows)
 
 ROLLOUT = 1024
 NET = [64, 64]
