@@ -482,6 +482,163 @@ def target_feasible(s, T, p, tk, ti, mask, a_die, work):
     return False
 
 
+# Dice summary for the exact feasibility tests below (`option_feasible_fast`): built lazily, once
+# per mask, in `work` after the candidate list of `_fill_candidates` (1 + 3 * N_TYPES entries),
+# so the completion search and the summary never overlap. One slot per colour (SUM_ANY: every
+# colour, for ALL_FIVES); each slot: [0] own dice (<= 3), [1:4] their types by value (highest
+# first); [4] bought dice (<= 3), [5:8] their types; [8] dice from distinct other districts
+# (<= 3, one per district, FREE_DICE), [9:12] their types. work[slot base] < 0: not built yet.
+N_TYPES = 5 * 18  # die types: district (4 = neutral), colour, value
+SUM_OFF = 1 + 3 * N_TYPES
+SUM_W = 12
+SUM_ANY = 3
+SUM_SIZE = (SUM_ANY + 1) * SUM_W
+
+
+@njit(cache=True)
+def reset_summary(work):
+    """Mark the dice summary stale (at the start of every mask / legality test that uses it)."""
+    for slot in range(SUM_ANY + 1):
+        work[SUM_OFF + slot * SUM_W] = -1
+
+
+@njit(cache=True)
+def _build_summary(s, p, slot, work):
+    n = s[O_NP]
+    b = SUM_OFF + slot * SUM_W
+    no = 0
+    nt = 0
+    nd = 0
+    for v in range(5, -1, -1):
+        for c in range(3):
+            if slot != SUM_ANY and c != slot:
+                continue
+            t = p * 18 + c * 6 + v
+            cnt = s[O_DICE + t]
+            while cnt > 0 and no < 3:
+                work[b + 1 + no] = t
+                no += 1
+                cnt -= 1
+            for d in range(5):
+                if d == p or (d >= n and d != 4):
+                    continue
+                t = d * 18 + c * 6 + v
+                cnt = s[O_DICE + t]
+                if cnt <= 0:
+                    continue
+                while cnt > 0 and nt < 3:
+                    work[b + 5 + nt] = t
+                    nt += 1
+                    cnt -= 1
+                if nd < 3:
+                    seen = False
+                    for k in range(nd):
+                        if work[b + 9 + k] // 18 == d:
+                            seen = True
+                    if not seen:
+                        work[b + 9 + nd] = t
+                        nd += 1
+    work[b] = no
+    work[b + 4] = nt
+    work[b + 8] = nd
+
+
+@njit(cache=True)
+def _build_target_feasible(s, T, p, ti, cube_pos, work):
+    """A placement (ED-26: one die; ED-28) by the value of its die: its yield depends on the value
+    only and its price on whether the die is bought (rules §4.0), so one own and one bought die
+    of each value stand for all. An own die costs nothing: when it fails with money >= 0, its
+    placement fails and so does a bought die of that value."""
+    n = s[O_NP]
+    col = group_colours(s, T, nl(TK_BUILD), ti, cube_pos)
+    money = s[O_DEN + p]
+    for v in range(6):
+        t = p * 18 + col * 6 + v
+        if s[O_DICE + t] > 0:
+            if eval_group(s, T, p, nl(TK_BUILD), ti, cube_pos, t, nl(-1), nl(-1), nl(1)) > 0:
+                return True
+            if money >= 0:
+                continue
+        for d in range(5):
+            if d == p or (d >= n and d != 4):
+                continue
+            t = d * 18 + col * 6 + v
+            if s[O_DICE + t] > 0:
+                if eval_group(s, T, p, nl(TK_BUILD), ti, cube_pos, t, nl(-1), nl(-1), nl(1)) > 0:
+                    return True
+                break
+    return False
+
+
+@njit(cache=True)
+def option_feasible_fast(s, T, p, tk, ti, cube_pos, mask, a_die, work):
+    """option_feasible (ED-5), exactly, without the completion search where that is safe.
+
+    Activity / event / agriculture: besides colour and size, eval_group depends on a group only
+    through its number of dice n, of bought dice nb (price, rules §4.0 / ED-23; with FREE_DICE no
+    price but one die per other district, §6.1.2) and its pip total, and its verdict can only
+    improve with a higher total (N = total // divisor, divisor > 0, rules §4.1, §4.3, §4.5; cube
+    modifiers add to the total or scale it, §6.1.2). So a legal group exists iff, for some
+    (n, nb), the best own plus the best bought dice form one: at most 9 evaluations. Placements
+    go by die value (`_build_target_feasible`); the Cathedral (ED-27) and anything outside these
+    conditions use the completion search. Needs `reset_summary(work)` earlier in the same mask."""
+    if tk == TK_BUILD:
+        return _build_target_feasible(s, T, p, ti, cube_pos, work)
+    if tk == TK_CATH:
+        return option_feasible(s, T, p, tk, ti, cube_pos, mask, a_die, work)
+    eff = -1
+    if cube_pos >= 0:
+        card = s[O_ACARD + cube_pos]
+        eff = T[T_ACT + card * A_W + A_EFF]
+        if eff == EF_SPLIT and T[T_ACT + card * A_W + A_P0] < 0:
+            return option_feasible(s, T, p, tk, ti, cube_pos, mask, a_die, work)
+    if tk == TK_ACT:
+        div = T[T_ACT + s[O_ACARD + ti] * A_W + A_DIV]
+    elif tk == TK_EVENT:
+        div = T[T_EV + s[O_ROW + ti] * E_W + E_DIV]
+    else:
+        div = T[T_MISC + M_AGRI_DIV]
+    if div <= 0:
+        return option_feasible(s, T, p, tk, ti, cube_pos, mask, a_die, work)
+    col = group_colours(s, T, tk, ti, cube_pos)
+    slot = col if col >= 0 else SUM_ANY
+    b = SUM_OFF + slot * SUM_W
+    if work[b] < 0:
+        _build_summary(s, p, slot, work)
+    no = work[b]
+    ob = b + 5
+    if eff == EF_FREE_DICE:
+        ob = b + 9
+    nt = work[ob - 1]
+    mx = group_max(s, T, tk, ti, cube_pos)
+    for n in range(1, mx + 1):
+        for nb in range(n + 1):
+            if n - nb > no or nb > nt:
+                continue
+            t0 = work[b + 1] if n - nb > 0 else work[ob]
+            t1 = -1
+            t2 = -1
+            if n >= 2:
+                t1 = work[b + 2] if n - nb > 1 else work[ob + (1 - (n - nb))]
+            if n >= 3:
+                t2 = work[b + 3] if n - nb > 2 else work[ob + (2 - (n - nb))]
+            if eval_group(s, T, p, tk, ti, cube_pos, t0, t1, t2, n) > 0:
+                return True
+    return False
+
+
+@njit(cache=True)
+def target_feasible_fast(s, T, p, tk, ti, mask, a_die, work):
+    """target_feasible with option_feasible_fast (needs `reset_summary(work)` first)."""
+    if option_feasible_fast(s, T, p, tk, ti, nl(-1), mask, a_die, work):
+        return True
+    for pos in range(9):
+        if s[O_ACUBE + pos * 4 + p] > 0 and cube_fits(s, T, tk, ti, pos):
+            if option_feasible_fast(s, T, p, tk, ti, pos, mask, a_die, work):
+                return True
+    return False
+
+
 @njit(cache=True)
 def pay_gain_affordable(s, T, p, card):
     """rules §6.1.2 PAY_GAIN: can the next payment be made?"""
