@@ -627,33 +627,44 @@ N_TYPES = 5 * 18  # die types: district (4 = neutral), colour, value
 SUM_OFF = 1 + 3 * N_TYPES
 SUM_W = 12
 SUM_ANY = 3
-SUM_SIZE = (SUM_ANY + 1) * SUM_W
+HELD_OFF = SUM_OFF + (SUM_ANY + 1) * SUM_W  # [0] count, then the positions of held cubes
+SUM_SIZE = (SUM_ANY + 1) * SUM_W + 1 + 9
 
 
 @njit(cache=True)
-def reset_summary(work):
-    """Mark the dice summary stale (at the start of every mask / legality test that uses it)."""
+def reset_summary(s, p, work):
+    """Mark the dice summary stale and list the cards where p holds cubes (ED-24), in position
+    order; at the start of every mask / legality test that uses them."""
     for slot in range(SUM_ANY + 1):
         work[SUM_OFF + slot * SUM_W] = -1
+    k = 0
+    for pos in range(9):
+        if s[O_ACUBE + pos * 4 + p] > 0:
+            work[HELD_OFF + 1 + k] = pos
+            k += 1
+    work[HELD_OFF] = k
 
 
 @njit(cache=True)
 def _build_summary(s, p, slot, work):
     n = s[O_NP]
     b = SUM_OFF + slot * SUM_W
+    c0 = 0 if slot == SUM_ANY else slot
+    c1 = 3 if slot == SUM_ANY else slot + 1
     no = 0
-    nt = 0
-    nd = 0
     for v in range(5, -1, -1):
-        for c in range(3):
-            if slot != SUM_ANY and c != slot:
-                continue
+        for c in range(c0, c1):
             t = p * 18 + c * 6 + v
             cnt = s[O_DICE + t]
             while cnt > 0 and no < 3:
                 work[b + 1 + no] = t
                 no += 1
                 cnt -= 1
+    nt = 0
+    nd = 0
+    seen = 0  # bit d: district d already in the distinct list
+    for v in range(5, -1, -1):
+        for c in range(c0, c1):
             for d in range(5):
                 if d == p or (d >= n and d != 4):
                     continue
@@ -665,14 +676,10 @@ def _build_summary(s, p, slot, work):
                     work[b + 5 + nt] = t
                     nt += 1
                     cnt -= 1
-                if nd < 3:
-                    seen = False
-                    for k in range(nd):
-                        if work[b + 9 + k] // 18 == d:
-                            seen = True
-                    if not seen:
-                        work[b + 9 + nd] = t
-                        nd += 1
+                if nd < 3 and (seen >> d) & 1 == 0:
+                    seen |= 1 << d
+                    work[b + 9 + nd] = t
+                    nd += 1
     work[b] = no
     work[b + 4] = nt
     work[b + 8] = nd
@@ -706,6 +713,43 @@ def _build_target_feasible(s, T, p, ti, cube_pos, work):
 
 
 @njit(cache=True)
+def _cath_target_feasible(s, T, p, cube_pos, mask, a_die, work):
+    """The Cathedral (rules §4.2, ED-27: every die needs a free level of its value). One die of a
+    legal group is legal alone: its value keeps a free level, and it costs no more (an own die:
+    nothing; a group of bought dice only: n * price[n] >= price[1], checked on the table here),
+    so a legal group exists iff a single die is legal: one own and one bought die of each value
+    stand for all. Outside these conditions (a cube, negative money) the completion search."""
+    money = s[O_DEN + p]
+    pr1 = T[T_PRICE + 1]
+    if (
+        cube_pos >= 0
+        or money < 0
+        or pr1 < 0
+        or pr1 > 2 * T[T_PRICE + 2]
+        or pr1 > 3 * T[T_PRICE + 3]
+    ):
+        return option_feasible(s, T, p, nl(TK_CATH), nl(0), cube_pos, mask, a_die, work)
+    n = s[O_NP]
+    col = group_colours(s, T, nl(TK_CATH), nl(0), cube_pos)
+    for v in range(6):
+        if cath_height(s, v + 1) >= 3:
+            continue
+        t = p * 18 + col * 6 + v
+        if s[O_DICE + t] > 0:
+            if eval_group(s, T, p, nl(TK_CATH), nl(0), cube_pos, t, nl(-1), nl(-1), nl(1)) > 0:
+                return True
+        for d in range(5):
+            if d == p or (d >= n and d != 4):
+                continue
+            t = d * 18 + col * 6 + v
+            if s[O_DICE + t] > 0:
+                if eval_group(s, T, p, nl(TK_CATH), nl(0), cube_pos, t, nl(-1), nl(-1), nl(1)) > 0:
+                    return True
+                break
+    return False
+
+
+@njit(cache=True)
 def option_feasible_fast(s, T, p, tk, ti, cube_pos, mask, a_die, work):
     """option_feasible (ED-5), exactly, without the completion search where that is safe.
 
@@ -715,12 +759,13 @@ def option_feasible_fast(s, T, p, tk, ti, cube_pos, mask, a_die, work):
     improve with a higher total (N = total // divisor, divisor > 0, rules §4.1, §4.3, §4.5; cube
     modifiers add to the total or scale it, §6.1.2). So a legal group exists iff, for some
     (n, nb), the best own plus the best bought dice form one: at most 9 evaluations. Placements
-    go by die value (`_build_target_feasible`); the Cathedral (ED-27) and anything outside these
-    conditions use the completion search. Needs `reset_summary(work)` earlier in the same mask."""
+    go by die value (`_build_target_feasible`), the Cathedral by single dice
+    (`_cath_target_feasible`); anything outside these conditions uses the completion search.
+    Needs `reset_summary` earlier in the same mask."""
     if tk == TK_BUILD:
         return _build_target_feasible(s, T, p, ti, cube_pos, work)
     if tk == TK_CATH:
-        return option_feasible(s, T, p, tk, ti, cube_pos, mask, a_die, work)
+        return _cath_target_feasible(s, T, p, cube_pos, mask, a_die, work)
     eff, p0, p1 = cube_effect(s, T, cube_pos)
     div = group_divisor(s, T, tk, ti)
     if (eff == EF_SPLIT and p0 < 0) or div <= 0:
@@ -764,11 +809,12 @@ def option_feasible_fast(s, T, p, tk, ti, cube_pos, mask, a_die, work):
 
 @njit(cache=True)
 def target_feasible_fast(s, T, p, tk, ti, mask, a_die, work):
-    """target_feasible with option_feasible_fast (needs `reset_summary(work)` first)."""
+    """target_feasible with option_feasible_fast (needs `reset_summary` first)."""
     if option_feasible_fast(s, T, p, tk, ti, nl(-1), mask, a_die, work):
         return True
-    for pos in range(9):
-        if s[O_ACUBE + pos * 4 + p] > 0 and cube_fits(s, T, tk, ti, pos):
+    for k in range(work[HELD_OFF]):
+        pos = work[HELD_OFF + 1 + k]
+        if cube_fits(s, T, tk, ti, pos):
             if option_feasible_fast(s, T, p, tk, ti, pos, mask, a_die, work):
                 return True
     return False

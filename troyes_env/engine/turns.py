@@ -141,7 +141,7 @@ def _end_turn(s, T):
 @njit(cache=True)
 def _mask_turn(s, T, mask, work):
     p = s[O_CUR]
-    reset_summary(work)  # one dice summary for every target of this mask
+    reset_summary(s, p, work)  # one dice summary for every target of this mask
     m = _mask_influence(s, T, p, mask)
     mask[A_PASS] = 1
     m += 1
@@ -174,7 +174,7 @@ def _turn_legal(s, T, a, mask, work):
     p = s[O_CUR]
     if a == A_PASS:
         return True
-    reset_summary(work)
+    reset_summary(s, p, work)
     if A_ACTIVITY <= a < A_ACTIVITY + 9:
         pos = a - A_ACTIVITY
         return s[O_ACARD + pos] >= 0 and target_feasible_fast(
@@ -255,7 +255,7 @@ def _mask_cube(s, T, mask, work):
     tk = s[O_TK]
     ti = s[O_TI]
     m = 0
-    reset_summary(work)
+    reset_summary(s, p, work)
     for pos in range(9):
         if s[O_ACUBE + pos * 4 + p] > 0 and cube_fits(s, T, tk, ti, pos):
             if option_feasible_fast(s, T, p, tk, ti, pos, mask, nl(A_DIE), work):
