@@ -322,7 +322,7 @@ def test_grey_citizen_events(key, building, space):
 def test_lose_event_cube_events(key):
     s = turn_state(2)
     j = add_event(s, "WAR", [0, 1, 0])
-    from troyes_env.engine.flow import _enter_card, advance, settle
+    from troyes_env.engine.flow import WORK_SIZE, _enter_card, advance, settle
     from troyes_env.layout import PH_A_EVENTS
 
     i = add_event(s, key)
@@ -332,7 +332,7 @@ def test_lose_event_cube_events(key):
     v(s, "phase")[0] = PH_A_EVENTS
     _enter_card(s, TABLES)
     advance(s, TABLES)
-    settle(s, TABLES, np.zeros(T.NUM_ACTIONS, np.int8), np.zeros(256, np.int64))
+    settle(s, TABLES, np.zeros(T.NUM_ACTIONS, np.int8), np.zeros(WORK_SIZE, np.int64))
     # each player has cubes only on War: forced, highest-numbered own flag (ED-14)
     assert list(v(s, "row_flags")[j, :3]) == [0, -1, -1]
     assert T.check_invariants(s) == []

@@ -32,7 +32,7 @@ CONFIRM = a("CONFIRM")
 
 
 def _events_now(s, pos=1):
-    from troyes_env.engine.flow import _enter_card, advance, settle
+    from troyes_env.engine.flow import WORK_SIZE, _enter_card, advance, settle
     from troyes_env.layout import PH_A_EVENTS
 
     v(s, "ev_pos")[0] = pos
@@ -40,7 +40,7 @@ def _events_now(s, pos=1):
     v(s, "phase")[0] = PH_A_EVENTS
     _enter_card(s, TABLES)
     advance(s, TABLES)
-    settle(s, TABLES, np.zeros(T.NUM_ACTIONS, np.int8), np.zeros(256, np.int64))
+    settle(s, TABLES, np.zeros(T.NUM_ACTIONS, np.int8), np.zeros(WORK_SIZE, np.int64))
     return s
 
 

@@ -129,11 +129,11 @@ def counter_state(black, dice0, dice1=(), influence=0):
     for c, val in dice1:
         set_dice(s, 1, c, val)
     v(s, "influence")[:2] = influence
-    from troyes_env.engine.flow import _begin_counter, advance, settle
+    from troyes_env.engine.flow import WORK_SIZE, _begin_counter, advance, settle
 
     _begin_counter(s, TABLES, 0)
     advance(s, TABLES)
-    settle(s, TABLES, np.zeros(T.NUM_ACTIONS, np.int8), np.zeros(256, np.int64))
+    settle(s, TABLES, np.zeros(T.NUM_ACTIONS, np.int8), np.zeros(WORK_SIZE, np.int64))
     return s
 
 

@@ -49,10 +49,11 @@ from troyes_env.engine.groups import (
     eval_group,
     group_cost,
     has_fitting_cube,
-    option_feasible,
+    option_feasible_fast,
     pay_gain_affordable,
+    reset_summary,
     search_group,
-    target_feasible,
+    target_feasible_fast,
 )
 from troyes_env.engine.rounds import (
     _begin_turn,
@@ -140,27 +141,28 @@ def _end_turn(s, T):
 @njit(cache=True)
 def _mask_turn(s, T, mask, work):
     p = s[O_CUR]
+    reset_summary(s, p, work)  # one dice summary for every target of this mask
     m = _mask_influence(s, T, p, mask)
     mask[A_PASS] = 1
     m += 1
     for pos in range(9):
-        if s[O_ACARD + pos] >= 0 and target_feasible(
+        if s[O_ACARD + pos] >= 0 and target_feasible_fast(
             s, T, p, nl(TK_ACT), pos, mask, nl(A_DIE), work
         ):
             mask[A_ACTIVITY + pos] = 1
             m += 1
     for i in range(row_len(s)):
-        if target_feasible(s, T, p, nl(TK_EVENT), i, mask, nl(A_DIE), work):
+        if target_feasible_fast(s, T, p, nl(TK_EVENT), i, mask, nl(A_DIE), work):
             mask[A_EVENT + i] = 1
             m += 1
-    if target_feasible(s, T, p, nl(TK_CATH), nl(0), mask, nl(A_DIE), work):
+    if target_feasible_fast(s, T, p, nl(TK_CATH), nl(0), mask, nl(A_DIE), work):
         mask[A_CATHEDRAL] = 1
         m += 1
     for b in range(3):
-        if target_feasible(s, T, p, nl(TK_BUILD), b, mask, nl(A_DIE), work):
+        if target_feasible_fast(s, T, p, nl(TK_BUILD), b, mask, nl(A_DIE), work):
             mask[A_BUILDING + b] = 1
             m += 1
-    if target_feasible(s, T, p, nl(TK_AGRI), nl(0), mask, nl(A_DIE), work):
+    if target_feasible_fast(s, T, p, nl(TK_AGRI), nl(0), mask, nl(A_DIE), work):
         mask[A_AGRI] = 1
         m += 1
     return m
@@ -172,20 +174,23 @@ def _turn_legal(s, T, a, mask, work):
     p = s[O_CUR]
     if a == A_PASS:
         return True
+    reset_summary(s, p, work)
     if A_ACTIVITY <= a < A_ACTIVITY + 9:
         pos = a - A_ACTIVITY
-        return s[O_ACARD + pos] >= 0 and target_feasible(
+        return s[O_ACARD + pos] >= 0 and target_feasible_fast(
             s, T, p, nl(TK_ACT), pos, mask, nl(A_DIE), work
         )
     if A_EVENT <= a < A_EVENT + NROW:
         i = a - A_EVENT
-        return i < row_len(s) and target_feasible(s, T, p, nl(TK_EVENT), i, mask, nl(A_DIE), work)
+        return i < row_len(s) and target_feasible_fast(
+            s, T, p, nl(TK_EVENT), i, mask, nl(A_DIE), work
+        )
     if a == A_CATHEDRAL:
-        return target_feasible(s, T, p, nl(TK_CATH), nl(0), mask, nl(A_DIE), work)
+        return target_feasible_fast(s, T, p, nl(TK_CATH), nl(0), mask, nl(A_DIE), work)
     if A_BUILDING <= a < A_BUILDING + 3:
-        return target_feasible(s, T, p, nl(TK_BUILD), a - A_BUILDING, mask, nl(A_DIE), work)
+        return target_feasible_fast(s, T, p, nl(TK_BUILD), a - A_BUILDING, mask, nl(A_DIE), work)
     if a == A_AGRI:
-        return target_feasible(s, T, p, nl(TK_AGRI), nl(0), mask, nl(A_DIE), work)
+        return target_feasible_fast(s, T, p, nl(TK_AGRI), nl(0), mask, nl(A_DIE), work)
     for i in range(mask.shape[0]):
         mask[i] = 0
     _mask_influence(s, T, p, mask)
@@ -250,12 +255,13 @@ def _mask_cube(s, T, mask, work):
     tk = s[O_TK]
     ti = s[O_TI]
     m = 0
+    reset_summary(s, p, work)
     for pos in range(9):
         if s[O_ACUBE + pos * 4 + p] > 0 and cube_fits(s, T, tk, ti, pos):
-            if option_feasible(s, T, p, tk, ti, pos, mask, nl(A_DIE), work):
+            if option_feasible_fast(s, T, p, tk, ti, pos, mask, nl(A_DIE), work):
                 mask[A_ACTIVITY + pos] = 1
                 m += 1
-    if option_feasible(s, T, p, tk, ti, nl(-1), mask, nl(A_DIE), work):
+    if option_feasible_fast(s, T, p, tk, ti, nl(-1), mask, nl(A_DIE), work):
         mask[A_NOCUBE] = 1
         m += 1
     return m
