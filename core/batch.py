@@ -5,8 +5,10 @@ exact signatures, so the batch loops below are the same for every game:
 
     k_init(s, T, n, a, b, c, mask, work)  new n-player game seeded by the words (a, b, c), as
                                           `new_game(n, seed)` builds it; leaves `mask` legal
-    k_step(s, T, a, mask, work) -> code   the single-game compiled step (0 = ok); on success and
-                                          while not over, `mask` holds the new legal mask
+    k_step(s, T, a, mask, work) -> code   the single-game compiled step (0 = ok); `mask` holds s's
+                                          legal mask on entry (the loops keep it so; a game may
+                                          test legality by mask[a]) and, on success and while
+                                          not over, the new legal mask on exit
     k_mask(s, T, mask, work) -> count     legal mask of the player to act
     k_observe(s, T, p, out)               observation of seat p (float32, OBS_SIZE)
     k_keys(s, keys)                       standing keys per seat: keys[p, 0] score, then tie-breaks

@@ -212,6 +212,23 @@ def step_inplace(s, T, a, mask, work):
 
 
 @njit(cache=True)
+def step_trusted(s, T, a, mask, work):
+    """step_inplace for a caller that holds s's legal mask in `mask` (settle leaves it there after
+    every step, so the batch loops and the compiled random loop always have it): the legality
+    test reads mask[a] instead of searching again. Same codes and the same next state."""
+    if s[O_PHASE] == PH_OVER:  # settle builds no mask once over: a stale mask is never read
+        return ERR_OVER
+    if a < 0 or a >= NUM_ACTIONS:
+        return ERR_RANGE
+    if mask[a] == 0:
+        return ERR_ILLEGAL
+    _apply(s, T, a, work)
+    advance(s, T)
+    settle(s, T, mask, work)
+    return ERR_OK
+
+
+@njit(cache=True)
 def is_legal(s, T, a, mask, work):
     """Compiled legality test of one action (used by the exhaustive checks)."""
     if s[O_PHASE] == PH_OVER or a < 0 or a >= NUM_ACTIONS:

@@ -7,7 +7,7 @@ import numpy as np
 from numba import njit
 
 from core.agents import pick_legal
-from troyes_env.engine.flow import WORK_SIZE, legal_mask_into, settle, step_inplace
+from troyes_env.engine.flow import WORK_SIZE, legal_mask_into, settle, step_trusted
 from troyes_env.engine.observe import observe_into
 from troyes_env.engine.rounds import init_state
 from troyes_env.layout import O_CUR, O_FINAL, O_NP, O_PHASE, O_VP, PH_OVER
@@ -26,7 +26,8 @@ def k_init(s, T, n, a, b, c, mask, work):
 
 @njit(cache=True)
 def k_step(s, T, a, mask, work):
-    return step_inplace(s, T, a, mask, work)
+    """The batch keeps each slot's legal mask (core.batch contract), so legality is mask[a]."""
+    return step_trusted(s, T, a, mask, work)
 
 
 @njit(cache=True)
@@ -72,7 +73,7 @@ def play_random_games(T, n_players, n_games, seed, s, mask, rng_state):
         k_init(s, T, n_players, seed, g, 0, mask, work)
         while s[O_PHASE] != PH_OVER:
             a = pick_legal(mask, rng_state)
-            if a < 0 or step_inplace(s, T, a, mask, work) != 0:
+            if a < 0 or step_trusted(s, T, a, mask, work) != 0:  # mask: settle's, of s
                 return -1
             total += 1
     return total

@@ -35,6 +35,19 @@ def step_inplace(s, T, a, mask):
 
 
 @njit(cache=True)
+def step_trusted(s, T, a, mask):
+    """step_inplace for a caller that holds s's legal mask in `mask` (settle leaves it there after
+    every step, so the batch loops and the compiled random loop always have it): legality is
+    mask[a], no second mask computation. Same codes and the same next state."""
+    if a < 0 or a >= mask.shape[0]:
+        return ERR_RANGE
+    if s[S_OVER] or not mask[a]:  # settle builds no mask once over: a stale one is never read
+        return ERR_ILLEGAL
+    apply_action(s, T, a)
+    return settle(s, T, mask)
+
+
+@njit(cache=True)
 def settle(s, T, mask):
     """Apply forced single-option decisions until a real decision or the end."""
     while s[S_OVER] == 0:
@@ -55,12 +68,11 @@ def random_playout(s, T, mask, rng_state, max_decisions):
     """Play random legal actions until the end; returns the number of decisions (or -1 on an
     engine error). Allocation-free: the benchmark's compiled loop."""
     k = 0
+    if s[S_OVER] == 0 and legal_mask_into(s, T, mask) == 0:
+        return -1
     while s[S_OVER] == 0 and k < max_decisions:
-        n = legal_mask_into(s, T, mask)
-        if n == 0:
-            return -1
-        a = pick_legal(mask, rng_state)
-        if step_inplace(s, T, a, mask) != OK:
+        a = pick_legal(mask, rng_state)  # mask is s's: built above, then left by settle
+        if a < 0 or step_trusted(s, T, a, mask) != OK:
             return -1
         k += 1
     return k

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from village_env.engine import settle, step_inplace
+from village_env.engine import settle, step_trusted
 from village_env.engine.flow import customers_served, init_state, living_members
 from village_env.engine.legal import legal_mask_into
 from village_env.layout import S_ACTOR, S_NP, S_OVER, S_PRESTIGE, S_TRUNC
@@ -25,7 +25,8 @@ def k_init(s, T, n, a, b, c, mask, work):
 
 @njit(cache=True)
 def k_step(s, T, a, mask, work):
-    return step_inplace(s, T, a, mask)
+    """The batch keeps each slot's legal mask (core.batch contract), so legality is mask[a]."""
+    return step_trusted(s, T, a, mask)
 
 
 @njit(cache=True)
