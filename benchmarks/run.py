@@ -108,9 +108,9 @@ def batch_module(g: str):
     return importlib.import_module(f"{g}_env.batch")
 
 
-def compiled_batch(g: str, players: int, B: int):
+def compiled_batch(g: str, players: int, B: int, threads: int = 1):
     def run(seconds):
-        eng = batch_module(g).make_batch(B, players, seed=1, observe=False)
+        eng = batch_module(g).make_batch(B, players, seed=1, observe=False, threads=threads)
         per_call = max(1, 20_000 // B)
         eng.random_play(per_call)  # warm (compile or cache load)
         return timed(lambda: eng.random_play(per_call), seconds)
@@ -122,7 +122,7 @@ def python_driven_batch(g: str, players: int, B: int):
     """eng.step() called from Python with compiled random action choice and observations."""
 
     def run(seconds):
-        eng = batch_module(g).make_batch(B, players, seed=2, observe=True)
+        eng = batch_module(g).make_batch(B, players, seed=2, observe=True, threads=1)
 
         def call():
             eng.step(eng.random_actions())
@@ -136,7 +136,7 @@ def python_driven_batch(g: str, players: int, B: int):
 
 def _scaling_child(g, players, B, seconds, q):
     numba.set_num_threads(1)
-    eng = batch_module(g).make_batch(B, players, seed=os.getpid(), observe=False)
+    eng = batch_module(g).make_batch(B, players, seed=os.getpid(), observe=False, threads=1)
     eng.random_play(10)
     q.put(timed(lambda: eng.random_play(max(1, 20_000 // B)), seconds))
 
@@ -199,7 +199,7 @@ def memory_rows(b: Bench, g: str, players: int):
 
     def ours(_s):
         r0 = rss_bytes()
-        eng = batch_module(g).make_batch(n, players, seed=3, observe=False)
+        eng = batch_module(g).make_batch(n, players, seed=3, observe=False, threads=1)
         r1 = rss_bytes()
         per = eng.nbytes_per_game()
         del eng
@@ -370,7 +370,7 @@ def run(quick: bool, games: list[str], players: int, seconds: float | None,
         b.row("scaling", f"{g} batch B=64, 2 processes", "ours", processes(g, players, 64, 2),
               procs=2, note="summed over processes")
         b.row("scaling", f"{g} batch B=1024, 2 threads (prange)", "ours",
-              compiled_batch(g, players, 1024), threads=2)
+              compiled_batch(g, players, 1024, threads=2), threads=2)
         if not (quick or skip_ppo):
             ppo_rows(b, g, players)
 

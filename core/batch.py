@@ -50,9 +50,13 @@ MIN_SLOTS_PER_THREAD = 64
 _threads_set = threading.local()
 
 
-def use_threads_for(n_slots: int) -> int:
-    """Set numba's thread count (for this thread) for a parallel loop over n_slots games."""
-    k = max(1, min(numba.config.NUMBA_NUM_THREADS, int(n_slots) // MIN_SLOTS_PER_THREAD))
+def use_threads_for(n_slots: int, cap: int | None = None) -> int:
+    """Set numba's thread count (for this thread) for a parallel loop over n_slots games: one
+    per MIN_SLOTS_PER_THREAD slots, at most `cap` (default NUMBA_NUM_THREADS)."""
+    top = numba.config.NUMBA_NUM_THREADS
+    if cap is not None:
+        top = min(int(cap), top)
+    k = max(1, min(top, int(n_slots) // MIN_SLOTS_PER_THREAD))
     if getattr(_threads_set, "k", None) != k:  # numba.set_num_threads itself costs ~8 us
         numba.set_num_threads(k)
         _threads_set.k = k
@@ -279,14 +283,18 @@ class BatchEngine:
     """
 
     def __init__(self, spec: BatchSpec, batch_size: int, num_players: int, seed: int = 0,
-                 reward_kind: str = "win_loss", observe: bool = True):
+                 reward_kind: str = "win_loss", observe: bool = True,
+                 threads: int | None = None):
         if num_players not in spec.player_counts:
             raise ValueError(f"{spec.name}: num_players must be one of {spec.player_counts}")
         if int(batch_size) < 1:
             raise ValueError("batch_size must be >= 1")
         if reward_kind not in KIND_CODES:
             raise ValueError(f"reward_kind must be one of {RETURN_KINDS}, got {reward_kind!r}")
+        if threads is not None and int(threads) < 1:
+            raise ValueError("threads must be >= 1 (or None for NUMBA_NUM_THREADS)")
         self.spec = spec
+        self.threads = None if threads is None else int(threads)  # most numba threads per call
         self.B = B = int(batch_size)
         self.num_players = int(num_players)
         self.reward_kind = reward_kind
@@ -330,7 +338,7 @@ class BatchEngine:
     def reset_slots(self, idx: np.ndarray) -> None:
         """(Re)start the current game number of the slots idx from its seed."""
         idx = np.asarray(idx, dtype=np.int64)
-        use_threads_for(len(idx))
+        use_threads_for(len(idx), self.threads)
         self._L.reset_slots(idx, self.states, self._masks,
                             self._works, self.spec.tables(), self.num_players, self._seed_a,
                             self.games, self.players, self.obs, self.want_obs)
@@ -361,7 +369,7 @@ class BatchEngine:
             j = int(np.flatnonzero(bad)[0])
             raise IllegalActionError(int(sel[j]), f"batch slot {int(idx[j])}", "batch",
                                      "not a legal action of the player to act in that slot")
-        use_threads_for(len(idx))
+        use_threads_for(len(idx), self.threads)
         self._L.step_slots(idx, acts, self.states, self._masks, self._works, self.spec.tables(),
                            self.num_players, self._seed_a, self.games, self.players, self.obs,
                            self.rewards, self.dones, self.truncs, self.codes, self._keys,
@@ -374,7 +382,7 @@ class BatchEngine:
     def random_actions(self, idx: np.ndarray | None = None) -> np.ndarray:
         """A uniform legal action per slot (from the slot's random-play generator)."""
         idx = self._all if idx is None else np.asarray(idx, dtype=np.int64)
-        use_threads_for(len(idx))
+        use_threads_for(len(idx), self.threads)
         self._L.random_actions(idx, self._masks, self.rngs, self._actions)
         return self._actions
 
@@ -383,7 +391,7 @@ class BatchEngine:
         restart in place); returns (decisions, games finished) of this call."""
         idx = self._all if idx is None else np.asarray(idx, dtype=np.int64)
         before = self.counts.sum(axis=0)
-        use_threads_for(len(idx))
+        use_threads_for(len(idx), self.threads)
         self._L.random_play(idx, int(n_decisions), self.states, self._masks, self._works,
                             self.rngs, self.spec.tables(), self.num_players, self._seed_a,
                             self.games, self.counts)
@@ -398,7 +406,7 @@ class BatchEngine:
         idx = self._all if idx is None else np.asarray(idx, dtype=np.int64)
         out = np.zeros((self.B, self.spec.obs_size), np.float32) if out is None else out
         src = self.final_states if final else self.states
-        use_threads_for(len(idx))
+        use_threads_for(len(idx), self.threads)
         self._L.observe_slots(idx, src, np.asarray(seats, dtype=np.int64), self.spec.tables(),
                               out)
         return out
@@ -406,7 +414,7 @@ class BatchEngine:
     def over(self, idx: np.ndarray | None = None) -> np.ndarray:
         """Bool (B,): game over in each slot (only the slots idx are refreshed)."""
         idx = self._all if idx is None else np.asarray(idx, dtype=np.int64)
-        use_threads_for(len(idx))
+        use_threads_for(len(idx), self.threads)
         self._L.over_flags(idx, self.states, self._over)
         return self._over
 
@@ -414,7 +422,7 @@ class BatchEngine:
                           moves: np.ndarray) -> None:
         """In each slot of idx, play random moves while the seat to act has seat_random[i, seat]
         set; moves[i] = how many (negative on an engine error)."""
-        use_threads_for(len(idx))
+        use_threads_for(len(idx), self.threads)
         self._L.play_random_seats(idx, seat_random, self.states, self._masks, self._works,
                                   self.rngs, self.spec.tables(), self.players, moves)
 

@@ -225,3 +225,20 @@ def test_batch_vec_env_maskable_ppo_smoke():
                         policy_kwargs={"net_arch": [32]}, device="cpu")
     model.learn(256)
     assert model.num_timesteps >= 256
+
+
+def test_thread_count_follows_batch_size_and_cap():
+    import numba
+
+    from core.batch import MIN_SLOTS_PER_THREAD, use_threads_for
+
+    assert use_threads_for(8) == 1 and numba.get_num_threads() == 1  # small batches: one thread
+    top = numba.config.NUMBA_NUM_THREADS
+    assert use_threads_for(MIN_SLOTS_PER_THREAD * 64) == top
+    assert use_threads_for(MIN_SLOTS_PER_THREAD * 64, cap=1) == 1
+    assert numba.get_num_threads() == 1
+    eng = importlib.import_module("village_env.batch").make_batch(256, 2, seed=0, threads=1)
+    eng.random_play(2)
+    assert numba.get_num_threads() == 1  # the engine's cap holds for a large batch
+    with pytest.raises(ValueError):
+        importlib.import_module("village_env.batch").make_batch(4, 2, threads=0)

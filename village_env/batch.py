@@ -28,6 +28,8 @@ SPEC = BatchSpec(
 
 
 def make_batch(batch_size: int, num_players: int = 4, seed: int = 0,
-               reward_kind: str = "win_loss", observe: bool = True) -> BatchEngine:
-    """A Village batch engine of `batch_size` games, all started (slot i from (seed, i, 0))."""
-    return BatchEngine(SPEC, batch_size, num_players, seed, reward_kind, observe)
+               reward_kind: str = "win_loss", observe: bool = True,
+               threads: int | None = None) -> BatchEngine:
+    """A Village batch engine of `batch_size` games, all started (slot i from (seed, i, 0));
+    `threads`: most numba threads per call (default NUMBA_NUM_THREADS; one per 64 games)."""
+    return BatchEngine(SPEC, batch_size, num_players, seed, reward_kind, observe, threads)
