@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from numba import njit, typeof, types
 
+from core.entry_points import compile_exactly
 from troyes_env.engine.flow import _apply, advance, legal_mask_into, settle, step_inplace
 from troyes_env.engine.observe import observe_into
 from troyes_env.layout import O_NP, O_PHASE, O_VERSION, PH_OVER, STATE_SIZE, VERSION
@@ -120,8 +121,6 @@ def compile_entry_points(T):
     """The three entry points compiled (or loaded from numba's cache) for tables like T, with
     every other specialisation refused (TypeError at dispatch)."""
     sig = signatures(T)
-    for d, key in ((api_observe, "observe"), (api_legal_mask, "legal_mask"), (api_step, "step")):
-        d.disable_compile(False)
-        d.compile(sig[key])
-        d.disable_compile()
+    compile_exactly(((api_observe, sig["observe"]), (api_legal_mask, sig["legal_mask"]),
+                     (api_step, sig["step"])))
     return api_observe, api_legal_mask, api_step

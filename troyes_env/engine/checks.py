@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from core.rng import rng_below
+from core.agents import pick_legal
 from troyes_env.actions import NUM_ACTIONS
-from troyes_env.engine.board import nl, own_flags
+from troyes_env.engine.board import own_flags
 from troyes_env.engine.flow import _apply, advance, legal_mask_into, settle
 from troyes_env.layout import (
     NFLAG,
@@ -136,14 +136,7 @@ def random_game(s, T, mask, work, rng4, spare, explore, max_steps):
                 if spare[O_PHASE] != PH_OVER and legal_mask_into(spare, T, mask, work) == 0:
                     return k, E_EMPTY_MASK
             m = legal_mask_into(s, T, mask, work)
-        j = rng_below(rng4, nl(0), m)
-        act = 0
-        for i in range(NUM_ACTIONS):
-            if mask[i] != 0:
-                if j == 0:
-                    act = i
-                    break
-                j -= 1
+        act = pick_legal(mask, rng4)  # RandomAgent's draw among the m legal actions
         _apply(s, T, act, work)
         advance(s, T)
         settle(s, T, mask, work)

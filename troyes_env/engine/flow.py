@@ -10,9 +10,6 @@ from __future__ import annotations
 
 from numba import njit
 
-from core.rng import (
-    rng_below,
-)
 from troyes_env.actions import (
     A_ACTIVITY,
     A_GOON,
@@ -235,26 +232,3 @@ def is_legal(s, T, a, mask, work):
         return False
     legal_mask_into(s, T, mask, work)
     return mask[a] != 0
-
-
-@njit(cache=True)
-def play_random(s, T, mask, work, seed_state, max_steps):
-    """Play uniformly random legal actions from an RNG kept in seed_state[0:4] (tests, bench).
-
-    Returns the number of decisions made."""
-    k = 0
-    while s[O_PHASE] != PH_OVER and k < max_steps:
-        m = legal_mask_into(s, T, mask, work)
-        j = rng_below(seed_state, nl(0), m)
-        a = 0
-        for i in range(NUM_ACTIONS):
-            if mask[i] != 0:
-                if j == 0:
-                    a = i
-                    break
-                j -= 1
-        _apply(s, T, a, work)
-        advance(s, T)
-        settle(s, T, mask, work)
-        k += 1
-    return k

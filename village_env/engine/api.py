@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from numba import njit, typeof, types
 
+from core.entry_points import compile_exactly
 from village_env.engine import OK, apply_action, settle, step_inplace
 from village_env.engine.legal import legal_mask_into
 from village_env.layout import GAME_ID, S_GAME_ID, S_NP, S_OVER, S_VERSION, STATE_SIZE, VERSION
@@ -109,8 +110,6 @@ def compile_entry_points(T):
     """The three entry points compiled (or loaded from numba's cache) for tables like T, with
     every other specialisation refused (TypeError at dispatch)."""
     sig = signatures(T)
-    for d, key in ((api_observe, "observe"), (api_legal_mask, "legal_mask"), (api_step, "step")):
-        d.disable_compile(False)
-        d.compile(sig[key])
-        d.disable_compile()
+    compile_exactly(((api_observe, sig["observe"]), (api_legal_mask, sig["legal_mask"]),
+                     (api_step, sig["step"])))
     return api_observe, api_legal_mask, api_step
