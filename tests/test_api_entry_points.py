@@ -1,5 +1,6 @@
-"""The compiled API entry points (engine/api.py of each game): the mask cache never changes an
-outcome, edited states get fresh masks, and odd inputs take the checked slow path."""
+"""The compiled API entry points (engine/api.py of each game) and the memo of the last stepped
+state's mask (core.entry_points.LastMask): the memo never changes an outcome, edited states get
+fresh masks, and odd inputs take the checked slow path."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ def game(request):
 
 
 def _cache_holds(game, s) -> bool:
-    return bool((game._CACHE_S == s).all())
+    return game._LAST.copy_for(s) is not None
 
 
 def test_cached_and_computed_paths_agree(game):
@@ -35,7 +36,7 @@ def test_cached_and_computed_paths_agree(game):
             m_cached = game.legal_mask(s)
             a = bot.act_mask(m_cached)
             s_cached = game.step(s, a)
-            game._CACHE_S[:] = 0
+            game._LAST.clear()
             m_fresh = game.legal_mask(s)
             s_fresh = game.step(s, a)
             np.testing.assert_array_equal(m_cached, m_fresh)
@@ -66,6 +67,25 @@ def test_state_edited_in_place_gets_a_fresh_mask(game):
     with pytest.raises(IllegalActionError):
         game.step(s, int(np.flatnonzero(game.legal_mask(edited))[0]))
     assert game.legal_mask(edited).any()
+
+
+def test_a_returned_mask_is_the_callers_own(game):
+    s = game.new_game(2, 3)
+    s = game.step(s, int(np.flatnonzero(game.legal_mask(s))[0]))
+    first = game.legal_mask(s)
+    want = first.copy()
+    first[:] = ~first  # the caller scribbles on its mask: the memo keeps its own
+    np.testing.assert_array_equal(game.legal_mask(s), want)
+
+
+def test_same_bytes_in_another_dtype_or_shape_miss_the_memo(game):
+    s = game.new_game(2, 4)
+    s = game.step(s, int(np.flatnonzero(game.legal_mask(s))[0]))
+    assert _cache_holds(game, s)
+    for odd in (s.view(np.float64), s.view(np.uint64), s.reshape(2, -1)):
+        assert not _cache_holds(game, odd)
+    with pytest.raises(StateFormatError):
+        game.legal_mask(s.view(np.float64))
 
 
 def test_read_only_and_non_contiguous_states_take_the_checked_path(game):

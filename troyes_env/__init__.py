@@ -10,6 +10,7 @@ import operator
 
 import numpy as np
 
+from core.entry_points import LastMask
 from core.errors import IllegalActionError, StateFormatError
 from core.returns import RETURN_KINDS, compute_returns
 from core.rng import rng_below, rng_seed, split_seed
@@ -23,9 +24,7 @@ from troyes_env.actions import ACTIONS, NUM_ACTIONS
 from troyes_env.engine import (
     WORK_SIZE,
     init_state,
-    legal_mask_into,
     observe_into,
-    step_inplace,
 )
 from troyes_env.engine import api as _api
 from troyes_env.engine.flow import settle
@@ -108,7 +107,7 @@ def load_rules_data(rd=rules_data) -> str:
     TABLES = _tables.build_tables(rd)
     TABLES.setflags(write=False)
     RULES_DATA_HASH = _tables.tables_hash(TABLES)
-    _CACHE_S[:] = 0  # the cached mask was computed with the old tables
+    _LAST.clear()  # its mask was computed with the old tables
     _api_observe, _api_legal_mask, _api_step = _api.compile_entry_points(TABLES)
     _tables.TABLES = TABLES
     _tables.RULES_DATA_HASH = RULES_DATA_HASH
@@ -131,9 +130,7 @@ _WORK = np.zeros(WORK_SIZE, dtype=np.int64)
 _STATE = np.zeros(STATE_SIZE, dtype=np.int64)
 _I64 = np.dtype(np.int64)
 _SHAPE = (STATE_SIZE,)
-# the mask cache of the compiled entry points (engine/api.py)
-_CACHE_S = np.zeros(STATE_SIZE, dtype=np.int64)
-_CACHE_M = np.zeros(NUM_ACTIONS, dtype=np.int8)
+_LAST = LastMask(STATE_SIZE)  # the legal mask of the state step returned last
 _api_observe, _api_legal_mask, _api_step = _api.compile_entry_points(TABLES)
 
 
@@ -174,19 +171,18 @@ def new_game(num_players: int = 4, seed: int = 0, **options) -> np.ndarray:
 
 def legal_mask(state: np.ndarray) -> np.ndarray:
     """Bool mask of the actions legal now (all False once the game is over)."""
+    out = _LAST.copy_for(state)
+    if out is not None:
+        return out
     out = np.empty(NUM_ACTIONS, dtype=np.bool_)
     try:
-        if _api_legal_mask(state, TABLES, out, _STATE, _MASK, _WORK, _CACHE_S, _CACHE_M) == 0:
+        if _api_legal_mask(state, TABLES, out, _STATE, _MASK, _WORK) == 0:
             return out
     except TypeError:  # not a C-contiguous writable int64 vector: the checked path below
         pass
     _check_state(state)
-    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-    if state.item(O_PHASE) != PH_OVER:
-        s = _STATE  # the completion search touches scratch fields, never the input
-        np.copyto(s, state)
-        legal_mask_into(s, TABLES, mask, _WORK)
-    return mask.view(bool)
+    _api_legal_mask(np.array(state, order="C"), TABLES, out, _STATE, _MASK, _WORK)
+    return out
 
 
 def _why(state: np.ndarray, action: int) -> str:
@@ -213,16 +209,18 @@ def step(state: np.ndarray, action: int) -> np.ndarray:
         _check_state(state)
         raise IllegalActionError(-1, repr(action), phase_name(state), "not an integer") from None
     s = np.empty(STATE_SIZE, dtype=np.int64)
+    mask = np.empty(NUM_ACTIONS, dtype=np.int8)  # s's legal mask, built by settle
     try:
-        err = _api_step(state, s, TABLES, a, _MASK, _WORK, _CACHE_S, _CACHE_M)
+        err = _api_step(state, s, TABLES, a, mask, _WORK)
     except (TypeError, OverflowError):  # an odd state array, or an action id beyond int64
         _check_state(state)
-        s[:] = state
-        err = step_inplace(s, TABLES, a, _MASK, _WORK) if 0 <= a < NUM_ACTIONS else 1
+        ok = 0 <= a < NUM_ACTIONS
+        err = _api_step(np.array(state, order="C"), s, TABLES, a, mask, _WORK) if ok else 1
     if err == _api.API_BAD_STATE:
         _check_state(state)  # raises StateFormatError
     if err != 0:
         raise IllegalActionError(a, describe(a, state), phase_name(state), _why(state, a))
+    _LAST.put(s, mask.view(np.bool_))
     return s
 
 

@@ -11,17 +11,17 @@ import operator
 import numpy as np
 
 from core import serialize as _ser
+from core.entry_points import LastMask
 from core.errors import IllegalActionError, StateFormatError
 from core.returns import RETURN_KINDS, compute_returns
 from core.rng import rng_seed, split_seed
 from village_env import rules_data
 from village_env import tables as _tables
 from village_env.actions import ACTIONS, NUM_ACTIONS
-from village_env.engine import ERR_ILLEGAL, ERR_NO_LEGAL, ERR_RANGE, step_inplace
+from village_env.engine import ERR_ILLEGAL, ERR_NO_LEGAL, ERR_RANGE
 from village_env.engine import api as _api
 from village_env.engine.flow import customers_served, init_state, living_members
 from village_env.engine.invariants import INVARIANT_MESSAGES, check_invariants_code
-from village_env.engine.legal import legal_mask_into
 from village_env.layout import (
     GAME_ID,
     LAYOUT,
@@ -48,11 +48,7 @@ PLAYER_COUNTS = (2, 3, 4)
 OPTIONS = ("start_player",)
 TABLES = _tables.TABLES
 RULES_DATA_HASH = _tables.RULES_DATA_HASH
-# Scratch and the mask cache of the compiled entry points (engine/api.py). Compiled calls hold
-# the GIL, so two threads never use them at once.
-_MASK = np.zeros(NUM_ACTIONS, dtype=np.bool_)
-_CACHE_S = np.zeros(STATE_SIZE, dtype=np.int64)
-_CACHE_M = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+_LAST = LastMask(STATE_SIZE)  # the legal mask of the state step returned last
 _api_observe, _api_legal_mask, _api_step = _api.compile_entry_points(TABLES)
 
 __all__ = [
@@ -70,7 +66,7 @@ def load_rules_data(rd=rules_data) -> str:
     global TABLES, RULES_DATA_HASH, _api_observe, _api_legal_mask, _api_step
     TABLES = _tables.build_tables(rd)
     RULES_DATA_HASH = _tables.tables_hash(TABLES)
-    _CACHE_S[:] = 0  # the cached mask was computed with the old tables
+    _LAST.clear()  # its mask was computed with the old tables
     _api_observe, _api_legal_mask, _api_step = _api.compile_entry_points(TABLES)
     return RULES_DATA_HASH
 
@@ -138,13 +134,16 @@ def new_game(num_players: int = 4, seed: int = 0, *, start_player: int = 0) -> n
 
 def legal_mask(state: np.ndarray) -> np.ndarray:
     """Bool mask (NUM_ACTIONS,) of the actions the rules allow now."""
+    mask = _LAST.copy_for(state)
+    if mask is not None:
+        return mask
     mask = np.empty(NUM_ACTIONS, dtype=np.bool_)
     try:
-        if _api_legal_mask(state, TABLES, mask, _CACHE_S, _CACHE_M) == 0:
+        if _api_legal_mask(state, TABLES, mask) == 0:
             return mask
     except TypeError:  # not a C-contiguous writable int64 vector: the checked path below
         pass
-    legal_mask_into(_as_state(state), TABLES, mask)
+    _api_legal_mask(_as_state(state), TABLES, mask)  # StateFormatError, or a usable state
     return mask
 
 
@@ -162,16 +161,14 @@ def step(state: np.ndarray, action: int) -> np.ndarray:
             -1, repr(action), phase_name(state), "not an integer action"
         ) from None
     new = np.empty(STATE_SIZE, dtype=np.int64)
+    mask = np.empty(NUM_ACTIONS, dtype=np.bool_)  # new's legal mask, built by settle
     try:
-        code = _api_step(state, new, TABLES, a, _MASK, _CACHE_S, _CACHE_M)
+        code = _api_step(state, new, TABLES, a, mask)
     except (TypeError, OverflowError):  # an odd state array, or an action id beyond int64
-        state = _as_state(state)
-        if not -(2**63) <= a < 2**63:
-            code = ERR_RANGE
-        else:
-            new[:] = state
-            code = step_inplace(new, TABLES, a, _MASK)
+        state = _as_state(state)  # StateFormatError, or a C-contiguous writable state
+        code = _api_step(state, new, TABLES, a, mask) if -(2**63) <= a < 2**63 else ERR_RANGE
     if code == 0:
+        _LAST.put(new, mask)
         return new
     if code == _api.API_BAD_STATE:
         _as_state(state)  # raises StateFormatError

@@ -7,13 +7,8 @@ dispatch, and the wrapper then takes its checked slow path (clear StateFormatErr
 contiguous copy of a valid read-only state). The game id, layout version and size of the state
 are tested here, before anything else reads it.
 
-Mask cache: `api_step` leaves the new state and the legal mask that `settle` computed for it
-in `cache_s` / `cache_m`. `api_legal_mask` and `api_step` use the cached mask only when the
-state they are given is equal, entry by entry, to `cache_s` (and the tables are the ones the
-cache was built with: the wrapper clears the cache when the rules data is replaced), so a
-caller that edits a state in place, or interleaves several games, gets a fresh mask. On the
-usual loop (observe, legal_mask, step) each state's mask is then computed once, not three times.
-An empty cache has game id 0 in `cache_s`.
+The legal mask of the state `step` returns is the one `settle` built for it: `api_step` writes
+it to `mask`, and the wrapper keeps it for the next `legal_mask` call (core.entry_points.LastMask).
 """
 
 from __future__ import annotations
@@ -21,7 +16,7 @@ from __future__ import annotations
 from numba import njit, typeof, types
 
 from core.entry_points import compile_exactly
-from village_env.engine import OK, apply_action, settle, step_inplace
+from village_env.engine import OK, step_inplace
 from village_env.engine.legal import legal_mask_into
 from village_env.layout import GAME_ID, S_GAME_ID, S_NP, S_OVER, S_VERSION, STATE_SIZE, VERSION
 from village_env.observation import observe_into
@@ -39,8 +34,8 @@ def signatures(T):
     f32 = types.Array(types.float32, 1, "C")
     return {
         "observe": types.int64(st, tt, types.int64, f32),
-        "legal_mask": types.int64(st, tt, bm, st, bm),
-        "step": types.int64(st, st, tt, types.int64, bm, st, bm),
+        "legal_mask": types.int64(st, tt, bm),
+        "step": types.int64(st, st, tt, types.int64, bm),
     }
 
 
@@ -48,16 +43,6 @@ def signatures(T):
 def state_ok(s):
     """Size, game id and layout version (DESIGN D1) before compiled code trusts the state."""
     return s.shape[0] == STATE_SIZE and s[S_GAME_ID] == GAME_ID and s[S_VERSION] == VERSION
-
-
-@njit(cache=True)
-def cache_hit(s, cache_s):
-    if cache_s[S_GAME_ID] != GAME_ID:
-        return False
-    for i in range(STATE_SIZE):
-        if s[i] != cache_s[i]:
-            return False
-    return True
 
 
 def _observe(s, T, me, out):
@@ -69,34 +54,22 @@ def _observe(s, T, me, out):
     return OK
 
 
-def _legal_mask(s, T, out, cache_s, cache_m):
+def _legal_mask(s, T, out):
     if not state_ok(s):
         return API_BAD_STATE
-    if cache_hit(s, cache_s):
-        out[:] = cache_m
-    else:
-        legal_mask_into(s, T, out)
+    legal_mask_into(s, T, out)
     return OK
 
 
-def _step(s, new, T, a, mask, cache_s, cache_m):
-    """Copy s into new and apply action a there (step_inplace's codes); on success the cache
-    holds new and its legal mask."""
+def _step(s, new, T, a, mask):
+    """Copy s into new and apply action a there (step_inplace's codes); on success `mask` holds
+    new's legal mask (all False once the game is over)."""
     if not state_ok(s):
         return API_BAD_STATE
     new[:] = s
-    if a >= 0 and a < mask.shape[0] and cache_hit(s, cache_s) and cache_m[a]:
-        apply_action(new, T, a)  # legal: the cached mask is s's (checked entry by entry)
-        code = settle(new, T, mask)
-    else:
-        code = step_inplace(new, T, a, mask)
-    if code == OK:
-        cache_s[:] = new
-        if new[S_OVER]:  # settle builds no mask once the game is over
-            mask[:] = False
-        cache_m[:] = mask
-    else:
-        cache_s[S_GAME_ID] = 0
+    code = step_inplace(new, T, a, mask)
+    if code == OK and new[S_OVER]:  # settle builds no mask once the game is over
+        mask[:] = False
     return code
 
 
