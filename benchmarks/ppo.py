@@ -37,11 +37,14 @@ def ppo_throughput(game: str, players: int, vec: str, seconds: float) -> dict:
     import torch
     from sb3_contrib import MaskablePPO
 
+    from training.train import silent_logger
+
     torch.set_num_threads(1)
     env = make_vec(game, players, vec)
     n_steps = ROLLOUT // env.num_envs
     model = MaskablePPO("MlpPolicy", env, n_steps=n_steps, batch_size=256, n_epochs=2, seed=0,
                         policy_kwargs={"net_arch": NET}, device="cpu", verbose=0)
+    model.set_logger(silent_logger())
     model.learn(ROLLOUT)  # warm (compile / cache load, process start)
     collect = model.collect_rollouts
     in_rollout = [0.0]

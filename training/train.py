@@ -293,6 +293,8 @@ def _train(cfg: TrainConfig, resume: bool) -> dict[str, Any]:
             tensorboard_log=tb, verbose=0,
             policy_kwargs={"net_arch": {"pi": list(cfg.net_arch), "vf": list(cfg.net_arch)}},
         )
+    if tb is None:
+        model.set_logger(silent_logger())
     if not resume:
         state["last_snapshot"] = state["last_checkpoint"] = int(model.num_timesteps)
     remaining = cfg.timesteps - model.num_timesteps
@@ -319,6 +321,14 @@ def _train(cfg: TrainConfig, resume: bool) -> dict[str, Any]:
     }
     (run / "summary.json").write_text(json.dumps(summary, indent=2))
     return summary
+
+
+def silent_logger():
+    """An SB3 logger that writes nothing: without one, every `learn` call of a model with no
+    TensorBoard folder creates an empty SB3-<date> folder in the system temp directory."""
+    from stable_baselines3.common.logger import Logger
+
+    return Logger(folder=None, output_formats=[])
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -2,6 +2,7 @@
 
 import json
 import shutil
+import tempfile
 
 import numpy as np
 import pytest
@@ -213,12 +214,16 @@ def test_stochastic_policy_agent_samples_legal_actions_and_replays(run_dir):
 
 
 @pytest.mark.parametrize("vec", ["subproc", "batch"])
-def test_tiny_run_with_other_vec_envs(tmp_path, vec):
+def test_tiny_run_with_other_vec_envs(tmp_path, vec, monkeypatch):
     if vec == "batch":
         pytest.importorskip("village_env.batch")
     out = tmp_path / vec
     argv = [a for a in TINY]
     argv[argv.index("--timesteps") + 1] = "128"
-    assert tr.main(argv + ["--vec", vec, "--out", str(out)]) == 0
+    temp = tmp_path / "systemp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))  # where SB3 puts a default log folder
+    assert tr.main(argv + ["--vec", vec, "--out", str(out), "--no-tensorboard"]) == 0
+    assert not list(temp.glob("SB3-*"))  # no empty SB3 log folder left behind
     assert read_sidecar(out / "final")["num_timesteps"] >= 128
     assert (out / "progress.csv").read_text().startswith("timesteps,")
