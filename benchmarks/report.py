@@ -46,13 +46,21 @@ def to_markdown(res: dict) -> str:
             lines.append(f"| {r['name']} | {r['lib']} | {_fmt(r.get('bytes_per_state'))} | "
                          f"{r.get('note', '')} |")
     if res["targets"]:
-        lines += ["", "| target | game | measured | needed | met |", "|---|---|---:|---:|---|"]
+        lines += ["", "| target | game | measured | how | needed | met |",
+                  "|---|---|---:|---|---:|---|"]
         for t in res["targets"]:
             if t["status" if "status" in t else "target"] == "not measured":
-                lines.append(f"| {t['target']} | {t['game']} | not measured | | |")
+                lines.append(f"| {t['target']} | {t['game']} | not measured | | | |")
                 continue
-            lines.append(f"| {t['target']} | {t['game']} | {_fmt(t['value'])} | "
+            how = t.get("how", "rows")
+            if "rows_ratio" in t:
+                how += f" (rows: {_fmt(t['rows_ratio'])})"
+            lines.append(f"| {t['target']} | {t['game']} | {_fmt(t['value'])} | {how} | "
                          f"{_fmt(t['needed'])} | {'yes' if t['met'] else '**no**'} |")
+        if res.get("paired"):
+            lines += ["", "Paired ratios (rows measured again alternately, ratio per round):"]
+            lines += [f"- {k}: " + ", ".join(_fmt(x) for x in p["ratios"])
+                      for k, p in res["paired"].items()]
     if res["skipped"]:
         lines += ["", "Skipped:"]
         lines += [f"- {s['group']}: {s['name']} ({s['reason']})" for s in res["skipped"]]

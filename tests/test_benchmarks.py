@@ -31,3 +31,32 @@ def test_quick_benchmark_run(tmp_path):
     assert res["provisional_rules_data"] is True
     assert "| compiled | village batch B=1024 | ours |" in proc.stdout
     assert any(t["target"].startswith("compiled batch random play") for t in res["targets"])
+
+
+def test_ratio_targets_use_the_median_of_alternating_rounds():
+    from benchmarks import run as br
+
+    calls = []
+
+    def fake(name, speeds):
+        it = iter(speeds)
+
+        def fn(_seconds):
+            calls.append(name)
+            return {"decisions_per_s": float(next(it)), "games_per_s": 0.0}
+
+        return fn
+
+    b = br.Bench(0.0, quick=True)
+    b.row("api", "village API + observe", "ours", fake("ours", [50, 100, 90, 80]))
+    b.row("api", "OpenSpiel chess + observation_tensor", "open_spiel",
+          fake("peer", [50, 10, 10, 10]))
+    del calls[:]
+    paired = br.paired_ratios(b, ["village"], rounds=3, seconds=0.0)
+    assert calls == ["ours", "peer", "peer", "ours", "ours", "peer"]  # A B, B A, A B
+    (p,) = paired.values()
+    assert p["ratios"] == [8.0, 9.0, 10.0] and p["median"] == 9.0
+    res = {"rows": b.rows, "paired": paired}
+    (t,) = [t for t in br.check_targets(res, ["village"]) if t["target"].startswith("single")]
+    assert t["value"] == 9.0 and t["rows_ratio"] == 1.0 and t["met"] is True
+    assert t["how"] == "paired median of 3"
