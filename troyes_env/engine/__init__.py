@@ -17,9 +17,11 @@ from troyes_env.engine import (
     board,
     checks,
     events,
+    feasible,
     flow,
     groups,
     kernels,
+    maskbits,
     observe,
     rounds,
     turns,
@@ -33,7 +35,10 @@ from troyes_env.engine.flow import (  # noqa: F401
 from troyes_env.engine.kernels import play_random_games  # noqa: F401
 from troyes_env.engine.observe import observe_into  # noqa: F401
 
-_MODULES = (board, groups, rounds, events, turns, flow, observe, checks, kernels, batch_loops)
+_MODULES = (
+    board, groups, feasible, rounds, events, turns, flow, observe, checks, kernels, batch_loops,
+    maskbits,
+)
 
 
 def _modules():

@@ -29,7 +29,7 @@ from troyes_env.engine.events import (
     _mask_flip,
     _run_events,
 )
-from troyes_env.engine.groups import SUM_OFF, SUM_SIZE
+from troyes_env.engine.feasible import SUM_OFF, SUM_SIZE
 from troyes_env.engine.rounds import (  # noqa: F401
     _apply_setup,
     _enter_card,
@@ -79,7 +79,7 @@ from troyes_env.tables import (
     T_EV,
 )
 
-# the completion search's candidate list, then the dice summary of groups.option_feasible_fast
+# the completion search's candidate list, then the dice summary of feasible.option_feasible_fast
 WORK_SIZE = SUM_OFF + SUM_SIZE
 
 ERR_OK, ERR_RANGE, ERR_OVER, ERR_ILLEGAL = 0, 1, 2, 3

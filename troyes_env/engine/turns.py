@@ -37,6 +37,11 @@ from troyes_env.engine.events import (
     _apply_influence,
     _mask_influence,
 )
+from troyes_env.engine.feasible import (
+    option_feasible_fast,
+    reset_summary,
+    target_feasible_fast,
+)
 from troyes_env.engine.groups import (
     EF_GAIN,
     EF_MILLER,
@@ -49,11 +54,8 @@ from troyes_env.engine.groups import (
     eval_group,
     group_cost,
     has_fitting_cube,
-    option_feasible_fast,
     pay_gain_affordable,
-    reset_summary,
     search_group,
-    target_feasible_fast,
 )
 from troyes_env.engine.rounds import (
     _begin_turn,
@@ -114,6 +116,8 @@ from troyes_env.tables import (
     T_MISC,
 )
 
+N_TARGETS = 9 + NROW + 1 + 3 + 1  # _mask_turn: cards, event row, Cathedral, buildings, agriculture
+
 
 @njit(cache=True)
 def _end_turn(s, T):
@@ -140,31 +144,43 @@ def _end_turn(s, T):
 
 @njit(cache=True)
 def _mask_turn(s, T, mask, work):
+    """DP-4: influence, pass, and every target with a legal group (ED-5): the 9 Activity cards,
+    the event row, the Cathedral, the 3 buildings, agriculture (one call site of the inlined
+    target_feasible_fast)."""
     p = s[O_CUR]
     reset_summary(s, p, work)  # one dice summary for every target of this mask
     m = _mask_influence(s, T, p, mask)
     mask[A_PASS] = 1
     m += 1
-    for pos in range(9):
-        if s[O_ACARD + pos] >= 0 and target_feasible_fast(
-            s, T, p, nl(TK_ACT), pos, mask, nl(A_DIE), work
-        ):
-            mask[A_ACTIVITY + pos] = 1
+    nrow = row_len(s)
+    for j in range(N_TARGETS):
+        if j < 9:
+            if s[O_ACARD + j] < 0:
+                continue
+            tk = TK_ACT
+            ti = j
+            a = A_ACTIVITY + j
+        elif j < 9 + NROW:
+            ti = j - 9
+            if ti >= nrow:
+                continue
+            tk = TK_EVENT
+            a = A_EVENT + ti
+        elif j == 9 + NROW:
+            tk = TK_CATH
+            ti = 0
+            a = A_CATHEDRAL
+        elif j < 13 + NROW:
+            tk = TK_BUILD
+            ti = j - 10 - NROW
+            a = A_BUILDING + ti
+        else:
+            tk = TK_AGRI
+            ti = 0
+            a = A_AGRI
+        if target_feasible_fast(s, T, p, tk, ti, mask, nl(A_DIE), work):
+            mask[a] = 1
             m += 1
-    for i in range(row_len(s)):
-        if target_feasible_fast(s, T, p, nl(TK_EVENT), i, mask, nl(A_DIE), work):
-            mask[A_EVENT + i] = 1
-            m += 1
-    if target_feasible_fast(s, T, p, nl(TK_CATH), nl(0), mask, nl(A_DIE), work):
-        mask[A_CATHEDRAL] = 1
-        m += 1
-    for b in range(3):
-        if target_feasible_fast(s, T, p, nl(TK_BUILD), b, mask, nl(A_DIE), work):
-            mask[A_BUILDING + b] = 1
-            m += 1
-    if target_feasible_fast(s, T, p, nl(TK_AGRI), nl(0), mask, nl(A_DIE), work):
-        mask[A_AGRI] = 1
-        m += 1
     return m
 
 
@@ -175,22 +191,27 @@ def _turn_legal(s, T, a, mask, work):
     if a == A_PASS:
         return True
     reset_summary(s, p, work)
+    tk = TK_NONE
+    ti = 0
     if A_ACTIVITY <= a < A_ACTIVITY + 9:
-        pos = a - A_ACTIVITY
-        return s[O_ACARD + pos] >= 0 and target_feasible_fast(
-            s, T, p, nl(TK_ACT), pos, mask, nl(A_DIE), work
-        )
-    if A_EVENT <= a < A_EVENT + NROW:
-        i = a - A_EVENT
-        return i < row_len(s) and target_feasible_fast(
-            s, T, p, nl(TK_EVENT), i, mask, nl(A_DIE), work
-        )
-    if a == A_CATHEDRAL:
-        return target_feasible_fast(s, T, p, nl(TK_CATH), nl(0), mask, nl(A_DIE), work)
-    if A_BUILDING <= a < A_BUILDING + 3:
-        return target_feasible_fast(s, T, p, nl(TK_BUILD), a - A_BUILDING, mask, nl(A_DIE), work)
-    if a == A_AGRI:
-        return target_feasible_fast(s, T, p, nl(TK_AGRI), nl(0), mask, nl(A_DIE), work)
+        ti = a - A_ACTIVITY
+        if s[O_ACARD + ti] < 0:
+            return False
+        tk = TK_ACT
+    elif A_EVENT <= a < A_EVENT + NROW:
+        ti = a - A_EVENT
+        if ti >= row_len(s):
+            return False
+        tk = TK_EVENT
+    elif a == A_CATHEDRAL:
+        tk = TK_CATH
+    elif A_BUILDING <= a < A_BUILDING + 3:
+        tk = TK_BUILD
+        ti = a - A_BUILDING
+    elif a == A_AGRI:
+        tk = TK_AGRI
+    if tk != TK_NONE:
+        return target_feasible_fast(s, T, p, tk, ti, mask, nl(A_DIE), work)
     for i in range(mask.shape[0]):
         mask[i] = 0
     _mask_influence(s, T, p, mask)
