@@ -16,7 +16,7 @@ N_KEYS = 2  # VP, then one constant column: Troyes has no tie-breaker (ED-34)
 __all__ = ["WORK_SIZE", "N_KEYS"]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def k_init(s, T, n, a, b, c, mask, work):
     """`new_game(n, seed)` with seed words (a, b, c), start player 0; leaves mask legal."""
     init_state(s, T, n, a, b, c)
@@ -24,23 +24,23 @@ def k_init(s, T, n, a, b, c, mask, work):
     legal_mask_into(s, T, mask, work)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def k_step(s, T, a, mask, work):
     """The batch keeps each slot's legal mask (core.batch contract), so legality is mask[a]."""
     return step_trusted(s, T, a, mask, work)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def k_mask(s, T, mask, work):
     return legal_mask_into(s, T, mask, work)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def k_observe(s, T, p, out):
     observe_into(s, T, p, out)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def k_keys(s, keys):
     over = s[O_PHASE] == PH_OVER
     for p in range(s[O_NP]):
@@ -48,17 +48,17 @@ def k_keys(s, keys):
         keys[p, 1] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def k_over(s):
     return s[O_PHASE] == PH_OVER
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def k_actor(s):
     return s[O_CUR]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def k_truncated(s):
     return False
 
