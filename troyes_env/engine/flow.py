@@ -30,6 +30,7 @@ from troyes_env.engine.events import (
     _run_events,
 )
 from troyes_env.engine.feasible import SUM_OFF, SUM_SIZE
+from troyes_env.engine.maskbits import first_set
 from troyes_env.engine.rounds import (  # noqa: F401
     _apply_setup,
     _enter_card,
@@ -173,12 +174,7 @@ def settle(s, T, mask, work):
         m = legal_mask_into(s, T, mask, work)
         if m != 1:
             break
-        a = 0
-        for i in range(NUM_ACTIONS):
-            if mask[i] != 0:
-                a = i
-                break
-        _apply(s, T, a, work)
+        _apply(s, T, first_set(mask, NUM_ACTIONS), work)
         advance(s, T)
         k += 1
     return k
