@@ -1,6 +1,11 @@
 """Compiled Troyes engine (numba), split by area: board helpers, dice groups, rounds, events,
 turns, and the step/mask entry points in flow.
 
+The rules code (board, groups, feasible, rounds, events, turns, flow, and the batch kernels) is
+compiled with `_nrt=False`: it never allocates, and without numba's runtime no reference counts
+are taken for the arrays passed from call to call (they were ~15 % of all instructions of a
+random game). A function that must allocate keeps the default (kernels.play_random_games).
+
 Numba's on-disk cache checks only the source of each function's own file: a cached caller keeps
 the old code of a callee in another file, and every constant it read from layout/tables. So at
 import a hash of every source the compiled code depends on is compared with the one stored in
@@ -17,9 +22,11 @@ from troyes_env.engine import (
     board,
     checks,
     events,
+    feasible,
     flow,
     groups,
     kernels,
+    maskbits,
     observe,
     rounds,
     turns,
@@ -33,7 +40,10 @@ from troyes_env.engine.flow import (  # noqa: F401
 from troyes_env.engine.kernels import play_random_games  # noqa: F401
 from troyes_env.engine.observe import observe_into  # noqa: F401
 
-_MODULES = (board, groups, rounds, events, turns, flow, observe, checks, kernels, batch_loops)
+_MODULES = (
+    board, groups, feasible, rounds, events, turns, flow, observe, checks, kernels, batch_loops,
+    maskbits,
+)
 
 
 def _modules():

@@ -29,7 +29,8 @@ from troyes_env.engine.events import (
     _mask_flip,
     _run_events,
 )
-from troyes_env.engine.groups import SUM_OFF, SUM_SIZE
+from troyes_env.engine.feasible import SUM_OFF, SUM_SIZE
+from troyes_env.engine.maskbits import first_set
 from troyes_env.engine.rounds import (  # noqa: F401
     _apply_setup,
     _enter_card,
@@ -79,13 +80,13 @@ from troyes_env.tables import (
     T_EV,
 )
 
-# the completion search's candidate list, then the dice summary of groups.option_feasible_fast
+# the completion search's candidate list, then the dice summary of feasible.option_feasible_fast
 WORK_SIZE = SUM_OFF + SUM_SIZE
 
 ERR_OK, ERR_RANGE, ERR_OVER, ERR_ILLEGAL = 0, 1, 2, 3
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_mask_into(s, T, mask, work):
     """Fill mask (int8, NUM_ACTIONS) with the legal actions (D5); return how many."""
     for i in range(NUM_ACTIONS):
@@ -121,7 +122,7 @@ def legal_mask_into(s, T, mask, work):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _apply(s, T, a, work):
     ph = s[O_PHASE]
     if ph == PH_SETUP:
@@ -150,7 +151,7 @@ def _apply(s, T, a, work):
         _apply_flip(s, T, a)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def advance(s, T):
     """Run the automatic stages (start of round, event row, counter turns) up to a decision."""
     while True:
@@ -165,7 +166,7 @@ def advance(s, T):
             return
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def settle(s, T, mask, work):
     """ED-5: apply every decision that has a single legal option; return how many."""
     k = 0
@@ -173,18 +174,13 @@ def settle(s, T, mask, work):
         m = legal_mask_into(s, T, mask, work)
         if m != 1:
             break
-        a = 0
-        for i in range(NUM_ACTIONS):
-            if mask[i] != 0:
-                a = i
-                break
-        _apply(s, T, a, work)
+        _apply(s, T, first_set(mask, NUM_ACTIONS), work)
         advance(s, T)
         k += 1
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def step_inplace(s, T, a, mask, work):
     """Apply action a if legal (0), else return an error code and leave s untouched."""
     if s[O_PHASE] == PH_OVER:
@@ -208,7 +204,7 @@ def step_inplace(s, T, a, mask, work):
     return ERR_OK
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def step_trusted(s, T, a, mask, work):
     """step_inplace for a caller that holds s's legal mask in `mask` (settle leaves it there after
     every step, so the batch loops and the compiled random loop always have it): the legality
@@ -225,7 +221,7 @@ def step_trusted(s, T, a, mask, work):
     return ERR_OK
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def is_legal(s, T, a, mask, work):
     """Compiled legality test of one action (used by the exhaustive checks)."""
     if s[O_PHASE] == PH_OVER or a < 0 or a >= NUM_ACTIONS:

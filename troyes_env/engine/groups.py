@@ -67,7 +67,7 @@ SPLIT_COLOUR = COL_W  # rules §6.1.2 SPLIT: exactly one white die
 RES_DEN, RES_INF, RES_VP = 0, 1, 2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rel_of(n, p, d):
     """Seat-relative district of absolute district d for player p (4 stays neutral)."""
     if d == 4:
@@ -75,7 +75,7 @@ def rel_of(n, p, d):
     return (d - p + n) % n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def abs_of(n, p, rd):
     """Absolute district of relative district rd; -1 when rd is not a seat in this game."""
     if rd == 4:
@@ -85,7 +85,7 @@ def abs_of(n, p, rd):
     return (p + rd) % n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def need_colour(s, T, tk, ti):
     """The dice colour an action needs (rules §4.1-§4.5)."""
     if tk == TK_ACT:
@@ -99,7 +99,7 @@ def need_colour(s, T, tk, ti):
     return building_colour(ti)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cube_fits(s, T, tk, ti, pos):
     """ED-25: does a cube from the delayed card at `pos` fit this action?"""
     card = s[O_ACARD + pos]
@@ -122,7 +122,7 @@ def cube_fits(s, T, tk, ti, pos):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def has_fitting_cube(s, T, p, tk, ti):
     for pos in range(9):
         if s[O_ACUBE + pos * 4 + p] > 0 and cube_fits(s, T, tk, ti, pos):
@@ -130,7 +130,7 @@ def has_fitting_cube(s, T, p, tk, ti):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def group_colours(s, T, tk, ti, cube_pos):
     """ED-26: the colour every die must have (-1: any colour, ALL_FIVES)."""
     need = need_colour(s, T, tk, ti)
@@ -147,7 +147,7 @@ def group_colours(s, T, tk, ti, cube_pos):
     return need
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def group_max(s, T, tk, ti, cube_pos):
     """Most physical dice a group may hold."""
     if tk == TK_BUILD:
@@ -162,7 +162,7 @@ def group_max(s, T, tk, ti, cube_pos):
     return 3
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def group_cost(s, T, p, cube_pos, t0, t1, t2, n):
     """rules §4.0 / ED-23 price of the bought dice; FREE_DICE makes them free (§6.1.2)."""
     nb = 0
@@ -177,7 +177,7 @@ def group_cost(s, T, p, cube_pos, t0, t1, t2, n):
     return nb * T[T_PRICE + n]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def placement_has_source(s, T, p, b, v):
     """ED-7/ED-28: some own citizen can make this placement legal."""
     if s[O_SUP + p] > 0 and placement_ok(s, T, p, b, v, nl(0), nl(0)):
@@ -194,7 +194,7 @@ def placement_has_source(s, T, p, b, v):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def effective_total(T, eff, p0, p1, n, total):
     """rules §6.1.2: the sum a cube modifier (code eff, -1: none) makes of n dice with pip total
     `total`."""
@@ -209,7 +209,7 @@ def effective_total(T, eff, p0, p1, n, total):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cube_effect(s, T, cube_pos):
     """(effect code, P0, P1) of the cube's card; (-1, 0, 0) without a cube."""
     if cube_pos < 0:
@@ -218,7 +218,7 @@ def cube_effect(s, T, cube_pos):
     return T[o + A_EFF], T[o + A_P0], T[o + A_P1]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def group_divisor(s, T, tk, ti):
     """The divisor of an Activity card, event or agriculture (rules §4.1, §4.3, §4.5); 0 else."""
     if tk == TK_ACT:
@@ -230,7 +230,7 @@ def group_divisor(s, T, tk, ti):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def by_best_dice(s, T, tk, ti, cube_pos):
     """Can the best dice stand for all (the dominance argument of option_feasible_fast)?
 
@@ -246,7 +246,7 @@ def by_best_dice(s, T, tk, ti, cube_pos):
     return group_divisor(s, T, tk, ti) > 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def eval_group(s, T, p, tk, ti, cube_pos, t0, t1, t2, n):
     """The yield of a complete group, 0 when the group is illegal (ED-22..ED-28).
 
@@ -342,7 +342,7 @@ def eval_group(s, T, p, tk, ti, cube_pos, t0, t1, t2, n):
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _fill_candidates(s, T, p, col, min_rel, work):
     """Available die types with relative id >= min_rel (and colour col unless -1), in id order.
 
@@ -375,7 +375,7 @@ def _fill_candidates(s, T, p, col, min_rel, work):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _eval_sel_plus(s, T, p, tk, ti, cube_pos, a, b, c, na):
     """Evaluate the chosen dice plus `na` added types a, b, c."""
     seln = s[O_SELN]
@@ -399,7 +399,7 @@ def _eval_sel_plus(s, T, p, tk, ti, cube_pos, a, b, c, na):
     return eval_group(s, T, p, tk, ti, cube_pos, t0, t1, t2, k)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _search_best_dice(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only, m):
     """search_group's loop over the candidates work[1:] (m of them) where by_best_dice holds.
 
@@ -488,7 +488,7 @@ def _search_best_dice(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only, 
     return found_total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only=-1):
     """Completion search over the chosen dice (s[sel]).
 
@@ -596,7 +596,7 @@ def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only=-1):
     return found_total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def option_feasible(s, T, p, tk, ti, cube_pos, mask, a_die, work):
     """ED-5: a target / cube option is offered only if some legal group exists for it."""
     save_n = s[O_SELN]
@@ -606,7 +606,7 @@ def option_feasible(s, T, p, tk, ti, cube_pos, mask, a_die, work):
     return r > 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def target_feasible(s, T, p, tk, ti, mask, a_die, work):
     if option_feasible(s, T, p, tk, ti, nl(-1), mask, a_die, work):
         return True
@@ -617,210 +617,7 @@ def target_feasible(s, T, p, tk, ti, mask, a_die, work):
     return False
 
 
-# Dice summary for the exact feasibility tests below (`option_feasible_fast`): built lazily, once
-# per mask, in `work` after the candidate list of `_fill_candidates` (1 + 3 * N_TYPES entries),
-# so the completion search and the summary never overlap. One slot per colour (SUM_ANY: every
-# colour, for ALL_FIVES); each slot: [0] own dice (<= 3), [1:4] their types by value (highest
-# first); [4] bought dice (<= 3), [5:8] their types; [8] dice from distinct other districts
-# (<= 3, one per district, FREE_DICE), [9:12] their types. work[slot base] < 0: not built yet.
-N_TYPES = 5 * 18  # die types: district (4 = neutral), colour, value
-SUM_OFF = 1 + 3 * N_TYPES
-SUM_W = 12
-SUM_ANY = 3
-HELD_OFF = SUM_OFF + (SUM_ANY + 1) * SUM_W  # [0] count, then the positions of held cubes
-SUM_SIZE = (SUM_ANY + 1) * SUM_W + 1 + 9
-
-
-@njit(cache=True)
-def reset_summary(s, p, work):
-    """Mark the dice summary stale and list the cards where p holds cubes (ED-24), in position
-    order; at the start of every mask / legality test that uses them."""
-    for slot in range(SUM_ANY + 1):
-        work[SUM_OFF + slot * SUM_W] = -1
-    k = 0
-    for pos in range(9):
-        if s[O_ACUBE + pos * 4 + p] > 0:
-            work[HELD_OFF + 1 + k] = pos
-            k += 1
-    work[HELD_OFF] = k
-
-
-@njit(cache=True)
-def _build_summary(s, p, slot, work):
-    n = s[O_NP]
-    b = SUM_OFF + slot * SUM_W
-    c0 = 0 if slot == SUM_ANY else slot
-    c1 = 3 if slot == SUM_ANY else slot + 1
-    no = 0
-    for v in range(5, -1, -1):
-        for c in range(c0, c1):
-            t = p * 18 + c * 6 + v
-            cnt = s[O_DICE + t]
-            while cnt > 0 and no < 3:
-                work[b + 1 + no] = t
-                no += 1
-                cnt -= 1
-    nt = 0
-    nd = 0
-    seen = 0  # bit d: district d already in the distinct list
-    for v in range(5, -1, -1):
-        for c in range(c0, c1):
-            for d in range(5):
-                if d == p or (d >= n and d != 4):
-                    continue
-                t = d * 18 + c * 6 + v
-                cnt = s[O_DICE + t]
-                if cnt <= 0:
-                    continue
-                while cnt > 0 and nt < 3:
-                    work[b + 5 + nt] = t
-                    nt += 1
-                    cnt -= 1
-                if nd < 3 and (seen >> d) & 1 == 0:
-                    seen |= 1 << d
-                    work[b + 9 + nd] = t
-                    nd += 1
-    work[b] = no
-    work[b + 4] = nt
-    work[b + 8] = nd
-
-
-@njit(cache=True)
-def _build_target_feasible(s, T, p, ti, cube_pos, work):
-    """A placement (ED-26: one die; ED-28) by the value of its die: its yield depends on the value
-    only and its price on whether the die is bought (rules §4.0), so one own and one bought die
-    of each value stand for all. An own die costs nothing: when it fails with money >= 0, its
-    placement fails and so does a bought die of that value."""
-    n = s[O_NP]
-    col = group_colours(s, T, nl(TK_BUILD), ti, cube_pos)
-    money = s[O_DEN + p]
-    for v in range(6):
-        t = p * 18 + col * 6 + v
-        if s[O_DICE + t] > 0:
-            if eval_group(s, T, p, nl(TK_BUILD), ti, cube_pos, t, nl(-1), nl(-1), nl(1)) > 0:
-                return True
-            if money >= 0:
-                continue
-        for d in range(5):
-            if d == p or (d >= n and d != 4):
-                continue
-            t = d * 18 + col * 6 + v
-            if s[O_DICE + t] > 0:
-                if eval_group(s, T, p, nl(TK_BUILD), ti, cube_pos, t, nl(-1), nl(-1), nl(1)) > 0:
-                    return True
-                break
-    return False
-
-
-@njit(cache=True)
-def _cath_target_feasible(s, T, p, cube_pos, mask, a_die, work):
-    """The Cathedral (rules §4.2, ED-27: every die needs a free level of its value). One die of a
-    legal group is legal alone: its value keeps a free level, and it costs no more (an own die:
-    nothing; a group of bought dice only: n * price[n] >= price[1], checked on the table here),
-    so a legal group exists iff a single die is legal: one own and one bought die of each value
-    stand for all. Outside these conditions (a cube, negative money) the completion search."""
-    money = s[O_DEN + p]
-    pr1 = T[T_PRICE + 1]
-    if (
-        cube_pos >= 0
-        or money < 0
-        or pr1 < 0
-        or pr1 > 2 * T[T_PRICE + 2]
-        or pr1 > 3 * T[T_PRICE + 3]
-    ):
-        return option_feasible(s, T, p, nl(TK_CATH), nl(0), cube_pos, mask, a_die, work)
-    n = s[O_NP]
-    col = group_colours(s, T, nl(TK_CATH), nl(0), cube_pos)
-    for v in range(6):
-        if cath_height(s, v + 1) >= 3:
-            continue
-        t = p * 18 + col * 6 + v
-        if s[O_DICE + t] > 0:
-            if eval_group(s, T, p, nl(TK_CATH), nl(0), cube_pos, t, nl(-1), nl(-1), nl(1)) > 0:
-                return True
-        for d in range(5):
-            if d == p or (d >= n and d != 4):
-                continue
-            t = d * 18 + col * 6 + v
-            if s[O_DICE + t] > 0:
-                if eval_group(s, T, p, nl(TK_CATH), nl(0), cube_pos, t, nl(-1), nl(-1), nl(1)) > 0:
-                    return True
-                break
-    return False
-
-
-@njit(cache=True)
-def option_feasible_fast(s, T, p, tk, ti, cube_pos, mask, a_die, work):
-    """option_feasible (ED-5), exactly, without the completion search where that is safe.
-
-    Activity / event / agriculture: besides colour and size, eval_group depends on a group only
-    through its number of dice n, of bought dice nb (price, rules §4.0 / ED-23; with FREE_DICE no
-    price but one die per other district, §6.1.2) and its pip total, and its verdict can only
-    improve with a higher total (N = total // divisor, divisor > 0, rules §4.1, §4.3, §4.5; cube
-    modifiers add to the total or scale it, §6.1.2). So a legal group exists iff, for some
-    (n, nb), the best own plus the best bought dice form one: at most 9 evaluations. Placements
-    go by die value (`_build_target_feasible`), the Cathedral by single dice
-    (`_cath_target_feasible`); anything outside these conditions uses the completion search.
-    Needs `reset_summary` earlier in the same mask."""
-    if tk == TK_BUILD:
-        return _build_target_feasible(s, T, p, ti, cube_pos, work)
-    if tk == TK_CATH:
-        return _cath_target_feasible(s, T, p, cube_pos, mask, a_die, work)
-    eff, p0, p1 = cube_effect(s, T, cube_pos)
-    div = group_divisor(s, T, tk, ti)
-    if (eff == EF_SPLIT and p0 < 0) or div <= 0:
-        return option_feasible(s, T, p, tk, ti, cube_pos, mask, a_die, work)
-    col = group_colours(s, T, tk, ti, cube_pos)
-    slot = col if col >= 0 else SUM_ANY
-    b = SUM_OFF + slot * SUM_W
-    if work[b] < 0:
-        _build_summary(s, p, slot, work)
-    no = work[b]
-    ob = b + 5
-    if eff == EF_FREE_DICE:
-        ob = b + 9
-    nt = work[ob - 1]
-    mx = group_max(s, T, tk, ti, cube_pos)
-    money = s[O_DEN + p]
-    for n in range(1, mx + 1):
-        for nb in range(n + 1):
-            if n - nb > no or nb > nt:
-                continue
-            # eval_group rejects these at once: the price of the bought dice above the money
-            # (ED-23; FREE_DICE: no price), and a (modified, §6.1.2) sum below the divisor
-            if eff != EF_FREE_DICE and nb * T[T_PRICE + n] > money:
-                continue
-            t0 = work[b + 1] if n - nb > 0 else work[ob]
-            t1 = -1
-            t2 = -1
-            tot = t0 % 6 + 1
-            if n >= 2:
-                t1 = work[b + 2] if n - nb > 1 else work[ob + (1 - (n - nb))]
-                tot += t1 % 6 + 1
-            if n >= 3:
-                t2 = work[b + 3] if n - nb > 2 else work[ob + (2 - (n - nb))]
-                tot += t2 % 6 + 1
-            if effective_total(T, eff, p0, p1, n, tot) < div:
-                continue
-            if eval_group(s, T, p, tk, ti, cube_pos, t0, t1, t2, n) > 0:
-                return True
-    return False
-
-
-@njit(cache=True)
-def target_feasible_fast(s, T, p, tk, ti, mask, a_die, work):
-    """target_feasible with option_feasible_fast (needs `reset_summary` first)."""
-    if option_feasible_fast(s, T, p, tk, ti, nl(-1), mask, a_die, work):
-        return True
-    for k in range(work[HELD_OFF]):
-        pos = work[HELD_OFF + 1 + k]
-        if cube_fits(s, T, tk, ti, pos):
-            if option_feasible_fast(s, T, p, tk, ti, pos, mask, a_die, work):
-                return True
-    return False
-
-
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pay_gain_affordable(s, T, p, card):
     """rules §6.1.2 PAY_GAIN: can the next payment be made?"""
     o = T_ACT + card * A_W

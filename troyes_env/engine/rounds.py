@@ -118,7 +118,7 @@ EV_NONE, EV_PAY, EV_LOSE_INF, EV_LOSE_ACUBE, EV_LOSE_ECUBE, EV_LOSE_CATH, EV_LOS
 )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def init_state(s, T, n, a, b, c):
     """rules §2: a new game for n players, seeded from three 32-bit words (ED-2 draw order)."""
     s[:] = 0
@@ -209,7 +209,7 @@ def init_state(s, T, n, a, b, c):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _snake_seat(n, i):
     """ED-10: snake order, as an offset from the start player (seat 0 unless chosen)."""
     k = i // n
@@ -217,7 +217,7 @@ def _snake_seat(n, i):
     return pos if k % 2 == 0 else n - 1 - pos
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _front_free(s, T, sp):
     """The frontmost free space of the row holding SPACE sp (-1 if the row is full)."""
     b = sp // 6
@@ -229,7 +229,7 @@ def _front_free(s, T, sp):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _setup_space_legal(s, T, sp):
     """ED-10: an empty Palace space, or the frontmost free space of a row."""
     if s[O_SPACES + sp] >= 0:
@@ -237,7 +237,7 @@ def _setup_space_legal(s, T, sp):
     return sp == _front_free(s, T, sp)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _apply_setup(s, T, a):
     n = s[O_NP]
     p = s[O_CUR]
@@ -256,7 +256,7 @@ def _apply_setup(s, T, a):
         s[O_CUR] = (s[O_START] + _snake_seat(n, s[O_SETUP])) % n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _deck_size(s, col):
     m = 0
     for i in range(8):
@@ -265,7 +265,7 @@ def _deck_size(s, col):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _append_event(s, card):
     i = row_len(s)
     s[O_ROW + i] = card
@@ -273,7 +273,7 @@ def _append_event(s, card):
         s[O_FLAGS + i * NFLAG + f] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _start_round(s, T):
     n = s[O_NP]
     s[O_ROUND] += 1
@@ -320,7 +320,7 @@ def _start_round(s, T):
     s[O_PHASE] = PH_A_EVENTS
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _enter_card(s, T):
     """ED-13: a card's black dice first, then its effect (automatic ones applied at once)."""
     n = s[O_NP]
@@ -358,7 +358,7 @@ def _enter_card(s, T):
             place_citizen(s, T, nl(4), b, v)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _clear_pending(s):
     s[O_TK] = TK_NONE
     s[O_TI] = -1
@@ -372,14 +372,14 @@ def _clear_pending(s):
     s[O_ACTK] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _begin_turn(s, T, q):
     _clear_pending(s)
     s[O_PHASE] = PH_TURN
     s[O_CUR] = q
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _start_actions(s, T):
     """ED-20: Phase 4 is skipped when countering used up every die."""
     if not any_dice(s):
@@ -388,7 +388,7 @@ def _start_actions(s, T):
     _begin_turn(s, T, s[O_START])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _end_round(s, T):
     """rules §3 phase 5, then §7 after the last round."""
     n = s[O_NP]

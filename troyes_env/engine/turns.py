@@ -37,6 +37,11 @@ from troyes_env.engine.events import (
     _apply_influence,
     _mask_influence,
 )
+from troyes_env.engine.feasible import (
+    option_feasible_fast,
+    reset_summary,
+    target_feasible_fast,
+)
 from troyes_env.engine.groups import (
     EF_GAIN,
     EF_MILLER,
@@ -49,11 +54,8 @@ from troyes_env.engine.groups import (
     eval_group,
     group_cost,
     has_fitting_cube,
-    option_feasible_fast,
     pay_gain_affordable,
-    reset_summary,
     search_group,
-    target_feasible_fast,
 )
 from troyes_env.engine.rounds import (
     _begin_turn,
@@ -114,8 +116,10 @@ from troyes_env.tables import (
     T_MISC,
 )
 
+N_TARGETS = 9 + NROW + 1 + 3 + 1  # _mask_turn: cards, event row, Cathedral, buildings, agriculture
 
-@njit(cache=True)
+
+@njit(cache=True, _nrt=False)
 def _end_turn(s, T):
     """ED-20: end Phase 4 when all passed or no dice remain; else the next active player,
     each passed player skipped on the way putting 1 denier on their district."""
@@ -138,66 +142,83 @@ def _end_turn(s, T):
     _begin_turn(s, T, q)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _mask_turn(s, T, mask, work):
+    """DP-4: influence, pass, and every target with a legal group (ED-5): the 9 Activity cards,
+    the event row, the Cathedral, the 3 buildings, agriculture (one call site of the inlined
+    target_feasible_fast)."""
     p = s[O_CUR]
     reset_summary(s, p, work)  # one dice summary for every target of this mask
     m = _mask_influence(s, T, p, mask)
     mask[A_PASS] = 1
     m += 1
-    for pos in range(9):
-        if s[O_ACARD + pos] >= 0 and target_feasible_fast(
-            s, T, p, nl(TK_ACT), pos, mask, nl(A_DIE), work
-        ):
-            mask[A_ACTIVITY + pos] = 1
+    nrow = row_len(s)
+    for j in range(N_TARGETS):
+        if j < 9:
+            if s[O_ACARD + j] < 0:
+                continue
+            tk = TK_ACT
+            ti = j
+            a = A_ACTIVITY + j
+        elif j < 9 + NROW:
+            ti = j - 9
+            if ti >= nrow:
+                continue
+            tk = TK_EVENT
+            a = A_EVENT + ti
+        elif j == 9 + NROW:
+            tk = TK_CATH
+            ti = 0
+            a = A_CATHEDRAL
+        elif j < 13 + NROW:
+            tk = TK_BUILD
+            ti = j - 10 - NROW
+            a = A_BUILDING + ti
+        else:
+            tk = TK_AGRI
+            ti = 0
+            a = A_AGRI
+        if target_feasible_fast(s, T, p, tk, ti, mask, nl(A_DIE), work):
+            mask[a] = 1
             m += 1
-    for i in range(row_len(s)):
-        if target_feasible_fast(s, T, p, nl(TK_EVENT), i, mask, nl(A_DIE), work):
-            mask[A_EVENT + i] = 1
-            m += 1
-    if target_feasible_fast(s, T, p, nl(TK_CATH), nl(0), mask, nl(A_DIE), work):
-        mask[A_CATHEDRAL] = 1
-        m += 1
-    for b in range(3):
-        if target_feasible_fast(s, T, p, nl(TK_BUILD), b, mask, nl(A_DIE), work):
-            mask[A_BUILDING + b] = 1
-            m += 1
-    if target_feasible_fast(s, T, p, nl(TK_AGRI), nl(0), mask, nl(A_DIE), work):
-        mask[A_AGRI] = 1
-        m += 1
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _turn_legal(s, T, a, mask, work):
     """mask[a] of _mask_turn without building the whole mask (step's legality test)."""
     p = s[O_CUR]
     if a == A_PASS:
         return True
     reset_summary(s, p, work)
+    tk = TK_NONE
+    ti = 0
     if A_ACTIVITY <= a < A_ACTIVITY + 9:
-        pos = a - A_ACTIVITY
-        return s[O_ACARD + pos] >= 0 and target_feasible_fast(
-            s, T, p, nl(TK_ACT), pos, mask, nl(A_DIE), work
-        )
-    if A_EVENT <= a < A_EVENT + NROW:
-        i = a - A_EVENT
-        return i < row_len(s) and target_feasible_fast(
-            s, T, p, nl(TK_EVENT), i, mask, nl(A_DIE), work
-        )
-    if a == A_CATHEDRAL:
-        return target_feasible_fast(s, T, p, nl(TK_CATH), nl(0), mask, nl(A_DIE), work)
-    if A_BUILDING <= a < A_BUILDING + 3:
-        return target_feasible_fast(s, T, p, nl(TK_BUILD), a - A_BUILDING, mask, nl(A_DIE), work)
-    if a == A_AGRI:
-        return target_feasible_fast(s, T, p, nl(TK_AGRI), nl(0), mask, nl(A_DIE), work)
+        ti = a - A_ACTIVITY
+        if s[O_ACARD + ti] < 0:
+            return False
+        tk = TK_ACT
+    elif A_EVENT <= a < A_EVENT + NROW:
+        ti = a - A_EVENT
+        if ti >= row_len(s):
+            return False
+        tk = TK_EVENT
+    elif a == A_CATHEDRAL:
+        tk = TK_CATH
+    elif A_BUILDING <= a < A_BUILDING + 3:
+        tk = TK_BUILD
+        ti = a - A_BUILDING
+    elif a == A_AGRI:
+        tk = TK_AGRI
+    if tk != TK_NONE:
+        return target_feasible_fast(s, T, p, tk, ti, mask, nl(A_DIE), work)
     for i in range(mask.shape[0]):
         mask[i] = 0
     _mask_influence(s, T, p, mask)
     return mask[a] != 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _dice_legal(s, T, a, mask, work):
     """mask[a] of _mask_dice without building the whole mask (step's legality test)."""
     p = s[O_CUR]
@@ -214,7 +235,7 @@ def _dice_legal(s, T, a, mask, work):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _apply_turn(s, T, a):
     p = s[O_CUR]
     if a == A_PASS:
@@ -249,7 +270,7 @@ def _apply_turn(s, T, a):
         s[O_PHASE] = PH_DICE
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _mask_cube(s, T, mask, work):
     p = s[O_CUR]
     tk = s[O_TK]
@@ -267,7 +288,7 @@ def _mask_cube(s, T, mask, work):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _sel_eval(s, T, p):
     n = s[O_SELN]
     return eval_group(
@@ -275,7 +296,7 @@ def _sel_eval(s, T, p):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _mask_dice(s, T, mask, work):
     p = s[O_CUR]
     m = search_group(s, T, p, s[O_TK], s[O_TI], s[O_CUBEPOS], mask, nl(A_DIE), work, nl(True))
@@ -285,7 +306,7 @@ def _mask_dice(s, T, mask, work):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _apply_dice(s, T, a):
     p = s[O_CUR]
     n = s[O_NP]
@@ -298,7 +319,7 @@ def _apply_dice(s, T, a):
     s[O_SELN] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _execute(s, T, p):
     """CONFIRM (ED-23): pay every cost, take the dice, spend the cube, then act."""
     tk = s[O_TK]
@@ -351,20 +372,20 @@ def _execute(s, T, p):
         _end_turn(s, T)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def from_hire_cost(s, T, p, pos):
     from_card = s[O_ACARD + pos]
     s[O_DEN + p] -= T[T_ACT + from_card * A_W + A_HIRE]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _source_ok(s, T, p, kind, idx):
     if s[O_TK] == TK_ACT:
         return True
     return placement_ok(s, T, p, s[O_TI], s[O_PVAL], kind, idx)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _mask_source(s, T, mask):
     """DP-7 / ED-7: supply, an own standing or lying citizen, an own supervisor elsewhere."""
     p = s[O_CUR]
@@ -388,7 +409,7 @@ def _mask_source(s, T, mask):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _apply_source(s, T, a):
     p = s[O_CUR]
     if a == A_SUPPLY:
@@ -423,7 +444,7 @@ def _apply_source(s, T, a):
         _end_turn(s, T)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _start_activations(s, T, p):
     ti = s[O_TI]
     card = s[O_ACARD + ti]
@@ -454,7 +475,7 @@ def _start_activations(s, T, p):
         _do_activation(s, T, p)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _do_activation(s, T, p):
     ti = s[O_TI]
     card = s[O_ACARD + ti]
@@ -489,7 +510,7 @@ def _do_activation(s, T, p):
         s[O_PHASE] = PH_ARCHER
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _after_activation(s, T, p):
     ti = s[O_TI]
     card = s[O_ACARD + ti]
@@ -500,7 +521,7 @@ def _after_activation(s, T, p):
         _end_turn(s, T)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _mask_archer(s, T, mask):
     m = 0
     for i in range(row_len(s)):
@@ -510,7 +531,7 @@ def _mask_archer(s, T, mask):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _apply_archer(s, T, a):
     p = s[O_CUR]
     place_event_cube(s, T, p, a - A_EVENT)
