@@ -3,27 +3,52 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
+from core.maskbits import pick_nonzero
+from core.numba_cache import refresh_core_cache
 from core.rng import rng_below, rng_seed, split_seed
+
+
+def _pick(mask, words):  # typing stub: the implementation is chosen per mask type below
+    raise NotImplementedError
+
+
+@overload(_pick)  # compiled into each caller (cached there; no cache of its own to go stale)
+def _pick_impl(mask, words):
+    if (isinstance(mask, types.Array) and mask.ndim == 1 and mask.layout == "C"
+            and mask.dtype in (types.boolean, types.int8, types.uint8)):
+        def by_words(mask, words):  # contiguous, one byte per entry: 8 entries per read
+            return pick_nonzero(mask, words)
+
+        return by_words
+
+    def by_entries(mask, words):
+        n = 0
+        for a in range(mask.shape[0]):
+            if mask[a]:
+                n += 1
+        if n == 0:
+            return -1
+        r = rng_below(words, 0, n)
+        for a in range(mask.shape[0]):
+            if mask[a]:
+                if r == 0:
+                    return a
+                r -= 1
+        return -1
+
+    return by_entries
 
 
 @njit(cache=True)
 def pick_legal(mask, words):
-    """A uniformly random index among the true entries of `mask` (one compiled call)."""
-    n = 0
-    for a in range(mask.shape[0]):
-        if mask[a]:
-            n += 1
-    if n == 0:
-        return -1
-    r = rng_below(words, 0, n)
-    for a in range(mask.shape[0]):
-        if mask[a]:
-            if r == 0:
-                return a
-            r -= 1
-    return -1
+    """A uniformly random index among the true (non-zero) entries of `mask` (one compiled call),
+    drawn from the xoshiro stream `words`: one rng_below over their count, then the r-th of them
+    in index order. Masks of one byte per entry in contiguous memory are scanned 8 entries at a
+    time (core.maskbits), others entry by entry; both give the same index."""
+    return _pick(mask, words)
 
 
 class RandomAgent:
@@ -44,3 +69,6 @@ class RandomAgent:
 
     def act(self, game, state: np.ndarray) -> int:
         return self.act_mask(game.legal_mask(state))
+
+
+refresh_core_cache()  # numba checks only this file's source; pick_legal inlines core.maskbits

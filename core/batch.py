@@ -37,6 +37,7 @@ import numpy as np
 from numba import njit
 
 from core.errors import IllegalActionError
+from core.numba_cache import refresh_core_cache
 from core.returns import RETURN_KINDS
 from core.rng import M32, rng_seed, split_seed
 
@@ -443,6 +444,8 @@ def write_loops(kernels_module: str) -> Path:
     path.write_text(render_loops(pkg.removesuffix("_env"), kernels_module))
     return path
 
+
+refresh_core_cache()  # numba checks only this file's source (core/numba_cache.py)
 
 if __name__ == "__main__":
     import sys

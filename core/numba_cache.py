@@ -44,3 +44,14 @@ def refresh_stale_cache(modules, deps, stamp_name: str) -> bool:
     except OSError:  # a read-only cache location: nothing can be stale there
         return False
     return True
+
+
+def refresh_core_cache() -> bool:
+    """The same check for core's own compiled helpers (rng, maskbits, agents, batch), which
+    inline one another (pick_legal inlines core.maskbits and core.rng). Called at the end of
+    core.agents and core.batch, before anything there runs."""
+    import importlib
+
+    mods = [importlib.import_module(f"core.{n}") for n in ("rng", "maskbits", "agents", "batch")]
+    return refresh_stale_cache(mods, sorted(Path(__file__).parent.glob("*.py")),
+                               "core-sources.sha256")

@@ -68,3 +68,45 @@ def test_returns_kinds():
     assert np.allclose(compute_returns(s, tb, "margin", 10), [-0.2, 0, 0])
     with pytest.raises(ValueError, match="allowed"):
         compute_returns(s, tb, "bogus", 1)
+
+
+def _plain_pick(mask, words):
+    """The draw pick_legal promises, written out in Python: one rng_below over the number of
+    non-zero entries, then the r-th of them in index order."""
+    nz = np.flatnonzero(mask)
+    if nz.size == 0:
+        return -1
+    return int(nz[rng_below(words, 0, nz.size)])
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint8, np.int64])
+@pytest.mark.parametrize("strided", [False, True])
+def test_pick_legal_draws_the_plain_loops_index(dtype, strided):
+    """8-entries-at-a-time scan (contiguous one-byte masks) and entry loop (others) both give
+    the plain draw, for every length 0..40, sparse and dense masks, and bytes other than 0/1."""
+    from core.agents import pick_legal
+
+    gen = np.random.default_rng(7)
+    for length in range(41):
+        for density in (0.05, 0.3, 1.0):
+            raw = (gen.random(2 * length) < density).astype(np.int64)
+            if dtype != np.bool_:
+                raw *= gen.integers(1, 4, size=raw.size)  # any non-zero byte counts as legal
+            full = raw.astype(dtype)
+            mask = full[::2] if strided else full[:length]
+            w1 = np.zeros(4, dtype=np.int64)
+            rng_seed(w1, 0, length, 3, 5)
+            w2 = w1.copy()
+            for _ in range(3):
+                assert pick_legal(mask, w1) == _plain_pick(mask, w2)
+                np.testing.assert_array_equal(w1, w2)  # the same number of draws
+
+
+def test_first_set_finds_the_lowest_non_zero_entry():
+    from core.maskbits import first_set
+
+    gen = np.random.default_rng(3)
+    for length in range(1, 60):
+        mask = (gen.random(length) < 0.1).astype(np.int8) * 2
+        want = int(np.flatnonzero(mask)[0]) if mask.any() else 0
+        assert first_set(mask, length) == want

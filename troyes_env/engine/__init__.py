@@ -26,7 +26,6 @@ from troyes_env.engine import (
     flow,
     groups,
     kernels,
-    maskbits,
     observe,
     rounds,
     turns,
@@ -42,7 +41,6 @@ from troyes_env.engine.observe import observe_into  # noqa: F401
 
 _MODULES = (
     board, groups, feasible, rounds, events, turns, flow, observe, checks, kernels, batch_loops,
-    maskbits,
 )
 
 

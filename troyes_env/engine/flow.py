@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from core.maskbits import first_set
 from troyes_env.actions import (
     A_ACTIVITY,
     A_GOON,
@@ -30,7 +31,6 @@ from troyes_env.engine.events import (
     _run_events,
 )
 from troyes_env.engine.feasible import SUM_OFF, SUM_SIZE
-from troyes_env.engine.maskbits import first_set
 from troyes_env.engine.rounds import (  # noqa: F401
     _apply_setup,
     _enter_card,

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from core.agents import pick_legal
 from troyes_env.engine.flow import WORK_SIZE, legal_mask_into, settle, step_trusted
-from troyes_env.engine.maskbits import mask_words, pick_set
 from troyes_env.engine.observe import observe_into
 from troyes_env.engine.rounds import init_state
 from troyes_env.layout import O_CUR, O_FINAL, O_NP, O_PHASE, O_VP, PH_OVER
@@ -66,15 +66,14 @@ def k_truncated(s):
 @njit(cache=True)
 def play_random_games(T, n_players, n_games, seed, s, mask, rng_state):
     """Play n_games seeded random games (seed words (seed, g, 0)) in the caller's buffers with
-    RandomAgent's draw (core.agents.pick_legal; pick_set draws the same from settle's 0/1 mask);
-    returns total decisions, or -1 on an engine error (benchmark loop)."""
+    RandomAgent's draw (core.agents.pick_legal); returns total decisions, or -1 on an engine
+    error (benchmark loop)."""
     work = np.zeros(WORK_SIZE, dtype=np.int64)
-    words8 = mask_words(mask)
     total = 0
     for g in range(n_games):
         k_init(s, T, n_players, seed, g, 0, mask, work)
         while s[O_PHASE] != PH_OVER:
-            a = pick_set(mask, words8, rng_state)
+            a = pick_legal(mask, rng_state)
             if a < 0 or step_trusted(s, T, a, mask, work) != 0:  # mask: settle's, of s
                 return -1
             total += 1

@@ -1,8 +1,9 @@
-"""Scans of a legal mask read 8 entries at a time: core.agents.pick_legal's draw, the one legal
-action of a forced decision.
+"""Scans of a legal mask 8 entries at a time, for masks of one byte per action (bool, int8,
+uint8) in contiguous memory: the one legal action of a forced decision, and RandomAgent's draw
+(core.agents.pick_legal uses `pick_nonzero` for such masks).
 
-A mask from legal_mask_into (int8 or bool) holds 0 or 1 per action, so 8 entries read as one
-uint64 `w` count (w * 0x0101..01) >> 56 (their byte sum, at most 8)."""
+Eight entries read as one uint64 word `w`. `_nonzero_bytes(w)` turns every non-zero byte into 1,
+so (x * 0x0101..01) >> 56 is the number of non-zero entries among the eight (their byte sum)."""
 
 from __future__ import annotations
 
@@ -15,10 +16,18 @@ _ONES = np.uint64(0x0101010101010101)
 _TOP = np.uint64(56)
 
 
-@njit(cache=True)
-def mask_words(mask):
-    """The first 8 * (len // 8) entries of mask as uint64 words (a view, made once per loop)."""
-    return mask[: (mask.shape[0] // 8) * 8].view(np.uint64)
+@njit(cache=True, inline="always")
+def _nonzero_bytes(w):
+    """Each byte of w: 1 if it was non-zero, else 0."""
+    x = w | (w >> np.uint64(4))
+    x |= x >> np.uint64(2)
+    x |= x >> np.uint64(1)
+    return x & _ONES
+
+
+@njit(cache=True, inline="always")
+def _count8(w):
+    return np.int64((_nonzero_bytes(w) * _ONES) >> _TOP)
 
 
 @njit(cache=True, _nrt=False)
@@ -39,13 +48,14 @@ def first_set(mask, n):
 
 
 @njit(cache=True, inline="always")
-def pick_set(mask, words8, rng):
-    """pick_legal(mask, rng) for a 0/1 mask whose words8 = mask_words(mask): the same index and
-    the same rng draw (one rng_below over the count of legal entries); -1 if none."""
-    nw = words8.shape[0]
+def pick_nonzero(mask, rng):
+    """A uniformly random index among the non-zero entries of mask, drawn as the plain loop does
+    (one rng_below over their count, then the r-th of them in index order); -1 if none."""
+    nw = mask.shape[0] // 8
+    words = mask[: nw * 8].view(np.uint64)
     n = 0
     for i in range(nw):
-        n += np.int64((words8[i] * _ONES) >> _TOP)
+        n += _count8(words[i])
     for a in range(nw * 8, mask.shape[0]):
         if mask[a]:
             n += 1
@@ -53,7 +63,7 @@ def pick_set(mask, words8, rng):
         return -1
     r = rng_below(rng, 0, n)
     for i in range(nw):
-        c = np.int64((words8[i] * _ONES) >> _TOP)
+        c = _count8(words[i])
         if r < c:
             for a in range(i * 8, i * 8 + 8):
                 if mask[a]:
