@@ -209,7 +209,7 @@ def step(state: np.ndarray, action: int) -> np.ndarray:
         _check_state(state)
         raise IllegalActionError(-1, repr(action), phase_name(state), "not an integer") from None
     s = np.empty(STATE_SIZE, dtype=np.int64)
-    mask = np.empty(NUM_ACTIONS, dtype=np.int8)  # s's legal mask, built by settle
+    mask = np.empty(NUM_ACTIONS, dtype=np.bool_)  # s's legal mask, built by settle
     try:
         err = _api_step(state, s, TABLES, a, mask, _WORK)
     except (TypeError, OverflowError):  # an odd state array, or an action id beyond int64
@@ -220,7 +220,7 @@ def step(state: np.ndarray, action: int) -> np.ndarray:
         _check_state(state)  # raises StateFormatError
     if err != 0:
         raise IllegalActionError(a, describe(a, state), phase_name(state), _why(state, a))
-    _LAST.put(s, mask.view(np.bool_))
+    _LAST.put(s, mask)
     return s
 
 

@@ -94,7 +94,13 @@ PLAYER_BLOCK = OBS_SEGMENTS[-1][1] // 4
 
 @njit(cache=True)
 def _rel(q, me, n):
-    return (q - me) % n
+    """(q - me) % n, without the division in the usual case (seats 0..n-1)."""
+    d = q - me
+    if 0 <= d < n:
+        return d
+    if -n <= d < 0:
+        return d + n
+    return d % n
 
 
 @njit(cache=True)

@@ -12,6 +12,7 @@ it to `mask`, and the wrapper keeps it for the next `legal_mask` call (core.entr
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit, typeof, types
 
 from core.entry_points import compile_exactly
@@ -35,7 +36,7 @@ def signatures(T):
     return {
         "observe": types.int64(i64, tt, types.int64, f32),
         "legal_mask": types.int64(i64, tt, bm, i64, i8, i64),
-        "step": types.int64(i64, i64, tt, types.int64, i8, i64),
+        "step": types.int64(i64, i64, tt, types.int64, bm, i64),
     }
 
 
@@ -69,14 +70,15 @@ def _legal_mask(s, T, out, scratch, mask, work):
 
 
 def _step(s, new, T, a, mask, work):
-    """Copy s into new and apply action a there (step_inplace's codes); on success `mask` holds
-    new's legal mask (all 0 once the game is over)."""
+    """Copy s into new and apply action a there (step_inplace's codes); on success `mask` (bool)
+    holds new's legal mask (all False once the game is over)."""
     if not state_ok(s):
         return API_BAD_STATE
     new[:] = s
-    code = step_inplace(new, T, a, mask, work)
+    m8 = mask.view(np.int8)  # the engine's masks are int8 0/1: the same bytes
+    code = step_inplace(new, T, a, m8, work)
     if code == 0 and new[O_PHASE] == PH_OVER:  # settle builds no mask once the game is over
-        mask[:] = 0
+        m8[:] = 0
     return code
 
 

@@ -82,10 +82,16 @@ from troyes_env.tables import A_COL, A_LVL, A_W, N_ACT, T_ACT
 
 @njit(cache=True)
 def _rel(o, p, n):
-    """Relative seat of owner o (0..3) for observer p; grey (4) and empty (-1) unchanged."""
+    """Relative seat of owner o (0..3) for observer p; grey (4) and empty (-1) unchanged.
+    (o - p + n) % n without the division in the usual case (~130 calls per observation)."""
     if o < 0 or o >= 4:
         return o
-    return (o - p + n) % n
+    d = o - p + n
+    if 0 <= d < n:
+        return d
+    if n <= d < 2 * n:
+        return d - n
+    return d % n
 
 
 @njit(cache=True)
