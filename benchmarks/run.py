@@ -413,8 +413,8 @@ def _measure(b: Bench, key: str, seconds: float) -> float:
 def paired_ratios(b: Bench, games: list[str], rounds: int, seconds: float) -> dict:
     """Each ratio target's two rows measured again, alternately (A B, then B A, ...), `rounds`
     times: the ratio of each round and their median. The box drifts by up to 2x between rows
-    measured minutes apart, far less between neighbours. PPO rows are not repeated (minutes
-    each; their ratio is far from its target)."""
+    measured minutes apart, far less between neighbours. Pairs compare decisions_per_s (for
+    the PPO rows: learn() env steps/s); a target on another field uses its rows' ratio."""
     out = {}
     for g in games:
         for _text, num, den, _need, *field in TARGETS:
@@ -456,7 +456,8 @@ def check_targets(res: dict, games: list[str]) -> list[dict]:
                 continue
             val = a[key] / d[key] if den else a[key]
             row = {"game": g, "target": text, "value": val, "needed": need, "how": "rows"}
-            p = paired.get(f"{num.format(g=g)}/{den.format(g=g)}") if den else None
+            # the pairs re-measure decisions_per_s; a target on another field keeps its rows
+            p = paired.get(f"{num.format(g=g)}/{den.format(g=g)}") if den and not field else None
             if p:
                 row.update(value=p["median"], rows_ratio=val,
                            how=f"paired median of {len(p['ratios'])}")

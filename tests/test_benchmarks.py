@@ -60,3 +60,18 @@ def test_ratio_targets_use_the_median_of_alternating_rounds():
     (t,) = [t for t in br.check_targets(res, ["village"]) if t["target"].startswith("single")]
     assert t["value"] == 9.0 and t["rows_ratio"] == 1.0 and t["met"] is True
     assert t["how"] == "paired median of 3"
+
+
+def test_a_target_on_another_field_keeps_its_rows_ratio():
+    from benchmarks import run as br
+
+    rows = [{"group": "ppo", "name": f"village MaskablePPO {n}", "decisions_per_s": d,
+             "rollout_steps_per_s": r}
+            for n, d, r in (("batch VecEnv", 400.0, 900.0), ("SubprocVecEnv(2)", 100.0, 100.0))]
+    paired = {"ppo:village MaskablePPO batch VecEnv/ppo:village MaskablePPO SubprocVecEnv(2)":
+              {"ratios": [5.0], "median": 5.0}}
+    got = {t["target"]: t for t in br.check_targets({"rows": rows, "paired": paired}, ["village"])
+           if t["target"].startswith("MaskablePPO")}
+    learn, rollout = (got[k] for k in sorted(got, key=lambda k: "rollout" in k))
+    assert learn["value"] == 5.0 and learn["rows_ratio"] == 4.0  # the pair's median
+    assert rollout["value"] == 9.0 and rollout["how"] == "rows"  # its own field, from the rows
