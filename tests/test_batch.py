@@ -223,6 +223,9 @@ def test_batch_vec_env_maskable_ppo_smoke():
     env = _vec(game="village", n_envs=4, players=2, seed=0)
     model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=64, n_epochs=1, seed=0,
                         policy_kwargs={"net_arch": [32]}, device="cpu")
+    from training.train import silent_logger
+
+    model.set_logger(silent_logger())  # no SB3-<date> folder in the temp directory
     model.learn(256)
     assert model.num_timesteps >= 256
 
