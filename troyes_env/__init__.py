@@ -129,6 +129,8 @@ _MASK = np.zeros(NUM_ACTIONS, dtype=np.int8)
 _WORK = np.zeros(WORK_SIZE, dtype=np.int64)
 _STATE = np.zeros(STATE_SIZE, dtype=np.int64)
 _I64 = np.dtype(np.int64)
+_BOOL = np.dtype(np.bool_)
+_F32 = np.dtype(np.float32)
 _SHAPE = (STATE_SIZE,)
 _LAST = LastMask(STATE_SIZE)  # the legal mask of the state step returned last
 _api_observe, _api_legal_mask, _api_step = _api.compile_entry_points(TABLES)
@@ -174,7 +176,7 @@ def legal_mask(state: np.ndarray) -> np.ndarray:
     out = _LAST.copy_for(state)
     if out is not None:
         return out
-    out = np.empty(NUM_ACTIONS, dtype=np.bool_)
+    out = np.empty(NUM_ACTIONS, _BOOL)
     try:
         if _api_legal_mask(state, TABLES, out, _STATE, _MASK, _WORK) == 0:
             return out
@@ -208,8 +210,8 @@ def step(state: np.ndarray, action: int) -> np.ndarray:
     except TypeError:
         _check_state(state)
         raise IllegalActionError(-1, repr(action), phase_name(state), "not an integer") from None
-    s = np.empty(STATE_SIZE, dtype=np.int64)
-    mask = np.empty(NUM_ACTIONS, dtype=np.bool_)  # s's legal mask, built by settle
+    s = np.empty(STATE_SIZE, _I64)  # dtype objects, not np.int64: ~0.1 us less per array
+    mask = np.empty(NUM_ACTIONS, _BOOL)  # s's legal mask, built by settle
     try:
         err = _api_step(state, s, TABLES, a, mask, _WORK)
     except (TypeError, OverflowError):  # an odd state array, or an action id beyond int64
@@ -226,7 +228,11 @@ def step(state: np.ndarray, action: int) -> np.ndarray:
 
 def current_player(state: np.ndarray) -> int:
     """Seat to act, -1 when the game is over."""
-    return int(state[O_CUR])
+    try:
+        v = state.item(O_CUR)  # no numpy scalar in between (~0.1 us a call)
+    except AttributeError:  # not an ndarray
+        return int(state[O_CUR])
+    return v if v.__class__ is int else int(v)
 
 
 def is_terminal(state: np.ndarray) -> bool:
@@ -263,7 +269,7 @@ def returns(state: np.ndarray, kind: str = "win_loss") -> np.ndarray:
 
 def observe(state: np.ndarray, player: int) -> np.ndarray:
     """Seat-relative float32 observation of `player` (observation.py documents it)."""
-    out = np.empty(OBS_SIZE, dtype=np.float32)  # observe_into writes every entry
+    out = np.empty(OBS_SIZE, _F32)  # observe_into writes every entry
     if player.__class__ is int:  # numba would truncate a float seat: integers only
         try:
             if _api_observe(state, TABLES, player, out) == 0:
