@@ -21,7 +21,7 @@ def game(request):
 
 
 def _cache_holds(game, s) -> bool:
-    return game._LAST.copy_for(s) is not None
+    return game._LAST.holds(s)
 
 
 def test_cached_and_computed_paths_agree(game):
@@ -134,3 +134,33 @@ def test_action_ids_beyond_int64_are_out_of_range(game):
     for a in (2**70, -(2**70)):
         with pytest.raises(IllegalActionError):
             game.step(s, a)
+
+
+def test_the_memo_hands_its_mask_out_once():
+    """core.entry_points.LastMask: the matching state takes the very array put, once; other
+    dtypes, shapes or contents never do."""
+    from core.entry_points import LastMask
+
+    memo = LastMask(6)
+    s = np.arange(6, dtype=np.int64)
+    mask = np.array([True, False, True])
+    memo.put(s, mask)
+    assert not memo.holds(s.astype(np.float64).view(np.int64)[:5])
+    assert memo.take_for(s.view(np.uint64)) is None  # same bytes, another dtype
+    assert memo.take_for(s.reshape(2, 3)) is None  # same bytes, another shape
+    assert memo.take_for(s + 1) is None
+    assert memo.holds(s.copy())
+    assert memo.take_for(s.copy()) is mask
+    assert not memo.holds(s) and memo.take_for(s) is None  # handed out: forgotten
+    memo.put(s, mask)
+    memo.clear()
+    assert memo.take_for(s) is None
+
+
+def test_a_second_mask_of_the_same_state_is_computed(game):
+    s = game.new_game(3, 4)
+    s = game.step(s, int(np.flatnonzero(game.legal_mask(s))[0]))
+    first = game.legal_mask(s)  # from the memo
+    second = game.legal_mask(s)  # computed
+    assert first is not second
+    np.testing.assert_array_equal(first, second)

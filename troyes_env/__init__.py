@@ -173,7 +173,7 @@ def new_game(num_players: int = 4, seed: int = 0, **options) -> np.ndarray:
 
 def legal_mask(state: np.ndarray) -> np.ndarray:
     """Bool mask of the actions legal now (all False once the game is over)."""
-    out = _LAST.copy_for(state)
+    out = _LAST.take_for(state)
     if out is not None:
         return out
     out = np.empty(NUM_ACTIONS, _BOOL)

@@ -134,7 +134,7 @@ def new_game(num_players: int = 4, seed: int = 0, *, start_player: int = 0) -> n
 
 def legal_mask(state: np.ndarray) -> np.ndarray:
     """Bool mask (NUM_ACTIONS,) of the actions the rules allow now."""
-    mask = _LAST.copy_for(state)
+    mask = _LAST.take_for(state)
     if mask is not None:
         return mask
     mask = np.empty(NUM_ACTIONS, dtype=np.bool_)
