@@ -76,7 +76,7 @@ def _step(s, new, T, a, mask, work):
     holds new's legal mask (all False once the game is over)."""
     if not state_ok(s):
         return API_BAD_STATE
-    for i in range(STATE_SIZE):
+    for i in range(STATE_SIZE):  # a plain loop: numba's slice copy is a generic strided loop
         new[i] = s[i]
     m8 = mask.view(np.int8)  # the engine's masks are int8 0/1: the same bytes
     code = step_inplace(new, T, a, m8, work)
