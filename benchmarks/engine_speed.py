@@ -54,22 +54,28 @@ def compiled_loop(game, n: int, seconds: float):
     return _timed(batch, seconds)
 
 
+def api_game(game, n: int, seed: int) -> int:
+    """One seeded random game through the public API with `observe` each step (path (b));
+    returns the decisions made."""
+    s = game.new_game(n, seed)
+    bot = RandomAgent(seed)
+    k = 0
+    p = game.current_player(s)
+    while p >= 0:  # current_player is -1 once the game is over
+        game.observe(s, p)
+        s = game.step(s, bot.act_mask(game.legal_mask(s)))
+        p = game.current_player(s)
+        k += 1
+    assert game.is_terminal(s)
+    return k
+
+
 def api_loop(game, n: int, seconds: float):
     seed = [0]
 
     def one():
         seed[0] += 1
-        s = game.new_game(n, seed[0])
-        bot = RandomAgent(seed[0])
-        k = 0
-        p = game.current_player(s)
-        while p >= 0:  # current_player is -1 once the game is over
-            game.observe(s, p)
-            s = game.step(s, bot.act_mask(game.legal_mask(s)))
-            p = game.current_player(s)
-            k += 1
-        assert game.is_terminal(s)
-        return k, 1
+        return api_game(game, n, seed[0]), 1
 
     one()
     return _timed(one, seconds)

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -75,3 +77,20 @@ def test_a_target_on_another_field_keeps_its_rows_ratio():
     learn, rollout = (got[k] for k in sorted(got, key=lambda k: "rollout" in k))
     assert learn["value"] == 5.0 and learn["rows_ratio"] == 4.0  # the pair's median
     assert rollout["value"] == 9.0 and rollout["how"] == "rows"  # its own field, from the rows
+
+
+def test_api_instruction_counter_parts(tmp_path):
+    """benchmarks.api_instructions (run under valgrind by hand): its loop is engine_speed's path
+    (b) over the given seeds, and it reads callgrind's totals line."""
+    import village_env
+    from benchmarks import api_instructions as ai
+    from benchmarks.engine_speed import api_game
+
+    want = api_game(village_env, 2, 3) + api_game(village_env, 2, 4)
+    assert want > 0 and ai.api_loop(village_env, 2, range(3, 5)) == want
+    f = tmp_path / "cg.out.1"
+    f.write_text("# callgrind format\nevents: Ir\nsummary: 30103748\n")
+    assert ai._summary(f) == 30103748
+    f.write_text("events: Ir\n")
+    with pytest.raises(RuntimeError, match="no totals"):
+        ai._summary(f)
