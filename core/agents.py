@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.extending import overload
 
+from core.jit import jit
 from core.maskbits import pick_nonzero
-from core.numba_cache import refresh_core_cache
 from core.rng import rng_below, rng_seed, split_seed
 
 
@@ -42,7 +42,7 @@ def _pick_impl(mask, words):
     return by_entries
 
 
-@njit(cache=True)
+@jit
 def pick_legal(mask, words):
     """A uniformly random index among the true (non-zero) entries of `mask` (one compiled call),
     drawn from the xoshiro stream `words`: one rng_below over their count, then the r-th of them
@@ -71,4 +71,3 @@ class RandomAgent:
         return self.act_mask(game.legal_mask(state))
 
 
-refresh_core_cache()  # numba checks only this file's source; pick_legal inlines core.maskbits

@@ -1,6 +1,6 @@
 """Batches of games as one (B, STATE_SIZE) array, stepped in one compiled call (DESIGN D8).
 
-What a game provides (its `engine/kernels.py`), every function `@njit(cache=True)` with these
+What a game provides (its `engine/kernels.py`), every function `@jit` with these
 exact signatures, so the batch loops below are the same for every game:
 
     k_init(s, T, n, a, b, c, mask, work)  new n-player game seeded by the words (a, b, c), as
@@ -34,10 +34,9 @@ from types import ModuleType
 
 import numba
 import numpy as np
-from numba import njit
 
 from core.errors import IllegalActionError
-from core.numba_cache import refresh_core_cache
+from core.jit import jit
 from core.returns import RETURN_KINDS
 from core.rng import M32, rng_seed, split_seed
 
@@ -69,7 +68,7 @@ def batch_game_seed(seed: int, slot: int, k: int) -> int:
     return (int(seed) & M32) | ((int(slot) & M32) << 32) | ((int(k) & M32) << 64)
 
 
-@njit(cache=True)
+@jit
 def returns_into(keys, n, kind, margin_scale, out):
     """Compiled twin of core.returns.compute_returns (kind: 0 win_loss, 1 rank, 2 margin).
     keys[p] = (score, tie-break 1, ...) compared lexicographically; writes out[:n]."""
@@ -445,7 +444,6 @@ def write_loops(kernels_module: str) -> Path:
     return path
 
 
-refresh_core_cache()  # numba checks only this file's source (core/numba_cache.py)
 
 if __name__ == "__main__":
     import sys

@@ -16,3 +16,14 @@ class IllegalActionError(ValueError):
 
 class StateFormatError(ValueError):
     """A state array or serialised state that is corrupt, foreign or of another version."""
+
+
+# Status codes returned by every game's compiled step and API entry points (one set for all
+# games; the Python wrappers turn them into the exceptions above).
+OK = 0  # done
+ERR_ILLEGAL = 1  # the action is not legal now (the state is untouched)
+ERR_RANGE = 2  # the action id is outside 0..NUM_ACTIONS-1
+ERR_OVER = 3  # the game is over: no action is legal
+ERR_NO_LEGAL = 4  # an engine bug: no legal action before the end (never expected)
+API_BAD_STATE = -1  # not a state of this game and layout version (StateFormatError)
+API_BAD_PLAYER = -2  # observe: no such seat (ValueError)

@@ -8,15 +8,15 @@ so (x * 0x0101..01) >> 56 is the number of non-zero entries among the eight (the
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from core.jit import jit
 from core.rng import rng_below
 
 _ONES = np.uint64(0x0101010101010101)
 _TOP = np.uint64(56)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _nonzero_bytes(w):
     """Each byte of w: 1 if it was non-zero, else 0."""
     x = w | (w >> np.uint64(4))
@@ -25,12 +25,12 @@ def _nonzero_bytes(w):
     return x & _ONES
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _count8(w):
     return np.int64((_nonzero_bytes(w) * _ONES) >> _TOP)
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def first_set(mask, n):
     """The lowest index below n of a non-zero entry (0 if none), as the loop
     `for i in range(n): if mask[i] != 0: return i` finds it."""
@@ -47,7 +47,7 @@ def first_set(mask, n):
     return 0
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def pick_nonzero(mask, rng):
     """A uniformly random index among the non-zero entries of mask, drawn as the plain loop does
     (one rng_below over their count, then the r-th of them in index order); -1 if none."""

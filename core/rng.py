@@ -6,18 +6,18 @@ produce identical streams on every platform.
 
 from __future__ import annotations
 
-from numba import njit
+from core.jit import jit
 
 M32 = 0xFFFFFFFF
 RNG_WORDS = 4
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _rotl(x, k):
     return ((x << k) & 0xFFFFFFFF) | (x >> (32 - k))
 
 
-@njit(cache=True)
+@jit
 def rng_next(state, off):
     """Advance the generator stored at state[off:off+4]; return a uniform 32-bit integer."""
     s0 = state[off]
@@ -39,13 +39,13 @@ def rng_next(state, off):
     return result
 
 
-@njit(cache=True)
+@jit
 def rng_below(state, off, n):
     """A uniform integer in [0, n) for 1 <= n < 2**31 (multiply-shift; bias below 2**-20)."""
     return (rng_next(state, off) * n) >> 32
 
 
-@njit(cache=True)
+@jit
 def _mix32(x):
     x = ((x >> 16) ^ x) & 0xFFFFFFFF
     x = (x * 0x45D9F3B) & 0xFFFFFFFF
@@ -55,7 +55,7 @@ def _mix32(x):
     return x
 
 
-@njit(cache=True)
+@jit
 def rng_seed(state, off, a, b, c):
     """Seed the four words from three non-negative integers (each reduced to 32 bits)."""
     a &= 0xFFFFFFFF
