@@ -53,7 +53,7 @@ import numba
 import numpy as np
 from numba import config as _numba_config
 
-__all__ = ["jit", "nl", "compile_exactly", "source_digest", "cache_dir_for"]
+__all__ = ["jit", "njit_options", "nl", "compile_exactly", "source_digest", "cache_dir_for"]
 
 _CORE = Path(__file__).resolve().parent
 _ROOT = _CORE.parent
@@ -132,9 +132,8 @@ def cache_dir_for(package: str) -> str:
     return got
 
 
-def jit(fn=None, *, alloc: bool = True, inline: bool = False, parallel: bool = False):
-    """``numba.njit(cache=True, ...)`` with the options above, cached under `cache_dir_for` the
-    function's package. Usable bare (``@jit``) or with options (``@jit(alloc=False)``)."""
+def njit_options(alloc: bool = True, inline: bool = False, parallel: bool = False) -> dict:
+    """The ``numba.njit`` keyword arguments that `jit` passes for these options."""
     opts: dict = {"cache": True}
     if not alloc:
         opts["_nrt"] = False
@@ -142,6 +141,13 @@ def jit(fn=None, *, alloc: bool = True, inline: bool = False, parallel: bool = F
         opts["inline"] = "always"
     if parallel:
         opts["parallel"] = True
+    return opts
+
+
+def jit(fn=None, *, alloc: bool = True, inline: bool = False, parallel: bool = False):
+    """``numba.njit(cache=True, ...)`` with the options above, cached under `cache_dir_for` the
+    function's package. Usable bare (``@jit``) or with options (``@jit(alloc=False)``)."""
+    opts = njit_options(alloc, inline, parallel)
 
     def decorate(f):
         package = f.__module__.split(".")[0]

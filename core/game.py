@@ -1,0 +1,496 @@
+"""The public game API, written once for every game (DESIGN D10).
+
+A game package supplies a small `GameSpec` (its layout, action space, tables builder, compiled
+entry points, describe / render and the few rules-specific hooks below) and exports the bound
+methods of one `Game` object built from it (`Game.export_to`). So `village_env.step` and
+`troyes_env.step` are the same code with one signature, one validation path and one set of
+error messages; `GameModule` (a `typing.Protocol`) states the contract every game module meets.
+
+The `Game` object owns everything that used to be module state: the rules tables (swapped whole
+by `load_rules_data`), the compiled entry points for them, and per-thread scratch buffers and
+mask memo (`threading.local`), so threads stepping different games never share a buffer, with
+or without the GIL.
+
+Compiled entry points (`<game>_env/engine/api.py`), one signature each (core.jit.compile_exactly),
+all returning a status code of core.errors:
+
+    new(s, T, n, a, b, c, start, mask, work)  a new n-player game seeded by words (a, b, c), the
+                                              first decision ready; mask = its legal mask
+    observe(s, T, player, out)                observation (float32, OBS_SIZE) of seat `player`
+    legal_mask(s, T, out, scratch, work)      out (bool) = the legal mask of s (s untouched;
+                                              `scratch` is a state-sized buffer the game may use)
+    step(s, new, T, a, mask, work)            new = s after action a; mask = new's legal mask
+"""
+
+from __future__ import annotations
+
+import operator
+import threading
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, Callable, Protocol, runtime_checkable
+
+import numpy as np
+
+from core import serialize
+from core.actions import ActionSpace
+from core.errors import (
+    API_BAD_PLAYER,
+    API_BAD_STATE,
+    ERR_ILLEGAL,
+    ERR_NO_LEGAL,
+    ERR_OVER,
+    ERR_RANGE,
+    OK,
+    IllegalActionError,
+    StateFormatError,
+)
+from core.layout import Layout
+from core.returns import RETURN_KINDS, compute_returns
+from core.rng import rng_seed, split_seed
+
+_I64 = np.dtype(np.int64)
+_BOOL = np.dtype(np.bool_)
+_F32 = np.dtype(np.float32)
+
+
+@dataclass(frozen=True)
+class StateFields:
+    """Offsets of the fields the generic API reads in every game's state (layout.py)."""
+
+    num_players: int  # player count
+    actor: int  # seat to act, -1 once the game is over
+    version: int  # layout version
+    phase: int  # decision phase (index into phase_names)
+    rng: int  # first word of the in-state RNG (DESIGN D3)
+    over: int  # the field that says the game is over ...
+    over_value: int  # ... when it holds this value
+    truncated: int = -1  # 1 when a safety cap ended the game; -1: the game has no cap
+    game_id: int = -1  # a field holding `GameSpec.game_id`; -1: none
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What a game package supplies; everything else of the public API is in `Game`."""
+
+    name: str  # "village"
+    player_counts: tuple[int, ...]
+    layout: Layout
+    actions: ActionSpace
+    fields: StateFields
+    phase_names: tuple[str, ...]
+    obs_size: int
+    work_size: int  # int64 scratch the compiled step / mask need (0: none)
+    n_keys: int  # standing keys per seat: score, then tie-breakers (kernels.k_keys)
+    margin_scale: float  # "margin" returns: score gap / margin_scale
+    rules_data: ModuleType  # the default rules data (rules_data.py)
+    build_tables: Callable[[ModuleType], np.ndarray]  # rules data -> flat int64 table
+    tables_hash: Callable[[np.ndarray], str]
+    compile_entry_points: Callable[[np.ndarray], tuple]  # T -> (new, observe, legal_mask, step)
+    keys: Callable  # compiled k_keys(s, keys): keys[p, 0] score, keys[p, 1:] tie-breakers
+    describe: Callable[[int, Any], str]  # (valid action id, state or None) -> words
+    render: Callable[[np.ndarray], str]  # (valid state) -> text board
+    invariant_problems: Callable[[np.ndarray, np.ndarray], list[str]]  # (state, T) -> broken laws
+    determinize: Callable | None = None  # (state, observer, seed, T) -> state; None: reseed
+    perturb_hidden: Callable | None = None  # (state, seed, T) -> state; None: reseed
+    game_id: int = 0
+    options: tuple[str, ...] = ("start_player",)  # new_game keyword options
+
+
+class _Buffers(threading.local):
+    """Per-thread scratch and mask memo of one Game (created on first use in each thread)."""
+
+    def __init__(self, state_size: int, work_size: int):
+        self.scratch = np.zeros(state_size, _I64)
+        self.work = np.zeros(max(work_size, 1), _I64)
+        self.memo_key = None  # bytes of the state `step` returned last in this thread
+        self.memo_mask = None  # ... and its legal mask (handed out once)
+        self.memo_tables = None  # the tables it was computed with
+
+
+class Game:
+    """One game's public API over its spec (the functions each game package exports)."""
+
+    def __init__(self, spec: GameSpec):
+        self.spec = spec
+        self.name = spec.name
+        self.layout = spec.layout
+        self.state_size = spec.layout.size
+        self.num_actions = spec.actions.size
+        self._shape = (self.state_size,)
+        f = spec.fields
+        self._actor, self._np, self._version = f.actor, f.num_players, f.version
+        self._over, self._over_value, self._trunc = f.over, f.over_value, f.truncated
+        self._phase, self._rng = f.phase, f.rng
+        self._lv = spec.layout.version
+        self._bufs = _Buffers(self.state_size, spec.work_size)
+        self.load_rules_data(spec.rules_data)
+
+    # --- rules data ---------------------------------------------------------------------------
+
+    def load_rules_data(self, rd: ModuleType | None = None) -> str:
+        """Use other rules data (e.g. `tables.rules_with(...)`; default: the game's own
+        rules_data.py); returns the new RULES_DATA_HASH. Shapes must match the layout."""
+        T = self.spec.build_tables(self.spec.rules_data if rd is None else rd)
+        T.setflags(write=False)
+        entry = self.spec.compile_entry_points(T)
+        # one tuple swapped whole: a reader sees the old tables with the old entry points or
+        # the new with the new (the memo records the tables it was made with)
+        self._active = (T, *entry)
+        self.rules_data_hash = self.spec.tables_hash(T)
+        return self.rules_data_hash
+
+    @property
+    def tables(self) -> np.ndarray:
+        """The rules tables in use (read-only)."""
+        return self._active[0]
+
+    # --- validation ---------------------------------------------------------------------------
+
+    def _check(self, state) -> np.ndarray:
+        """Cheap test of type, dtype, size and version (DESIGN D1); StateFormatError else."""
+        if (
+            state.__class__ is not np.ndarray
+            or state.dtype is not _I64
+            or state.shape != self._shape
+            or state.item(self._version) != self._lv
+        ):
+            self._check_slow(state)
+        return state
+
+    def _check_slow(self, state) -> None:
+        name = self.name
+        if not isinstance(state, np.ndarray):
+            raise StateFormatError(
+                f"{name}: a state is a numpy int64 array of shape ({self.state_size},); got "
+                f"{type(state).__name__}"
+            )
+        if state.dtype != _I64 or state.shape != self._shape:
+            raise StateFormatError(
+                f"{name}: a state is an int64 array of shape ({self.state_size},); got "
+                f"{state.dtype} {state.shape}"
+            )
+        if state[self._version] != self._lv:
+            raise StateFormatError(
+                f"{name}: state layout version {state[self._version]}, this library reads "
+                f"{self._lv}"
+            )
+        gid = self.spec.fields.game_id
+        if gid >= 0 and state[gid] != self.spec.game_id:
+            raise StateFormatError(f"{name}: not a {name} state")
+
+    def _usable(self, state) -> np.ndarray:
+        """The checked slow path: a valid state itself, or a C-contiguous writable copy."""
+        self._check(state)
+        if state.flags.c_contiguous and state.flags.writeable:
+            return state
+        return np.array(state, dtype=_I64, order="C")
+
+    def check_options(self, options: dict) -> None:
+        """ValueError on an unknown or malformed new_game option."""
+        for k, v in options.items():
+            if k not in self.spec.options:
+                raise ValueError(
+                    f"{self.name}: unknown option {k!r}; allowed options: "
+                    f"{', '.join(self.spec.options)}"
+                )
+            if k == "start_player" and not isinstance(v, (int, np.integer)):
+                raise ValueError(f"{self.name}: start_player must be a seat number, got {v!r}")
+
+    # --- the game -----------------------------------------------------------------------------
+
+    def new_game(self, num_players: int = 4, seed: int = 0, **options) -> np.ndarray:
+        """A new seeded game (rules §2), waiting for its first real decision. Option
+        start_player (default 0): the seat that starts."""
+        if num_players not in self.spec.player_counts or isinstance(num_players, bool):
+            raise ValueError(
+                f"{self.name}: num_players must be one of {self.spec.player_counts}, "
+                f"got {num_players!r}"
+            )
+        try:
+            seed = operator.index(seed)
+        except TypeError:
+            raise ValueError(f"{self.name}: seed must be an integer, got {seed!r}") from None
+        self.check_options(options)
+        start = int(options.get("start_player", 0))
+        if not 0 <= start < num_players:
+            raise ValueError(f"{self.name}: start_player must be in 0..{num_players - 1}")
+        T, new, _, _, _ = self._active
+        s = np.zeros(self.state_size, _I64)
+        mask = np.empty(self.num_actions, _BOOL)
+        a, b, c = split_seed(seed)
+        code = new(s, T, int(num_players), a, b, c, start, mask, self._bufs.work)
+        if code != OK:
+            raise RuntimeError(f"{self.name} engine error {code} while setting up a game")
+        return s
+
+    def legal_mask(self, state: np.ndarray) -> np.ndarray:
+        """Bool mask (NUM_ACTIONS,) of the actions the rules allow now (all False once over)."""
+        bufs = self._bufs
+        active = self._active
+        key = bufs.memo_key
+        if (key is not None and state.__class__ is np.ndarray and state.dtype is _I64
+                and state.shape == self._shape and bufs.memo_tables is active[0]
+                and state.tobytes() == key):
+            bufs.memo_key = None  # handed out once: the caller owns the array
+            return bufs.memo_mask
+        out = np.empty(self.num_actions, _BOOL)
+        try:
+            if active[3](state, active[0], out, bufs.scratch, bufs.work) == OK:
+                return out
+        except TypeError:  # not a C-contiguous writable int64 vector: the checked path
+            pass
+        code = active[3](self._usable(state), active[0], out, bufs.scratch, bufs.work)
+        if code == API_BAD_STATE:
+            self._check_slow(state)
+        return out
+
+    def step(self, state: np.ndarray, action: int) -> np.ndarray:
+        """The state after `action`; IllegalActionError (state untouched) if not allowed."""
+        try:
+            a = operator.index(action)
+        except TypeError:
+            self._check(state)
+            raise IllegalActionError(
+                -1, repr(action), self.phase_name(state), "not an integer action"
+            ) from None
+        bufs = self._bufs
+        T, _, _, _, step = self._active
+        new = np.empty(self.state_size, _I64)
+        mask = np.empty(self.num_actions, _BOOL)  # new's legal mask, built by the step
+        try:
+            code = step(state, new, T, a, mask, bufs.work)
+        except (TypeError, OverflowError):  # an odd state array, or an action beyond int64
+            state = self._usable(state)
+            code = (step(state, new, T, a, mask, bufs.work) if -(2**63) <= a < 2**63
+                    else ERR_RANGE)
+        if code == OK:
+            bufs.memo_key = new.tobytes()
+            bufs.memo_mask = mask
+            bufs.memo_tables = T
+            return new
+        self._raise_step_error(state, a, code)
+
+    def _raise_step_error(self, state, a: int, code: int):
+        if code == API_BAD_STATE:
+            self._check_slow(state)
+        phase = self.phase_name(state)
+        if code == ERR_RANGE or not 0 <= a < self.num_actions:
+            raise IllegalActionError(a, "out of range", phase,
+                                     f"action ids are 0..{self.num_actions - 1}")
+        desc = self.describe(a, state)
+        if code == ERR_OVER or self.is_terminal(state):
+            raise IllegalActionError(a, desc, phase, "the game is over")
+        if code == ERR_ILLEGAL:
+            raise IllegalActionError(a, desc, phase, self._why_illegal(state, a))
+        raise RuntimeError(f"{self.name} engine error {code} (ERR_NO_LEGAL={ERR_NO_LEGAL}) "
+                           f"after {desc}")
+
+    def _why_illegal(self, state, a: int) -> str:
+        legal = np.flatnonzero(self.legal_mask(state))
+        segs = list(dict.fromkeys(self.spec.actions.decode(int(x))[0] for x in legal))
+        seg = self.spec.actions.decode(a)[0]
+        who = self.current_player(state)
+        if seg not in segs:
+            return (f"phase '{self.phase_name(state)}' takes only {', '.join(segs)} "
+                    f"(player_{who} to act)")
+        return (f"not among the {len(legal)} legal actions of player_{who} now "
+                f"(e.g. {self.describe(int(legal[0]), state)!r})")
+
+    def observe(self, state: np.ndarray, player: int) -> np.ndarray:
+        """Player's observation (float32, OBS_SIZE); no hidden information (DESIGN D6)."""
+        out = np.empty(self.spec.obs_size, _F32)
+        T, _, observe, _, _ = self._active
+        if player.__class__ is int:  # numba would truncate a float seat: integers only
+            try:
+                if observe(state, T, player, out) == OK:
+                    return out
+            except (TypeError, OverflowError):  # an odd state array: the checked path
+                pass
+        state = self._usable(state)
+        n = state.item(self._np)
+        if (not isinstance(player, (int, np.integer)) or isinstance(player, bool)
+                or not 0 <= player < n):
+            raise ValueError(f"{self.name}: player must be a seat in 0..{n - 1}, got {player!r}")
+        code = observe(state, T, int(player), out)
+        if code == API_BAD_STATE:
+            self._check_slow(state)
+        if code == API_BAD_PLAYER:
+            raise ValueError(f"{self.name}: player must be a seat in 0..{n - 1}, got {player!r}")
+        return out
+
+    # --- reading a state ----------------------------------------------------------------------
+
+    def current_player(self, state: np.ndarray) -> int:
+        """Seat that must decide now; -1 once the game is over."""
+        return self._check(state).item(self._actor)
+
+    def is_terminal(self, state: np.ndarray) -> bool:
+        """True once the game is over (final scoring done)."""
+        return self._check(state).item(self._over) == self._over_value
+
+    def is_truncated(self, state: np.ndarray) -> bool:
+        """True when a safety cap, not the rules, ended the game (Village ED-34)."""
+        return self._trunc >= 0 and self._check(state).item(self._trunc) != 0
+
+    def num_players(self, state: np.ndarray) -> int:
+        return self._check(state).item(self._np)
+
+    def phase_name(self, state: np.ndarray) -> str:
+        """Name of the decision phase the state waits in."""
+        ph = self._check(state).item(self._phase)
+        names = self.spec.phase_names
+        return names[ph] if 0 <= ph < len(names) else f"phase {ph}"
+
+    def _keys(self, state) -> np.ndarray:
+        n = self.num_players(state)
+        keys = np.zeros((n, self.spec.n_keys), _I64)
+        self.spec.keys(np.ascontiguousarray(state), keys)
+        return keys
+
+    def scores(self, state: np.ndarray) -> np.ndarray:
+        """Score per player (the final score once terminal)."""
+        return self._keys(state)[:, 0].copy()
+
+    def tiebreaks(self, state: np.ndarray) -> np.ndarray:
+        """The rulebook's tie-breakers per player (n, k), compared in order after the score."""
+        return self._keys(state)[:, 1:].copy()
+
+    def returns(self, state: np.ndarray, kind: str = "win_loss") -> np.ndarray:
+        """Per-player returns (DESIGN D7: win_loss, rank, margin); zeros before the end."""
+        if kind not in RETURN_KINDS:
+            raise ValueError(f"unknown returns kind {kind!r}; allowed: {', '.join(RETURN_KINDS)}")
+        if not self.is_terminal(state):
+            return np.zeros(self.num_players(state), dtype=np.float32)
+        keys = self._keys(state)
+        return compute_returns(keys[:, 0], keys[:, 1:], kind, self.spec.margin_scale)
+
+    def describe(self, action: int, state: np.ndarray | None = None) -> str:
+        """Words for `action`, phrased for the state's phase when a state is given."""
+        try:
+            a = operator.index(action)
+        except TypeError:
+            raise ValueError(f"{self.name}: an action id is an integer, got {action!r}") from None
+        if not 0 <= a < self.num_actions:
+            raise ValueError(f"{self.name}: action ids are 0..{self.num_actions - 1}, got {a}")
+        return self.spec.describe(a, None if state is None else self._check(state))
+
+    def render(self, state: np.ndarray) -> str:
+        """A readable text board."""
+        self.validate(state)
+        return self.spec.render(state)
+
+    def check_invariants(self, state: np.ndarray) -> list[str]:
+        """Broken conservation laws and bounds (empty when the state is consistent)."""
+        return self.spec.invariant_problems(self._usable(state), self.tables)
+
+    def validate(self, state: np.ndarray) -> np.ndarray:
+        """The full check of a state that comes from outside (format, every segment's range,
+        the game's invariants): StateFormatError naming the first problem, else the state."""
+        s = self._usable(state)
+        self.layout.validate(s)
+        problems = self.spec.invariant_problems(s, self.tables)
+        if problems:
+            raise StateFormatError(f"{self.name}: inconsistent state: {problems[0]}")
+        return s
+
+    # --- saving and chance --------------------------------------------------------------------
+
+    def to_bytes(self, state: np.ndarray) -> bytes:
+        """Header (game, layout version, rules-data hash) + the state's int64 entries."""
+        return serialize.to_bytes(self.layout, self.rules_data_hash, self._check(state))
+
+    def from_bytes(self, data: bytes) -> np.ndarray:
+        """Parse and fully validate a saved state; refuses corrupt or foreign data."""
+        s = serialize.from_bytes(self.layout, self.rules_data_hash, data)
+        return self.validate(s)
+
+    def reseed(self, state: np.ndarray, seed: int) -> np.ndarray:
+        """A copy whose future chance comes from `seed`; nothing else changes."""
+        new = self._check(state).copy()
+        rng_seed(new, self._rng, *split_seed(seed))
+        return new
+
+    def determinize(self, state: np.ndarray, observer: int, seed: int) -> np.ndarray:
+        """Resample what `observer` cannot know, consistently with what they know (ED-35)."""
+        n = self.num_players(state)
+        if not 0 <= int(observer) < n:
+            raise ValueError(f"{self.name}: observer must be a seat in 0..{n - 1}")
+        if self.spec.determinize is None:
+            return self.reseed(state, seed)
+        return self.spec.determinize(state, int(observer), seed, self.tables)
+
+    def perturb_hidden(self, state: np.ndarray, seed: int) -> np.ndarray:
+        """Change only what nobody sees (used to test that observations leak nothing)."""
+        if self.spec.perturb_hidden is None:
+            return self.reseed(state, seed)
+        return self.spec.perturb_hidden(self._check(state), seed, self.tables)
+
+    # --- the package's exports ----------------------------------------------------------------
+
+    def memo_holds(self, state: np.ndarray) -> bool:
+        """Whether the next legal_mask(state) in this thread is served by step's memo."""
+        b = self._bufs
+        return (b.memo_key is not None and b.memo_tables is self.tables
+                and isinstance(state, np.ndarray) and state.tobytes() == b.memo_key)
+
+    def export_to(self, namespace: dict) -> None:
+        """Bind the public API into a game package's namespace (its __init__)."""
+        for name in API_FUNCTIONS:
+            namespace[name] = getattr(self, name)
+        namespace.update(
+            NAME=self.name, PLAYER_COUNTS=self.spec.player_counts, OPTIONS=self.spec.options,
+            LAYOUT=self.layout, ACTIONS=self.spec.actions, NUM_ACTIONS=self.num_actions,
+            OBS_SIZE=self.spec.obs_size, STATE_SIZE=self.state_size,
+            PHASE_NAMES=self.spec.phase_names, GAME=self,
+        )
+
+    def module_getattr(self, name: str):
+        """For a package's module __getattr__: names that follow load_rules_data."""
+        if name == "RULES_DATA_HASH":
+            return self.rules_data_hash
+        if name == "TABLES":
+            return self.tables
+        raise AttributeError(name)
+
+
+API_FUNCTIONS = (
+    "new_game", "legal_mask", "step", "current_player", "is_terminal", "is_truncated",
+    "num_players", "phase_name", "scores", "tiebreaks", "returns", "observe", "describe",
+    "render", "check_invariants", "validate", "to_bytes", "from_bytes", "reseed", "determinize",
+    "perturb_hidden", "check_options", "load_rules_data",
+)
+
+
+@runtime_checkable
+class GameModule(Protocol):
+    """What every game package (`village_env`, `troyes_env`, ...) provides."""
+
+    NAME: str
+    PLAYER_COUNTS: tuple[int, ...]
+    NUM_ACTIONS: int
+    OBS_SIZE: int
+    STATE_SIZE: int
+    LAYOUT: Layout
+    ACTIONS: ActionSpace
+    RULES_DATA_HASH: str
+    GAME: Game
+
+    def new_game(self, num_players: int = 4, seed: int = 0, **options) -> np.ndarray: ...
+    def legal_mask(self, state: np.ndarray) -> np.ndarray: ...
+    def step(self, state: np.ndarray, action: int) -> np.ndarray: ...
+    def current_player(self, state: np.ndarray) -> int: ...
+    def is_terminal(self, state: np.ndarray) -> bool: ...
+    def is_truncated(self, state: np.ndarray) -> bool: ...
+    def scores(self, state: np.ndarray) -> np.ndarray: ...
+    def tiebreaks(self, state: np.ndarray) -> np.ndarray: ...
+    def returns(self, state: np.ndarray, kind: str = "win_loss") -> np.ndarray: ...
+    def observe(self, state: np.ndarray, player: int) -> np.ndarray: ...
+    def describe(self, action: int, state: np.ndarray | None = None) -> str: ...
+    def render(self, state: np.ndarray) -> str: ...
+    def to_bytes(self, state: np.ndarray) -> bytes: ...
+    def from_bytes(self, data: bytes) -> np.ndarray: ...
+    def reseed(self, state: np.ndarray, seed: int) -> np.ndarray: ...
+    def determinize(self, state: np.ndarray, observer: int, seed: int) -> np.ndarray: ...
+    def load_rules_data(self, rd=None) -> str: ...
+    def env(self, **kwargs): ...

@@ -1,0 +1,60 @@
+"""The registry of games: the one place that names them (DESIGN D10).
+
+Training, benchmarks, tests and the PettingZoo registration discover games here. A game is
+added by writing its package (docs/adding_a_game.md) and one line in `BUILTIN_GAMES`; a game
+shipped in another distribution registers itself instead under the entry-point group
+``village_troyes_rl.games`` (``name = "package"``) and is found the same way.
+"""
+
+from __future__ import annotations
+
+import importlib
+from importlib.metadata import entry_points
+from types import ModuleType
+
+# game name -> package exposing core.game.GameModule
+BUILTIN_GAMES: dict[str, str] = {
+    "village": "village_env",
+    "troyes": "troyes_env",
+}
+ENTRY_POINT_GROUP = "village_troyes_rl.games"
+
+
+class GameNotAvailableError(ValueError):
+    """The named game is unknown, or its package cannot be imported."""
+
+
+def game_packages() -> dict[str, str]:
+    """Every registered game: name -> package (built-in first, then entry points)."""
+    found = dict(BUILTIN_GAMES)
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        found.setdefault(ep.name, ep.value)
+    return found
+
+
+def game_names() -> list[str]:
+    """Names of the registered games, in registration order."""
+    return list(game_packages())
+
+
+def get_game(name: str) -> ModuleType:
+    """The game package for `name`; GameNotAvailableError listing the known games if unknown."""
+    packages = game_packages()
+    if name not in packages:
+        raise GameNotAvailableError(
+            f"unknown game {name!r}; known games: {', '.join(sorted(packages))}"
+        )
+    try:
+        return importlib.import_module(packages[name])
+    except ImportError as e:
+        raise GameNotAvailableError(f"game {name!r} cannot be imported: {e}") from e
+
+
+def register_pettingzoo(name: str) -> None:
+    """Register the AEC env `<name>_v0` with PettingZoo's registry (once), so that
+    ``pettingzoo.make("aec", "<name>_v0", ...)`` builds it."""
+    import pettingzoo
+
+    env_id = f"{name}_v0"
+    if env_id not in pettingzoo.aec_registry:
+        pettingzoo.register("aec", env_id, entry_point=f"{game_packages()[name]}.env:env")
