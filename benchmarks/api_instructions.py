@@ -24,6 +24,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from core.registry import game_names
+
 _HELPER_C = """#include <valgrind/callgrind.h>
 void cg_zero(void) { CALLGRIND_ZERO_STATS; }
 void cg_dump(const char *s) { CALLGRIND_DUMP_STATS_AT(s); }
@@ -85,7 +87,7 @@ def run(game: str, players: int, seeds: tuple[int, int]) -> dict:
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--game", choices=["village", "troyes"], default="troyes")
+    ap.add_argument("--game", choices=game_names(), default="troyes")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--seeds", type=int, nargs=2, default=[10, 14], metavar=("FIRST", "END"))
     ap.add_argument("--decisions-file", help=argparse.SUPPRESS)

@@ -14,7 +14,9 @@ import time
 
 import numpy as np
 
-GAMES = ("village", "troyes")
+from core.registry import game_names
+
+GAMES = tuple(game_names())
 
 
 def game_digest(game: str, num_players: int, games: int) -> tuple[str, int]:

@@ -35,6 +35,7 @@ import numba  # noqa: E402
 
 from benchmarks import engine_speed, peers  # noqa: E402
 from benchmarks.report import to_markdown, to_png  # noqa: E402
+from core.registry import game_names
 
 RESULTS = Path(__file__).parent / "results"
 TARGETS = [
@@ -479,7 +480,7 @@ def main(argv=None) -> int:
     if args.games:
         games = args.games.split(",")
     else:
-        games = [g for g in ("village", "troyes") if peers.available(f"{g}_env.batch")]
+        games = [g for g in game_names() if peers.available(f"{g}_env.batch")]
     res = run(args.quick, games, args.players, args.seconds, args.no_ppo)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

@@ -11,8 +11,9 @@ import pytest
 
 from core.agents import RandomAgent
 from core.errors import IllegalActionError, StateFormatError
+from core.registry import game_names
 
-GAMES = ["village", "troyes"]
+GAMES = game_names()
 
 
 @pytest.fixture(params=GAMES)

@@ -26,7 +26,7 @@ import numpy as np
 from training.agents import make_agent
 from training.bots import Agent
 from training.checkpoint import CheckpointError, library_version
-from training.games import GAME_MODULES, GameNotAvailableError, check_players, get_game
+from training.games import GameNotAvailableError, check_players, game_names, get_game
 
 PROVISIONAL_NOTE = ("Rules data is PROVISIONAL (many values are reconstructed, see the rules "
                     "spec); these figures hold for rules_data_hash {h} only.")
@@ -164,7 +164,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The command-line interface of `python -m training.evaluate`."""
     p = argparse.ArgumentParser(prog="python -m training.evaluate", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--game", default="village", choices=sorted(GAME_MODULES))
+    p.add_argument("--game", default="village", choices=game_names())
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--agents", nargs="+", required=True,
                    help="exactly --players agents: bot names or checkpoint paths/run folders")

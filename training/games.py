@@ -1,52 +1,12 @@
-"""Registry of the games training can run on; game modules are imported lazily."""
+"""The games training can run on: the registry in core.registry, plus a player-count check."""
 
 from __future__ import annotations
 
-import importlib
 from types import ModuleType
 
-# game name -> module exposing the common public API (new_game, step, legal_mask, observe, ...)
-GAME_MODULES: dict[str, str] = {"village": "village_env", "troyes": "troyes_env"}
-REQUIRED_API = ("new_game", "legal_mask", "step", "current_player", "is_terminal", "is_truncated",
-                "scores", "returns", "observe", "render", "NUM_ACTIONS", "OBS_SIZE",
-                "RULES_DATA_HASH", "LAYOUT", "ACTIONS", "PLAYER_COUNTS")
+from core.registry import GameNotAvailableError, game_names, get_game
 
-
-class GameNotAvailableError(ValueError):
-    """The named game is unknown, or its engine has not landed yet."""
-
-
-def get_game(name: str) -> ModuleType:
-    """The game module for `name` ("village", "troyes"); a clear error if unknown or unfinished."""
-    if name not in GAME_MODULES:
-        raise GameNotAvailableError(
-            f"unknown game {name!r}; known games: {', '.join(sorted(GAME_MODULES))}"
-        )
-    try:
-        mod = importlib.import_module(GAME_MODULES[name])
-    except ImportError as e:
-        raise GameNotAvailableError(f"game {name!r} cannot be imported: {e}") from e
-    missing = [attr for attr in REQUIRED_API if not hasattr(mod, attr)]
-    if missing:
-        raise GameNotAvailableError(
-            f"game {name!r} is not available yet: module {mod.__name__} lacks "
-            f"{', '.join(missing)} (its engine has not landed)"
-        )
-    return mod
-
-
-def is_available(name: str) -> bool:
-    """True if `get_game(name)` would succeed."""
-    try:
-        get_game(name)
-    except GameNotAvailableError:
-        return False
-    return True
-
-
-def available_games() -> list[str]:
-    """Names of the games whose engines are importable now."""
-    return [g for g in GAME_MODULES if is_available(g)]
+__all__ = ["GameNotAvailableError", "check_players", "game_names", "get_game"]
 
 
 def check_players(game: ModuleType, num_players: int) -> int:

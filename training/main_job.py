@@ -22,7 +22,7 @@ from typing import Any
 
 from training.checkpoint import CheckpointError
 from training.evaluate import evaluate
-from training.games import GAME_MODULES
+from training.games import game_names
 from training.train import TrainConfig, train
 
 
@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     """CLI entry point."""
     p = argparse.ArgumentParser(prog="python -m training.main_job", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--game", choices=sorted(GAME_MODULES), default="village",
+    p.add_argument("--game", choices=game_names(), default="village",
                    help="game to train and evaluate on (2 players), default village")
     p.add_argument("--out", default=None,
                    help="run folder (default: a new runs/main-YYYYmmdd-HHMMSS, so reruns work)")

@@ -27,7 +27,7 @@ from core.returns import RETURN_KINDS
 from training.bots import bot_names
 from training.checkpoint import CheckpointError, library_version, read_sidecar, save_checkpoint
 from training.env import SingleSeatEnv, parse_pool
-from training.games import GAME_MODULES, check_players, get_game
+from training.games import check_players, game_names, get_game
 
 VEC_KINDS = ("dummy", "subproc", "batch")
 SELF = "self"  # the opponent-pool entry that stands for "a frozen past snapshot of the learner"
@@ -336,7 +336,7 @@ def build_parser() -> argparse.ArgumentParser:
     d = TrainConfig()
     p = argparse.ArgumentParser(prog="python -m training.train", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--game", choices=sorted(GAME_MODULES), help=f"default {d.game}")
+    p.add_argument("--game", choices=game_names(), help=f"default {d.game}")
     p.add_argument("--players", type=int, help=f"2-4, default {d.players}")
     p.add_argument("--timesteps", type=int, help=f"total learner steps, default {d.timesteps}")
     p.add_argument("--seed", type=int, help=f"default {d.seed}")

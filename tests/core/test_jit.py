@@ -132,4 +132,5 @@ def test_editing_rules_data_recompiles(tmp_path):
     second = play()  # must compile afresh, not load the stale code
     assert second[:2] == ["tiles", "25"] and int(second[3]) > 50
     # the superseded digest's directory is gone; one remains
-    assert len(list((tmp_path / "village_env" / "__pycache__" / "numba").glob("village_env-*"))) == 1
+    cache = tmp_path / "village_env" / "__pycache__" / "numba"
+    assert len(list(cache.glob("village_env-*"))) == 1
