@@ -1,22 +1,13 @@
 """Batches of games as one (B, STATE_SIZE) array, stepped in one compiled call (DESIGN D8).
 
-What a game provides (its `engine/kernels.py`), every function `@jit` with these
-exact signatures, so the batch loops below are the same for every game:
+What a game provides: its `engine/kernels.py`, eight compiled functions (k_init, k_step, k_mask,
+k_observe, k_keys, k_over, k_actor, k_truncated) with the exact signatures documented in
+`core/kernels_contract.py`, so the batch loops are the same for every game.
 
-    k_init(s, T, n, a, b, c, mask, work)  new n-player game seeded by the words (a, b, c), as
-                                          `new_game(n, seed)` builds it; leaves `mask` legal
-    k_step(s, T, a, mask, work) -> code   the single-game compiled step (0 = ok); `mask` holds s's
-                                          legal mask on entry (the loops keep it so; a game may
-                                          test legality by mask[a]) and, on success and while
-                                          not over, the new legal mask on exit
-    k_mask(s, T, mask, work) -> count     legal mask of the player to act
-    k_observe(s, T, p, out)               observation of seat p (float32, OBS_SIZE)
-    k_keys(s, keys)                       standing keys per seat: keys[p, 0] score, then tie-breaks
-    k_over(s), k_actor(s), k_truncated(s) terminal flag, seat to act, ended by a safety cap
-
-The generic loops live here as a source template (`LOOPS_TEMPLATE`). A small factory
-(`render_loops`) instantiates it for one game's kernels module into a checked-in file
-(`<game>_env/engine/batch_loops.py`; a test checks it matches the template). Why not numba's
+The generic loops are a real module, `core/batch_loops_template.py`, never used at run time.
+`python -m core.batch <game>_env.engine.kernels` (`write_loops`, via `render_loops`) copies it to
+the checked-in `<game>_env/engine/batch_loops.py` with a GENERATED docstring and its one marked
+kernels import pointed at the game's module; a test checks the copies are current. Why not numba's
 first-class functions: a compiled function that takes another as an argument (or closes over
 one) cannot be cached, so every process would pay the parallel compile (seconds) again.
 
@@ -26,6 +17,7 @@ Seeds: slot i's k-th game is seeded by the words (seed mod 2**32, i, k), i.e. it
 
 from __future__ import annotations
 
+import ast
 import importlib
 import threading
 from dataclasses import dataclass
@@ -106,152 +98,27 @@ def returns_into(keys, n, kind, margin_scale, out):
         out[p] = 0.0
 
 
-LOOPS_TEMPLATE = '''\
-"""Batch loops for {game}: GENERATED from core.batch.LOOPS_TEMPLATE by
-`python -m core.batch {kernels}`. Do not edit by hand (tests/test_batch.py checks it)."""
-
-# ruff: noqa
-from numba import njit, prange
-
-from core.agents import pick_legal
-from core.batch import returns_into
-from {kernels} import (
-    k_actor,
-    k_init,
-    k_keys,
-    k_mask,
-    k_observe,
-    k_over,
-    k_step,
-    k_truncated,
-)
-
-
-@njit(cache=True, parallel=True)
-def reset_slots(idx, states, masks, works, T, n, seed_a, games, players, obs, want_obs):
-    """New games in the slots idx (slot i's game number games[i], seed words (seed_a, i, k))."""
-    for j in prange(idx.shape[0]):
-        i = idx[j]
-        s = states[i]
-        k_init(s, T, n, seed_a, i, games[i], masks[i], works[i])
-        players[i] = k_actor(s)
-        if want_obs:
-            k_observe(s, T, players[i], obs[i])
-
-
-@njit(cache=True)
-def _finish(i, s, T, n, keys, kind, margin_scale, rewards, dones, truncs, final_states):
-    k_keys(s, keys[i])
-    returns_into(keys[i], n, kind, margin_scale, rewards[i])
-    dones[i] = True
-    truncs[i] = k_truncated(s)
-    final_states[i, :] = s
-
-
-@njit(cache=True, parallel=True)
-def step_slots(idx, actions, states, masks, works, T, n, seed_a, games, players, obs, rewards,
-               dones, truncs, codes, keys, final_states, kind, margin_scale, auto_reset,
-               want_obs):
-    """Apply actions[i] in each slot i of idx. A game that ends writes rewards (all seats),
-    dones, truncs and final_states[i]; with auto_reset the slot starts its next game."""
-    for j in prange(idx.shape[0]):
-        i = idx[j]
-        s = states[i]
-        rewards[i, :] = 0.0
-        dones[i] = False
-        truncs[i] = False
-        code = k_step(s, T, actions[i], masks[i], works[i])
-        codes[i] = code
-        if code != 0:
-            continue
-        if k_over(s):
-            _finish(i, s, T, n, keys, kind, margin_scale, rewards, dones, truncs, final_states)
-            if auto_reset:
-                games[i] += 1
-                k_init(s, T, n, seed_a, i, games[i], masks[i], works[i])
-        players[i] = k_actor(s)
-        if want_obs and players[i] >= 0:
-            k_observe(s, T, players[i], obs[i])
-
-
-@njit(cache=True, parallel=True)
-def random_play(idx, n_decisions, states, masks, works, rngs, T, n, seed_a, games, counts):
-    """Compiled random play: n_decisions uniform legal decisions per slot (RandomAgent's draw
-    from rngs[i]), finished games restarted in place. counts[i] += (decisions, games, errors)."""
-    for j in prange(idx.shape[0]):
-        i = idx[j]
-        s = states[i]
-        mask = masks[i]
-        work = works[i]
-        rng = rngs[i]
-        for _ in range(n_decisions):
-            a = pick_legal(mask, rng)
-            if a < 0 or k_step(s, T, a, mask, work) != 0:
-                counts[i, 2] += 1
-                break
-            counts[i, 0] += 1
-            if k_over(s):
-                counts[i, 1] += 1
-                games[i] += 1
-                k_init(s, T, n, seed_a, i, games[i], mask, work)
-
-
-@njit(cache=True, parallel=True)
-def random_actions(idx, masks, rngs, actions):
-    """actions[i] = a uniform legal action of slot i (RandomAgent's draw from rngs[i])."""
-    for j in prange(idx.shape[0]):
-        i = idx[j]
-        actions[i] = pick_legal(masks[i], rngs[i])
-
-
-@njit(cache=True, parallel=True)
-def play_random_seats(idx, seat_random, states, masks, works, rngs, T, players, moves):
-    """In each slot of idx, play uniform random moves while the seat to act has
-    seat_random[i, seat] set and the game is not over; moves[i] counts them (no reset)."""
-    for j in prange(idx.shape[0]):
-        i = idx[j]
-        s = states[i]
-        moves[i] = 0
-        while not k_over(s):
-            p = k_actor(s)
-            if not seat_random[i, p]:
-                break
-            a = pick_legal(masks[i], rngs[i])
-            if a < 0 or k_step(s, T, a, masks[i], works[i]) != 0:
-                moves[i] = -1
-                break
-            moves[i] += 1
-        players[i] = k_actor(s)
-
-
-@njit(cache=True, parallel=True)
-def observe_slots(idx, states, seats, T, obs):
-    """obs[i] = observation of seat seats[i] in states[i], for each slot i of idx."""
-    for j in prange(idx.shape[0]):
-        i = idx[j]
-        k_observe(states[i], T, seats[i], obs[i])
-
-
-@njit(cache=True)
-def over_flags(idx, states, out):
-    """out[i] = the game in slot i is over, for each slot i of idx."""
-    for j in range(idx.shape[0]):
-        i = idx[j]
-        out[i] = k_over(states[i])
-
-
-@njit(cache=True, parallel=True)
-def mask_slots(idx, states, masks, works, T):
-    """masks[i] = legal mask of states[i], for each slot i of idx."""
-    for j in prange(idx.shape[0]):
-        i = idx[j]
-        k_mask(states[i], T, masks[i], works[i])
-'''
+TEMPLATE_PATH = Path(__file__).with_name("batch_loops_template.py")
+TEMPLATE_KERNELS_IMPORT = "from core.kernels_contract import ("  # the marked line of the template
 
 
 def render_loops(game: str, kernels_module: str) -> str:
-    """The batch-loops module source for one game's kernels module (the factory)."""
-    return LOOPS_TEMPLATE.format(game=game, kernels=kernels_module)
+    """The batch-loops module source for one game's kernels module: the template's source with
+    its docstring replaced and its one kernels import pointed at `kernels_module`."""
+    src = TEMPLATE_PATH.read_text()
+    doc = ast.parse(src).body[0]
+    if not (isinstance(doc, ast.Expr) and isinstance(doc.value, ast.Constant)
+            and isinstance(doc.value.value, str)):
+        raise ValueError(f"{TEMPLATE_PATH} must start with its docstring")
+    lines = src.splitlines(keepends=True)
+    marked = [i for i, line in enumerate(lines) if line.rstrip("\n") == TEMPLATE_KERNELS_IMPORT]
+    if len(marked) != 1:
+        raise ValueError(f"{TEMPLATE_PATH}: expected one line {TEMPLATE_KERNELS_IMPORT!r}")
+    lines[marked[0]] = f"from {kernels_module} import (\n"
+    header = (f'"""Batch loops for {game}: GENERATED from core/batch_loops_template.py by\n'
+              f"`python -m core.batch {kernels_module}`, do not edit\n"
+              '(tests/test_batch.py checks it is current)."""\n')
+    return header + "".join(lines[doc.end_lineno:])
 
 
 @dataclass(frozen=True)
@@ -442,7 +309,6 @@ def write_loops(kernels_module: str) -> Path:
     path = Path(importlib.import_module(pkg).__file__).parent / "engine" / "batch_loops.py"
     path.write_text(render_loops(pkg.removesuffix("_env"), kernels_module))
     return path
-
 
 
 if __name__ == "__main__":

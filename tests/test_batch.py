@@ -7,7 +7,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from numba.core.dispatcher import Dispatcher
 
+from core import kernels_contract
 from core.agents import RandomAgent
 from core.batch import batch_game_seed, render_loops, returns_into
 from core.errors import IllegalActionError
@@ -39,6 +41,28 @@ def test_generated_loops_match_template(name):
     assert path.read_text() == render_loops(name, f"{name}_env.engine.kernels"), (
         f"{path} is stale: run python -m core.batch {name}_env.engine.kernels"
     )
+    template = importlib.import_module("core.batch_loops_template")
+    assert _compiled_defs(batch.SPEC.loops) == _compiled_defs(template)
+
+
+def _compiled_defs(module):
+    """Names of the compiled functions defined (not imported) in module, in order."""
+    return [k for k, v in vars(module).items()
+            if isinstance(v, Dispatcher) and v.py_func.__module__ == module.__name__]
+
+
+def test_loops_template_imports():
+    """The template is a real module: it imports (nothing compiles until a call) against the
+    documented kernel stubs, which only raise."""
+    template = importlib.import_module("core.batch_loops_template")
+    assert template.k_step is kernels_contract.k_step
+    assert _compiled_defs(template) == ["reset_slots", "_finish", "step_slots", "random_play",
+                                 "random_actions", "play_random_seats", "observe_slots",
+                                 "over_flags", "mask_slots"]
+    for name in kernels_contract.__all__:
+        fn = getattr(kernels_contract, name)
+        with pytest.raises(NotImplementedError):
+            fn(*[None] * fn.__code__.co_argcount)
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -1,11 +1,14 @@
-"""Batch loops for troyes: GENERATED from core.batch.LOOPS_TEMPLATE by
-`python -m core.batch troyes_env.engine.kernels`. Do not edit by hand (tests/test_batch.py checks it)."""
+"""Batch loops for troyes: GENERATED from core/batch_loops_template.py by
+`python -m core.batch troyes_env.engine.kernels`, do not edit
+(tests/test_batch.py checks it is current)."""
 
-# ruff: noqa
-from numba import njit, prange
+from numba import prange
 
 from core.agents import pick_legal
 from core.batch import returns_into
+from core.jit import jit
+
+# KERNELS: core.batch.render_loops points this one import at the game's kernels module.
 from troyes_env.engine.kernels import (
     k_actor,
     k_init,
@@ -18,7 +21,7 @@ from troyes_env.engine.kernels import (
 )
 
 
-@njit(cache=True, parallel=True)
+@jit(parallel=True)
 def reset_slots(idx, states, masks, works, T, n, seed_a, games, players, obs, want_obs):
     """New games in the slots idx (slot i's game number games[i], seed words (seed_a, i, k))."""
     for j in prange(idx.shape[0]):
@@ -30,7 +33,7 @@ def reset_slots(idx, states, masks, works, T, n, seed_a, games, players, obs, wa
             k_observe(s, T, players[i], obs[i])
 
 
-@njit(cache=True)
+@jit
 def _finish(i, s, T, n, keys, kind, margin_scale, rewards, dones, truncs, final_states):
     k_keys(s, keys[i])
     returns_into(keys[i], n, kind, margin_scale, rewards[i])
@@ -39,7 +42,7 @@ def _finish(i, s, T, n, keys, kind, margin_scale, rewards, dones, truncs, final_
     final_states[i, :] = s
 
 
-@njit(cache=True, parallel=True)
+@jit(parallel=True)
 def step_slots(idx, actions, states, masks, works, T, n, seed_a, games, players, obs, rewards,
                dones, truncs, codes, keys, final_states, kind, margin_scale, auto_reset,
                want_obs):
@@ -65,7 +68,7 @@ def step_slots(idx, actions, states, masks, works, T, n, seed_a, games, players,
             k_observe(s, T, players[i], obs[i])
 
 
-@njit(cache=True, parallel=True)
+@jit(parallel=True)
 def random_play(idx, n_decisions, states, masks, works, rngs, T, n, seed_a, games, counts):
     """Compiled random play: n_decisions uniform legal decisions per slot (RandomAgent's draw
     from rngs[i]), finished games restarted in place. counts[i] += (decisions, games, errors)."""
@@ -87,7 +90,7 @@ def random_play(idx, n_decisions, states, masks, works, rngs, T, n, seed_a, game
                 k_init(s, T, n, seed_a, i, games[i], mask, work)
 
 
-@njit(cache=True, parallel=True)
+@jit(parallel=True)
 def random_actions(idx, masks, rngs, actions):
     """actions[i] = a uniform legal action of slot i (RandomAgent's draw from rngs[i])."""
     for j in prange(idx.shape[0]):
@@ -95,7 +98,7 @@ def random_actions(idx, masks, rngs, actions):
         actions[i] = pick_legal(masks[i], rngs[i])
 
 
-@njit(cache=True, parallel=True)
+@jit(parallel=True)
 def play_random_seats(idx, seat_random, states, masks, works, rngs, T, players, moves):
     """In each slot of idx, play uniform random moves while the seat to act has
     seat_random[i, seat] set and the game is not over; moves[i] counts them (no reset)."""
@@ -115,7 +118,7 @@ def play_random_seats(idx, seat_random, states, masks, works, rngs, T, players, 
         players[i] = k_actor(s)
 
 
-@njit(cache=True, parallel=True)
+@jit(parallel=True)
 def observe_slots(idx, states, seats, T, obs):
     """obs[i] = observation of seat seats[i] in states[i], for each slot i of idx."""
     for j in prange(idx.shape[0]):
@@ -123,7 +126,7 @@ def observe_slots(idx, states, seats, T, obs):
         k_observe(states[i], T, seats[i], obs[i])
 
 
-@njit(cache=True)
+@jit
 def over_flags(idx, states, out):
     """out[i] = the game in slot i is over, for each slot i of idx."""
     for j in range(idx.shape[0]):
@@ -131,7 +134,7 @@ def over_flags(idx, states, out):
         out[i] = k_over(states[i])
 
 
-@njit(cache=True, parallel=True)
+@jit(parallel=True)
 def mask_slots(idx, states, masks, works, T):
     """masks[i] = legal mask of states[i], for each slot i of idx."""
     for j in prange(idx.shape[0]):

@@ -1,0 +1,70 @@
+"""The kernel contract of the batch engine (core.batch, DESIGN D8): what a game's
+`engine/kernels.py` provides, one function per name below, with exactly these signatures.
+
+Each game implements them as compiled functions (`core.jit.jit`); the batch loops of
+`core/batch_loops_template.py` call only these, so the loops are the same for every game. The
+functions here are stubs: they document the contract and give the template a real module to
+import (so it lints and imports), and raise NotImplementedError if ever called. No engine
+compiles or calls them.
+
+Arguments: `s` one game's state (int64, STATE_SIZE), `T` the game's tables, `mask` the legal
+mask of the player to act (NUM_ACTIONS; int8 or bool), `work` the game's scratch (int64,
+max(1, WORK_SIZE)), `n` the number of players, `p` a seat.
+"""
+
+from __future__ import annotations
+
+__all__ = ["k_init", "k_step", "k_mask", "k_observe", "k_keys", "k_over", "k_actor",
+           "k_truncated"]
+
+
+def _stub(name: str):
+    raise NotImplementedError(f"core.kernels_contract.{name} is a stub: a game's "
+                              "engine/kernels.py implements it")
+
+
+def k_init(s, T, n, a, b, c, mask, work) -> None:
+    """Write into s a new n-player game seeded by the words (a, b, c), exactly as
+    `new_game(n, seed)` builds it for the seed with those words (core.rng.split_seed); leave
+    `mask` the legal mask of the player to act."""
+    _stub("k_init")
+
+
+def k_step(s, T, a, mask, work) -> int:
+    """The single-game compiled step of action a; returns a status code (0 = ok, else an error code
+    of core.errors). `mask` holds s's legal mask on entry (the loops keep it so; a game
+    may test legality by mask[a]) and, on success and while the game is not over, the new legal
+    mask on exit."""
+    _stub("k_step")
+
+
+def k_mask(s, T, mask, work) -> int:
+    """Write the legal mask of the player to act into `mask`; returns the number of legal
+    actions."""
+    _stub("k_mask")
+
+
+def k_observe(s, T, p, out) -> None:
+    """Write the observation of seat p (float32, OBS_SIZE) into `out`."""
+    _stub("k_observe")
+
+
+def k_keys(s, keys) -> None:
+    """Standing keys per seat: keys[p, 0] the score, then the tie-breaks, for p < n (int64,
+    (max players, N_KEYS)); compared lexicographically by core.batch.returns_into."""
+    _stub("k_keys")
+
+
+def k_over(s) -> bool:
+    """Whether the game is over (terminal)."""
+    _stub("k_over")
+
+
+def k_actor(s) -> int:
+    """The seat to act (negative once the game is over)."""
+    _stub("k_actor")
+
+
+def k_truncated(s) -> bool:
+    """Whether the game ended by a safety cap (a truncation, not a rules end)."""
+    _stub("k_truncated")
