@@ -314,5 +314,8 @@ def write_loops(kernels_module: str) -> Path:
 if __name__ == "__main__":
     import sys
 
-    for mod in sys.argv[1:] or ["village_env.engine.kernels"]:
+    from core.registry import game_packages
+
+    every_game = [f"{pkg}.engine.kernels" for pkg in game_packages().values()]
+    for mod in sys.argv[1:] or every_game:
         print(write_loops(mod))
