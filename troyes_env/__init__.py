@@ -11,7 +11,7 @@ import operator
 import numpy as np
 
 from core.entry_points import LastMask
-from core.errors import IllegalActionError, StateFormatError
+from core.errors import API_BAD_STATE, ERR_RANGE, IllegalActionError, StateFormatError
 from core.returns import RETURN_KINDS, compute_returns
 from core.rng import rng_below, rng_seed, split_seed
 from core.serialize import from_bytes as _from_bytes
@@ -25,9 +25,9 @@ from troyes_env.engine import (
     WORK_SIZE,
     init_state,
     observe_into,
+    settle,
 )
 from troyes_env.engine import api as _api
-from troyes_env.engine.flow import settle
 from troyes_env.layout import (
     LAYOUT,
     O_CHARS,
@@ -217,8 +217,8 @@ def step(state: np.ndarray, action: int) -> np.ndarray:
     except (TypeError, OverflowError):  # an odd state array, or an action id beyond int64
         _check_state(state)
         ok = 0 <= a < NUM_ACTIONS
-        err = _api_step(np.array(state, order="C"), s, TABLES, a, mask, _WORK) if ok else 1
-    if err == _api.API_BAD_STATE:
+        err = _api_step(np.array(state, order="C"), s, TABLES, a, mask, _WORK) if ok else ERR_RANGE
+    if err == API_BAD_STATE:
         _check_state(state)  # raises StateFormatError
     if err != 0:
         raise IllegalActionError(a, describe(a, state), phase_name(state), _why(state, a))

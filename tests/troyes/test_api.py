@@ -149,7 +149,7 @@ def test_describe_and_phase_name():
 def test_engine_follows_a_modified_table():
     """D2: compiled code reads the table it is given, not a frozen global."""
     from troyes_env import rules_data
-    from troyes_env.engine.flow import init_state
+    from troyes_env.engine.setup import init_state
     from troyes_env.tables import S_DEN, T_SETUP, build_tables
 
     t2 = build_tables(rules_data).copy()

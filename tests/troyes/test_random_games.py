@@ -6,9 +6,8 @@ import pytest
 
 import troyes_env as T
 from core.rng import rng_seed, split_seed
-from troyes_env.engine import WORK_SIZE, init_state
+from troyes_env.engine import WORK_SIZE, init_state, settle
 from troyes_env.engine.checks import random_game
-from troyes_env.engine.flow import settle
 from troyes_env.layout import STATE_SIZE
 from troyes_env.tables import TABLES
 

@@ -42,12 +42,11 @@ _KERNELS: list = []
 
 
 def _kernels() -> list:
-    """The compiled evaluation (numba, compiled once per process on first use, not cached on
-    disk: it inlines engine code, whose cache core.numba_cache keeps honest, not this one's)."""
+    """The compiled evaluation (core.jit, compiled or loaded from the cache on first use; its
+    cache is keyed by every first-party source, the engine code it inlines included)."""
     if _KERNELS:
         return _KERNELS
-    from numba import njit
-
+    from core.jit import jit
     from troyes_env.engine.board import character_vp, score_final
     from troyes_env.layout import (
         O_ACUBE,
@@ -63,7 +62,7 @@ def _kernels() -> list:
         O_SUP,
     )
 
-    @njit(cache=False)
+    @jit
     def project(s, T, cw, w, out):
         n = s[O_NP]
         t = s.copy()

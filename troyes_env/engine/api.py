@@ -13,16 +13,14 @@ it to `mask`, and the wrapper keeps it for the next `legal_mask` call (core.entr
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, typeof, types
+from numba import typeof, types
 
-from core.entry_points import compile_exactly
-from troyes_env.engine.flow import legal_mask_into, step_inplace
+from core.errors import API_BAD_PLAYER, API_BAD_STATE, OK
+from core.jit import compile_exactly, jit
+from troyes_env.engine.legal import legal_mask_into
 from troyes_env.engine.observe import observe_into
+from troyes_env.engine.step import step_inplace
 from troyes_env.layout import O_NP, O_PHASE, O_VERSION, PH_OVER, STATE_SIZE, VERSION
-
-API_OK = 0
-API_BAD_STATE = -1  # not a Troyes state of this layout (the wrapper raises StateFormatError)
-API_BAD_PLAYER = -2  # observe: no such seat (ValueError)
 
 
 def signatures(T):
@@ -40,7 +38,7 @@ def signatures(T):
     }
 
 
-@njit(cache=True)
+@jit
 def state_ok(s):
     """Size and layout version (DESIGN D1) before compiled code trusts the state."""
     return s.shape[0] == STATE_SIZE and s[O_VERSION] == VERSION
@@ -52,7 +50,7 @@ def _observe(s, T, me, out):
     if me < 0 or me >= s[O_NP]:
         return API_BAD_PLAYER
     observe_into(s, T, me, out)
-    return API_OK
+    return OK
 
 
 def _legal_mask(s, T, out, scratch, mask, work):
@@ -62,13 +60,13 @@ def _legal_mask(s, T, out, scratch, mask, work):
     if s[O_PHASE] == PH_OVER:
         for i in range(out.shape[0]):
             out[i] = False
-        return API_OK
+        return OK
     for i in range(STATE_SIZE):
         scratch[i] = s[i]
     legal_mask_into(scratch, T, mask, work)
     for i in range(out.shape[0]):
         out[i] = mask[i] != 0
-    return API_OK
+    return OK
 
 
 def _step(s, new, T, a, mask, work):
@@ -80,19 +78,18 @@ def _step(s, new, T, a, mask, work):
         new[i] = s[i]
     m8 = mask.view(np.int8)  # the engine's masks are int8 0/1: the same bytes
     code = step_inplace(new, T, a, m8, work)
-    if code == 0 and new[O_PHASE] == PH_OVER:  # settle builds no mask once the game is over
+    if code == OK and new[O_PHASE] == PH_OVER:  # settle builds no mask once the game is over
         for i in range(m8.shape[0]):
             m8[i] = 0
     return code
 
 
-# module-level dispatchers, so the engine's stale-cache check (engine/__init__.py) flushes them.
-# Compiled without numba's runtime (_nrt=False, as the rules code): arrays are then unboxed
-# without a reference-counted wrapper each, ~0.1 us less per call; allocation would not compile
-# (hence the loops instead of slice copies, which may allocate a temporary).
-api_observe = njit(cache=True, _nrt=False)(_observe)
-api_legal_mask = njit(cache=True, _nrt=False)(_legal_mask)
-api_step = njit(cache=True, _nrt=False)(_step)
+# Compiled without numba's runtime (alloc=False, as the rules code; core.jit): arrays are then
+# unboxed without a reference-counted wrapper each, ~0.1 us less per call; allocation would not
+# compile (hence the loops instead of slice copies, which may allocate a temporary).
+api_observe = jit(alloc=False)(_observe)
+api_legal_mask = jit(alloc=False)(_legal_mask)
+api_step = jit(alloc=False)(_step)
 
 
 def compile_entry_points(T):

@@ -5,8 +5,7 @@ All functions take the state `s` and the rules table `T` (never module-global ar
 
 from __future__ import annotations
 
-from numba import njit
-
+from core.jit import jit, nl
 from core.rng import rng_below
 from troyes_env.layout import (
     NFLAG,
@@ -55,25 +54,17 @@ from troyes_env.tables import (
     T_ROW_OF,
 )
 
-
-@njit(cache=True, _nrt=False)
-def nl(x):
-    """x without its literal type. Numba compiles one specialization of a function per literal
-    argument value (and of everything it calls), so constants are passed through nl()."""
-    return x + 0
-
-
 # Count codes (rules_data.Count)
 CNT_EV_CUBE, CNT_CATH, CNT_BISH, CNT_PAL, CNT_KEPT, CNT_INF, CNT_DEN, CNT_BLD, CNT_ACT = range(9)
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def roll_die(s):
     """One die roll 1..6 from the in-state RNG (ED-2)."""
     return 1 + rng_below(s, nl(O_RNG), nl(6))
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def gain_influence(s, T, p, x):
     """rules §5: the track stops at 20; influence above it is lost."""
     v = s[O_INF + p] + x
@@ -81,14 +72,14 @@ def gain_influence(s, T, p, x):
     s[O_INF + p] = cap if v > cap else v
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def lose_vp(s, p, x):
     """ED-4: a VP loss stops at 0."""
     v = s[O_VP + p] - x
     s[O_VP + p] = v if v > 0 else 0
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def penalty(s, T, p):
     """rules §3: the flat 2 VP penalty (never below 0)."""
     lose_vp(s, p, T[T_MISC + M_PENALTY])
@@ -97,12 +88,12 @@ def penalty(s, T, p):
 # ---------------------------------------------------------------- dice
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def dice_idx(d, c, v):
     return O_DICE + d * 18 + c * 6 + v - 1
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def district_count(s, d):
     n = 0
     for i in range(18):
@@ -110,7 +101,7 @@ def district_count(s, d):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def any_dice(s):
     for i in range(90):
         if s[O_DICE + i] > 0:
@@ -118,7 +109,7 @@ def any_dice(s):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def own_strength(s, p):
     """Total of a player's own dice, red counting double (rules §3 phase 3)."""
     t = 0
@@ -132,27 +123,27 @@ def own_strength(s, p):
 # ---------------------------------------------------------------- buildings and citizens
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def building_colour(b):
     """rules §4.4: red -> Palace (0), white -> Bishopric (1), yellow -> City Hall (2)."""
     return 2 - b
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def row_base(T, b, v):
     """First SPACE id of the row (Palace: the space) a die of value v picks in building b."""
     rl = T[T_ROW_LEN + b]
     return 6 * b + T[T_ROW_OF + b * 6 + v - 1] * rl
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def space_row_base(T, sp):
     b = sp // 6
     rl = T[T_ROW_LEN + b]
     return 6 * b + ((sp - 6 * b) // rl) * rl
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def leave_space(s, T, sp):
     """ED-8: a standing citizen leaves; the citizens behind it move up one place."""
     b = sp // 6
@@ -164,7 +155,7 @@ def leave_space(s, T, sp):
     s[O_SPACES + end - 1] = -1
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def place_citizen(s, T, owner, b, v):
     """rules §4.4: enter at the front of the row for v (Palace: space v); expel the last one of a
     full row (lying at the building). Returns the expelled owner or -1. No legality check."""
@@ -179,7 +170,7 @@ def place_citizen(s, T, owner, b, v):
     return last
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def placement_ok(s, T, owner, b, v, src_kind, src_idx):
     """rules §4.4 protection rule and ED-28, with the citizen's source (ED-7) leaving first.
 
@@ -200,7 +191,7 @@ def placement_ok(s, T, owner, b, v, src_kind, src_idx):
     return ly == 0
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def citizen_leave(s, T, p, src_kind, src_idx):
     """ED-7: the citizen leaves its place (supply, a building space, lying, a card)."""
     if src_kind == 0:
@@ -213,7 +204,7 @@ def citizen_leave(s, T, p, src_kind, src_idx):
         s[O_ASUP + src_idx * 4 + p] = 0
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def standing(s, p, b):
     n = 0
     for i in range(6):
@@ -225,7 +216,7 @@ def standing(s, p, b):
 # ---------------------------------------------------------------- events
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def row_len(s):
     n = 0
     for i in range(NROW):
@@ -234,12 +225,12 @@ def row_len(s):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def ev_flags(T, card):
     return T[T_EV + card * E_W + E_FLAGS]
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def free_flags(s, T, i):
     card = s[O_ROW + i]
     nf = ev_flags(T, card)
@@ -250,7 +241,7 @@ def free_flags(s, T, i):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def own_flags(s, i, p):
     n = 0
     for f in range(NFLAG):
@@ -259,7 +250,7 @@ def own_flags(s, i, p):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def resolve_event(s, T, i):
     """rules §4.3, ED-33: pay the majorities, give the card to its keeper, empty the flags."""
     card = s[O_ROW + i]
@@ -330,7 +321,7 @@ def resolve_event(s, T, i):
             s[O_FLAGS + (NROW - 1) * NFLAG + f] = -1
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def place_event_cube(s, T, p, i):
     """One cube on the first empty flag of row card i, +1 influence; resolve when full (§4.3)."""
     nf = ev_flags(T, s[O_ROW + i])
@@ -347,7 +338,7 @@ def place_event_cube(s, T, p, i):
 # ---------------------------------------------------------------- Cathedral
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def cath_height(s, v):
     h = 0
     for lv in range(3):
@@ -356,7 +347,7 @@ def cath_height(s, v):
     return h
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def build_cathedral_cube(s, T, p, v):
     """rules §4.2: cube on the lowest empty level of value v; +1 VP, +1/+2 influence."""
     h = cath_height(s, v)
@@ -369,7 +360,7 @@ def build_cathedral_cube(s, T, p, v):
 # ---------------------------------------------------------------- counts and scoring
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def count_of(s, T, p, code):
     """rules §6.1.2 VP_PER counts and §6.3 character counts."""
     n = 0
@@ -404,7 +395,7 @@ def count_of(s, T, p, code):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def character_vp(s, T, ch, p):
     """rules §6.3 tier model: VP of the highest threshold reached, 0 below the first."""
     o = T_CHAR + ch * C_W
@@ -416,7 +407,7 @@ def character_vp(s, T, ch, p):
     return vp
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def score_final(s, T, out):
     """rules §7 final scoring into out[0..P) (clamped at 0, U-VP-FLOOR)."""
     n = s[O_NP]
@@ -446,7 +437,7 @@ def score_final(s, T, out):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def act_cubes_total(s, p):
     n = 0
     for pos in range(9):

@@ -9,12 +9,14 @@ the per-entry bounds (`layout_bounds`) are arguments (D2)."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from core.agents import pick_legal
+from core.jit import jit
 from troyes_env.actions import NUM_ACTIONS
+from troyes_env.engine.apply import apply_action
 from troyes_env.engine.board import own_flags
-from troyes_env.engine.flow import _apply, advance, legal_mask_into, settle
+from troyes_env.engine.legal import legal_mask_into
+from troyes_env.engine.step import advance, settle
 from troyes_env.layout import (
     NFLAG,
     NROW,
@@ -54,7 +56,7 @@ from troyes_env.tables import A_TIMING, A_W, E_FLAGS, E_W, T_ACT, T_EV, T_SETUP
 E_CITIZENS, E_GREY, E_CUBES, E_LYING, E_DICE, E_NEG, E_ROW, E_EMPTY_MASK, E_LONG = range(1, 10)
 
 
-@njit(cache=True)
+@jit
 def invariant_code(s, T):
     n = s[O_NP]
     for p in range(n):
@@ -108,7 +110,7 @@ def invariant_code(s, T):
     return 0
 
 
-@njit(cache=True)
+@jit
 def random_game(s, T, mask, work, rng4, spare, explore, max_steps):
     """Play one random game from s. After every decision the invariants are checked; with
     `explore`, every legal action is also tried on a copy (spare) and must give a state with
@@ -127,7 +129,7 @@ def random_game(s, T, mask, work, rng4, spare, explore, max_steps):
                     continue
                 for i in range(STATE_SIZE):
                     spare[i] = s[i]
-                _apply(spare, T, a, work)
+                apply_action(spare, T, a, work)
                 advance(spare, T)
                 settle(spare, T, mask, work)
                 e = invariant_code(spare, T)
@@ -137,7 +139,7 @@ def random_game(s, T, mask, work, rng4, spare, explore, max_steps):
                     return k, E_EMPTY_MASK
             m = legal_mask_into(s, T, mask, work)
         act = pick_legal(mask, rng4)  # RandomAgent's draw among the m legal actions
-        _apply(s, T, act, work)
+        apply_action(s, T, act, work)
         advance(s, T)
         settle(s, T, mask, work)
         k += 1
@@ -218,7 +220,7 @@ def layout_bounds(layout):
     return lo, hi
 
 
-@njit(cache=True)
+@jit
 def full_invariant_code(s, T, lo, hi):
     """First failing invariant of invariants.py (F_* code), 0 when every one holds."""
     if s.shape[0] != lo.shape[0] or s.shape[0] != STATE_SIZE:

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from numba import njit
-
+from core.jit import jit, nl
 from troyes_env.actions import (
     A_ACTIVITY,
     A_BLACK,
@@ -23,7 +22,6 @@ from troyes_env.engine.board import (
     dice_idx,
     district_count,
     gain_influence,
-    nl,
     own_flags,
     own_strength,
     penalty,
@@ -88,12 +86,12 @@ from troyes_env.tables import (
 )
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _is_choice_effect(eff):
     return eff == EV_LOSE_ACUBE or eff == EV_LOSE_ECUBE or eff == EV_LOSE_CATH or eff == EV_LOSE_CH
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _event_options(s, T, q, eff, mask, mark):
     """ED-14: the options of player q for a choice effect; marks them when mark is True."""
     m = 0
@@ -125,7 +123,7 @@ def _event_options(s, T, q, eff, mask, mark):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _run_events(s, T):
     """rules §3 phase 3 step 2: apply every row card, left to right; stop at a player's choice."""
     n = s[O_NP]
@@ -162,7 +160,7 @@ def _run_events(s, T):
     s[O_PHASE] = PH_A_COUNTER
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _apply_event_choice(s, T, a):
     q = s[O_CUR]
     card = s[O_ROW + s[O_EVPOS]]
@@ -190,14 +188,14 @@ def _apply_event_choice(s, T, a):
     s[O_PHASE] = PH_A_EVENTS
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def from_space_to_supply(s, T, q, sp):
     """rules §6.2 LOSE_CITY_HALL_CITIZEN: the citizen goes home; the row closes up (ED-8)."""
     citizen_leave(s, T, q, nl(1), sp)
     s[O_SUP + q] += 1
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _highest_black(s):
     for v in range(6, 0, -1):
         if s[O_BLACK + v - 1] > 0:
@@ -205,7 +203,7 @@ def _highest_black(s):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _begin_counter(s, T, q):
     """ED-16: counter turns from q clockwise until no black die is left."""
     n = s[O_NP]
@@ -233,7 +231,7 @@ def _begin_counter(s, T, q):
         return
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _counter_need(s):
     t = 0
     for v in range(1, 7):
@@ -241,7 +239,7 @@ def _counter_need(s):
     return t
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _counter_sel_strength(s):
     t = 0
     for c in range(3):
@@ -251,7 +249,7 @@ def _counter_sel_strength(s):
     return t
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _mask_counter(s, T, mask):
     q = s[O_CUR]
     m = 0
@@ -287,7 +285,7 @@ def _mask_counter(s, T, mask):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _apply_counter(s, T, a, work):
     q = s[O_CUR]
     n = s[O_NP]
@@ -323,7 +321,7 @@ def _apply_counter(s, T, a, work):
         _apply_influence(s, T, q, a)
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _mask_influence(s, T, p, mask):
     m = 0
     inf = s[O_INF + p]
@@ -341,7 +339,7 @@ def _mask_influence(s, T, p, mask):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _apply_influence(s, T, p, a):
     if A_REROLL <= a < A_REROLL + 18:
         i = a - A_REROLL
@@ -361,7 +359,7 @@ def _apply_influence(s, T, p, a):
         s[O_SUP + p] += 1
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _mask_flip(s, T, mask):
     p = s[O_CUR]
     m = 0
@@ -379,7 +377,7 @@ def _mask_flip(s, T, mask):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _apply_flip(s, T, a):
     p = s[O_CUR]
     if a == A_CONFIRM:

@@ -8,9 +8,8 @@ the groups it stands for; anything outside the stated conditions calls the searc
 
 from __future__ import annotations
 
-from numba import njit
-
-from troyes_env.engine.board import cath_height, free_flags, nl
+from core.jit import jit, nl
+from troyes_env.engine.board import cath_height, free_flags
 from troyes_env.engine.groups import (
     EF_FREE_DICE,
     EF_PAY_GAIN,
@@ -70,7 +69,7 @@ HELD_OFF = SUM_OFF + (SUM_ANY + 1) * SUM_W  # [0] count, then the positions of h
 SUM_SIZE = (SUM_ANY + 1) * SUM_W + 1 + 9
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def reset_summary(s, p, work):
     """Mark the dice summary stale and list the cards where p holds cubes (ED-24), in position
     order; at the start of every mask / legality test that uses them."""
@@ -84,7 +83,7 @@ def reset_summary(s, p, work):
     work[HELD_OFF] = k
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _build_summary(s, T, p, slot, work):
     n = s[O_NP]
     b = SUM_OFF + slot * SUM_W
@@ -151,7 +150,7 @@ def _build_summary(s, T, p, slot, work):
             k += 1
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@jit(inline=True, alloc=False)
 def _summary(s, T, p, col, work):
     """Base of the summary slot for dice colour col (-1: any), built on first use."""
     slot = col if col >= 0 else SUM_ANY
@@ -161,7 +160,7 @@ def _summary(s, T, p, col, work):
     return b
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@jit(inline=True, alloc=False)
 def _plain_feasible(s, T, p, tk, ti, div, work):
     """option_feasible_fast without a cube for an Activity card, event or agriculture with a
     divisor div > 0, from the summary's totals.
@@ -207,7 +206,7 @@ def _plain_feasible(s, T, p, tk, ti, div, work):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _build_plain_feasible(s, T, p, ti):
     """A placement (ED-26: one die; ED-28) with no cube, by the value of its die. eval_group of
     one die of value v: its price (an own die: 0, a bought one: price[1], rules §4.0) within the
@@ -232,7 +231,7 @@ def _build_plain_feasible(s, T, p, ti):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _build_target_feasible(s, T, p, ti, cube_pos, work):
     """A placement (ED-26: one die; ED-28) by the value of its die: its yield depends on the value
     only and its price on whether the die is bought (rules §4.0), so one own and one bought die
@@ -257,7 +256,7 @@ def _build_target_feasible(s, T, p, ti, cube_pos, work):
                     return True
                 break
     return False
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _cath_target_feasible(s, T, p, cube_pos, mask, a_die, work):
     """The Cathedral (rules §4.2, ED-27: every die needs a free level of its value). One die of a
     legal group is legal alone: its value keeps a free level, and it costs no more (an own die:
@@ -296,7 +295,7 @@ def _cath_target_feasible(s, T, p, cube_pos, mask, a_die, work):
 
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@jit(inline=True, alloc=False)
 def _nocube_feasible(s, T, p, tk, ti, mask, a_die, work):
     """option_feasible_fast(..., cube_pos=-1): the plain shortcuts, else the search."""
     if tk == TK_BUILD:
@@ -309,7 +308,7 @@ def _nocube_feasible(s, T, p, tk, ti, mask, a_die, work):
     return _plain_feasible(s, T, p, tk, ti, div, work)
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def option_feasible_fast(s, T, p, tk, ti, cube_pos, mask, a_die, work):
     """option_feasible (ED-5), exactly, without the completion search where that is safe.
 
@@ -366,7 +365,7 @@ def option_feasible_fast(s, T, p, tk, ti, cube_pos, mask, a_die, work):
     return False
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@jit(inline=True, alloc=False)
 def target_feasible_fast(s, T, p, tk, ti, mask, a_die, work):
     """target_feasible with option_feasible_fast (needs `reset_summary` first). Inlined (numba
     IR) with its no-cube tests: a compiled call passing arrays costs about 100 instructions

@@ -7,13 +7,11 @@ action-id order, so each group has one selection sequence (rules §10.7).
 
 from __future__ import annotations
 
-from numba import njit
-
+from core.jit import jit, nl
 from troyes_env.engine.board import (
     building_colour,
     cath_height,
     free_flags,
-    nl,
     placement_ok,
 )
 from troyes_env.layout import (
@@ -67,7 +65,7 @@ SPLIT_COLOUR = COL_W  # rules §6.1.2 SPLIT: exactly one white die
 RES_DEN, RES_INF, RES_VP = 0, 1, 2
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def rel_of(n, p, d):
     """Seat-relative district of absolute district d for player p (4 stays neutral)."""
     if d == 4:
@@ -75,7 +73,7 @@ def rel_of(n, p, d):
     return (d - p + n) % n
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def abs_of(n, p, rd):
     """Absolute district of relative district rd; -1 when rd is not a seat in this game."""
     if rd == 4:
@@ -85,7 +83,7 @@ def abs_of(n, p, rd):
     return (p + rd) % n
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def need_colour(s, T, tk, ti):
     """The dice colour an action needs (rules §4.1-§4.5)."""
     if tk == TK_ACT:
@@ -99,7 +97,7 @@ def need_colour(s, T, tk, ti):
     return building_colour(ti)
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def cube_fits(s, T, tk, ti, pos):
     """ED-25: does a cube from the delayed card at `pos` fit this action?"""
     card = s[O_ACARD + pos]
@@ -122,7 +120,7 @@ def cube_fits(s, T, tk, ti, pos):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def has_fitting_cube(s, T, p, tk, ti):
     for pos in range(9):
         if s[O_ACUBE + pos * 4 + p] > 0 and cube_fits(s, T, tk, ti, pos):
@@ -130,7 +128,7 @@ def has_fitting_cube(s, T, p, tk, ti):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def group_colours(s, T, tk, ti, cube_pos):
     """ED-26: the colour every die must have (-1: any colour, ALL_FIVES)."""
     need = need_colour(s, T, tk, ti)
@@ -147,7 +145,7 @@ def group_colours(s, T, tk, ti, cube_pos):
     return need
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def group_max(s, T, tk, ti, cube_pos):
     """Most physical dice a group may hold."""
     if tk == TK_BUILD:
@@ -162,7 +160,7 @@ def group_max(s, T, tk, ti, cube_pos):
     return 3
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def group_cost(s, T, p, cube_pos, t0, t1, t2, n):
     """rules §4.0 / ED-23 price of the bought dice; FREE_DICE makes them free (§6.1.2)."""
     nb = 0
@@ -177,7 +175,7 @@ def group_cost(s, T, p, cube_pos, t0, t1, t2, n):
     return nb * T[T_PRICE + n]
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def placement_has_source(s, T, p, b, v):
     """ED-7/ED-28: some own citizen can make this placement legal."""
     if s[O_SUP + p] > 0 and placement_ok(s, T, p, b, v, nl(0), nl(0)):
@@ -194,7 +192,7 @@ def placement_has_source(s, T, p, b, v):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def effective_total(T, eff, p0, p1, n, total):
     """rules §6.1.2: the sum a cube modifier (code eff, -1: none) makes of n dice with pip total
     `total`."""
@@ -209,7 +207,7 @@ def effective_total(T, eff, p0, p1, n, total):
     return total
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def cube_effect(s, T, cube_pos):
     """(effect code, P0, P1) of the cube's card; (-1, 0, 0) without a cube."""
     if cube_pos < 0:
@@ -218,7 +216,7 @@ def cube_effect(s, T, cube_pos):
     return T[o + A_EFF], T[o + A_P0], T[o + A_P1]
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def group_divisor(s, T, tk, ti):
     """The divisor of an Activity card, event or agriculture (rules §4.1, §4.3, §4.5); 0 else."""
     if tk == TK_ACT:
@@ -230,7 +228,7 @@ def group_divisor(s, T, tk, ti):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def by_best_dice(s, T, tk, ti, cube_pos):
     """Can the best dice stand for all (the dominance argument of option_feasible_fast)?
 
@@ -246,7 +244,7 @@ def by_best_dice(s, T, tk, ti, cube_pos):
     return group_divisor(s, T, tk, ti) > 0
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def eval_group(s, T, p, tk, ti, cube_pos, t0, t1, t2, n):
     """The yield of a complete group, 0 when the group is illegal (ED-22..ED-28).
 
@@ -342,7 +340,7 @@ def eval_group(s, T, p, tk, ti, cube_pos, t0, t1, t2, n):
     return 1
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _fill_candidates(s, T, p, col, min_rel, work):
     """Available die types with relative id >= min_rel (and colour col unless -1), in id order.
 
@@ -375,7 +373,7 @@ def _fill_candidates(s, T, p, col, min_rel, work):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _eval_sel_plus(s, T, p, tk, ti, cube_pos, a, b, c, na):
     """Evaluate the chosen dice plus `na` added types a, b, c."""
     seln = s[O_SELN]
@@ -399,7 +397,7 @@ def _eval_sel_plus(s, T, p, tk, ti, cube_pos, a, b, c, na):
     return eval_group(s, T, p, tk, ti, cube_pos, t0, t1, t2, k)
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _search_best_dice(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only, m):
     """search_group's loop over the candidates work[1:] (m of them) where by_best_dice holds.
 
@@ -488,7 +486,7 @@ def _search_best_dice(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only, 
     return found_total
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only=-1):
     """Completion search over the chosen dice (s[sel]).
 
@@ -596,7 +594,7 @@ def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only=-1):
     return found_total
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def option_feasible(s, T, p, tk, ti, cube_pos, mask, a_die, work):
     """ED-5: a target / cube option is offered only if some legal group exists for it."""
     save_n = s[O_SELN]
@@ -606,7 +604,7 @@ def option_feasible(s, T, p, tk, ti, cube_pos, mask, a_die, work):
     return r > 0
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def target_feasible(s, T, p, tk, ti, mask, a_die, work):
     if option_feasible(s, T, p, tk, ti, nl(-1), mask, a_die, work):
         return True
@@ -617,7 +615,7 @@ def target_feasible(s, T, p, tk, ti, mask, a_die, work):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def pay_gain_affordable(s, T, p, card):
     """rules §6.1.2 PAY_GAIN: can the next payment be made?"""
     o = T_ACT + card * A_W

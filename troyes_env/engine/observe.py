@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from numba import njit
-
+from core.jit import jit
 from troyes_env.layout import (
     NFLAG,
     NROW,
@@ -94,7 +93,7 @@ _BY18 = 1.0 / 18.0
 _BY20 = 1.0 / 20.0
 
 
-@njit(cache=True)
+@jit
 def _rel(o, p, n):
     """Relative seat of owner o (0..3) for observer p; grey (4) and empty (-1) unchanged.
     (o - p + n) % n without the division in the usual case (~130 calls per observation)."""
@@ -108,7 +107,7 @@ def _rel(o, p, n):
     return d % n
 
 
-@njit(cache=True)
+@jit
 def observe_into(s, T, p, out):
     """Fill out (float32, OBS_SIZE) with what seat p sees."""
     for i in range(OBS_SIZE):

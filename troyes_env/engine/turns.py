@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from numba import njit
-
+from core.jit import jit, nl
 from troyes_env.actions import (
     A_ACTIVITY,
     A_AGRI,
@@ -25,7 +24,6 @@ from troyes_env.engine.board import (
     count_of,
     free_flags,
     gain_influence,
-    nl,
     place_citizen,
     place_event_cube,
     placement_ok,
@@ -119,7 +117,7 @@ from troyes_env.tables import (
 N_TARGETS = 9 + NROW + 1 + 3 + 1  # _mask_turn: cards, event row, Cathedral, buildings, agriculture
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _end_turn(s, T):
     """ED-20: end Phase 4 when all passed or no dice remain; else the next active player,
     each passed player skipped on the way putting 1 denier on their district."""
@@ -142,7 +140,7 @@ def _end_turn(s, T):
     _begin_turn(s, T, q)
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _mask_turn(s, T, mask, work):
     """DP-4: influence, pass, and every target with a legal group (ED-5): the 9 Activity cards,
     the event row, the Cathedral, the 3 buildings, agriculture (one call site of the inlined
@@ -184,7 +182,7 @@ def _mask_turn(s, T, mask, work):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _turn_legal(s, T, a, mask, work):
     """mask[a] of _mask_turn without building the whole mask (step's legality test)."""
     p = s[O_CUR]
@@ -218,7 +216,7 @@ def _turn_legal(s, T, a, mask, work):
     return mask[a] != 0
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _dice_legal(s, T, a, mask, work):
     """mask[a] of _mask_dice without building the whole mask (step's legality test)."""
     p = s[O_CUR]
@@ -235,7 +233,7 @@ def _dice_legal(s, T, a, mask, work):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _apply_turn(s, T, a):
     p = s[O_CUR]
     if a == A_PASS:
@@ -270,7 +268,7 @@ def _apply_turn(s, T, a):
         s[O_PHASE] = PH_DICE
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _mask_cube(s, T, mask, work):
     p = s[O_CUR]
     tk = s[O_TK]
@@ -288,7 +286,7 @@ def _mask_cube(s, T, mask, work):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _sel_eval(s, T, p):
     n = s[O_SELN]
     return eval_group(
@@ -296,7 +294,7 @@ def _sel_eval(s, T, p):
     )
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _mask_dice(s, T, mask, work):
     p = s[O_CUR]
     m = search_group(s, T, p, s[O_TK], s[O_TI], s[O_CUBEPOS], mask, nl(A_DIE), work, nl(True))
@@ -306,7 +304,7 @@ def _mask_dice(s, T, mask, work):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _apply_dice(s, T, a):
     p = s[O_CUR]
     n = s[O_NP]
@@ -319,7 +317,7 @@ def _apply_dice(s, T, a):
     s[O_SELN] += 1
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _execute(s, T, p):
     """CONFIRM (ED-23): pay every cost, take the dice, spend the cube, then act."""
     tk = s[O_TK]
@@ -372,20 +370,20 @@ def _execute(s, T, p):
         _end_turn(s, T)
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def from_hire_cost(s, T, p, pos):
     from_card = s[O_ACARD + pos]
     s[O_DEN + p] -= T[T_ACT + from_card * A_W + A_HIRE]
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _source_ok(s, T, p, kind, idx):
     if s[O_TK] == TK_ACT:
         return True
     return placement_ok(s, T, p, s[O_TI], s[O_PVAL], kind, idx)
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _mask_source(s, T, mask):
     """DP-7 / ED-7: supply, an own standing or lying citizen, an own supervisor elsewhere."""
     p = s[O_CUR]
@@ -409,7 +407,7 @@ def _mask_source(s, T, mask):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _apply_source(s, T, a):
     p = s[O_CUR]
     if a == A_SUPPLY:
@@ -444,7 +442,7 @@ def _apply_source(s, T, a):
         _end_turn(s, T)
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _start_activations(s, T, p):
     ti = s[O_TI]
     card = s[O_ACARD + ti]
@@ -475,7 +473,7 @@ def _start_activations(s, T, p):
         _do_activation(s, T, p)
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _do_activation(s, T, p):
     ti = s[O_TI]
     card = s[O_ACARD + ti]
@@ -510,7 +508,7 @@ def _do_activation(s, T, p):
         s[O_PHASE] = PH_ARCHER
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _after_activation(s, T, p):
     ti = s[O_TI]
     card = s[O_ACARD + ti]
@@ -521,7 +519,7 @@ def _after_activation(s, T, p):
         _end_turn(s, T)
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _mask_archer(s, T, mask):
     m = 0
     for i in range(row_len(s)):
@@ -531,7 +529,7 @@ def _mask_archer(s, T, mask):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _apply_archer(s, T, a):
     p = s[O_CUR]
     place_event_cube(s, T, p, a - A_EVENT)
