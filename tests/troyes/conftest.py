@@ -182,5 +182,5 @@ def events_state(keys, n=2, dice=True):
     v(s, "phase")[0] = PH_A_EVENTS
     _enter_card(s, TABLES)
     advance(s, TABLES)
-    settle(s, TABLES, np.zeros(T.NUM_ACTIONS, np.int8), np.zeros(WORK_SIZE, np.int64))
+    settle(s, TABLES, np.zeros(T.NUM_ACTIONS, np.bool_), np.zeros(WORK_SIZE, np.int64))
     return s

@@ -20,7 +20,7 @@ from troyes_env.layout import STATE_SIZE
 from troyes_env.tables import TABLES
 
 assert numba.config.BOUNDSCHECK == 1
-mask = np.zeros(T.NUM_ACTIONS, np.int8)
+mask = np.zeros(T.NUM_ACTIONS, np.bool_)
 work = np.zeros(WORK_SIZE, np.int64)
 r = np.zeros(4, np.int64)
 spare = np.zeros(STATE_SIZE, np.int64)

@@ -333,7 +333,7 @@ def test_lose_event_cube_events(key):
     v(s, "phase")[0] = PH_A_EVENTS
     _enter_card(s, TABLES)
     advance(s, TABLES)
-    settle(s, TABLES, np.zeros(T.NUM_ACTIONS, np.int8), np.zeros(WORK_SIZE, np.int64))
+    settle(s, TABLES, np.zeros(T.NUM_ACTIONS, np.bool_), np.zeros(WORK_SIZE, np.int64))
     # each player has cubes only on War: forced, highest-numbered own flag (ED-14)
     assert list(v(s, "row_flags")[j, :3]) == [0, -1, -1]
     assert T.check_invariants(s) == []

@@ -16,7 +16,7 @@ GAMES = 1000
 
 def _buffers():
     return (
-        np.zeros(T.NUM_ACTIONS, np.int8),
+        np.zeros(T.NUM_ACTIONS, np.bool_),
         np.zeros(WORK_SIZE, np.int64),
         np.zeros(4, np.int64),
         np.zeros(STATE_SIZE, np.int64),

@@ -41,7 +41,7 @@ def _events_now(s, pos=1):
     v(s, "phase")[0] = PH_A_EVENTS
     _enter_card(s, TABLES)
     advance(s, TABLES)
-    settle(s, TABLES, np.zeros(T.NUM_ACTIONS, np.int8), np.zeros(WORK_SIZE, np.int64))
+    settle(s, TABLES, np.zeros(T.NUM_ACTIONS, np.bool_), np.zeros(WORK_SIZE, np.int64))
     return s
 
 

@@ -134,7 +134,7 @@ def counter_state(black, dice0, dice1=(), influence=0):
 
     _begin_counter(s, TABLES, 0)
     advance(s, TABLES)
-    settle(s, TABLES, np.zeros(T.NUM_ACTIONS, np.int8), np.zeros(WORK_SIZE, np.int64))
+    settle(s, TABLES, np.zeros(T.NUM_ACTIONS, np.bool_), np.zeros(WORK_SIZE, np.int64))
     return s
 
 

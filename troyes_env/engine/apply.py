@@ -16,9 +16,6 @@ from troyes_env.engine.turns import (
     _end_turn,
 )
 from troyes_env.layout import (
-    O_CUBEPOS,
-    O_CUR,
-    O_PHASE,
     PH_ARCHER,
     PH_COUNTER,
     PH_CUBE,
@@ -29,13 +26,16 @@ from troyes_env.layout import (
     PH_SETUP,
     PH_SOURCE,
     PH_TURN,
+    S_CUBEPOS,
+    S_CUR,
+    S_PHASE,
 )
 
 
 @jit(alloc=False)
 def apply_action(s, T, a, work):
-    """Apply the legal action a to s (the decision of phase s[O_PHASE])."""
-    ph = s[O_PHASE]
+    """Apply the legal action a to s (the decision of phase s[S_PHASE])."""
+    ph = s[S_PHASE]
     if ph == PH_SETUP:
         _apply_setup(s, T, a)
     elif ph == PH_EVENT:
@@ -45,15 +45,15 @@ def apply_action(s, T, a, work):
     elif ph == PH_TURN:
         _apply_turn(s, T, a)
     elif ph == PH_CUBE:
-        s[O_CUBEPOS] = -1 if a == A_NOCUBE else a - A_ACTIVITY
-        s[O_PHASE] = PH_DICE
+        s[S_CUBEPOS] = -1 if a == A_NOCUBE else a - A_ACTIVITY
+        s[S_PHASE] = PH_DICE
     elif ph == PH_DICE:
         _apply_dice(s, T, a)
     elif ph == PH_SOURCE:
         _apply_source(s, T, a)
     elif ph == PH_GOON:
         if a == A_GOON:
-            _do_activation(s, T, s[O_CUR])
+            _do_activation(s, T, s[S_CUR])
         else:
             _end_turn(s, T)
     elif ph == PH_ARCHER:

@@ -28,13 +28,13 @@ from troyes_env.engine.groups import (
     placement_has_source,
 )
 from troyes_env.layout import (
-    O_ACARD,
-    O_ACUBE,
-    O_ASUP,
-    O_DEN,
-    O_DICE,
-    O_INF,
-    O_NP,
+    S_ACARD,
+    S_ACUBE,
+    S_ASUP,
+    S_DEN,
+    S_DICE,
+    S_INF,
+    S_NP,
     TK_AGRI,
     TK_BUILD,
     TK_CATH,
@@ -77,7 +77,7 @@ def reset_summary(s, p, work):
         work[SUM_OFF + slot * SUM_W] = -1
     k = 0
     for pos in range(9):
-        if s[O_ACUBE + pos * 4 + p] > 0:
+        if s[S_ACUBE + pos * 4 + p] > 0:
             work[HELD_OFF + 1 + k] = pos
             k += 1
     work[HELD_OFF] = k
@@ -85,7 +85,7 @@ def reset_summary(s, p, work):
 
 @jit(alloc=False)
 def _build_summary(s, T, p, slot, work):
-    n = s[O_NP]
+    n = s[S_NP]
     b = SUM_OFF + slot * SUM_W
     c0 = 0 if slot == SUM_ANY else slot
     c1 = 3 if slot == SUM_ANY else slot + 1
@@ -93,7 +93,7 @@ def _build_summary(s, T, p, slot, work):
     for v in range(5, -1, -1):
         for c in range(c0, c1):
             t = p * 18 + c * 6 + v
-            cnt = s[O_DICE + t]
+            cnt = s[S_DICE + t]
             while cnt > 0 and no < 3:
                 work[b + 1 + no] = t
                 no += 1
@@ -107,7 +107,7 @@ def _build_summary(s, T, p, slot, work):
                 if d == p or (d >= n and d != 4):
                     continue
                 t = d * 18 + c * 6 + v
-                cnt = s[O_DICE + t]
+                cnt = s[S_DICE + t]
                 if cnt <= 0:
                     continue
                 while cnt > 0 and nt < 3:
@@ -130,7 +130,7 @@ def _build_summary(s, T, p, slot, work):
     b2 = b1 + work[b + 6] % 6 + 1
     own = (0, o1, o2, o2 + work[b + 3] % 6 + 1)  # entries above `no` are never read
     bought = (0, b1, b2, b2 + work[b + 7] % 6 + 1)
-    money = s[O_DEN + p]
+    money = s[S_DEN + p]
     for k in range(3):
         work[b + SUM_BEST + k] = -1
     k = 0
@@ -182,11 +182,11 @@ def _plain_feasible(s, T, p, tk, ti, div, work):
         return work[b + SUM_BEST + mx - 1] >= div and free_flags(s, T, ti) > 0
     if tk == TK_AGRI:
         return work[b + SUM_BEST + 2] >= div
-    o = T_ACT + s[O_ACARD + ti] * A_W
-    money = s[O_DEN + p]
+    o = T_ACT + s[S_ACARD + ti] * A_W
+    money = s[S_DEN + p]
     lim = money  # the most the bought dice may cost
     hire = 0
-    if s[O_ASUP + ti * 4 + p] == 0:
+    if s[S_ASUP + ti * 4 + p] == 0:
         hire = T[o + A_HIRE]
         if money - hire < lim:
             lim = money - hire
@@ -196,7 +196,7 @@ def _plain_feasible(s, T, p, tk, ti, div, work):
             if money - hire - amt < lim:
                 lim = money - hire - amt
         elif T[o + A_P0] == RES_INF:
-            if s[O_INF + p] < amt:
+            if s[S_INF + p] < amt:
                 return False
     if lim == money:
         return work[b + SUM_BEST + 2] >= div
@@ -213,17 +213,17 @@ def _build_plain_feasible(s, T, p, ti):
     money, and some own citizen can make the placement legal (placement_has_source). So value v
     works iff that source exists and an own die of v with money >= 0, or a bought one with
     price[1] <= money, is there."""
-    n = s[O_NP]
+    n = s[S_NP]
     col = need_colour(s, T, nl(TK_BUILD), ti)
-    money = s[O_DEN + p]
+    money = s[S_DEN + p]
     buy_ok = T[T_PRICE + 1] <= money
     for v in range(6):
-        ok = s[O_DICE + p * 18 + col * 6 + v] > 0 and money >= 0
+        ok = s[S_DICE + p * 18 + col * 6 + v] > 0 and money >= 0
         if not ok and buy_ok:
             for d in range(5):
                 if d == p or (d >= n and d != 4):
                     continue
-                if s[O_DICE + d * 18 + col * 6 + v] > 0:
+                if s[S_DICE + d * 18 + col * 6 + v] > 0:
                     ok = True
                     break
         if ok and placement_has_source(s, T, p, ti, v + 1):
@@ -237,12 +237,12 @@ def _build_target_feasible(s, T, p, ti, cube_pos, work):
     only and its price on whether the die is bought (rules §4.0), so one own and one bought die
     of each value stand for all. An own die costs nothing: when it fails with money >= 0, its
     placement fails and so does a bought die of that value."""
-    n = s[O_NP]
+    n = s[S_NP]
     col = group_colours(s, T, nl(TK_BUILD), ti, cube_pos)
-    money = s[O_DEN + p]
+    money = s[S_DEN + p]
     for v in range(6):
         t = p * 18 + col * 6 + v
-        if s[O_DICE + t] > 0:
+        if s[S_DICE + t] > 0:
             if eval_group(s, T, p, nl(TK_BUILD), ti, cube_pos, t, nl(-1), nl(-1), nl(1)) > 0:
                 return True
             if money >= 0:
@@ -251,7 +251,7 @@ def _build_target_feasible(s, T, p, ti, cube_pos, work):
             if d == p or (d >= n and d != 4):
                 continue
             t = d * 18 + col * 6 + v
-            if s[O_DICE + t] > 0:
+            if s[S_DICE + t] > 0:
                 if eval_group(s, T, p, nl(TK_BUILD), ti, cube_pos, t, nl(-1), nl(-1), nl(1)) > 0:
                     return True
                 break
@@ -263,7 +263,7 @@ def _cath_target_feasible(s, T, p, cube_pos, mask, a_die, work):
     nothing; a group of bought dice only: n * price[n] >= price[1], checked on the table here),
     so a legal group exists iff a single die is legal: one own and one bought die of each value
     stand for all. Outside these conditions (a cube, negative money) the completion search."""
-    money = s[O_DEN + p]
+    money = s[S_DEN + p]
     pr1 = T[T_PRICE + 1]
     if (
         cube_pos >= 0
@@ -273,20 +273,20 @@ def _cath_target_feasible(s, T, p, cube_pos, mask, a_die, work):
         or pr1 > 3 * T[T_PRICE + 3]
     ):
         return option_feasible(s, T, p, nl(TK_CATH), nl(0), cube_pos, mask, a_die, work)
-    n = s[O_NP]
+    n = s[S_NP]
     col = group_colours(s, T, nl(TK_CATH), nl(0), cube_pos)
     for v in range(6):
         if cath_height(s, v + 1) >= 3:
             continue
         t = p * 18 + col * 6 + v
-        if s[O_DICE + t] > 0:
+        if s[S_DICE + t] > 0:
             if eval_group(s, T, p, nl(TK_CATH), nl(0), cube_pos, t, nl(-1), nl(-1), nl(1)) > 0:
                 return True
         for d in range(5):
             if d == p or (d >= n and d != 4):
                 continue
             t = d * 18 + col * 6 + v
-            if s[O_DICE + t] > 0:
+            if s[S_DICE + t] > 0:
                 if eval_group(s, T, p, nl(TK_CATH), nl(0), cube_pos, t, nl(-1), nl(-1), nl(1)) > 0:
                     return True
                 break
@@ -339,7 +339,7 @@ def option_feasible_fast(s, T, p, tk, ti, cube_pos, mask, a_die, work):
         ob = b + 9
     nt = work[ob - 1]
     mx = group_max(s, T, tk, ti, cube_pos)
-    money = s[O_DEN + p]
+    money = s[S_DEN + p]
     for n in range(1, mx + 1):
         for nb in range(n + 1):
             if n - nb > no or nb > nt:

@@ -15,19 +15,19 @@ from troyes_env.engine.board import (
     placement_ok,
 )
 from troyes_env.layout import (
-    O_ACARD,
-    O_ACUBE,
-    O_ASUP,
-    O_DEN,
-    O_DICE,
-    O_INF,
-    O_LYING,
-    O_NP,
-    O_ROW,
-    O_SEL,
-    O_SELN,
-    O_SPACES,
-    O_SUP,
+    S_ACARD,
+    S_ACUBE,
+    S_ASUP,
+    S_DEN,
+    S_DICE,
+    S_INF,
+    S_LYING,
+    S_NP,
+    S_ROW,
+    S_SEL,
+    S_SELN,
+    S_SPACES,
+    S_SUP,
     TK_ACT,
     TK_AGRI,
     TK_BUILD,
@@ -87,9 +87,9 @@ def abs_of(n, p, rd):
 def need_colour(s, T, tk, ti):
     """The dice colour an action needs (rules §4.1-§4.5)."""
     if tk == TK_ACT:
-        return T[T_ACT + s[O_ACARD + ti] * A_W + A_DICE]
+        return T[T_ACT + s[S_ACARD + ti] * A_W + A_DICE]
     if tk == TK_EVENT:
-        return T[T_EV + s[O_ROW + ti] * E_W + E_COMBAT]
+        return T[T_EV + s[S_ROW + ti] * E_W + E_COMBAT]
     if tk == TK_AGRI:
         return AGRI_COLOUR
     if tk == TK_CATH:
@@ -100,7 +100,7 @@ def need_colour(s, T, tk, ti):
 @jit(alloc=False)
 def cube_fits(s, T, tk, ti, pos):
     """ED-25: does a cube from the delayed card at `pos` fit this action?"""
-    card = s[O_ACARD + pos]
+    card = s[S_ACARD + pos]
     if card < 0 or T[T_ACT + card * A_W + A_TIMING] != 1:
         return False
     eff = T[T_ACT + card * A_W + A_EFF]
@@ -123,7 +123,7 @@ def cube_fits(s, T, tk, ti, pos):
 @jit(alloc=False)
 def has_fitting_cube(s, T, p, tk, ti):
     for pos in range(9):
-        if s[O_ACUBE + pos * 4 + p] > 0 and cube_fits(s, T, tk, ti, pos):
+        if s[S_ACUBE + pos * 4 + p] > 0 and cube_fits(s, T, tk, ti, pos):
             return True
     return False
 
@@ -134,7 +134,7 @@ def group_colours(s, T, tk, ti, cube_pos):
     need = need_colour(s, T, tk, ti)
     if cube_pos < 0:
         return need
-    card = s[O_ACARD + cube_pos]
+    card = s[S_ACARD + cube_pos]
     eff = T[T_ACT + card * A_W + A_EFF]
     if eff == EF_ALL_FIVES:
         return -1
@@ -151,11 +151,11 @@ def group_max(s, T, tk, ti, cube_pos):
     if tk == TK_BUILD:
         return 1
     if cube_pos >= 0:
-        card = s[O_ACARD + cube_pos]
+        card = s[S_ACARD + cube_pos]
         if T[T_ACT + card * A_W + A_EFF] == EF_SPLIT:
             return 1
     if tk == TK_EVENT:
-        m = T[T_EV + s[O_ROW + ti] * E_W + E_MAX]
+        m = T[T_EV + s[S_ROW + ti] * E_W + E_MAX]
         return m if m < 3 else 3
     return 3
 
@@ -169,7 +169,7 @@ def group_cost(s, T, p, cube_pos, t0, t1, t2, n):
         if t // 18 != p:
             nb += 1
     if cube_pos >= 0:
-        card = s[O_ACARD + cube_pos]
+        card = s[S_ACARD + cube_pos]
         if T[T_ACT + card * A_W + A_EFF] == EF_FREE_DICE:
             return 0
     return nb * T[T_PRICE + n]
@@ -178,16 +178,16 @@ def group_cost(s, T, p, cube_pos, t0, t1, t2, n):
 @jit(alloc=False)
 def placement_has_source(s, T, p, b, v):
     """ED-7/ED-28: some own citizen can make this placement legal."""
-    if s[O_SUP + p] > 0 and placement_ok(s, T, p, b, v, nl(0), nl(0)):
+    if s[S_SUP + p] > 0 and placement_ok(s, T, p, b, v, nl(0), nl(0)):
         return True
     for sp in range(18):
-        if s[O_SPACES + sp] == p and placement_ok(s, T, p, b, v, nl(1), sp):
+        if s[S_SPACES + sp] == p and placement_ok(s, T, p, b, v, nl(1), sp):
             return True
     for bb in range(3):
-        if s[O_LYING + bb * 5 + p] > 0 and placement_ok(s, T, p, b, v, nl(2), bb):
+        if s[S_LYING + bb * 5 + p] > 0 and placement_ok(s, T, p, b, v, nl(2), bb):
             return True
     for pos in range(9):
-        if s[O_ASUP + pos * 4 + p] > 0 and placement_ok(s, T, p, b, v, nl(3), pos):
+        if s[S_ASUP + pos * 4 + p] > 0 and placement_ok(s, T, p, b, v, nl(3), pos):
             return True
     return False
 
@@ -212,7 +212,7 @@ def cube_effect(s, T, cube_pos):
     """(effect code, P0, P1) of the cube's card; (-1, 0, 0) without a cube."""
     if cube_pos < 0:
         return -1, 0, 0
-    o = T_ACT + s[O_ACARD + cube_pos] * A_W
+    o = T_ACT + s[S_ACARD + cube_pos] * A_W
     return T[o + A_EFF], T[o + A_P0], T[o + A_P1]
 
 
@@ -220,9 +220,9 @@ def cube_effect(s, T, cube_pos):
 def group_divisor(s, T, tk, ti):
     """The divisor of an Activity card, event or agriculture (rules §4.1, §4.3, §4.5); 0 else."""
     if tk == TK_ACT:
-        return T[T_ACT + s[O_ACARD + ti] * A_W + A_DIV]
+        return T[T_ACT + s[S_ACARD + ti] * A_W + A_DIV]
     if tk == TK_EVENT:
-        return T[T_EV + s[O_ROW + ti] * E_W + E_DIV]
+        return T[T_EV + s[S_ROW + ti] * E_W + E_DIV]
     if tk == TK_AGRI:
         return T[T_MISC + M_AGRI_DIV]
     return 0
@@ -266,7 +266,7 @@ def eval_group(s, T, p, tk, ti, cube_pos, t0, t1, t2, n):
     p0 = 0
     p1 = 0
     if cube_pos >= 0:
-        card = s[O_ACARD + cube_pos]
+        card = s[S_ACARD + cube_pos]
         eff = T[T_ACT + card * A_W + A_EFF]
         p0 = T[T_ACT + card * A_W + A_P0]
         p1 = T[T_ACT + card * A_W + A_P1]
@@ -282,19 +282,19 @@ def eval_group(s, T, p, tk, ti, cube_pos, t0, t1, t2, n):
                 tj = t0 if j == 0 else (t1 if j == 1 else t2)
                 if tj // 18 == dk:
                     return 0
-    money = s[O_DEN + p]
+    money = s[S_DEN + p]
     if cost > money:
         return 0
     # effective sum (rules §6.1.2)
     vdice = p0 if eff == EF_SPLIT else n
     total = effective_total(T, eff, p0, p1, n, total)
     if tk == TK_ACT:
-        card = s[O_ACARD + ti]
+        card = s[S_ACARD + ti]
         o = T_ACT + card * A_W
         nact = total // T[o + A_DIV]
         if nact < 1:
             return 0
-        if s[O_ASUP + ti * 4 + p] == 0:
+        if s[S_ASUP + ti * 4 + p] == 0:
             cost += T[o + A_HIRE]
             if cost > money:
                 return 0
@@ -305,11 +305,11 @@ def eval_group(s, T, p, tk, ti, cube_pos, t0, t1, t2, n):
                 if cost + amt > money:
                     return 0
             elif T[o + A_P0] == RES_INF:
-                if s[O_INF + p] < amt:
+                if s[S_INF + p] < amt:
                     return 0
         return nact
     if tk == TK_EVENT:
-        card = s[O_ROW + ti]
+        card = s[S_ROW + ti]
         if vdice > T[T_EV + card * E_W + E_MAX]:
             return 0
         k = total // T[T_EV + card * E_W + E_DIV]
@@ -345,9 +345,9 @@ def _fill_candidates(s, T, p, col, min_rel, work):
     """Available die types with relative id >= min_rel (and colour col unless -1), in id order.
 
     work[0] = count; then triples (relative id, absolute type, available count) from work[1]."""
-    n = s[O_NP]
+    n = s[S_NP]
     m = 0
-    seln = s[O_SELN]
+    seln = s[S_SELN]
     for rd in range(5):
         d = abs_of(n, p, rd)
         if d < 0:
@@ -360,9 +360,9 @@ def _fill_candidates(s, T, p, col, min_rel, work):
                 if rid < min_rel:
                     continue
                 t = d * 18 + c * 6 + v
-                cnt = s[O_DICE + t]
+                cnt = s[S_DICE + t]
                 for k in range(seln):
-                    if s[O_SEL + k] == t:
+                    if s[S_SEL + k] == t:
                         cnt -= 1
                 if cnt > 0:
                     work[1 + 3 * m] = rid
@@ -376,14 +376,14 @@ def _fill_candidates(s, T, p, col, min_rel, work):
 @jit(alloc=False)
 def _eval_sel_plus(s, T, p, tk, ti, cube_pos, a, b, c, na):
     """Evaluate the chosen dice plus `na` added types a, b, c."""
-    seln = s[O_SELN]
+    seln = s[S_SELN]
     t0 = -1
     t1 = -1
     t2 = -1
     k = 0
     for i in range(seln + na):
         if i < seln:
-            t = s[O_SEL + i]
+            t = s[S_SEL + i]
         else:
             j = i - seln
             t = a if j == 0 else (b if j == 1 else c)
@@ -405,15 +405,15 @@ def _search_best_dice(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only, 
     later ones among X's remaining copies and the candidates after X, form a legal group. For
     each split of e into own and bought dice (price, rules §4.0 / ED-23) only the highest of
     them need be tried (by_best_dice): at most 6 evaluations per candidate."""
-    seln = s[O_SELN]
+    seln = s[S_SELN]
     room = group_max(s, T, tk, ti, cube_pos) - seln
     eff, p0, p1 = cube_effect(s, T, cube_pos)
     div = group_divisor(s, T, tk, ti)
-    money = s[O_DEN + p]
+    money = s[S_DEN + p]
     nb0 = 0
     tot0 = 0
     for k in range(seln):
-        t = s[O_SEL + k]
+        t = s[S_SEL + k]
         tot0 += t % 6 + 1
         if t // 18 != p:
             nb0 += 1
@@ -481,7 +481,7 @@ def _search_best_dice(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only, 
         if ok:
             if not mark:
                 return 1
-            mask[a_die + work[1 + 3 * i]] = 1
+            mask[a_die + work[1 + 3 * i]] = True
             found_total += 1
     return found_total
 
@@ -494,8 +494,8 @@ def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only=-1):
     mark=True: set mask[a_die + rel id] for every die that can be the next one of a legal group;
     return how many were marked. Candidates come after the last chosen die in id order.
     only >= 0: consider only the candidate of that relative id (a one-action legality test)."""
-    n = s[O_NP]
-    seln = s[O_SELN]
+    n = s[S_NP]
+    seln = s[S_SELN]
     col = group_colours(s, T, tk, ti, cube_pos)
     mx = group_max(s, T, tk, ti, cube_pos)
     if not mark and seln > 0:
@@ -506,7 +506,7 @@ def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only=-1):
         return 0
     min_rel = 0
     if seln > 0:
-        t = s[O_SEL + seln - 1]
+        t = s[S_SEL + seln - 1]
         min_rel = rel_of(n, p, t // 18) * 18 + t % 18
     m = _fill_candidates(s, T, p, col, min_rel, work)
     if by_best_dice(s, T, tk, ti, cube_pos):
@@ -516,12 +516,12 @@ def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only=-1):
     # a pair whose bought dice alone are unaffordable at size 2 (3) needs no evaluation (no third
     # die). Off with a FREE_DICE cube (no price) or a negative price in the table.
     prune = True
-    if cube_pos >= 0 and T[T_ACT + s[O_ACARD + cube_pos] * A_W + A_EFF] == EF_FREE_DICE:
+    if cube_pos >= 0 and T[T_ACT + s[S_ACARD + cube_pos] * A_W + A_EFF] == EF_FREE_DICE:
         prune = False
-    money = s[O_DEN + p]
+    money = s[S_DEN + p]
     nb0 = 0
     for k in range(seln):
-        if s[O_SEL + k] // 18 != p:
+        if s[S_SEL + k] // 18 != p:
             nb0 += 1
     pr2 = T[T_PRICE + seln + 2] if seln + 2 <= 3 else 0
     pr3 = T[T_PRICE + seln + 3] if seln + 3 <= 3 else 0
@@ -533,14 +533,14 @@ def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only=-1):
     div = 0
     if cube_pos < 0:
         if tk == TK_ACT:
-            div = T[T_ACT + s[O_ACARD + ti] * A_W + A_DIV]
+            div = T[T_ACT + s[S_ACARD + ti] * A_W + A_DIV]
         elif tk == TK_EVENT:
-            div = T[T_EV + s[O_ROW + ti] * E_W + E_DIV]
+            div = T[T_EV + s[S_ROW + ti] * E_W + E_DIV]
         elif tk == TK_AGRI:
             div = T[T_MISC + M_AGRI_DIV]
     tot0 = 0
     for k in range(seln):
-        tot0 += s[O_SEL + k] % 6 + 1
+        tot0 += s[S_SEL + k] % 6 + 1
     vmax = 0
     for i in range(m):
         v = work[2 + 3 * i] % 6 + 1
@@ -589,7 +589,7 @@ def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only=-1):
         if ok:
             if not mark:
                 return 1
-            mask[a_die + work[1 + 3 * i]] = 1
+            mask[a_die + work[1 + 3 * i]] = True
             found_total += 1
     return found_total
 
@@ -597,10 +597,10 @@ def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only=-1):
 @jit(alloc=False)
 def option_feasible(s, T, p, tk, ti, cube_pos, mask, a_die, work):
     """ED-5: a target / cube option is offered only if some legal group exists for it."""
-    save_n = s[O_SELN]
-    s[O_SELN] = 0
+    save_n = s[S_SELN]
+    s[S_SELN] = 0
     r = search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, nl(False))
-    s[O_SELN] = save_n
+    s[S_SELN] = save_n
     return r > 0
 
 
@@ -609,7 +609,7 @@ def target_feasible(s, T, p, tk, ti, mask, a_die, work):
     if option_feasible(s, T, p, tk, ti, nl(-1), mask, a_die, work):
         return True
     for pos in range(9):
-        if s[O_ACUBE + pos * 4 + p] > 0 and cube_fits(s, T, tk, ti, pos):
+        if s[S_ACUBE + pos * 4 + p] > 0 and cube_fits(s, T, tk, ti, pos):
             if option_feasible(s, T, p, tk, ti, pos, mask, a_die, work):
                 return True
     return False
@@ -621,7 +621,7 @@ def pay_gain_affordable(s, T, p, card):
     o = T_ACT + card * A_W
     amt = T[o + A_P0 + 1]
     if T[o + A_P0] == RES_DEN:
-        return s[O_DEN + p] >= amt
+        return s[S_DEN + p] >= amt
     if T[o + A_P0] == RES_INF:
-        return s[O_INF + p] >= amt
+        return s[S_INF + p] >= amt
     return True

@@ -11,7 +11,7 @@ from troyes_env.engine.legal import legal_mask_into
 from troyes_env.engine.observe import observe_into
 from troyes_env.engine.setup import init_state
 from troyes_env.engine.step import WORK_SIZE, settle, step_trusted
-from troyes_env.layout import O_CUR, O_FINAL, O_NP, O_PHASE, O_VP, PH_OVER
+from troyes_env.layout import PH_OVER, S_CUR, S_FINAL, S_NP, S_PHASE, S_VP
 
 N_KEYS = 2  # VP, then one constant column: Troyes has no tie-breaker (ED-34)
 __all__ = ["WORK_SIZE", "N_KEYS"]
@@ -43,20 +43,20 @@ def k_observe(s, T, p, out):
 
 @jit(alloc=False)
 def k_keys(s, keys):
-    over = s[O_PHASE] == PH_OVER
-    for p in range(s[O_NP]):
-        keys[p, 0] = s[O_FINAL + p] if over else s[O_VP + p]
+    over = s[S_PHASE] == PH_OVER
+    for p in range(s[S_NP]):
+        keys[p, 0] = s[S_FINAL + p] if over else s[S_VP + p]
         keys[p, 1] = 0
 
 
 @jit(alloc=False)
 def k_over(s):
-    return s[O_PHASE] == PH_OVER
+    return s[S_PHASE] == PH_OVER
 
 
 @jit(alloc=False)
 def k_actor(s):
-    return s[O_CUR]
+    return s[S_CUR]
 
 
 @jit(alloc=False)
@@ -73,7 +73,7 @@ def play_random_games(T, n_players, n_games, seed, s, mask, rng_state):
     total = 0
     for g in range(n_games):
         k_init(s, T, n_players, seed, g, 0, mask, work)
-        while s[O_PHASE] != PH_OVER:
+        while s[S_PHASE] != PH_OVER:
             a = pick_legal(mask, rng_state)
             if a < 0 or step_trusted(s, T, a, mask, work) != 0:  # mask: settle's, of s
                 return -1

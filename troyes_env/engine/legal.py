@@ -1,6 +1,6 @@
 """Legality (DESIGN D5): the legal mask of a state, built by the decision phase it waits for.
 
-Masks are int8 arrays of NUM_ACTIONS; `work` is an int64 scratch buffer of step.WORK_SIZE
+Masks are bool arrays of NUM_ACTIONS; `work` is an int64 scratch buffer of step.WORK_SIZE
 entries; nothing is allocated.
 """
 
@@ -18,10 +18,6 @@ from troyes_env.engine.turns import (
     _mask_turn,
 )
 from troyes_env.layout import (
-    O_CUR,
-    O_EVPOS,
-    O_PHASE,
-    O_ROW,
     PH_ARCHER,
     PH_COUNTER,
     PH_CUBE,
@@ -32,25 +28,29 @@ from troyes_env.layout import (
     PH_SETUP,
     PH_SOURCE,
     PH_TURN,
+    S_CUR,
+    S_EVPOS,
+    S_PHASE,
+    S_ROW,
 )
 from troyes_env.tables import E_EFF, E_W, T_EV
 
 
 @jit(alloc=False)
 def legal_mask_into(s, T, mask, work):
-    """Fill mask (int8, NUM_ACTIONS) with the legal actions (D5); return how many."""
+    """Fill mask (bool, NUM_ACTIONS) with the legal actions (D5); return how many."""
     for i in range(NUM_ACTIONS):
-        mask[i] = 0
-    ph = s[O_PHASE]
+        mask[i] = False
+    ph = s[S_PHASE]
     m = 0
     if ph == PH_SETUP:
         for sp in range(18):
             if _setup_space_legal(s, T, sp):
-                mask[A_SPACE + sp] = 1
+                mask[A_SPACE + sp] = True
                 m += 1
     elif ph == PH_EVENT:
-        card = s[O_ROW + s[O_EVPOS]]
-        m = _event_options(s, T, s[O_CUR], T[T_EV + card * E_W + E_EFF], mask, nl(True))
+        card = s[S_ROW + s[S_EVPOS]]
+        m = _event_options(s, T, s[S_CUR], T[T_EV + card * E_W + E_EFF], mask, nl(True))
     elif ph == PH_COUNTER:
         m = _mask_counter(s, T, mask)
     elif ph == PH_TURN:
@@ -62,8 +62,8 @@ def legal_mask_into(s, T, mask, work):
     elif ph == PH_SOURCE:
         m = _mask_source(s, T, mask)
     elif ph == PH_GOON:
-        mask[A_GOON] = 1
-        mask[A_STOP] = 1
+        mask[A_GOON] = True
+        mask[A_STOP] = True
         m = 2
     elif ph == PH_ARCHER:
         m = _mask_archer(s, T, mask)
