@@ -15,6 +15,16 @@ MAXP = 4
 BIG = 1 << 30
 NROW = 13  # event row: Marauding + at most 6 red + 6 white/yellow (DP table)
 NFLAG = 5  # most flag spaces on one event card
+N_DIST = MAXP + 1  # dice districts: one per seat, then the neutral one (4)
+N_COL = 3  # dice / card colours: 0 yellow, 1 white, 2 red (rules_data.Colour)
+N_VAL = 6  # die values 1..6 (index v-1)
+DIST_DICE = N_COL * N_VAL  # die types of one district: colour*6 + value-1
+N_DIE_TYPES = N_DIST * DIST_DICE  # die types: district*18 + colour*6 + value-1
+N_BLD = 3  # main buildings: Palace, Bishopric, City Hall (rules_data.Building)
+BLD_SPACES = 6  # spaces of a main building (Palace 6x1, Bishopric 3x2, City Hall 2x3)
+N_SPACES = N_BLD * BLD_SPACES  # SPACE ids: building*6 + place
+N_ACTPOS = 9  # Activity card positions: colour*3 + level-1
+N_CATH = 3 * N_VAL  # Cathedral places: level*6 + value-1
 
 # phases (the decision the state waits for; rules §10.7 decision points)
 PH_SETUP = 0  # DP-1 pre-placement: SPACE(s)
@@ -84,7 +94,7 @@ LAYOUT = Layout(
         ("final", (MAXP,), 0, BIG, False, "final score (set at game end)"),
         ("cubes_out", (MAXP,), 0, BIG, False, "cubes each seat has on cards, events, Cathedral"),
         ("grey_supply", (), 0, 8, False, "grey citizens in the general supply"),
-        ("spaces", (18,), -1, 4, False, "owner of each building space (-1 empty, 4 grey)"),
+        ("spaces", (N_SPACES,), -1, 4, False, "owner of each building space (-1 empty, 4 grey)"),
         ("lying", (3, 5), 0, 1, False, "citizens lying at each building, per owner (4 grey)"),
         ("act_card", (9,), -1, 26, False, "revealed Activity card per position colour*3+level-1"),
         ("act_hidden", (9,), -1, 26, True, "face-down Activity card per position (-1 revealed)"),
@@ -96,7 +106,7 @@ LAYOUT = Layout(
         ("kept_by", (17,), -1, 4, False, "who kept an event card (-1 not; 4 left the game)"),
         ("decks", (3, 8), -1, 16, True, "event decks Y, W, R in draw order (-1 padding)"),
         ("deck_drawn", (3,), 0, 8, False, "cards drawn from each deck"),
-        ("dice", (5, 3, 6), 0, 6, False, "dice per district, colour, value-1"),
+        ("dice", (N_DIST, N_COL, N_VAL), 0, 6, False, "dice per district, colour, value-1"),
         ("rolled", (5, 3), 0, 6, False, "dice rolled this round per district and colour"),
         ("black", (6,), 0, BIG, False, "black dice to counter, per value-1"),
         ("black_n", (), 0, BIG, False, "black dice collected before the roll"),

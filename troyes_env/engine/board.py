@@ -8,6 +8,12 @@ from __future__ import annotations
 from core.jit import jit, nl
 from core.rng import rng_below
 from troyes_env.layout import (
+    DIST_DICE,
+    N_ACTPOS,
+    N_CATH,
+    N_DIE_TYPES,
+    N_SPACES,
+    N_VAL,
     NFLAG,
     NROW,
     S_ACARD,
@@ -29,6 +35,7 @@ from troyes_env.layout import (
     S_SUP,
     S_VP,
 )
+from troyes_env.rules_data import Count
 from troyes_env.tables import (
     A_VP1,
     A_W,
@@ -54,8 +61,16 @@ from troyes_env.tables import (
     T_ROW_OF,
 )
 
-# Count codes (rules_data.Count)
-CNT_EV_CUBE, CNT_CATH, CNT_BISH, CNT_PAL, CNT_KEPT, CNT_INF, CNT_DEN, CNT_BLD, CNT_ACT = range(9)
+# count codes (rules_data.Count; tests/troyes/test_constants_sync.py)
+CNT_EV_CUBE = int(Count.EVENTS_WITH_OWN_CUBE)
+CNT_CATH = int(Count.OWN_CATHEDRAL_CUBES)
+CNT_BISH = int(Count.OWN_BISHOPRIC_CITIZENS)
+CNT_PAL = int(Count.OWN_PALACE_CITIZENS)
+CNT_KEPT = int(Count.EVENTS_KEPT)
+CNT_INF = int(Count.INFLUENCE)
+CNT_DEN = int(Count.DENIERS)
+CNT_BLD = int(Count.OWN_BUILDING_CITIZENS)
+CNT_ACT = int(Count.OWN_ACTIVITY_CITIZENS)
 
 
 @jit(alloc=False)
@@ -90,20 +105,20 @@ def penalty(s, T, p):
 
 @jit(alloc=False)
 def dice_idx(d, c, v):
-    return S_DICE + d * 18 + c * 6 + v - 1
+    return S_DICE + d * DIST_DICE + c * N_VAL + v - 1
 
 
 @jit(alloc=False)
 def district_count(s, d):
     n = 0
-    for i in range(18):
-        n += s[S_DICE + d * 18 + i]
+    for i in range(DIST_DICE):
+        n += s[S_DICE + d * DIST_DICE + i]
     return n
 
 
 @jit(alloc=False)
 def any_dice(s):
-    for i in range(90):
+    for i in range(N_DIE_TYPES):
         if s[S_DICE + i] > 0:
             return True
     return False
@@ -369,7 +384,7 @@ def count_of(s, T, p, code):
             if s[S_ROW + i] >= 0 and own_flags(s, i, p) > 0:
                 n += 1
     elif code == CNT_CATH:
-        for i in range(18):
+        for i in range(N_CATH):
             if s[S_CATH + i] == p:
                 n += 1
     elif code == CNT_BISH:
@@ -385,11 +400,11 @@ def count_of(s, T, p, code):
     elif code == CNT_DEN:
         n = s[S_DEN + p]
     elif code == CNT_BLD:
-        for i in range(18):
+        for i in range(N_SPACES):
             if s[S_SPACES + i] == p:
                 n += 1
     elif code == CNT_ACT:
-        for pos in range(9):
+        for pos in range(N_ACTPOS):
             if s[S_ASUP + pos * 4 + p] > 0:
                 n += 1
     return n
@@ -416,7 +431,7 @@ def score_final(s, T, out):
         for i in range(NROW):
             if s[S_ROW + i] >= 0 and own_flags(s, i, p) > 0:
                 t += T[T_MISC + M_UNRES_VP]
-        for pos in range(9):
+        for pos in range(N_ACTPOS):
             w = s[S_ASUP + pos * 4 + p]
             if w == 1 or w == 2:
                 card = s[S_ACARD + pos]
@@ -440,6 +455,6 @@ def score_final(s, T, out):
 @jit(alloc=False)
 def act_cubes_total(s, p):
     n = 0
-    for pos in range(9):
+    for pos in range(N_ACTPOS):
         n += s[S_ACUBE + pos * 4 + p]
     return n

@@ -15,9 +15,16 @@ from core.jit import jit
 from troyes_env.actions import NUM_ACTIONS
 from troyes_env.engine.apply import apply_action
 from troyes_env.engine.board import own_flags
+from troyes_env.engine.groups import TIMING_IMMEDIATE
 from troyes_env.engine.legal import legal_mask_into
 from troyes_env.engine.step import advance, settle
 from troyes_env.layout import (
+    DIST_DICE,
+    N_ACTPOS,
+    N_CATH,
+    N_DIE_TYPES,
+    N_SPACES,
+    N_VAL,
     NFLAG,
     NROW,
     PH_COUNTER,
@@ -61,22 +68,22 @@ def invariant_code(s, T):
     n = s[S_NP]
     for p in range(n):
         placed = s[S_SUP + p]
-        for i in range(18):
+        for i in range(N_SPACES):
             if s[S_SPACES + i] == p:
                 placed += 1
         for b in range(3):
             placed += s[S_LYING + b * 5 + p]
             if s[S_LYING + b * 5 + p] > 1:
                 return E_LYING
-        for pos in range(9):
+        for pos in range(N_ACTPOS):
             if s[S_ASUP + pos * 4 + p] > 0:
                 placed += 1
         if placed != s[S_OWNED + p] or s[S_OWNED + p] > 12:
             return E_CITIZENS
         cubes = 0
-        for pos in range(9):
+        for pos in range(N_ACTPOS):
             cubes += s[S_ACUBE + pos * 4 + p]
-        for i in range(18):
+        for i in range(N_CATH):
             if s[S_CATH + i] == p:
                 cubes += 1
         for i in range(NROW):
@@ -86,7 +93,7 @@ def invariant_code(s, T):
         if s[S_DEN + p] < 0 or s[S_VP + p] < 0 or s[S_INF + p] < 0 or s[S_INF + p] > 20:
             return E_NEG
     g = s[S_GREY]
-    for i in range(18):
+    for i in range(N_SPACES):
         if s[S_SPACES + i] == 4:
             g += 1
     for b in range(3):
@@ -97,7 +104,7 @@ def invariant_code(s, T):
         for c in range(3):
             k = 0
             for v in range(6):
-                k += s[S_DICE + d * 18 + c * 6 + v]
+                k += s[S_DICE + d * DIST_DICE + c * N_VAL + v]
             if k > s[S_ROLLED + d * 3 + c]:
                 return E_DICE
     if s[S_ROW] != 0:
@@ -234,12 +241,12 @@ def full_invariant_code(s, T, lo, hi):
     # citizens: each player's are in exactly one place, 12 at most
     for p in range(4):
         total = s[S_SUP + p]
-        for i in range(18):
+        for i in range(N_SPACES):
             if s[S_SPACES + i] == p:
                 total += 1
         for b in range(3):
             total += s[S_LYING + b * 5 + p]
-        for pos in range(9):
+        for pos in range(N_ACTPOS):
             if s[S_ASUP + pos * 4 + p] > 0:
                 total += 1
         own = s[S_OWNED + p]
@@ -252,7 +259,7 @@ def full_invariant_code(s, T, lo, hi):
         if own < start_cit or own > 12:
             return F_OWNED
     g = s[S_GREY]
-    for i in range(18):
+    for i in range(N_SPACES):
         if s[S_SPACES + i] == 4:
             g += 1
     for b in range(3):
@@ -273,7 +280,7 @@ def full_invariant_code(s, T, lo, hi):
             elif seen_empty:
                 return F_SPACE_GAP
     if ph != PH_SETUP and s[S_ROUND] == 0:
-        for i in range(18):
+        for i in range(N_SPACES):
             if s[S_SPACES + i] < 0:
                 return F_PREPLACE
     # supervisors: slots 1 and 2 hold at most one player; only on revealed cards
@@ -295,16 +302,16 @@ def full_invariant_code(s, T, lo, hi):
         ac = s[S_ACARD + pos]
         if ac < 0 and (anything or cubes):
             return F_FACE_DOWN
-        if ac >= 0 and T[T_ACT + ac * A_W + A_TIMING] == 0 and cubes:
+        if ac >= 0 and T[T_ACT + ac * A_W + A_TIMING] == TIMING_IMMEDIATE and cubes:
             return F_IMMEDIATE
         if ac >= 0 and s[S_AHID + pos] >= 0:
             return F_BOTH_FACES
     # cubes: board count matches the counters
     for p in range(n):
         on = 0
-        for pos in range(9):
+        for pos in range(N_ACTPOS):
             on += s[S_ACUBE + pos * 4 + p]
-        for i in range(18):
+        for i in range(N_CATH):
             if s[S_CATH + i] == p:
                 on += 1
         for i in range(NROW * NFLAG):
@@ -361,7 +368,7 @@ def full_invariant_code(s, T, lo, hi):
         for c in range(3):
             k = 0
             for v in range(6):
-                k += s[S_DICE + d * 18 + c * 6 + v]
+                k += s[S_DICE + d * DIST_DICE + c * N_VAL + v]
             if k > s[S_ROLLED + d * 3 + c]:
                 return F_DICE
     for c in range(3):
@@ -375,7 +382,7 @@ def full_invariant_code(s, T, lo, hi):
             if s[S_BLACK + v] != 0:
                 return F_BLACK
     if ph == PH_OVER:
-        for i in range(90):
+        for i in range(N_DIE_TYPES):
             if s[S_DICE + i] != 0:
                 return F_OVER
         for i in range(15):

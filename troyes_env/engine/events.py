@@ -37,6 +37,9 @@ from troyes_env.engine.rounds import (
     _start_actions,
 )
 from troyes_env.layout import (
+    DIST_DICE,
+    N_ACTPOS,
+    N_VAL,
     NFLAG,
     NROW,
     PH_A_COUNTER,
@@ -96,7 +99,7 @@ def _event_options(s, T, q, eff, mask, mark):
     """ED-14: the options of player q for a choice effect; marks them when mark is True."""
     m = 0
     if eff == EV_LOSE_ACUBE:
-        for pos in range(9):
+        for pos in range(N_ACTPOS):
             if s[S_ACUBE + pos * 4 + q] > 0:
                 m += 1
                 if mark:
@@ -214,7 +217,7 @@ def _begin_counter(s, T, q):
             return
         for i in range(6):
             s[S_CBLK + i] = 0
-        for i in range(18):
+        for i in range(DIST_DICE):
             s[S_CSEL + i] = 0
         s[S_CLAST] = -1
         s[S_CLASTB] = 0
@@ -271,8 +274,8 @@ def _mask_counter(s, T, mask):
     # own dice in non-decreasing id order; a die is offered if the dice from it on can cover
     rest = 0
     for rid in range(17, -1, -1):
-        c = rid // 6
-        v = rid % 6 + 1
+        c = rid // N_VAL
+        v = rid % N_VAL + 1
         avail = s[dice_idx(q, c, v)] - s[S_CSEL + rid]
         mult = 2 if c == 2 else 1
         rest += avail * v * mult
@@ -300,15 +303,15 @@ def _apply_counter(s, T, a, work):
         s[S_CBLK + v - 1] += 1
         s[S_CLASTB] = v
         s[S_COPEN] = 0
-    elif A_DIE <= a < A_DIE + 18:
+    elif A_DIE <= a < A_DIE + DIST_DICE:
         rid = a - A_DIE
         s[S_CSEL + rid] += 1
         s[S_CLAST] = rid
         s[S_COPEN] = 0
     elif a == A_CONFIRM:
         nb = 0
-        for i in range(18):
-            s[S_DICE + q * 18 + i] -= s[S_CSEL + i]
+        for i in range(DIST_DICE):
+            s[S_DICE + q * DIST_DICE + i] -= s[S_CSEL + i]
             s[S_CSEL + i] = 0
         for v in range(6):
             s[S_BLACK + v] -= s[S_CBLK + v]
@@ -326,8 +329,8 @@ def _mask_influence(s, T, p, mask):
     m = 0
     inf = s[S_INF + p]
     if inf >= T[T_MISC + M_REROLL]:
-        for i in range(18):
-            if s[S_DICE + p * 18 + i] > 0:
+        for i in range(DIST_DICE):
+            if s[S_DICE + p * DIST_DICE + i] > 0:
                 mask[A_REROLL + i] = True
                 m += 1
     if inf >= T[T_MISC + M_FLIP] and district_count(s, p) > 0:
@@ -341,16 +344,16 @@ def _mask_influence(s, T, p, mask):
 
 @jit(alloc=False)
 def _apply_influence(s, T, p, a):
-    if A_REROLL <= a < A_REROLL + 18:
+    if A_REROLL <= a < A_REROLL + DIST_DICE:
         i = a - A_REROLL
         s[S_INF + p] -= T[T_MISC + M_REROLL]
-        s[S_DICE + p * 18 + i] -= 1
+        s[S_DICE + p * DIST_DICE + i] -= 1
         v = roll_die(s)
-        s[S_DICE + p * 18 + (i // 6) * 6 + v - 1] += 1
+        s[S_DICE + p * DIST_DICE + (i // N_VAL) * N_VAL + v - 1] += 1
     elif a == A_FLIP:
         s[S_FRET] = s[S_PHASE]
         s[S_PHASE] = PH_FLIP
-        for i in range(18):
+        for i in range(DIST_DICE):
             s[S_FSEL + i] = 0
         s[S_FLAST] = -1
     elif a == A_NEWCIT:
@@ -364,11 +367,11 @@ def _mask_flip(s, T, mask):
     p = s[S_CUR]
     m = 0
     k = 0
-    for i in range(18):
+    for i in range(DIST_DICE):
         k += s[S_FSEL + i]
     if k < 3:
         for rid in range(max(0, s[S_FLAST]), 18):
-            if s[S_DICE + p * 18 + rid] - s[S_FSEL + rid] > 0:
+            if s[S_DICE + p * DIST_DICE + rid] - s[S_FSEL + rid] > 0:
                 mask[A_DIE + rid] = True
                 m += 1
     if k >= 1:
@@ -382,14 +385,14 @@ def _apply_flip(s, T, a):
     p = s[S_CUR]
     if a == A_CONFIRM:
         s[S_INF + p] -= T[T_MISC + M_FLIP]
-        for i in range(18):
-            s[S_DICE + p * 18 + i] -= s[S_FSEL + i]
-        for i in range(18):
+        for i in range(DIST_DICE):
+            s[S_DICE + p * DIST_DICE + i] -= s[S_FSEL + i]
+        for i in range(DIST_DICE):
             k = s[S_FSEL + i]
             if k > 0:
-                c = i // 6
-                v = i % 6 + 1
-                s[S_DICE + p * 18 + c * 6 + (7 - v) - 1] += k  # opposite face: 7 - v
+                c = i // N_VAL
+                v = i % N_VAL + 1
+                s[S_DICE + p * DIST_DICE + c * N_VAL + (7 - v) - 1] += k  # opposite face: 7 - v
             s[S_FSEL + i] = 0
         s[S_FLAST] = -1
         s[S_PHASE] = s[S_FRET]

@@ -28,6 +28,10 @@ from troyes_env.engine.groups import (
     placement_has_source,
 )
 from troyes_env.layout import (
+    DIST_DICE,
+    N_ACTPOS,
+    N_DIE_TYPES,
+    N_VAL,
     S_ACARD,
     S_ACUBE,
     S_ASUP,
@@ -59,7 +63,7 @@ from troyes_env.tables import (
 # [15:33] (SUM_COMBO) per (n, nb) in the order (1,0) (1,1) (2,0) (2,1) (2,2) (3,0) .. (3,3): the
 # pip total of the best n - nb own and nb bought dice (-1: too few dice), then their price.
 # work[slot base] < 0: not built yet.
-N_TYPES = 5 * 18  # die types: district (4 = neutral), colour, value
+N_TYPES = N_DIE_TYPES  # die types: district (4 = neutral), colour, value
 SUM_OFF = 1 + 3 * N_TYPES
 SUM_BEST = 12
 SUM_COMBO = 15
@@ -76,7 +80,7 @@ def reset_summary(s, p, work):
     for slot in range(SUM_ANY + 1):
         work[SUM_OFF + slot * SUM_W] = -1
     k = 0
-    for pos in range(9):
+    for pos in range(N_ACTPOS):
         if s[S_ACUBE + pos * 4 + p] > 0:
             work[HELD_OFF + 1 + k] = pos
             k += 1
@@ -92,7 +96,7 @@ def _build_summary(s, T, p, slot, work):
     no = 0
     for v in range(5, -1, -1):
         for c in range(c0, c1):
-            t = p * 18 + c * 6 + v
+            t = p * DIST_DICE + c * N_VAL + v
             cnt = s[S_DICE + t]
             while cnt > 0 and no < 3:
                 work[b + 1 + no] = t
@@ -106,7 +110,7 @@ def _build_summary(s, T, p, slot, work):
             for d in range(5):
                 if d == p or (d >= n and d != 4):
                     continue
-                t = d * 18 + c * 6 + v
+                t = d * DIST_DICE + c * N_VAL + v
                 cnt = s[S_DICE + t]
                 if cnt <= 0:
                     continue
@@ -124,12 +128,12 @@ def _build_summary(s, T, p, slot, work):
     # pip totals and prices of the best own + bought dice per (n, nb), as option_feasible_fast
     # picks them: the first n - nb own and nb bought dice above (no cube: the price is
     # nb * price[n], rules §4.0 / ED-23)
-    o1 = work[b + 1] % 6 + 1
-    o2 = o1 + work[b + 2] % 6 + 1
-    b1 = work[b + 5] % 6 + 1
-    b2 = b1 + work[b + 6] % 6 + 1
-    own = (0, o1, o2, o2 + work[b + 3] % 6 + 1)  # entries above `no` are never read
-    bought = (0, b1, b2, b2 + work[b + 7] % 6 + 1)
+    o1 = work[b + 1] % N_VAL + 1
+    o2 = o1 + work[b + 2] % N_VAL + 1
+    b1 = work[b + 5] % N_VAL + 1
+    b2 = b1 + work[b + 6] % N_VAL + 1
+    own = (0, o1, o2, o2 + work[b + 3] % N_VAL + 1)  # entries above `no` are never read
+    bought = (0, b1, b2, b2 + work[b + 7] % N_VAL + 1)
     money = s[S_DEN + p]
     for k in range(3):
         work[b + SUM_BEST + k] = -1
@@ -218,12 +222,12 @@ def _build_plain_feasible(s, T, p, ti):
     money = s[S_DEN + p]
     buy_ok = T[T_PRICE + 1] <= money
     for v in range(6):
-        ok = s[S_DICE + p * 18 + col * 6 + v] > 0 and money >= 0
+        ok = s[S_DICE + p * DIST_DICE + col * N_VAL + v] > 0 and money >= 0
         if not ok and buy_ok:
             for d in range(5):
                 if d == p or (d >= n and d != 4):
                     continue
-                if s[S_DICE + d * 18 + col * 6 + v] > 0:
+                if s[S_DICE + d * DIST_DICE + col * N_VAL + v] > 0:
                     ok = True
                     break
         if ok and placement_has_source(s, T, p, ti, v + 1):
@@ -241,7 +245,7 @@ def _build_target_feasible(s, T, p, ti, cube_pos, work):
     col = group_colours(s, T, nl(TK_BUILD), ti, cube_pos)
     money = s[S_DEN + p]
     for v in range(6):
-        t = p * 18 + col * 6 + v
+        t = p * DIST_DICE + col * N_VAL + v
         if s[S_DICE + t] > 0:
             if eval_group(s, T, p, nl(TK_BUILD), ti, cube_pos, t, nl(-1), nl(-1), nl(1)) > 0:
                 return True
@@ -250,7 +254,7 @@ def _build_target_feasible(s, T, p, ti, cube_pos, work):
         for d in range(5):
             if d == p or (d >= n and d != 4):
                 continue
-            t = d * 18 + col * 6 + v
+            t = d * DIST_DICE + col * N_VAL + v
             if s[S_DICE + t] > 0:
                 if eval_group(s, T, p, nl(TK_BUILD), ti, cube_pos, t, nl(-1), nl(-1), nl(1)) > 0:
                     return True
@@ -278,14 +282,14 @@ def _cath_target_feasible(s, T, p, cube_pos, mask, a_die, work):
     for v in range(6):
         if cath_height(s, v + 1) >= 3:
             continue
-        t = p * 18 + col * 6 + v
+        t = p * DIST_DICE + col * N_VAL + v
         if s[S_DICE + t] > 0:
             if eval_group(s, T, p, nl(TK_CATH), nl(0), cube_pos, t, nl(-1), nl(-1), nl(1)) > 0:
                 return True
         for d in range(5):
             if d == p or (d >= n and d != 4):
                 continue
-            t = d * 18 + col * 6 + v
+            t = d * DIST_DICE + col * N_VAL + v
             if s[S_DICE + t] > 0:
                 if eval_group(s, T, p, nl(TK_CATH), nl(0), cube_pos, t, nl(-1), nl(-1), nl(1)) > 0:
                     return True
@@ -351,13 +355,13 @@ def option_feasible_fast(s, T, p, tk, ti, cube_pos, mask, a_die, work):
             t0 = work[b + 1] if n - nb > 0 else work[ob]
             t1 = -1
             t2 = -1
-            tot = t0 % 6 + 1
+            tot = t0 % N_VAL + 1
             if n >= 2:
                 t1 = work[b + 2] if n - nb > 1 else work[ob + (1 - (n - nb))]
-                tot += t1 % 6 + 1
+                tot += t1 % N_VAL + 1
             if n >= 3:
                 t2 = work[b + 3] if n - nb > 2 else work[ob + (2 - (n - nb))]
-                tot += t2 % 6 + 1
+                tot += t2 % N_VAL + 1
             if effective_total(T, eff, p0, p1, n, tot) < div:
                 continue
             if eval_group(s, T, p, tk, ti, cube_pos, t0, t1, t2, n) > 0:

@@ -15,6 +15,11 @@ from troyes_env.engine.board import (
     placement_ok,
 )
 from troyes_env.layout import (
+    DIST_DICE,
+    N_ACTPOS,
+    N_COL,
+    N_SPACES,
+    N_VAL,
     S_ACARD,
     S_ACUBE,
     S_ASUP,
@@ -34,6 +39,7 @@ from troyes_env.layout import (
     TK_CATH,
     TK_EVENT,
 )
+from troyes_env.rules_data import Colour, Effect, Res, Timing
 from troyes_env.tables import (
     A_DICE,
     A_DIV,
@@ -55,14 +61,24 @@ from troyes_env.tables import (
     T_PRICE,
 )
 
-# effect codes (rules_data.Effect)
-EF_GAIN, EF_PAY_GAIN, EF_MILLER, EF_VP_PER, EF_EVENT_CUBE = 0, 1, 2, 3, 4
-EF_DIE_PLUS, EF_GROUP_PLUS, EF_RECOLOUR, EF_SPLIT, EF_ALL_FIVES, EF_FREE_DICE = 5, 6, 7, 8, 9, 10
-COL_Y, COL_W, COL_R = 0, 1, 2
+# effect codes (rules_data.Effect), colours, resources, timings (test_constants_sync.py)
+EF_GAIN = int(Effect.GAIN)
+EF_PAY_GAIN = int(Effect.PAY_GAIN)
+EF_MILLER = int(Effect.MILLER)
+EF_VP_PER = int(Effect.VP_PER)
+EF_EVENT_CUBE = int(Effect.EVENT_CUBE)
+EF_DIE_PLUS = int(Effect.DIE_PLUS)
+EF_GROUP_PLUS = int(Effect.GROUP_PLUS)
+EF_RECOLOUR = int(Effect.RECOLOUR)
+EF_SPLIT = int(Effect.SPLIT)
+EF_ALL_FIVES = int(Effect.ALL_FIVES)
+EF_FREE_DICE = int(Effect.FREE_DICE)
+COL_Y, COL_W, COL_R = int(Colour.Y), int(Colour.W), int(Colour.R)
 AGRI_COLOUR = COL_Y  # rules §4.5
 CATH_COLOUR = COL_W  # rules §4.2
 SPLIT_COLOUR = COL_W  # rules §6.1.2 SPLIT: exactly one white die
-RES_DEN, RES_INF, RES_VP = 0, 1, 2
+RES_DEN, RES_INF, RES_VP = int(Res.DENIERS), int(Res.INFLUENCE), int(Res.VP)
+TIMING_IMMEDIATE, TIMING_DELAYED = int(Timing.IMMEDIATE), int(Timing.DELAYED)
 
 
 @jit(alloc=False)
@@ -101,7 +117,7 @@ def need_colour(s, T, tk, ti):
 def cube_fits(s, T, tk, ti, pos):
     """ED-25: does a cube from the delayed card at `pos` fit this action?"""
     card = s[S_ACARD + pos]
-    if card < 0 or T[T_ACT + card * A_W + A_TIMING] != 1:
+    if card < 0 or T[T_ACT + card * A_W + A_TIMING] != TIMING_DELAYED:
         return False
     eff = T[T_ACT + card * A_W + A_EFF]
     p0 = T[T_ACT + card * A_W + A_P0]
@@ -122,7 +138,7 @@ def cube_fits(s, T, tk, ti, pos):
 
 @jit(alloc=False)
 def has_fitting_cube(s, T, p, tk, ti):
-    for pos in range(9):
+    for pos in range(N_ACTPOS):
         if s[S_ACUBE + pos * 4 + p] > 0 and cube_fits(s, T, tk, ti, pos):
             return True
     return False
@@ -166,7 +182,7 @@ def group_cost(s, T, p, cube_pos, t0, t1, t2, n):
     nb = 0
     for k in range(n):
         t = t0 if k == 0 else (t1 if k == 1 else t2)
-        if t // 18 != p:
+        if t // DIST_DICE != p:
             nb += 1
     if cube_pos >= 0:
         card = s[S_ACARD + cube_pos]
@@ -180,13 +196,13 @@ def placement_has_source(s, T, p, b, v):
     """ED-7/ED-28: some own citizen can make this placement legal."""
     if s[S_SUP + p] > 0 and placement_ok(s, T, p, b, v, nl(0), nl(0)):
         return True
-    for sp in range(18):
+    for sp in range(N_SPACES):
         if s[S_SPACES + sp] == p and placement_ok(s, T, p, b, v, nl(1), sp):
             return True
     for bb in range(3):
         if s[S_LYING + bb * 5 + p] > 0 and placement_ok(s, T, p, b, v, nl(2), bb):
             return True
-    for pos in range(9):
+    for pos in range(N_ACTPOS):
         if s[S_ASUP + pos * 4 + p] > 0 and placement_ok(s, T, p, b, v, nl(3), pos):
             return True
     return False
@@ -258,10 +274,10 @@ def eval_group(s, T, p, tk, ti, cube_pos, t0, t1, t2, n):
     total = 0
     for k in range(n):
         t = t0 if k == 0 else (t1 if k == 1 else t2)
-        c = (t // 6) % 3
+        c = (t // N_VAL) % N_COL
         if col >= 0 and c != col:
             return 0
-        total += t % 6 + 1
+        total += t % N_VAL + 1
     eff = -1
     p0 = 0
     p1 = 0
@@ -275,12 +291,12 @@ def eval_group(s, T, p, tk, ti, cube_pos, t0, t1, t2, n):
         # at most one die from each other district (rules §6.1.2)
         for k in range(n):
             tk_ = t0 if k == 0 else (t1 if k == 1 else t2)
-            dk = tk_ // 18
+            dk = tk_ // DIST_DICE
             if dk == p:
                 continue
             for j in range(k + 1, n):
                 tj = t0 if j == 0 else (t1 if j == 1 else t2)
-                if tj // 18 == dk:
+                if tj // DIST_DICE == dk:
                     return 0
     money = s[S_DEN + p]
     if cost > money:
@@ -324,17 +340,17 @@ def eval_group(s, T, p, tk, ti, cube_pos, t0, t1, t2, n):
         # ED-27: every die needs a free level of its value
         for k in range(n):
             t = t0 if k == 0 else (t1 if k == 1 else t2)
-            v = t % 6 + 1
+            v = t % N_VAL + 1
             same = 0
             for j in range(n):
                 tj = t0 if j == 0 else (t1 if j == 1 else t2)
-                if tj % 6 + 1 == v:
+                if tj % N_VAL + 1 == v:
                     same += 1
             if cath_height(s, v) + same > 3:
                 return 0
         return n
     # TK_BUILD: exactly one die, some source makes the placement legal
-    v = t0 % 6 + 1
+    v = t0 % N_VAL + 1
     if not placement_has_source(s, T, p, ti, v):
         return 0
     return 1
@@ -356,10 +372,10 @@ def _fill_candidates(s, T, p, col, min_rel, work):
             if col >= 0 and c != col:
                 continue
             for v in range(6):
-                rid = rd * 18 + c * 6 + v
+                rid = rd * DIST_DICE + c * N_VAL + v
                 if rid < min_rel:
                     continue
-                t = d * 18 + c * 6 + v
+                t = d * DIST_DICE + c * N_VAL + v
                 cnt = s[S_DICE + t]
                 for k in range(seln):
                     if s[S_SEL + k] == t:
@@ -414,8 +430,8 @@ def _search_best_dice(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only, 
     tot0 = 0
     for k in range(seln):
         t = s[S_SEL + k]
-        tot0 += t % 6 + 1
-        if t // 18 != p:
+        tot0 += t % N_VAL + 1
+        if t // DIST_DICE != p:
             nb0 += 1
     found_total = 0
     for i in range(m):
@@ -435,7 +451,7 @@ def _search_best_dice(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only, 
                     c = 2
                 for _ in range(c):
                     v = t % 6
-                    if t // 18 == p:
+                    if t // DIST_DICE == p:
                         if o0 < 0 or v > o0 % 6:
                             o1 = o0
                             o0 = t
@@ -449,7 +465,7 @@ def _search_best_dice(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only, 
                             b1 = t
         no = (1 if o0 >= 0 else 0) + (1 if o1 >= 0 else 0)
         nt = (1 if b0 >= 0 else 0) + (1 if b1 >= 0 else 0)
-        nba = nb0 + (1 if ta // 18 != p else 0)
+        nba = nb0 + (1 if ta // DIST_DICE != p else 0)
         ok = False
         for e in range(room):
             n = seln + 1 + e
@@ -466,11 +482,11 @@ def _search_best_dice(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only, 
                     x1 = o0 if e - eb >= 1 else b0
                 if e >= 2:
                     x2 = o1 if e - eb >= 2 else (b0 if e - eb == 1 else b1)
-                tot = tot0 + ta % 6 + 1
+                tot = tot0 + ta % N_VAL + 1
                 if x1 >= 0:
-                    tot += x1 % 6 + 1
+                    tot += x1 % N_VAL + 1
                 if x2 >= 0:
-                    tot += x2 % 6 + 1
+                    tot += x2 % N_VAL + 1
                 if effective_total(T, eff, p0, p1, n, tot) < div:
                     continue
                 if _eval_sel_plus(s, T, p, tk, ti, cube_pos, ta, x1, x2, e + 1) > 0:
@@ -507,7 +523,7 @@ def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only=-1):
     min_rel = 0
     if seln > 0:
         t = s[S_SEL + seln - 1]
-        min_rel = rel_of(n, p, t // 18) * 18 + t % 18
+        min_rel = rel_of(n, p, t // DIST_DICE) * DIST_DICE + t % DIST_DICE
     m = _fill_candidates(s, T, p, col, min_rel, work)
     if by_best_dice(s, T, tk, ti, cube_pos):
         return _search_best_dice(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only, m)
@@ -521,7 +537,7 @@ def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only=-1):
     money = s[S_DEN + p]
     nb0 = 0
     for k in range(seln):
-        if s[S_SEL + k] // 18 != p:
+        if s[S_SEL + k] // DIST_DICE != p:
             nb0 += 1
     pr2 = T[T_PRICE + seln + 2] if seln + 2 <= 3 else 0
     pr3 = T[T_PRICE + seln + 3] if seln + 3 <= 3 else 0
@@ -540,10 +556,10 @@ def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only=-1):
             div = T[T_MISC + M_AGRI_DIV]
     tot0 = 0
     for k in range(seln):
-        tot0 += s[S_SEL + k] % 6 + 1
+        tot0 += s[S_SEL + k] % N_VAL + 1
     vmax = 0
     for i in range(m):
-        v = work[2 + 3 * i] % 6 + 1
+        v = work[2 + 3 * i] % N_VAL + 1
         if v > vmax:
             vmax = v
     found_total = 0
@@ -551,8 +567,8 @@ def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only=-1):
         if only >= 0 and work[1 + 3 * i] != only:
             continue
         ta = work[2 + 3 * i]
-        fa = 1 if ta // 18 != p else 0
-        va = tot0 + ta % 6 + 1
+        fa = 1 if ta // DIST_DICE != p else 0
+        va = tot0 + ta % N_VAL + 1
         ok = False
         if va >= div:
             ok = _eval_sel_plus(s, T, p, tk, ti, cube_pos, ta, nl(0), nl(0), nl(1)) > 0
@@ -561,8 +577,8 @@ def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only=-1):
                 if j == i and work[3 + 3 * i] < 2:
                     continue
                 tb = work[2 + 3 * j]
-                nbab = nb0 + fa + (1 if tb // 18 != p else 0)
-                vab = va + tb % 6 + 1
+                nbab = nb0 + fa + (1 if tb // DIST_DICE != p else 0)
+                vab = va + tb % N_VAL + 1
                 if vab >= div and not (prune and nbab * pr2 > money):
                     if _eval_sel_plus(s, T, p, tk, ti, cube_pos, ta, tb, nl(0), nl(2)) > 0:
                         ok = True
@@ -577,9 +593,9 @@ def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only=-1):
                         if work[3 + 3 * k] < use:
                             continue
                         tc = work[2 + 3 * k]
-                        if prune and (nbab + (1 if tc // 18 != p else 0)) * pr3 > money:
+                        if prune and (nbab + (1 if tc // DIST_DICE != p else 0)) * pr3 > money:
                             continue
-                        if vab + tc % 6 + 1 < div:
+                        if vab + tc % N_VAL + 1 < div:
                             continue
                         if _eval_sel_plus(s, T, p, tk, ti, cube_pos, ta, tb, tc, nl(3)) > 0:
                             ok = True
@@ -608,7 +624,7 @@ def option_feasible(s, T, p, tk, ti, cube_pos, mask, a_die, work):
 def target_feasible(s, T, p, tk, ti, mask, a_die, work):
     if option_feasible(s, T, p, tk, ti, nl(-1), mask, a_die, work):
         return True
-    for pos in range(9):
+    for pos in range(N_ACTPOS):
         if s[S_ACUBE + pos * 4 + p] > 0 and cube_fits(s, T, tk, ti, pos):
             if option_feasible(s, T, p, tk, ti, pos, mask, a_die, work):
                 return True

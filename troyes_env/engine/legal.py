@@ -18,6 +18,7 @@ from troyes_env.engine.turns import (
     _mask_turn,
 )
 from troyes_env.layout import (
+    N_SPACES,
     PH_ARCHER,
     PH_COUNTER,
     PH_CUBE,
@@ -44,7 +45,7 @@ def legal_mask_into(s, T, mask, work):
     ph = s[S_PHASE]
     m = 0
     if ph == PH_SETUP:
-        for sp in range(18):
+        for sp in range(N_SPACES):
             if _setup_space_legal(s, T, sp):
                 mask[A_SPACE + sp] = True
                 m += 1

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from core.jit import jit
 from troyes_env.layout import (
+    DIST_DICE,
+    N_ACTPOS,
+    N_CATH,
+    N_SPACES,
     NFLAG,
     NROW,
     S_ACARD,
@@ -144,7 +148,7 @@ def observe_into(s, T, p, out):
         ch = s[S_CHARS + p * 2 + k]
         if ch >= 0:
             out[OB_CHARS + ch] = 1.0
-    for sp in range(18):
+    for sp in range(N_SPACES):
         o = s[S_SPACES + sp]
         j = 0 if o < 0 else (5 if o == 4 else 1 + _rel(o, p, n))
         out[OB_SPACES + sp * 6 + j] = 1.0
@@ -153,7 +157,7 @@ def observe_into(s, T, p, out):
             k = s[S_LYING + b * 5 + o]
             if k > 0:
                 out[OB_LYING + b * 5 + (4 if o == 4 else _rel(o, p, n))] = k
-    for pos in range(9):
+    for pos in range(N_ACTPOS):
         card = s[S_ACARD + pos]
         if card >= 0:
             out[OB_ACARDS + pos * 4] = 1.0
@@ -171,7 +175,7 @@ def observe_into(s, T, p, out):
             if w > 0:
                 out[OB_SUPS + (pos * 4 + r) * 3 + w - 1] = 1.0
             out[OB_ACUBES + pos * 4 + r] = s[S_ACUBE + pos * 4 + q] * _BY5
-    for i in range(18):
+    for i in range(N_CATH):
         o = s[S_CATH + i]
         out[OB_CATH + i * 5 + (0 if o < 0 else 1 + _rel(o, p, n))] = 1.0
     for i in range(NROW):
@@ -193,15 +197,15 @@ def observe_into(s, T, p, out):
         rd = 4 if d == 4 else (_rel(d, p, n) if d < n else -1)
         if rd < 0:
             continue
-        for i in range(18):
-            out[OB_DICE + rd * 18 + i] = s[S_DICE + d * 18 + i] * _BY6
+        for i in range(DIST_DICE):
+            out[OB_DICE + rd * DIST_DICE + i] = s[S_DICE + d * DIST_DICE + i] * _BY6
     for v in range(6):
         out[OB_BLACK + v] = s[S_BLACK + v] * _BY6
     out[OB_EVSTEP] = s[S_EVPOS] * _BY13
     out[OB_EVSTEP + 1] = s[S_EVLEFT] * _BY3
     for v in range(6):
         out[OB_COUNTER + v] = s[S_CBLK + v] * _BY6
-    for i in range(18):
+    for i in range(DIST_DICE):
         out[OB_COUNTER + 6 + i] = s[S_CSEL + i] * _BY6
     out[OB_COUNTER + 24] = s[S_CLAST] * _BY18
     out[OB_COUNTER + 25] = s[S_COPEN]
@@ -211,14 +215,14 @@ def observe_into(s, T, p, out):
     out[OB_PENDING + 19 + s[S_CUBEPOS] + 1] = 1.0
     for k in range(s[S_SELN]):
         t = s[S_SEL + k]
-        d = t // 18
+        d = t // DIST_DICE
         rd = 4 if d == 4 else _rel(d, p, n)
-        out[OB_PENDING + 29 + rd * 18 + t % 18] += 1.0
+        out[OB_PENDING + 29 + rd * DIST_DICE + t % DIST_DICE] += 1.0
     out[OB_PENDING + 119] = s[S_PVAL] * _BY6
     out[OB_PENDING + 120] = s[S_HIRING]
     out[OB_PENDING + 121] = s[S_ACTN] * _BY10
     out[OB_PENDING + 122] = s[S_ACTK] * _BY10
-    for i in range(18):
+    for i in range(DIST_DICE):
         out[OB_FLIP + i] = s[S_FSEL + i] * _BY3
     return 0
 

@@ -15,6 +15,7 @@ from troyes_env.engine.board import (
     standing,
 )
 from troyes_env.layout import (
+    N_DIE_TYPES,
     NFLAG,
     PH_A_EVENTS,
     PH_A_ROUND,
@@ -59,6 +60,7 @@ from troyes_env.layout import (
     S_TK,
     TK_NONE,
 )
+from troyes_env.rules_data import EventEffect
 from troyes_env.tables import (
     E_BLACK,
     E_E0,
@@ -72,10 +74,15 @@ from troyes_env.tables import (
     T_SALARY,
 )
 
-# event effect codes (rules_data.EventEffect)
-EV_NONE, EV_PAY, EV_LOSE_INF, EV_LOSE_ACUBE, EV_LOSE_ECUBE, EV_LOSE_CATH, EV_LOSE_CH, EV_GREY = (
-    range(8)
-)
+# event effect codes (rules_data.EventEffect; tests/troyes/test_constants_sync.py)
+EV_NONE = int(EventEffect.NONE)
+EV_PAY = int(EventEffect.PAY)
+EV_LOSE_INF = int(EventEffect.LOSE_INFLUENCE)
+EV_LOSE_ACUBE = int(EventEffect.LOSE_ACTIVITY_CUBE)
+EV_LOSE_ECUBE = int(EventEffect.LOSE_EVENT_CUBE)
+EV_LOSE_CATH = int(EventEffect.LOSE_CATHEDRAL_CUBE)
+EV_LOSE_CH = int(EventEffect.LOSE_CITY_HALL_CITIZEN)
+EV_GREY = int(EventEffect.GREY_CITIZEN)
 
 
 @jit(alloc=False)
@@ -227,7 +234,7 @@ def _end_round(s, T):
                 else:
                     s[S_GREY] += k
                 s[S_LYING + b * 5 + o] = 0
-    for i in range(90):
+    for i in range(N_DIE_TYPES):
         s[S_DICE + i] = 0
     for i in range(15):
         s[S_ROLLED + i] = 0

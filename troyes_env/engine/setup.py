@@ -8,6 +8,8 @@ from core.rng import rng_below, rng_seed
 from troyes_env.actions import A_SPACE
 from troyes_env.engine.board import space_row_base
 from troyes_env.layout import (
+    N_ACTPOS,
+    N_SPACES,
     NFLAG,
     NROW,
     PH_A_ROUND,
@@ -69,10 +71,10 @@ from troyes_env.tables import (
 def init_state(s, T, n, a, b, c):
     """rules §2: a new game for n players, seeded from three 32-bit words (ED-2 draw order)."""
     s[:] = 0
-    for i in range(18):
+    for i in range(N_SPACES):  # N_SPACES == N_CATH
         s[S_SPACES + i] = -1
         s[S_CATH + i] = -1
-    for i in range(9):
+    for i in range(N_ACTPOS):
         s[S_ACARD + i] = -1
         s[S_AHID + i] = -1
     for i in range(8):
@@ -194,7 +196,7 @@ def _apply_setup(s, T, a):
     s[S_SETUP] += 1
     if s[S_SETUP] == n * T[T_SETUP + n * 5 + SETUP_CIT]:
         # rules §2.5: grey citizens fill every empty space (rows stay gap-free, ED-8)
-        for i in range(18):
+        for i in range(N_SPACES):
             if s[S_SPACES + i] < 0 and s[S_GREY] > 0:
                 s[S_SPACES + i] = 4
                 s[S_GREY] -= 1

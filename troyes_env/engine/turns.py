@@ -47,6 +47,7 @@ from troyes_env.engine.groups import (
     EF_VP_PER,
     RES_DEN,
     RES_INF,
+    TIMING_DELAYED,
     abs_of,
     cube_fits,
     eval_group,
@@ -61,6 +62,11 @@ from troyes_env.engine.rounds import (
     _end_round,
 )
 from troyes_env.layout import (
+    DIST_DICE,
+    N_ACTPOS,
+    N_DIE_TYPES,
+    N_SPACES,
+    N_VAL,
     NROW,
     PH_ARCHER,
     PH_CUBE,
@@ -222,7 +228,7 @@ def _dice_legal(s, T, a, mask, work):
     p = s[S_CUR]
     if a == A_CONFIRM:
         return s[S_SELN] > 0 and _sel_eval(s, T, p) > 0
-    if A_DIE <= a < A_DIE + 90:
+    if A_DIE <= a < A_DIE + N_DIE_TYPES:
         rid = a - A_DIE
         return (
             search_group(
@@ -275,7 +281,7 @@ def _mask_cube(s, T, mask, work):
     ti = s[S_TI]
     m = 0
     reset_summary(s, p, work)
-    for pos in range(9):
+    for pos in range(N_ACTPOS):
         if s[S_ACUBE + pos * 4 + p] > 0 and cube_fits(s, T, tk, ti, pos):
             if option_feasible_fast(s, T, p, tk, ti, pos, mask, nl(A_DIE), work):
                 mask[A_ACTIVITY + pos] = True
@@ -312,8 +318,8 @@ def _apply_dice(s, T, a):
         _execute(s, T, p)
         return
     rid = a - A_DIE
-    d = abs_of(n, p, rid // 18)
-    s[S_SEL + s[S_SELN]] = d * 18 + rid % 18
+    d = abs_of(n, p, rid // DIST_DICE)
+    s[S_SEL + s[S_SELN]] = d * DIST_DICE + rid % DIST_DICE
     s[S_SELN] += 1
 
 
@@ -332,12 +338,12 @@ def _execute(s, T, p):
     nb = 0
     for k in range(n):
         t = s[S_SEL + k]
-        if t // 18 != p:
+        if t // DIST_DICE != p:
             nb += 1
     each = cost // nb if nb > 0 else 0
     for k in range(n):
         t = s[S_SEL + k]
-        d = t // 18
+        d = t // DIST_DICE
         if d != p and each > 0:
             s[S_DEN + p] -= each
             if d < 4:
@@ -360,10 +366,10 @@ def _execute(s, T, p):
         _end_turn(s, T)
     elif tk == TK_CATH:
         for k in range(n):
-            build_cathedral_cube(s, T, p, s[S_SEL + k] % 6 + 1)
+            build_cathedral_cube(s, T, p, s[S_SEL + k] % N_VAL + 1)
         _end_turn(s, T)
     elif tk == TK_BUILD:
-        s[S_PVAL] = t0 % 6 + 1
+        s[S_PVAL] = t0 % N_VAL + 1
         s[S_PHASE] = PH_SOURCE
     else:
         s[S_DEN + p] += y  # rules §4.5 agriculture
@@ -391,7 +397,7 @@ def _mask_source(s, T, mask):
     if s[S_SUP + p] > 0 and _source_ok(s, T, p, nl(0), nl(0)):
         mask[A_SUPPLY] = True
         m += 1
-    for sp in range(18):
+    for sp in range(N_SPACES):
         if s[S_SPACES + sp] == p and _source_ok(s, T, p, nl(1), sp):
             mask[A_SPACE + sp] = True
             m += 1
@@ -399,7 +405,7 @@ def _mask_source(s, T, mask):
         if s[S_LYING + b * 5 + p] > 0 and _source_ok(s, T, p, nl(2), b):
             mask[A_LYING + b] = True
             m += 1
-    for pos in range(9):
+    for pos in range(N_ACTPOS):
         if s[S_ASUP + pos * 4 + p] > 0 and not (s[S_TK] == TK_ACT and pos == s[S_TI]):
             if _source_ok(s, T, p, nl(3), pos):
                 mask[A_ACTIVITY + pos] = True
@@ -413,7 +419,7 @@ def _apply_source(s, T, a):
     if a == A_SUPPLY:
         kind = 0
         idx = 0
-    elif A_SPACE <= a < A_SPACE + 18:
+    elif A_SPACE <= a < A_SPACE + N_SPACES:
         kind = 1
         idx = a - A_SPACE
     elif A_LYING <= a < A_LYING + 3:
@@ -450,7 +456,7 @@ def _start_activations(s, T, p):
     nact = s[S_ACTN]
     s[S_ACTK] = 0
     eff = T[o + A_EFF]
-    if T[o + A_TIMING] == 1:
+    if T[o + A_TIMING] == TIMING_DELAYED:
         # delayed card: one cube per activation (rules §4.1)
         s[S_ACUBE + ti * 4 + p] += nact
         s[S_CUBES + p] += nact
