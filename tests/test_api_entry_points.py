@@ -61,9 +61,9 @@ def test_state_edited_in_place_gets_a_fresh_mask(game):
 
         s[S_OVER] = 1  # flag the game as over, which leaves no legal action
     else:
-        from troyes_env.layout import O_PHASE, PH_OVER
+        from troyes_env.layout import PH_OVER, S_PHASE
 
-        s[O_PHASE] = PH_OVER
+        s[S_PHASE] = PH_OVER
     assert not game.legal_mask(s).any()
     with pytest.raises(IllegalActionError):
         game.step(s, int(np.flatnonzero(game.legal_mask(edited))[0]))

@@ -11,7 +11,7 @@ import operator
 import numpy as np
 
 from core.entry_points import LastMask
-from core.errors import IllegalActionError, StateFormatError
+from core.errors import API_BAD_STATE, ERR_RANGE, IllegalActionError, StateFormatError
 from core.returns import RETURN_KINDS, compute_returns
 from core.rng import rng_below, rng_seed, split_seed
 from core.serialize import from_bytes as _from_bytes
@@ -25,24 +25,24 @@ from troyes_env.engine import (
     WORK_SIZE,
     init_state,
     observe_into,
+    settle,
 )
 from troyes_env.engine import api as _api
-from troyes_env.engine.flow import settle
 from troyes_env.layout import (
     LAYOUT,
-    O_CHARS,
-    O_CUR,
-    O_DECKS,
-    O_DRAWN,
-    O_FINAL,
-    O_NP,
-    O_PHASE,
-    O_RNG,
-    O_START,
-    O_VERSION,
-    O_VP,
     PH_OVER,
     PHASE_NAMES,  # noqa: F401  (public)
+    S_CHARS,
+    S_CUR,
+    S_DECKS,
+    S_DRAWN,
+    S_FINAL,
+    S_NP,
+    S_PHASE,
+    S_RNG,
+    S_START,
+    S_VERSION,
+    S_VP,
     STATE_SIZE,
     VERSION,
 )
@@ -115,17 +115,17 @@ def load_rules_data(rd=rules_data) -> str:
 
 
 def num_players(state: np.ndarray) -> int:
-    return int(state[O_NP])
+    return int(state[S_NP])
 
 
 def _buffers():
-    return np.zeros(NUM_ACTIONS, dtype=np.int8), np.zeros(WORK_SIZE, dtype=np.int64)
+    return np.zeros(NUM_ACTIONS, dtype=np.bool_), np.zeros(WORK_SIZE, dtype=np.int64)
 
 
 # Module-level scratch for the compiled calls of legal_mask / step (they hold the GIL: the
 # engine is not compiled nogil, so two threads never share these at once). Nothing is kept
 # in them between calls.
-_MASK = np.zeros(NUM_ACTIONS, dtype=np.int8)
+_MASK = np.zeros(NUM_ACTIONS, dtype=np.bool_)
 _WORK = np.zeros(WORK_SIZE, dtype=np.int64)
 _STATE = np.zeros(STATE_SIZE, dtype=np.int64)
 _I64 = np.dtype(np.int64)
@@ -142,13 +142,13 @@ def _check_state(state: np.ndarray) -> None:
         state.__class__ is np.ndarray
         and state.dtype is _I64
         and state.shape == _SHAPE
-        and state.item(O_VERSION) == VERSION
+        and state.item(S_VERSION) == VERSION
     ):
         return
     if not isinstance(state, np.ndarray) or state.dtype != np.int64 or state.shape != (STATE_SIZE,):
         raise StateFormatError(f"troyes: a state is an int64 array of {STATE_SIZE} entries")
-    if state[O_VERSION] != VERSION:
-        raise StateFormatError(f"troyes: state layout version {state[O_VERSION]}, need {VERSION}")
+    if state[S_VERSION] != VERSION:
+        raise StateFormatError(f"troyes: state layout version {state[S_VERSION]}, need {VERSION}")
 
 
 def new_game(num_players: int = 4, seed: int = 0, **options) -> np.ndarray:
@@ -164,8 +164,8 @@ def new_game(num_players: int = 4, seed: int = 0, **options) -> np.ndarray:
     s = np.zeros(STATE_SIZE, dtype=np.int64)
     a, b, c = split_seed(seed)
     init_state(s, TABLES, int(num_players), a, b, c)
-    s[O_START] = sp
-    s[O_CUR] = sp
+    s[S_START] = sp
+    s[S_CUR] = sp
     mask, work = _buffers()
     settle(s, TABLES, mask, work)
     return s
@@ -188,7 +188,7 @@ def legal_mask(state: np.ndarray) -> np.ndarray:
 
 
 def _why(state: np.ndarray, action: int) -> str:
-    if state[O_PHASE] == PH_OVER:
+    if state[S_PHASE] == PH_OVER:
         return "the game is over"
     if not 0 <= action < NUM_ACTIONS:
         return f"action ids are 0..{NUM_ACTIONS - 1}"
@@ -217,8 +217,8 @@ def step(state: np.ndarray, action: int) -> np.ndarray:
     except (TypeError, OverflowError):  # an odd state array, or an action id beyond int64
         _check_state(state)
         ok = 0 <= a < NUM_ACTIONS
-        err = _api_step(np.array(state, order="C"), s, TABLES, a, mask, _WORK) if ok else 1
-    if err == _api.API_BAD_STATE:
+        err = _api_step(np.array(state, order="C"), s, TABLES, a, mask, _WORK) if ok else ERR_RANGE
+    if err == API_BAD_STATE:
         _check_state(state)  # raises StateFormatError
     if err != 0:
         raise IllegalActionError(a, describe(a, state), phase_name(state), _why(state, a))
@@ -229,15 +229,15 @@ def step(state: np.ndarray, action: int) -> np.ndarray:
 def current_player(state: np.ndarray) -> int:
     """Seat to act, -1 when the game is over."""
     try:
-        v = state.item(O_CUR)  # no numpy scalar in between (~0.1 us a call)
+        v = state.item(S_CUR)  # no numpy scalar in between (~0.1 us a call)
     except AttributeError:  # not an ndarray
-        return int(state[O_CUR])
+        return int(state[S_CUR])
     return v if v.__class__ is int else int(v)
 
 
 def is_terminal(state: np.ndarray) -> bool:
     """True once final scoring is done (rules §7)."""
-    return bool(state[O_PHASE] == PH_OVER)
+    return bool(state[S_PHASE] == PH_OVER)
 
 
 def is_truncated(state: np.ndarray) -> bool:
@@ -247,15 +247,15 @@ def is_truncated(state: np.ndarray) -> bool:
 
 def scores(state: np.ndarray) -> np.ndarray:
     """VP per player: tokens so far during play, the final score (rules §7) once terminal."""
-    n = int(state[O_NP])
+    n = int(state[S_NP])
     if is_terminal(state):
-        return state[O_FINAL : O_FINAL + n].copy()
-    return state[O_VP : O_VP + n].copy()
+        return state[S_FINAL : S_FINAL + n].copy()
+    return state[S_VP : S_VP + n].copy()
 
 
 def tiebreaks(state: np.ndarray) -> np.ndarray:
     """No tie-breaker exists (ED-34: shared win): one constant column."""
-    return np.zeros((int(state[O_NP]), 1), dtype=np.int64)
+    return np.zeros((int(state[S_NP]), 1), dtype=np.int64)
 
 
 def returns(state: np.ndarray, kind: str = "win_loss") -> np.ndarray:
@@ -263,7 +263,7 @@ def returns(state: np.ndarray, kind: str = "win_loss") -> np.ndarray:
     if kind not in RETURN_KINDS:
         raise ValueError(f"unknown returns kind {kind!r}; allowed: {', '.join(RETURN_KINDS)}")
     if not is_terminal(state):
-        return np.zeros(int(state[O_NP]), dtype=np.float32)
+        return np.zeros(int(state[S_NP]), dtype=np.float32)
     return compute_returns(scores(state), tiebreaks(state), kind, MARGIN_SCALE)
 
 
@@ -277,7 +277,7 @@ def observe(state: np.ndarray, player: int) -> np.ndarray:
         except (TypeError, OverflowError):  # an odd state array: the checked path below
             pass
     _check_state(state)
-    n = state.item(O_NP)
+    n = state.item(S_NP)
     if not (isinstance(player, (int, np.integer)) and 0 <= player < n):
         raise ValueError(f"troyes: player must be in 0..{n - 1}")
     observe_into(np.ascontiguousarray(state), TABLES, int(player), out)
@@ -285,7 +285,7 @@ def observe(state: np.ndarray, player: int) -> np.ndarray:
 
 
 def phase_name(state: np.ndarray) -> str:
-    return PHASE_NAMES[int(state[O_PHASE])]
+    return PHASE_NAMES[int(state[S_PHASE])]
 
 
 def to_bytes(state: np.ndarray) -> bytes:
@@ -301,7 +301,7 @@ def reseed(state: np.ndarray, seed: int) -> np.ndarray:
     _check_state(state)
     s = state.copy()
     a, b, c = split_seed(seed)
-    rng_seed(s, O_RNG, a, b, c)
+    rng_seed(s, S_RNG, a, b, c)
     return s
 
 
@@ -321,12 +321,12 @@ def perturb_hidden(state: np.ndarray, seed: int) -> np.ndarray:
 
 
 def _resample(state: np.ndarray, observer: int, seed: int) -> np.ndarray:
-    from troyes_env.layout import O_AHID
+    from troyes_env.layout import S_AHID
     from troyes_env.tables import A_COL, A_LVL, A_W, T_ACT
 
     _check_state(state)
     s = reseed(state, seed)
-    n = int(s[O_NP])
+    n = int(s[S_NP])
     r = np.zeros(4, dtype=np.int64)
     rng_seed(r, 0, *split_seed(seed ^ 0x5DEECE66D))
 
@@ -338,7 +338,7 @@ def _resample(state: np.ndarray, observer: int, seed: int) -> np.ndarray:
             j = below(i + 1)
             xs[i], xs[j] = xs[j], xs[i]
 
-    chars = s[O_CHARS : O_CHARS + 8].reshape(4, 2)
+    chars = s[S_CHARS : S_CHARS + 8].reshape(4, 2)
     if observer >= 0:
         own = {int(x) for x in chars[observer] if x >= 0}
         pool = [c for c in range(6) if c not in own]
@@ -351,22 +351,22 @@ def _resample(state: np.ndarray, observer: int, seed: int) -> np.ndarray:
                 if chars[q, j] >= 0:
                     chars[q, j] = pool[k]
                     k += 1
-    decks = s[O_DECKS : O_DECKS + 24].reshape(3, 8)
+    decks = s[S_DECKS : S_DECKS + 24].reshape(3, 8)
     for col in range(3):
-        dr = int(s[O_DRAWN + col])
+        dr = int(s[S_DRAWN + col])
         m = int((decks[col] >= 0).sum())
         rest = [int(x) for x in decks[col, dr:m]]
         shuffle(rest)
         decks[col, dr:m] = rest
     for pos in range(9):
-        if s[O_AHID + pos] >= 0:
+        if s[S_AHID + pos] >= 0:
             col, lvl = pos // 3, pos % 3 + 1
             cands = [
                 c
                 for c in range(27)
                 if TABLES[T_ACT + c * A_W + A_COL] == col and TABLES[T_ACT + c * A_W + A_LVL] == lvl
             ]
-            s[O_AHID + pos] = cands[below(len(cands))]
+            s[S_AHID + pos] = cands[below(len(cands))]
     return s
 
 
@@ -391,4 +391,4 @@ def check_invariants(state: np.ndarray) -> list[str]:
 # the AEC env (imported last: binding the names here replaces the `env` submodule attribute)
 from troyes_env.env import env, raw_env  # noqa: E402
 
-_ = (rules_data, O_VP)
+_ = (rules_data, S_VP)

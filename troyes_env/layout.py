@@ -15,6 +15,16 @@ MAXP = 4
 BIG = 1 << 30
 NROW = 13  # event row: Marauding + at most 6 red + 6 white/yellow (DP table)
 NFLAG = 5  # most flag spaces on one event card
+N_DIST = MAXP + 1  # dice districts: one per seat, then the neutral one (4)
+N_COL = 3  # dice / card colours: 0 yellow, 1 white, 2 red (rules_data.Colour)
+N_VAL = 6  # die values 1..6 (index v-1)
+DIST_DICE = N_COL * N_VAL  # die types of one district: colour*6 + value-1
+N_DIE_TYPES = N_DIST * DIST_DICE  # die types: district*18 + colour*6 + value-1
+N_BLD = 3  # main buildings: Palace, Bishopric, City Hall (rules_data.Building)
+BLD_SPACES = 6  # spaces of a main building (Palace 6x1, Bishopric 3x2, City Hall 2x3)
+N_SPACES = N_BLD * BLD_SPACES  # SPACE ids: building*6 + place
+N_ACTPOS = 9  # Activity card positions: colour*3 + level-1
+N_CATH = 3 * N_VAL  # Cathedral places: level*6 + value-1
 
 # phases (the decision the state waits for; rules §10.7 decision points)
 PH_SETUP = 0  # DP-1 pre-placement: SPACE(s)
@@ -84,7 +94,7 @@ LAYOUT = Layout(
         ("final", (MAXP,), 0, BIG, False, "final score (set at game end)"),
         ("cubes_out", (MAXP,), 0, BIG, False, "cubes each seat has on cards, events, Cathedral"),
         ("grey_supply", (), 0, 8, False, "grey citizens in the general supply"),
-        ("spaces", (18,), -1, 4, False, "owner of each building space (-1 empty, 4 grey)"),
+        ("spaces", (N_SPACES,), -1, 4, False, "owner of each building space (-1 empty, 4 grey)"),
         ("lying", (3, 5), 0, 1, False, "citizens lying at each building, per owner (4 grey)"),
         ("act_card", (9,), -1, 26, False, "revealed Activity card per position colour*3+level-1"),
         ("act_hidden", (9,), -1, 26, True, "face-down Activity card per position (-1 revealed)"),
@@ -96,7 +106,7 @@ LAYOUT = Layout(
         ("kept_by", (17,), -1, 4, False, "who kept an event card (-1 not; 4 left the game)"),
         ("decks", (3, 8), -1, 16, True, "event decks Y, W, R in draw order (-1 padding)"),
         ("deck_drawn", (3,), 0, 8, False, "cards drawn from each deck"),
-        ("dice", (5, 3, 6), 0, 6, False, "dice per district, colour, value-1"),
+        ("dice", (N_DIST, N_COL, N_VAL), 0, 6, False, "dice per district, colour, value-1"),
         ("rolled", (5, 3), 0, 6, False, "dice rolled this round per district and colour"),
         ("black", (6,), 0, BIG, False, "black dice to counter, per value-1"),
         ("black_n", (), 0, BIG, False, "black dice collected before the roll"),
@@ -125,61 +135,61 @@ LAYOUT = Layout(
 )
 
 _L = LAYOUT
-O_VERSION = _L.offset("version")
-O_NP = _L.offset("n_players")
-O_NROUNDS = _L.offset("n_rounds")
-O_ROUND = _L.offset("round")
-O_START = _L.offset("start_player")
-O_PHASE = _L.offset("phase")
-O_CUR = _L.offset("cur")
-O_SETUP = _L.offset("setup_idx")
-O_RNG = _L.offset("rng")
-O_DEN = _L.offset("deniers")
-O_INF = _L.offset("influence")
-O_VP = _L.offset("vp")
-O_SUP = _L.offset("supply")
-O_OWNED = _L.offset("owned")
-O_PASSED = _L.offset("passed")
-O_DDEN = _L.offset("dist_den")
-O_CHARS = _L.offset("chars")
-O_FINAL = _L.offset("final")
-O_CUBES = _L.offset("cubes_out")
-O_GREY = _L.offset("grey_supply")
-O_SPACES = _L.offset("spaces")
-O_LYING = _L.offset("lying")
-O_ACARD = _L.offset("act_card")
-O_AHID = _L.offset("act_hidden")
-O_ASUP = _L.offset("sup")
-O_ACUBE = _L.offset("act_cubes")
-O_CATH = _L.offset("cath")
-O_ROW = _L.offset("row_card")
-O_FLAGS = _L.offset("row_flags")
-O_KEPT = _L.offset("kept_by")
-O_DECKS = _L.offset("decks")
-O_DRAWN = _L.offset("deck_drawn")
-O_DICE = _L.offset("dice")
-O_ROLLED = _L.offset("rolled")
-O_BLACK = _L.offset("black")
-O_BLACKN = _L.offset("black_n")
-O_EVPOS = _L.offset("ev_pos")
-O_EVK = _L.offset("ev_k")
-O_EVLEFT = _L.offset("ev_left")
-O_EVSHORT = _L.offset("ev_short")
-O_CBLK = _L.offset("cnt_blk")
-O_CSEL = _L.offset("cnt_sel")
-O_CLAST = _L.offset("cnt_last")
-O_CLASTB = _L.offset("cnt_lastb")
-O_COPEN = _L.offset("cnt_open")
-O_TK = _L.offset("tgt_kind")
-O_TI = _L.offset("tgt_idx")
-O_CUBEPOS = _L.offset("cube_pos")
-O_SEL = _L.offset("sel")
-O_SELN = _L.offset("sel_n")
-O_PVAL = _L.offset("pend_val")
-O_HIRING = _L.offset("hiring")
-O_ACTN = _L.offset("act_n")
-O_ACTK = _L.offset("act_k")
-O_FSEL = _L.offset("flip_sel")
-O_FLAST = _L.offset("flip_last")
-O_FRET = _L.offset("flip_ret")
+S_VERSION = _L.offset("version")
+S_NP = _L.offset("n_players")
+S_NROUNDS = _L.offset("n_rounds")
+S_ROUND = _L.offset("round")
+S_START = _L.offset("start_player")
+S_PHASE = _L.offset("phase")
+S_CUR = _L.offset("cur")
+S_SETUP = _L.offset("setup_idx")
+S_RNG = _L.offset("rng")
+S_DEN = _L.offset("deniers")
+S_INF = _L.offset("influence")
+S_VP = _L.offset("vp")
+S_SUP = _L.offset("supply")
+S_OWNED = _L.offset("owned")
+S_PASSED = _L.offset("passed")
+S_DDEN = _L.offset("dist_den")
+S_CHARS = _L.offset("chars")
+S_FINAL = _L.offset("final")
+S_CUBES = _L.offset("cubes_out")
+S_GREY = _L.offset("grey_supply")
+S_SPACES = _L.offset("spaces")
+S_LYING = _L.offset("lying")
+S_ACARD = _L.offset("act_card")
+S_AHID = _L.offset("act_hidden")
+S_ASUP = _L.offset("sup")
+S_ACUBE = _L.offset("act_cubes")
+S_CATH = _L.offset("cath")
+S_ROW = _L.offset("row_card")
+S_FLAGS = _L.offset("row_flags")
+S_KEPT = _L.offset("kept_by")
+S_DECKS = _L.offset("decks")
+S_DRAWN = _L.offset("deck_drawn")
+S_DICE = _L.offset("dice")
+S_ROLLED = _L.offset("rolled")
+S_BLACK = _L.offset("black")
+S_BLACKN = _L.offset("black_n")
+S_EVPOS = _L.offset("ev_pos")
+S_EVK = _L.offset("ev_k")
+S_EVLEFT = _L.offset("ev_left")
+S_EVSHORT = _L.offset("ev_short")
+S_CBLK = _L.offset("cnt_blk")
+S_CSEL = _L.offset("cnt_sel")
+S_CLAST = _L.offset("cnt_last")
+S_CLASTB = _L.offset("cnt_lastb")
+S_COPEN = _L.offset("cnt_open")
+S_TK = _L.offset("tgt_kind")
+S_TI = _L.offset("tgt_idx")
+S_CUBEPOS = _L.offset("cube_pos")
+S_SEL = _L.offset("sel")
+S_SELN = _L.offset("sel_n")
+S_PVAL = _L.offset("pend_val")
+S_HIRING = _L.offset("hiring")
+S_ACTN = _L.offset("act_n")
+S_ACTK = _L.offset("act_k")
+S_FSEL = _L.offset("flip_sel")
+S_FLAST = _L.offset("flip_last")
+S_FRET = _L.offset("flip_ret")
 STATE_SIZE = _L.size

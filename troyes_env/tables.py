@@ -63,7 +63,7 @@ T_MISC = T_GREY2P + 6
 T_SIZE = T_MISC + N_MISC
 
 # setup columns
-S_CIT, S_DEN, S_INF, S_CHARS, S_ROUNDS = range(5)
+SETUP_CIT, SETUP_DEN, SETUP_INF, SETUP_CHARS, SETUP_ROUNDS = range(5)
 
 
 def build_tables(rd=_rd) -> np.ndarray:

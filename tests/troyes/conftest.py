@@ -166,7 +166,8 @@ def events_state(keys, n=2, dice=True):
     """Row = Marauding + the given events; Phase 3 about to apply them (ED-13). Each player holds
     one red 6 so the counter step waits for a decision. Returns the state after the automatic
     part of the event phase (at the first decision)."""
-    from troyes_env.engine.flow import WORK_SIZE, _enter_card, advance, settle
+    from troyes_env.engine.rounds import _enter_card
+    from troyes_env.engine.step import WORK_SIZE, advance, settle
     from troyes_env.layout import PH_A_EVENTS
     from troyes_env.tables import TABLES
 
@@ -181,5 +182,5 @@ def events_state(keys, n=2, dice=True):
     v(s, "phase")[0] = PH_A_EVENTS
     _enter_card(s, TABLES)
     advance(s, TABLES)
-    settle(s, TABLES, np.zeros(T.NUM_ACTIONS, np.int8), np.zeros(WORK_SIZE, np.int64))
+    settle(s, TABLES, np.zeros(T.NUM_ACTIONS, np.bool_), np.zeros(WORK_SIZE, np.int64))
     return s

@@ -149,11 +149,11 @@ def test_describe_and_phase_name():
 def test_engine_follows_a_modified_table():
     """D2: compiled code reads the table it is given, not a frozen global."""
     from troyes_env import rules_data
-    from troyes_env.engine.flow import init_state
-    from troyes_env.tables import S_DEN, T_SETUP, build_tables
+    from troyes_env.engine.setup import init_state
+    from troyes_env.tables import SETUP_DEN, T_SETUP, build_tables
 
     t2 = build_tables(rules_data).copy()
-    t2[T_SETUP + 3 * 5 + S_DEN] = 17
+    t2[T_SETUP + 3 * 5 + SETUP_DEN] = 17
     s = np.zeros(LAYOUT.size, dtype=np.int64)
     init_state(s, t2, 3, 1, 2, 3)
     assert list(v(s, "deniers")[:3]) == [17, 17, 17]

@@ -31,6 +31,6 @@ def test_batch_random_play_and_benchmark_loop():
     from troyes_env.engine.kernels import play_random_games
 
     s = np.zeros(T.LAYOUT.size, np.int64)
-    mask = np.zeros(T.NUM_ACTIONS, np.int8)
+    mask = np.zeros(T.NUM_ACTIONS, np.bool_)
     rng = np.array([1, 2, 3, 4], np.int64)
     assert play_random_games(T.TABLES, 2, 3, 9, s, mask, rng) > 60

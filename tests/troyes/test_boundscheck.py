@@ -14,14 +14,13 @@ import numba
 import numpy as np
 import troyes_env as T
 from core.rng import rng_seed, split_seed
-from troyes_env.engine import WORK_SIZE, init_state
+from troyes_env.engine import WORK_SIZE, init_state, settle
 from troyes_env.engine.checks import random_game
-from troyes_env.engine.flow import settle
 from troyes_env.layout import STATE_SIZE
 from troyes_env.tables import TABLES
 
 assert numba.config.BOUNDSCHECK == 1
-mask = np.zeros(T.NUM_ACTIONS, np.int8)
+mask = np.zeros(T.NUM_ACTIONS, np.bool_)
 work = np.zeros(WORK_SIZE, np.int64)
 r = np.zeros(4, np.int64)
 spare = np.zeros(STATE_SIZE, np.int64)

@@ -262,7 +262,7 @@ def test_pay_events(key):
 
 
 def test_pay_event_shortfall_penalty():
-    from troyes_env.engine.flow import _enter_card
+    from troyes_env.engine.rounds import _enter_card
     from troyes_env.layout import PH_A_EVENTS
 
     s = turn_state(2)
@@ -276,7 +276,7 @@ def test_pay_event_shortfall_penalty():
 
 
 def test_heresy_loses_influence_with_penalty_at_zero():
-    from troyes_env.engine.flow import _enter_card
+    from troyes_env.engine.rounds import _enter_card
     from troyes_env.layout import PH_A_EVENTS
 
     s = turn_state(2)
@@ -293,7 +293,7 @@ def test_heresy_loses_influence_with_penalty_at_zero():
     "key,building,space", [("SUCCESSION_CONFLICT", 0, 0), ("WHITE_W3", 1, 6), ("YELLOW_Y3", 2, 12)]
 )
 def test_grey_citizen_events(key, building, space):
-    from troyes_env.engine.flow import _enter_card
+    from troyes_env.engine.rounds import _enter_card
     from troyes_env.layout import PH_A_EVENTS
 
     s = turn_state(2)
@@ -322,7 +322,8 @@ def test_grey_citizen_events(key, building, space):
 def test_lose_event_cube_events(key):
     s = turn_state(2)
     j = add_event(s, "WAR", [0, 1, 0])
-    from troyes_env.engine.flow import WORK_SIZE, _enter_card, advance, settle
+    from troyes_env.engine.rounds import _enter_card
+    from troyes_env.engine.step import WORK_SIZE, advance, settle
     from troyes_env.layout import PH_A_EVENTS
 
     i = add_event(s, key)
@@ -332,7 +333,7 @@ def test_lose_event_cube_events(key):
     v(s, "phase")[0] = PH_A_EVENTS
     _enter_card(s, TABLES)
     advance(s, TABLES)
-    settle(s, TABLES, np.zeros(T.NUM_ACTIONS, np.int8), np.zeros(WORK_SIZE, np.int64))
+    settle(s, TABLES, np.zeros(T.NUM_ACTIONS, np.bool_), np.zeros(WORK_SIZE, np.int64))
     # each player has cubes only on War: forced, highest-numbered own flag (ED-14)
     assert list(v(s, "row_flags")[j, :3]) == [0, -1, -1]
     assert T.check_invariants(s) == []
@@ -354,7 +355,8 @@ def test_lose_event_cube_choice():
     add_event(s, "WAR", [0])
     add_event(s, "HERESY", [0, 1])
     s2 = s.copy()
-    from troyes_env.engine.flow import _enter_card, advance
+    from troyes_env.engine.rounds import _enter_card
+    from troyes_env.engine.step import advance
     from troyes_env.layout import PH_A_EVENTS
 
     i = add_event(s2, "RED_R6")
@@ -367,7 +369,8 @@ def test_lose_event_cube_choice():
 
 
 def test_lose_activity_cube_event():
-    from troyes_env.engine.flow import _enter_card, advance
+    from troyes_env.engine.rounds import _enter_card
+    from troyes_env.engine.step import advance
     from troyes_env.layout import PH_A_EVENTS
 
     s = turn_state(2)
@@ -399,7 +402,8 @@ def test_yellow_y1_combat_box():
 
 
 def test_theological_dispute_top_cube_only():
-    from troyes_env.engine.flow import _enter_card, advance
+    from troyes_env.engine.rounds import _enter_card
+    from troyes_env.engine.step import advance
     from troyes_env.layout import PH_A_EVENTS
 
     s = turn_state(2)
@@ -423,7 +427,8 @@ def test_theological_dispute_top_cube_only():
 
 @pytest.mark.parametrize("key", ["RED_R8", "YELLOW_Y4"])
 def test_lose_city_hall_citizen(key):
-    from troyes_env.engine.flow import _enter_card, advance
+    from troyes_env.engine.rounds import _enter_card
+    from troyes_env.engine.step import advance
     from troyes_env.layout import PH_A_EVENTS
 
     s = turn_state(2)

@@ -9,7 +9,7 @@ import pytest
 import troyes_env as T
 from core.agents import RandomAgent
 from troyes_env.engine import observe as obs_mod
-from troyes_env.layout import O_DEN, O_DICE, O_INF, O_KEPT, O_NP, O_VP
+from troyes_env.layout import S_DEN, S_DICE, S_INF, S_KEPT, S_NP, S_VP
 from troyes_env.observation import OB_DICE, OB_PLAYERS
 
 
@@ -41,20 +41,20 @@ def test_scaled_counts_follow_the_layout(n, seed):
     relative district, colour and value (float32 of the exact quotient)."""
     checked_kept = 0
     for s in _states(n, seed):
-        assert s[O_NP] == n
+        assert s[S_NP] == n
         for p in range(n):
             o = T.observe(s, p)
             for q in range(n):
                 r = (q - p) % n
                 base = OB_PLAYERS + r * 10
-                assert o[base + 0] == np.float32(s[O_DEN + q] / 20)
-                assert o[base + 1] == np.float32(s[O_INF + q] / 20)
-                assert o[base + 2] == np.float32(s[O_VP + q] / 20)
-                kept = int(np.sum(s[O_KEPT : O_KEPT + 17] == q))
+                assert o[base + 0] == np.float32(s[S_DEN + q] / 20)
+                assert o[base + 1] == np.float32(s[S_INF + q] / 20)
+                assert o[base + 2] == np.float32(s[S_VP + q] / 20)
+                kept = int(np.sum(s[S_KEPT : S_KEPT + 17] == q))
                 assert o[base + 7] == np.float32(kept / 5)
                 checked_kept += kept
                 for i in range(18):
-                    assert o[OB_DICE + r * 18 + i] == np.float32(s[O_DICE + q * 18 + i] / 6)
+                    assert o[OB_DICE + r * 18 + i] == np.float32(s[S_DICE + q * 18 + i] / 6)
             for i in range(18):  # the neutral dice after the four relative districts
-                assert o[OB_DICE + 4 * 18 + i] == np.float32(s[O_DICE + 4 * 18 + i] / 6)
+                assert o[OB_DICE + 4 * 18 + i] == np.float32(s[S_DICE + 4 * 18 + i] / 6)
     assert checked_kept > 0  # some event card was kept in these games

@@ -6,9 +6,8 @@ import pytest
 
 import troyes_env as T
 from core.rng import rng_seed, split_seed
-from troyes_env.engine import WORK_SIZE, init_state
+from troyes_env.engine import WORK_SIZE, init_state, settle
 from troyes_env.engine.checks import random_game
-from troyes_env.engine.flow import settle
 from troyes_env.layout import STATE_SIZE
 from troyes_env.tables import TABLES
 
@@ -17,7 +16,7 @@ GAMES = 1000
 
 def _buffers():
     return (
-        np.zeros(T.NUM_ACTIONS, np.int8),
+        np.zeros(T.NUM_ACTIONS, np.bool_),
         np.zeros(WORK_SIZE, np.int64),
         np.zeros(4, np.int64),
         np.zeros(STATE_SIZE, np.int64),

@@ -32,7 +32,8 @@ CONFIRM = a("CONFIRM")
 
 
 def _events_now(s, pos=1):
-    from troyes_env.engine.flow import WORK_SIZE, _enter_card, advance, settle
+    from troyes_env.engine.rounds import _enter_card
+    from troyes_env.engine.step import WORK_SIZE, advance, settle
     from troyes_env.layout import PH_A_EVENTS
 
     v(s, "ev_pos")[0] = pos
@@ -40,7 +41,7 @@ def _events_now(s, pos=1):
     v(s, "phase")[0] = PH_A_EVENTS
     _enter_card(s, TABLES)
     advance(s, TABLES)
-    settle(s, TABLES, np.zeros(T.NUM_ACTIONS, np.int8), np.zeros(WORK_SIZE, np.int64))
+    settle(s, TABLES, np.zeros(T.NUM_ACTIONS, np.bool_), np.zeros(WORK_SIZE, np.int64))
     return s
 
 
@@ -100,7 +101,7 @@ def test_ed11_two_characters_each_and_every_dealt_card_scores_for_both():
 
 
 def test_ed12_no_second_card_from_an_empty_deck():
-    from troyes_env.engine.flow import _start_round
+    from troyes_env.engine.rounds import _start_round
 
     s = turn_state(2)
     red = list(v(s, "decks")[2])

@@ -83,7 +83,7 @@ def test_round_start_reveal_income_salaries_workforce():
 
 
 def test_salary_shortfall_costs_everything_and_2vp():
-    from troyes_env.engine.flow import _start_round
+    from troyes_env.engine.rounds import _start_round
 
     s = turn_state(2)
     set_spaces(s, [0] * 6 + [0] * 6 + [4] * 6)  # salaries 12 + 6 = 18
@@ -96,7 +96,7 @@ def test_salary_shortfall_costs_everything_and_2vp():
 
 
 def test_reveal_red_card_and_the_deck_it_calls():
-    from troyes_env.engine.flow import _start_round
+    from troyes_env.engine.rounds import _start_round
 
     s = turn_state(2)
     v(s, "row_card")[1:] = -1
@@ -129,11 +129,12 @@ def counter_state(black, dice0, dice1=(), influence=0):
     for c, val in dice1:
         set_dice(s, 1, c, val)
     v(s, "influence")[:2] = influence
-    from troyes_env.engine.flow import WORK_SIZE, _begin_counter, advance, settle
+    from troyes_env.engine.events import _begin_counter
+    from troyes_env.engine.step import WORK_SIZE, advance, settle
 
     _begin_counter(s, TABLES, 0)
     advance(s, TABLES)
-    settle(s, TABLES, np.zeros(T.NUM_ACTIONS, np.int8), np.zeros(WORK_SIZE, np.int64))
+    settle(s, TABLES, np.zeros(T.NUM_ACTIONS, np.bool_), np.zeros(WORK_SIZE, np.int64))
     return s
 
 

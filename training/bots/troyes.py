@@ -42,37 +42,36 @@ _KERNELS: list = []
 
 
 def _kernels() -> list:
-    """The compiled evaluation (numba, compiled once per process on first use, not cached on
-    disk: it inlines engine code, whose cache core.numba_cache keeps honest, not this one's)."""
+    """The compiled evaluation (core.jit, compiled or loaded from the cache on first use; its
+    cache is keyed by every first-party source, the engine code it inlines included)."""
     if _KERNELS:
         return _KERNELS
-    from numba import njit
-
+    from core.jit import jit
     from troyes_env.engine.board import character_vp, score_final
     from troyes_env.layout import (
-        O_ACUBE,
-        O_CHARS,
-        O_DDEN,
-        O_DEN,
-        O_DICE,
-        O_INF,
-        O_NP,
-        O_NROUNDS,
-        O_ROUND,
-        O_SPACES,
-        O_SUP,
+        S_ACUBE,
+        S_CHARS,
+        S_DDEN,
+        S_DEN,
+        S_DICE,
+        S_INF,
+        S_NP,
+        S_NROUNDS,
+        S_ROUND,
+        S_SPACES,
+        S_SUP,
     )
 
-    @njit(cache=False)
+    @jit
     def project(s, T, cw, w, out):
-        n = s[O_NP]
+        n = s[S_NP]
         t = s.copy()
         for i in range(8):
-            t[O_CHARS + i] = -1
+            t[S_CHARS + i] = -1
         fin = np.zeros(4, dtype=np.int64)
         score_final(t, T, fin)
-        rounds = max(s[O_NROUNDS], 1)
-        left = (rounds - max(s[O_ROUND], 1)) / max(rounds - 1, 1)
+        rounds = max(s[S_NROUNDS], 1)
+        left = (rounds - max(s[S_ROUND], 1)) / max(rounds - 1, 1)
         scale = w[7] + (1.0 - w[7]) * left
         for p in range(n):
             v = float(fin[p])
@@ -81,20 +80,20 @@ def _kernels() -> list:
                     v += cw[ch] * character_vp(s, T, ch, p)
             cubes = 0
             for pos in range(9):
-                cubes += s[O_ACUBE + pos * 4 + p]
+                cubes += s[S_ACUBE + pos * 4 + p]
             standing = 0
             for i in range(18):
-                if s[O_SPACES + i] == p:
+                if s[S_SPACES + i] == p:
                     standing += 1
             ndice = 0
             pips = 0
             for c in range(3):
                 for k in range(6):
-                    d = s[O_DICE + p * 18 + c * 6 + k]
+                    d = s[S_DICE + p * 18 + c * 6 + k]
                     ndice += d
                     pips += d * (k + 1)
-            v += scale * (w[0] * (s[O_DEN + p] + s[O_DDEN + p]) + w[1] * s[O_INF + p]
-                          + w[2] * cubes + w[3] * standing + w[4] * s[O_SUP + p])
+            v += scale * (w[0] * (s[S_DEN + p] + s[S_DDEN + p]) + w[1] * s[S_INF + p]
+                          + w[2] * cubes + w[3] * standing + w[4] * s[S_SUP + p])
             v += w[5] * ndice + w[6] * pips
             out[p] = v
 
@@ -116,7 +115,7 @@ class TroyesHeuristic:
         self._step_inplace = step_inplace
         L = game.LAYOUT
         self.o = {n: L.offset(n) for n in L.segments}
-        self._mask = np.zeros(game.NUM_ACTIONS, dtype=np.int8)
+        self._mask = np.zeros(game.NUM_ACTIONS, dtype=np.bool_)
         self._work = None
         self._w = np.array([W_DENIER, W_INFLUENCE, W_ACT_CUBE, W_STANDING, W_SUPPLY, W_DIE,
                             W_DIE_VALUE, W_END_FRACTION])
@@ -126,7 +125,7 @@ class TroyesHeuristic:
         return self.game.TABLES  # read each time: load_rules_data may replace it
 
     def _legal(self, s: np.ndarray) -> np.ndarray:
-        self._mask[:] = 0
+        self._mask[:] = False
         self._legal_into(s.copy(), self._tables(), self._mask, self._work)
         return np.flatnonzero(self._mask)
 

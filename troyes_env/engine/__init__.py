@@ -1,66 +1,36 @@
-"""Compiled Troyes engine (numba), split by area: board helpers, dice groups, rounds, events,
-turns, and the step/mask entry points in flow.
+"""Compiled Troyes engine (numba), one file per role (the same names as village_env/engine):
 
-The rules code (board, groups, feasible, rounds, events, turns, flow, and the batch kernels) is
-compiled with `_nrt=False`: it never allocates, and without numba's runtime no reference counts
-are taken for the arrays passed from call to call (they were ~15 % of all instructions of a
-random game). A function that must allocate keeps the default (kernels.play_random_games).
+- setup: a new seeded game (rules §2) and the pre-placement decisions (DP-1);
+- step: the step driver (step_inplace, step_trusted, settle, advance, is_legal, WORK_SIZE);
+- legal: the legal mask (legal_mask_into); apply: one decision applied (apply_action);
+- observe, api (the public API's compiled entry points), checks (compiled invariants and random
+  sweeps), kernels (core.batch's kernels, the compiled random loop), batch_loops (generated);
+- the rules areas: board (state accessors and small mutators), rounds (round structure), events,
+  feasible, groups (dice groups), turns.
 
-Numba's on-disk cache checks only the source of each function's own file: a cached caller keeps
-the old code of a callee in another file, and every constant it read from layout/tables. So at
-import a hash of every source the compiled code depends on is compared with the one stored in
-the cache directory; on a change every engine cache index is flushed (numba then recompiles).
+Every compiled function is made with core.jit (its docstring says why each option is used; the
+rules code is compiled with alloc=False and never allocates). This file only re-exports.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+from troyes_env.engine.apply import apply_action
+from troyes_env.engine.kernels import play_random_games
+from troyes_env.engine.legal import legal_mask_into
+from troyes_env.engine.observe import observe_into
+from troyes_env.engine.setup import init_state
+from troyes_env.engine.step import WORK_SIZE, advance, is_legal, settle, step_inplace, step_trusted
 
-from core.numba_cache import refresh_stale_cache
-from troyes_env.engine import (
-    batch_loops,
-    board,
-    checks,
-    events,
-    feasible,
-    flow,
-    groups,
-    kernels,
-    observe,
-    rounds,
-    turns,
-)
-from troyes_env.engine.flow import (  # noqa: F401
-    WORK_SIZE,
-    init_state,
-    legal_mask_into,
-    step_inplace,
-)
-from troyes_env.engine.kernels import play_random_games  # noqa: F401
-from troyes_env.engine.observe import observe_into  # noqa: F401
-
-_MODULES = (
-    board, groups, feasible, rounds, events, turns, flow, observe, checks, kernels, batch_loops,
-)
-
-
-def _modules():
-    from troyes_env.engine import api  # imports flow: loaded after the names above
-
-    return (*_MODULES, api)
-
-
-def _refresh_stale_cache() -> None:
-    pkg = Path(__file__).resolve().parent
-    root = pkg.parent
-    deps = sorted(pkg.glob("*.py")) + [
-        root / "layout.py",
-        root / "actions.py",
-        root / "tables.py",
-        root / "observation.py",
-        *sorted((root.parent / "core").glob("*.py")),
-    ]
-    refresh_stale_cache(_modules(), deps, "troyes-engine-sources.sha256")
-
-
-_refresh_stale_cache()
+__all__ = [
+    "WORK_SIZE",
+    "advance",
+    "apply_action",
+    "init_state",
+    "is_legal",
+    "legal_mask_into",
+    "observe_into",
+    "play_random_games",
+    "settle",
+    "step_inplace",
+    "step_trusted",
+]

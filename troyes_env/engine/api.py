@@ -12,17 +12,14 @@ it to `mask`, and the wrapper keeps it for the next `legal_mask` call (core.entr
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit, typeof, types
+from numba import typeof, types
 
-from core.entry_points import compile_exactly
-from troyes_env.engine.flow import legal_mask_into, step_inplace
+from core.errors import API_BAD_PLAYER, API_BAD_STATE, OK
+from core.jit import compile_exactly, jit
+from troyes_env.engine.legal import legal_mask_into
 from troyes_env.engine.observe import observe_into
-from troyes_env.layout import O_NP, O_PHASE, O_VERSION, PH_OVER, STATE_SIZE, VERSION
-
-API_OK = 0
-API_BAD_STATE = -1  # not a Troyes state of this layout (the wrapper raises StateFormatError)
-API_BAD_PLAYER = -2  # observe: no such seat (ValueError)
+from troyes_env.engine.step import step_inplace
+from troyes_env.layout import PH_OVER, S_NP, S_PHASE, S_VERSION, STATE_SIZE, VERSION
 
 
 def signatures(T):
@@ -30,45 +27,44 @@ def signatures(T):
     read-only, which numba types differently from a writable one)."""
     i64 = types.Array(types.int64, 1, "C")
     tt = typeof(T)
-    i8 = types.Array(types.int8, 1, "C")
     bm = types.Array(types.boolean, 1, "C")
     f32 = types.Array(types.float32, 1, "C")
     return {
         "observe": types.int64(i64, tt, types.int64, f32),
-        "legal_mask": types.int64(i64, tt, bm, i64, i8, i64),
+        "legal_mask": types.int64(i64, tt, bm, i64, bm, i64),
         "step": types.int64(i64, i64, tt, types.int64, bm, i64),
     }
 
 
-@njit(cache=True)
+@jit
 def state_ok(s):
     """Size and layout version (DESIGN D1) before compiled code trusts the state."""
-    return s.shape[0] == STATE_SIZE and s[O_VERSION] == VERSION
+    return s.shape[0] == STATE_SIZE and s[S_VERSION] == VERSION
 
 
 def _observe(s, T, me, out):
     if not state_ok(s):
         return API_BAD_STATE
-    if me < 0 or me >= s[O_NP]:
+    if me < 0 or me >= s[S_NP]:
         return API_BAD_PLAYER
     observe_into(s, T, me, out)
-    return API_OK
+    return OK
 
 
 def _legal_mask(s, T, out, scratch, mask, work):
     """out (bool) = the legal mask of s; the search runs on `scratch`, a copy (D5)."""
     if not state_ok(s):
         return API_BAD_STATE
-    if s[O_PHASE] == PH_OVER:
+    if s[S_PHASE] == PH_OVER:
         for i in range(out.shape[0]):
             out[i] = False
-        return API_OK
+        return OK
     for i in range(STATE_SIZE):
         scratch[i] = s[i]
     legal_mask_into(scratch, T, mask, work)
     for i in range(out.shape[0]):
-        out[i] = mask[i] != 0
-    return API_OK
+        out[i] = mask[i]
+    return OK
 
 
 def _step(s, new, T, a, mask, work):
@@ -78,21 +74,19 @@ def _step(s, new, T, a, mask, work):
         return API_BAD_STATE
     for i in range(STATE_SIZE):  # a plain loop: numba's slice copy is a generic strided loop
         new[i] = s[i]
-    m8 = mask.view(np.int8)  # the engine's masks are int8 0/1: the same bytes
-    code = step_inplace(new, T, a, m8, work)
-    if code == 0 and new[O_PHASE] == PH_OVER:  # settle builds no mask once the game is over
-        for i in range(m8.shape[0]):
-            m8[i] = 0
+    code = step_inplace(new, T, a, mask, work)
+    if code == OK and new[S_PHASE] == PH_OVER:  # settle builds no mask once the game is over
+        for i in range(mask.shape[0]):
+            mask[i] = False
     return code
 
 
-# module-level dispatchers, so the engine's stale-cache check (engine/__init__.py) flushes them.
-# Compiled without numba's runtime (_nrt=False, as the rules code): arrays are then unboxed
-# without a reference-counted wrapper each, ~0.1 us less per call; allocation would not compile
-# (hence the loops instead of slice copies, which may allocate a temporary).
-api_observe = njit(cache=True, _nrt=False)(_observe)
-api_legal_mask = njit(cache=True, _nrt=False)(_legal_mask)
-api_step = njit(cache=True, _nrt=False)(_step)
+# Compiled without numba's runtime (alloc=False, as the rules code; core.jit): arrays are then
+# unboxed without a reference-counted wrapper each, ~0.1 us less per call; allocation would not
+# compile (hence the loops instead of slice copies, which may allocate a temporary).
+api_observe = jit(alloc=False)(_observe)
+api_legal_mask = jit(alloc=False)(_legal_mask)
+api_step = jit(alloc=False)(_step)
 
 
 def compile_entry_points(T):

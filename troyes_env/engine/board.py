@@ -5,31 +5,37 @@ All functions take the state `s` and the rules table `T` (never module-global ar
 
 from __future__ import annotations
 
-from numba import njit
-
+from core.jit import jit, nl
 from core.rng import rng_below
 from troyes_env.layout import (
+    DIST_DICE,
+    N_ACTPOS,
+    N_CATH,
+    N_DIE_TYPES,
+    N_SPACES,
+    N_VAL,
     NFLAG,
     NROW,
-    O_ACARD,
-    O_ACUBE,
-    O_ASUP,
-    O_CATH,
-    O_CHARS,
-    O_CUBES,
-    O_DEN,
-    O_DICE,
-    O_FLAGS,
-    O_INF,
-    O_KEPT,
-    O_LYING,
-    O_NP,
-    O_RNG,
-    O_ROW,
-    O_SPACES,
-    O_SUP,
-    O_VP,
+    S_ACARD,
+    S_ACUBE,
+    S_ASUP,
+    S_CATH,
+    S_CHARS,
+    S_CUBES,
+    S_DEN,
+    S_DICE,
+    S_FLAGS,
+    S_INF,
+    S_KEPT,
+    S_LYING,
+    S_NP,
+    S_RNG,
+    S_ROW,
+    S_SPACES,
+    S_SUP,
+    S_VP,
 )
+from troyes_env.rules_data import Count
 from troyes_env.tables import (
     A_VP1,
     A_W,
@@ -55,40 +61,40 @@ from troyes_env.tables import (
     T_ROW_OF,
 )
 
+# count codes (rules_data.Count; tests/troyes/test_constants_sync.py)
+CNT_EV_CUBE = int(Count.EVENTS_WITH_OWN_CUBE)
+CNT_CATH = int(Count.OWN_CATHEDRAL_CUBES)
+CNT_BISH = int(Count.OWN_BISHOPRIC_CITIZENS)
+CNT_PAL = int(Count.OWN_PALACE_CITIZENS)
+CNT_KEPT = int(Count.EVENTS_KEPT)
+CNT_INF = int(Count.INFLUENCE)
+CNT_DEN = int(Count.DENIERS)
+CNT_BLD = int(Count.OWN_BUILDING_CITIZENS)
+CNT_ACT = int(Count.OWN_ACTIVITY_CITIZENS)
 
-@njit(cache=True, _nrt=False)
-def nl(x):
-    """x without its literal type. Numba compiles one specialization of a function per literal
-    argument value (and of everything it calls), so constants are passed through nl()."""
-    return x + 0
 
-
-# Count codes (rules_data.Count)
-CNT_EV_CUBE, CNT_CATH, CNT_BISH, CNT_PAL, CNT_KEPT, CNT_INF, CNT_DEN, CNT_BLD, CNT_ACT = range(9)
-
-
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def roll_die(s):
     """One die roll 1..6 from the in-state RNG (ED-2)."""
-    return 1 + rng_below(s, nl(O_RNG), nl(6))
+    return 1 + rng_below(s, nl(S_RNG), nl(6))
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def gain_influence(s, T, p, x):
     """rules §5: the track stops at 20; influence above it is lost."""
-    v = s[O_INF + p] + x
+    v = s[S_INF + p] + x
     cap = T[T_MISC + M_INFL_MAX]
-    s[O_INF + p] = cap if v > cap else v
+    s[S_INF + p] = cap if v > cap else v
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def lose_vp(s, p, x):
     """ED-4: a VP loss stops at 0."""
-    v = s[O_VP + p] - x
-    s[O_VP + p] = v if v > 0 else 0
+    v = s[S_VP + p] - x
+    s[S_VP + p] = v if v > 0 else 0
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def penalty(s, T, p):
     """rules §3: the flat 2 VP penalty (never below 0)."""
     lose_vp(s, p, T[T_MISC + M_PENALTY])
@@ -97,28 +103,28 @@ def penalty(s, T, p):
 # ---------------------------------------------------------------- dice
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def dice_idx(d, c, v):
-    return O_DICE + d * 18 + c * 6 + v - 1
+    return S_DICE + d * DIST_DICE + c * N_VAL + v - 1
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def district_count(s, d):
     n = 0
-    for i in range(18):
-        n += s[O_DICE + d * 18 + i]
+    for i in range(DIST_DICE):
+        n += s[S_DICE + d * DIST_DICE + i]
     return n
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def any_dice(s):
-    for i in range(90):
-        if s[O_DICE + i] > 0:
+    for i in range(N_DIE_TYPES):
+        if s[S_DICE + i] > 0:
             return True
     return False
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def own_strength(s, p):
     """Total of a player's own dice, red counting double (rules §3 phase 3)."""
     t = 0
@@ -132,27 +138,27 @@ def own_strength(s, p):
 # ---------------------------------------------------------------- buildings and citizens
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def building_colour(b):
     """rules §4.4: red -> Palace (0), white -> Bishopric (1), yellow -> City Hall (2)."""
     return 2 - b
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def row_base(T, b, v):
     """First SPACE id of the row (Palace: the space) a die of value v picks in building b."""
     rl = T[T_ROW_LEN + b]
     return 6 * b + T[T_ROW_OF + b * 6 + v - 1] * rl
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def space_row_base(T, sp):
     b = sp // 6
     rl = T[T_ROW_LEN + b]
     return 6 * b + ((sp - 6 * b) // rl) * rl
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def leave_space(s, T, sp):
     """ED-8: a standing citizen leaves; the citizens behind it move up one place."""
     b = sp // 6
@@ -160,26 +166,26 @@ def leave_space(s, T, sp):
     base = space_row_base(T, sp)
     end = base + rl
     for i in range(sp, end - 1):
-        s[O_SPACES + i] = s[O_SPACES + i + 1]
-    s[O_SPACES + end - 1] = -1
+        s[S_SPACES + i] = s[S_SPACES + i + 1]
+    s[S_SPACES + end - 1] = -1
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def place_citizen(s, T, owner, b, v):
     """rules §4.4: enter at the front of the row for v (Palace: space v); expel the last one of a
     full row (lying at the building). Returns the expelled owner or -1. No legality check."""
     rl = T[T_ROW_LEN + b]
     base = row_base(T, b, v)
-    last = s[O_SPACES + base + rl - 1]
+    last = s[S_SPACES + base + rl - 1]
     for i in range(base + rl - 1, base, -1):
-        s[O_SPACES + i] = s[O_SPACES + i - 1]
-    s[O_SPACES + base] = owner
+        s[S_SPACES + i] = s[S_SPACES + i - 1]
+    s[S_SPACES + base] = owner
     if last >= 0:
-        s[O_LYING + b * 5 + last] += 1
+        s[S_LYING + b * 5 + last] += 1
     return last
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def placement_ok(s, T, owner, b, v, src_kind, src_idx):
     """rules §4.4 protection rule and ED-28, with the citizen's source (ED-7) leaving first.
 
@@ -191,33 +197,33 @@ def placement_ok(s, T, owner, b, v, src_kind, src_idx):
         if src_idx == base:
             return False  # ED-28: it would return to the very place it left
         return True  # the row shortens first, so nobody is expelled
-    last = s[O_SPACES + base + rl - 1]
+    last = s[S_SPACES + base + rl - 1]
     if last < 0:
         return True
-    ly = s[O_LYING + b * 5 + last]
+    ly = s[S_LYING + b * 5 + last]
     if src_kind == 2 and src_idx == b and last == owner:
         ly -= 1
     return ly == 0
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def citizen_leave(s, T, p, src_kind, src_idx):
     """ED-7: the citizen leaves its place (supply, a building space, lying, a card)."""
     if src_kind == 0:
-        s[O_SUP + p] -= 1
+        s[S_SUP + p] -= 1
     elif src_kind == 1:
         leave_space(s, T, src_idx)
     elif src_kind == 2:
-        s[O_LYING + src_idx * 5 + p] -= 1
+        s[S_LYING + src_idx * 5 + p] -= 1
     else:
-        s[O_ASUP + src_idx * 4 + p] = 0
+        s[S_ASUP + src_idx * 4 + p] = 0
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def standing(s, p, b):
     n = 0
     for i in range(6):
-        if s[O_SPACES + 6 * b + i] == p:
+        if s[S_SPACES + 6 * b + i] == p:
             n += 1
     return n
 
@@ -225,44 +231,44 @@ def standing(s, p, b):
 # ---------------------------------------------------------------- events
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def row_len(s):
     n = 0
     for i in range(NROW):
-        if s[O_ROW + i] >= 0:
+        if s[S_ROW + i] >= 0:
             n += 1
     return n
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def ev_flags(T, card):
     return T[T_EV + card * E_W + E_FLAGS]
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def free_flags(s, T, i):
-    card = s[O_ROW + i]
+    card = s[S_ROW + i]
     nf = ev_flags(T, card)
     n = 0
     for f in range(nf):
-        if s[O_FLAGS + i * NFLAG + f] < 0:
+        if s[S_FLAGS + i * NFLAG + f] < 0:
             n += 1
     return n
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def own_flags(s, i, p):
     n = 0
     for f in range(NFLAG):
-        if s[O_FLAGS + i * NFLAG + f] == p:
+        if s[S_FLAGS + i * NFLAG + f] == p:
             n += 1
     return n
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def resolve_event(s, T, i):
     """rules §4.3, ED-33: pay the majorities, give the card to its keeper, empty the flags."""
-    card = s[O_ROW + i]
+    card = s[S_ROW + i]
     nf = ev_flags(T, card)
     r1 = T[T_EV + card * E_W + E_R1]
     r2 = T[T_EV + card * E_W + E_R2]
@@ -286,10 +292,10 @@ def resolve_event(s, T, i):
                 keeper = o
     if npres == 1:
         if keeper < 4:
-            s[O_VP + keeper] += r1 + r2
+            s[S_VP + keeper] += r1 + r2
     elif nmx == 1:
         if keeper < 4:
-            s[O_VP + keeper] += r1
+            s[S_VP + keeper] += r1
         sc = 0
         for o in range(5):
             c = own_flags(s, i, o)
@@ -302,42 +308,42 @@ def resolve_event(s, T, i):
         share = r2 // nsc
         for o in range(4):
             if own_flags(s, i, o) == sc:
-                s[O_VP + o] += share
+                s[S_VP + o] += share
     else:
         share = (r1 + r2) // nmx
         for o in range(4):
             if own_flags(s, i, o) == mx:
-                s[O_VP + o] += share
+                s[S_VP + o] += share
         # ED-33: the tied player holding the lowest-numbered flag keeps the card
         for f in range(nf):
-            o = s[O_FLAGS + i * NFLAG + f]
+            o = s[S_FLAGS + i * NFLAG + f]
             if o >= 0 and own_flags(s, i, o) == mx:
                 keeper = o
                 break
     for f in range(NFLAG):
-        o = s[O_FLAGS + i * NFLAG + f]
+        o = s[S_FLAGS + i * NFLAG + f]
         if 0 <= o < 4:
-            s[O_CUBES + o] -= 1
-        s[O_FLAGS + i * NFLAG + f] = -1
+            s[S_CUBES + o] -= 1
+        s[S_FLAGS + i * NFLAG + f] = -1
     if card != 0:  # Marauding stays in play, emptied (rules §4.3)
-        s[O_KEPT + card] = keeper  # 4 (grey majority): the card leaves the game
+        s[S_KEPT + card] = keeper  # 4 (grey majority): the card leaves the game
         for j in range(i, NROW - 1):
-            s[O_ROW + j] = s[O_ROW + j + 1]
+            s[S_ROW + j] = s[S_ROW + j + 1]
             for f in range(NFLAG):
-                s[O_FLAGS + j * NFLAG + f] = s[O_FLAGS + (j + 1) * NFLAG + f]
-        s[O_ROW + NROW - 1] = -1
+                s[S_FLAGS + j * NFLAG + f] = s[S_FLAGS + (j + 1) * NFLAG + f]
+        s[S_ROW + NROW - 1] = -1
         for f in range(NFLAG):
-            s[O_FLAGS + (NROW - 1) * NFLAG + f] = -1
+            s[S_FLAGS + (NROW - 1) * NFLAG + f] = -1
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def place_event_cube(s, T, p, i):
     """One cube on the first empty flag of row card i, +1 influence; resolve when full (§4.3)."""
-    nf = ev_flags(T, s[O_ROW + i])
+    nf = ev_flags(T, s[S_ROW + i])
     for f in range(nf):
-        if s[O_FLAGS + i * NFLAG + f] < 0:
-            s[O_FLAGS + i * NFLAG + f] = p
-            s[O_CUBES + p] += 1
+        if s[S_FLAGS + i * NFLAG + f] < 0:
+            s[S_FLAGS + i * NFLAG + f] = p
+            s[S_CUBES + p] += 1
             gain_influence(s, T, p, nl(1))
             break
     if free_flags(s, T, i) == 0:
@@ -347,39 +353,39 @@ def place_event_cube(s, T, p, i):
 # ---------------------------------------------------------------- Cathedral
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def cath_height(s, v):
     h = 0
     for lv in range(3):
-        if s[O_CATH + lv * 6 + v - 1] >= 0:
+        if s[S_CATH + lv * 6 + v - 1] >= 0:
             h = lv + 1
     return h
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def build_cathedral_cube(s, T, p, v):
     """rules §4.2: cube on the lowest empty level of value v; +1 VP, +1/+2 influence."""
     h = cath_height(s, v)
-    s[O_CATH + h * 6 + v - 1] = p
-    s[O_CUBES + p] += 1
-    s[O_VP + p] += T[T_MISC + M_CATH_VP]
+    s[S_CATH + h * 6 + v - 1] = p
+    s[S_CUBES + p] += 1
+    s[S_VP + p] += T[T_MISC + M_CATH_VP]
     gain_influence(s, T, p, T[T_CATH_INFL + v - 1])
 
 
 # ---------------------------------------------------------------- counts and scoring
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def count_of(s, T, p, code):
     """rules §6.1.2 VP_PER counts and §6.3 character counts."""
     n = 0
     if code == CNT_EV_CUBE:
         for i in range(NROW):
-            if s[O_ROW + i] >= 0 and own_flags(s, i, p) > 0:
+            if s[S_ROW + i] >= 0 and own_flags(s, i, p) > 0:
                 n += 1
     elif code == CNT_CATH:
-        for i in range(18):
-            if s[O_CATH + i] == p:
+        for i in range(N_CATH):
+            if s[S_CATH + i] == p:
                 n += 1
     elif code == CNT_BISH:
         n = standing(s, p, nl(1))
@@ -387,24 +393,24 @@ def count_of(s, T, p, code):
         n = standing(s, p, nl(0))
     elif code == CNT_KEPT:
         for c in range(17):
-            if s[O_KEPT + c] == p:
+            if s[S_KEPT + c] == p:
                 n += 1
     elif code == CNT_INF:
-        n = s[O_INF + p]
+        n = s[S_INF + p]
     elif code == CNT_DEN:
-        n = s[O_DEN + p]
+        n = s[S_DEN + p]
     elif code == CNT_BLD:
-        for i in range(18):
-            if s[O_SPACES + i] == p:
+        for i in range(N_SPACES):
+            if s[S_SPACES + i] == p:
                 n += 1
     elif code == CNT_ACT:
-        for pos in range(9):
-            if s[O_ASUP + pos * 4 + p] > 0:
+        for pos in range(N_ACTPOS):
+            if s[S_ASUP + pos * 4 + p] > 0:
                 n += 1
     return n
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def character_vp(s, T, ch, p):
     """rules §6.3 tier model: VP of the highest threshold reached, 0 below the first."""
     o = T_CHAR + ch * C_W
@@ -416,39 +422,39 @@ def character_vp(s, T, ch, p):
     return vp
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def score_final(s, T, out):
     """rules §7 final scoring into out[0..P) (clamped at 0, U-VP-FLOOR)."""
-    n = s[O_NP]
+    n = s[S_NP]
     for p in range(n):
-        t = s[O_VP + p]
+        t = s[S_VP + p]
         for i in range(NROW):
-            if s[O_ROW + i] >= 0 and own_flags(s, i, p) > 0:
+            if s[S_ROW + i] >= 0 and own_flags(s, i, p) > 0:
                 t += T[T_MISC + M_UNRES_VP]
-        for pos in range(9):
-            w = s[O_ASUP + pos * 4 + p]
+        for pos in range(N_ACTPOS):
+            w = s[S_ASUP + pos * 4 + p]
             if w == 1 or w == 2:
-                card = s[O_ACARD + pos]
+                card = s[S_ACARD + pos]
                 t += T[T_ACT + card * A_W + A_VP1 + w - 1]
         for lv in range(3):
             has = False
             for v in range(6):
-                if s[O_CATH + lv * 6 + v] == p:
+                if s[S_CATH + lv * 6 + v] == p:
                     has = True
             if not has:
                 t -= T[T_MISC + M_CATH_PEN]
         for q in range(4):
             for k in range(2):
-                ch = s[O_CHARS + q * 2 + k]
+                ch = s[S_CHARS + q * 2 + k]
                 if ch >= 0:
                     t += character_vp(s, T, ch, p)
         out[p] = t if t > 0 else 0
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def act_cubes_total(s, p):
     n = 0
-    for pos in range(9):
-        n += s[O_ACUBE + pos * 4 + p]
+    for pos in range(N_ACTPOS):
+        n += s[S_ACUBE + pos * 4 + p]
     return n

@@ -9,44 +9,53 @@ the per-entry bounds (`layout_bounds`) are arguments (D2)."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from core.agents import pick_legal
+from core.jit import jit
 from troyes_env.actions import NUM_ACTIONS
+from troyes_env.engine.apply import apply_action
 from troyes_env.engine.board import own_flags
-from troyes_env.engine.flow import _apply, advance, legal_mask_into, settle
+from troyes_env.engine.groups import TIMING_IMMEDIATE
+from troyes_env.engine.legal import legal_mask_into
+from troyes_env.engine.step import advance, settle
 from troyes_env.layout import (
+    DIST_DICE,
+    N_ACTPOS,
+    N_CATH,
+    N_DIE_TYPES,
+    N_SPACES,
+    N_VAL,
     NFLAG,
     NROW,
-    O_ACARD,
-    O_ACUBE,
-    O_AHID,
-    O_ASUP,
-    O_BLACK,
-    O_CATH,
-    O_CUBES,
-    O_DECKS,
-    O_DEN,
-    O_DICE,
-    O_DRAWN,
-    O_FLAGS,
-    O_GREY,
-    O_INF,
-    O_KEPT,
-    O_LYING,
-    O_NP,
-    O_OWNED,
-    O_PHASE,
-    O_ROLLED,
-    O_ROUND,
-    O_ROW,
-    O_SPACES,
-    O_SUP,
-    O_VP,
     PH_COUNTER,
     PH_FLIP,
     PH_OVER,
     PH_SETUP,
+    S_ACARD,
+    S_ACUBE,
+    S_AHID,
+    S_ASUP,
+    S_BLACK,
+    S_CATH,
+    S_CUBES,
+    S_DECKS,
+    S_DEN,
+    S_DICE,
+    S_DRAWN,
+    S_FLAGS,
+    S_GREY,
+    S_INF,
+    S_KEPT,
+    S_LYING,
+    S_NP,
+    S_OWNED,
+    S_PHASE,
+    S_ROLLED,
+    S_ROUND,
+    S_ROW,
+    S_SPACES,
+    S_SUP,
+    S_VP,
     STATE_SIZE,
 )
 from troyes_env.tables import A_TIMING, A_W, E_FLAGS, E_W, T_ACT, T_EV, T_SETUP
@@ -54,67 +63,67 @@ from troyes_env.tables import A_TIMING, A_W, E_FLAGS, E_W, T_ACT, T_EV, T_SETUP
 E_CITIZENS, E_GREY, E_CUBES, E_LYING, E_DICE, E_NEG, E_ROW, E_EMPTY_MASK, E_LONG = range(1, 10)
 
 
-@njit(cache=True)
+@jit
 def invariant_code(s, T):
-    n = s[O_NP]
+    n = s[S_NP]
     for p in range(n):
-        placed = s[O_SUP + p]
-        for i in range(18):
-            if s[O_SPACES + i] == p:
+        placed = s[S_SUP + p]
+        for i in range(N_SPACES):
+            if s[S_SPACES + i] == p:
                 placed += 1
         for b in range(3):
-            placed += s[O_LYING + b * 5 + p]
-            if s[O_LYING + b * 5 + p] > 1:
+            placed += s[S_LYING + b * 5 + p]
+            if s[S_LYING + b * 5 + p] > 1:
                 return E_LYING
-        for pos in range(9):
-            if s[O_ASUP + pos * 4 + p] > 0:
+        for pos in range(N_ACTPOS):
+            if s[S_ASUP + pos * 4 + p] > 0:
                 placed += 1
-        if placed != s[O_OWNED + p] or s[O_OWNED + p] > 12:
+        if placed != s[S_OWNED + p] or s[S_OWNED + p] > 12:
             return E_CITIZENS
         cubes = 0
-        for pos in range(9):
-            cubes += s[O_ACUBE + pos * 4 + p]
-        for i in range(18):
-            if s[O_CATH + i] == p:
+        for pos in range(N_ACTPOS):
+            cubes += s[S_ACUBE + pos * 4 + p]
+        for i in range(N_CATH):
+            if s[S_CATH + i] == p:
                 cubes += 1
         for i in range(NROW):
             cubes += own_flags(s, i, p)
-        if cubes != s[O_CUBES + p]:
+        if cubes != s[S_CUBES + p]:
             return E_CUBES
-        if s[O_DEN + p] < 0 or s[O_VP + p] < 0 or s[O_INF + p] < 0 or s[O_INF + p] > 20:
+        if s[S_DEN + p] < 0 or s[S_VP + p] < 0 or s[S_INF + p] < 0 or s[S_INF + p] > 20:
             return E_NEG
-    g = s[O_GREY]
-    for i in range(18):
-        if s[O_SPACES + i] == 4:
+    g = s[S_GREY]
+    for i in range(N_SPACES):
+        if s[S_SPACES + i] == 4:
             g += 1
     for b in range(3):
-        g += s[O_LYING + b * 5 + 4]
+        g += s[S_LYING + b * 5 + 4]
     if g != 8:
         return E_GREY
     for d in range(5):
         for c in range(3):
             k = 0
             for v in range(6):
-                k += s[O_DICE + d * 18 + c * 6 + v]
-            if k > s[O_ROLLED + d * 3 + c]:
+                k += s[S_DICE + d * DIST_DICE + c * N_VAL + v]
+            if k > s[S_ROLLED + d * 3 + c]:
                 return E_DICE
-    if s[O_ROW] != 0:
+    if s[S_ROW] != 0:
         return E_ROW
     for i in range(NROW):
-        if s[O_ROW + i] < 0:
+        if s[S_ROW + i] < 0:
             for f in range(NFLAG):
-                if s[O_FLAGS + i * NFLAG + f] >= 0:
+                if s[S_FLAGS + i * NFLAG + f] >= 0:
                     return E_ROW
     return 0
 
 
-@njit(cache=True)
+@jit
 def random_game(s, T, mask, work, rng4, spare, explore, max_steps):
     """Play one random game from s. After every decision the invariants are checked; with
     `explore`, every legal action is also tried on a copy (spare) and must give a state with
     valid invariants and a non-empty mask unless over (D5). Returns (decisions, error code)."""
     k = 0
-    while s[O_PHASE] != PH_OVER:
+    while s[S_PHASE] != PH_OVER:
         if k >= max_steps:
             return k, E_LONG
         m = legal_mask_into(s, T, mask, work)
@@ -123,21 +132,21 @@ def random_game(s, T, mask, work, rng4, spare, explore, max_steps):
         if explore:
             for a in range(NUM_ACTIONS):
                 legal_mask_into(s, T, mask, work)
-                if mask[a] == 0:
+                if not mask[a]:
                     continue
                 for i in range(STATE_SIZE):
                     spare[i] = s[i]
-                _apply(spare, T, a, work)
+                apply_action(spare, T, a, work)
                 advance(spare, T)
                 settle(spare, T, mask, work)
                 e = invariant_code(spare, T)
                 if e != 0:
                     return k, e
-                if spare[O_PHASE] != PH_OVER and legal_mask_into(spare, T, mask, work) == 0:
+                if spare[S_PHASE] != PH_OVER and legal_mask_into(spare, T, mask, work) == 0:
                     return k, E_EMPTY_MASK
             m = legal_mask_into(s, T, mask, work)
         act = pick_legal(mask, rng4)  # RandomAgent's draw among the m legal actions
-        _apply(s, T, act, work)
+        apply_action(s, T, act, work)
         advance(s, T)
         settle(s, T, mask, work)
         k += 1
@@ -218,7 +227,7 @@ def layout_bounds(layout):
     return lo, hi
 
 
-@njit(cache=True)
+@jit
 def full_invariant_code(s, T, lo, hi):
     """First failing invariant of invariants.py (F_* code), 0 when every one holds."""
     if s.shape[0] != lo.shape[0] or s.shape[0] != STATE_SIZE:
@@ -226,39 +235,39 @@ def full_invariant_code(s, T, lo, hi):
     for i in range(STATE_SIZE):
         if s[i] < lo[i] or s[i] > hi[i]:
             return F_RANGE
-    n = s[O_NP]
-    ph = s[O_PHASE]
+    n = s[S_NP]
+    ph = s[S_PHASE]
     start_cit = T[T_SETUP + n * 5]
     # citizens: each player's are in exactly one place, 12 at most
     for p in range(4):
-        total = s[O_SUP + p]
-        for i in range(18):
-            if s[O_SPACES + i] == p:
+        total = s[S_SUP + p]
+        for i in range(N_SPACES):
+            if s[S_SPACES + i] == p:
                 total += 1
         for b in range(3):
-            total += s[O_LYING + b * 5 + p]
-        for pos in range(9):
-            if s[O_ASUP + pos * 4 + p] > 0:
+            total += s[S_LYING + b * 5 + p]
+        for pos in range(N_ACTPOS):
+            if s[S_ASUP + pos * 4 + p] > 0:
                 total += 1
-        own = s[O_OWNED + p]
+        own = s[S_OWNED + p]
         if p >= n:
-            if total != 0 or own != 0 or s[O_DEN + p] != 0 or s[O_VP + p] != 0:
+            if total != 0 or own != 0 or s[S_DEN + p] != 0 or s[S_VP + p] != 0:
                 return F_ABSENT_SEAT
             continue
         if total != own:
             return F_CITIZENS
         if own < start_cit or own > 12:
             return F_OWNED
-    g = s[O_GREY]
-    for i in range(18):
-        if s[O_SPACES + i] == 4:
+    g = s[S_GREY]
+    for i in range(N_SPACES):
+        if s[S_SPACES + i] == 4:
             g += 1
     for b in range(3):
-        g += s[O_LYING + b * 5 + 4]
+        g += s[S_LYING + b * 5 + 4]
     if g != 8:
         return F_GREY
     for i in range(15):
-        if s[O_LYING + i] > 1:
+        if s[S_LYING + i] > 1:
             return F_LYING
     # rows have no gaps (ED-8): Bishopric 3 rows of 2 from space 6, City Hall 2 of 3 from 12
     for r in range(5):
@@ -266,91 +275,91 @@ def full_invariant_code(s, T, lo, hi):
         rl = 2 if r < 3 else 3
         seen_empty = False
         for x in range(rl):
-            if s[O_SPACES + base + x] < 0:
+            if s[S_SPACES + base + x] < 0:
                 seen_empty = True
             elif seen_empty:
                 return F_SPACE_GAP
-    if ph != PH_SETUP and s[O_ROUND] == 0:
-        for i in range(18):
-            if s[O_SPACES + i] < 0:
+    if ph != PH_SETUP and s[S_ROUND] == 0:
+        for i in range(N_SPACES):
+            if s[S_SPACES + i] < 0:
                 return F_PREPLACE
     # supervisors: slots 1 and 2 hold at most one player; only on revealed cards
     for pos in range(9):
         for slot in range(1, 3):
             k = 0
             for p in range(4):
-                if s[O_ASUP + pos * 4 + p] == slot:
+                if s[S_ASUP + pos * 4 + p] == slot:
                     k += 1
             if k > 1:
                 return F_SLOT
         anything = False
         cubes = False
         for p in range(4):
-            if s[O_ASUP + pos * 4 + p] != 0:
+            if s[S_ASUP + pos * 4 + p] != 0:
                 anything = True
-            if s[O_ACUBE + pos * 4 + p] != 0:
+            if s[S_ACUBE + pos * 4 + p] != 0:
                 cubes = True
-        ac = s[O_ACARD + pos]
+        ac = s[S_ACARD + pos]
         if ac < 0 and (anything or cubes):
             return F_FACE_DOWN
-        if ac >= 0 and T[T_ACT + ac * A_W + A_TIMING] == 0 and cubes:
+        if ac >= 0 and T[T_ACT + ac * A_W + A_TIMING] == TIMING_IMMEDIATE and cubes:
             return F_IMMEDIATE
-        if ac >= 0 and s[O_AHID + pos] >= 0:
+        if ac >= 0 and s[S_AHID + pos] >= 0:
             return F_BOTH_FACES
     # cubes: board count matches the counters
     for p in range(n):
         on = 0
-        for pos in range(9):
-            on += s[O_ACUBE + pos * 4 + p]
-        for i in range(18):
-            if s[O_CATH + i] == p:
+        for pos in range(N_ACTPOS):
+            on += s[S_ACUBE + pos * 4 + p]
+        for i in range(N_CATH):
+            if s[S_CATH + i] == p:
                 on += 1
         for i in range(NROW * NFLAG):
-            if s[O_FLAGS + i] == p:
+            if s[S_FLAGS + i] == p:
                 on += 1
-        if on != s[O_CUBES + p]:
+        if on != s[S_CUBES + p]:
             return F_CUBES
     for lv in range(1, 3):
         for val in range(6):
-            if s[O_CATH + lv * 6 + val] >= 0 and s[O_CATH + (lv - 1) * 6 + val] < 0:
+            if s[S_CATH + lv * 6 + val] >= 0 and s[S_CATH + (lv - 1) * 6 + val] < 0:
                 return F_CATH
     # event row: Marauding first, compact, flags only within the card, no full card
-    if s[O_ROW] != 0:
+    if s[S_ROW] != 0:
         return F_MARAUDING
     seen_end = False
     for i in range(NROW):
-        c = s[O_ROW + i]
+        c = s[S_ROW + i]
         if c < 0:
             seen_end = True
             for f in range(NFLAG):
-                if s[O_FLAGS + i * NFLAG + f] >= 0:
+                if s[S_FLAGS + i * NFLAG + f] >= 0:
                     return F_ROW_FLAGS_EMPTY
             continue
         if seen_end:
             return F_ROW_GAP
         nf = T[T_EV + c * E_W + E_FLAGS]
         for f in range(nf, NFLAG):
-            if s[O_FLAGS + i * NFLAG + f] >= 0:
+            if s[S_FLAGS + i * NFLAG + f] >= 0:
                 return F_ROW_BEYOND
         if nf > 0:
             full = True
             for f in range(nf):
-                if s[O_FLAGS + i * NFLAG + f] < 0:
+                if s[S_FLAGS + i * NFLAG + f] < 0:
                     full = False
             if full:
                 return F_ROW_FULL
-        if s[O_KEPT + c] >= 0:
+        if s[S_KEPT + c] >= 0:
             return F_ROW_KEPT
     for col in range(3):
-        for j in range(s[O_DRAWN + col]):
-            c = s[O_DECKS + col * 8 + j]
+        for j in range(s[S_DRAWN + col]):
+            c = s[S_DECKS + col * 8 + j]
             if c < 0:
                 return F_DRAWN
-            if s[O_KEPT + c] >= 0:
+            if s[S_KEPT + c] >= 0:
                 continue
             in_row = False
             for i in range(NROW):
-                if s[O_ROW + i] == c:
+                if s[S_ROW + i] == c:
                     in_row = True
             if not in_row:
                 return F_DRAWN
@@ -359,24 +368,24 @@ def full_invariant_code(s, T, lo, hi):
         for c in range(3):
             k = 0
             for v in range(6):
-                k += s[O_DICE + d * 18 + c * 6 + v]
-            if k > s[O_ROLLED + d * 3 + c]:
+                k += s[S_DICE + d * DIST_DICE + c * N_VAL + v]
+            if k > s[S_ROLLED + d * 3 + c]:
                 return F_DICE
     for c in range(3):
         k = 0
         for d in range(5):
-            k += s[O_ROLLED + d * 3 + c]
+            k += s[S_ROLLED + d * 3 + c]
         if k > 6:
             return F_ROLLED
     if ph != PH_COUNTER and ph != PH_FLIP and ph != PH_OVER:
         for v in range(6):
-            if s[O_BLACK + v] != 0:
+            if s[S_BLACK + v] != 0:
                 return F_BLACK
     if ph == PH_OVER:
-        for i in range(90):
-            if s[O_DICE + i] != 0:
+        for i in range(N_DIE_TYPES):
+            if s[S_DICE + i] != 0:
                 return F_OVER
         for i in range(15):
-            if s[O_LYING + i] != 0:
+            if s[S_LYING + i] != 0:
                 return F_OVER
     return 0

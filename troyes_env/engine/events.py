@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from numba import njit
-
+from core.jit import jit, nl
 from troyes_env.actions import (
     A_ACTIVITY,
     A_BLACK,
@@ -23,7 +22,6 @@ from troyes_env.engine.board import (
     dice_idx,
     district_count,
     gain_influence,
-    nl,
     own_flags,
     own_strength,
     penalty,
@@ -39,41 +37,44 @@ from troyes_env.engine.rounds import (
     _start_actions,
 )
 from troyes_env.layout import (
+    DIST_DICE,
+    N_ACTPOS,
+    N_VAL,
     NFLAG,
     NROW,
-    O_ACUBE,
-    O_BLACK,
-    O_BLACKN,
-    O_CATH,
-    O_CBLK,
-    O_CLAST,
-    O_CLASTB,
-    O_COPEN,
-    O_CSEL,
-    O_CUBES,
-    O_CUR,
-    O_DICE,
-    O_EVK,
-    O_EVLEFT,
-    O_EVPOS,
-    O_EVSHORT,
-    O_FLAGS,
-    O_FLAST,
-    O_FRET,
-    O_FSEL,
-    O_INF,
-    O_NP,
-    O_OWNED,
-    O_PHASE,
-    O_ROW,
-    O_SPACES,
-    O_START,
-    O_SUP,
     PH_A_COUNTER,
     PH_A_EVENTS,
     PH_COUNTER,
     PH_EVENT,
     PH_FLIP,
+    S_ACUBE,
+    S_BLACK,
+    S_BLACKN,
+    S_CATH,
+    S_CBLK,
+    S_CLAST,
+    S_CLASTB,
+    S_COPEN,
+    S_CSEL,
+    S_CUBES,
+    S_CUR,
+    S_DICE,
+    S_EVK,
+    S_EVLEFT,
+    S_EVPOS,
+    S_EVSHORT,
+    S_FLAGS,
+    S_FLAST,
+    S_FRET,
+    S_FSEL,
+    S_INF,
+    S_NP,
+    S_OWNED,
+    S_PHASE,
+    S_ROW,
+    S_SPACES,
+    S_START,
+    S_SUP,
 )
 from troyes_env.tables import (
     E_E0,
@@ -88,314 +89,314 @@ from troyes_env.tables import (
 )
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _is_choice_effect(eff):
     return eff == EV_LOSE_ACUBE or eff == EV_LOSE_ECUBE or eff == EV_LOSE_CATH or eff == EV_LOSE_CH
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _event_options(s, T, q, eff, mask, mark):
     """ED-14: the options of player q for a choice effect; marks them when mark is True."""
     m = 0
     if eff == EV_LOSE_ACUBE:
-        for pos in range(9):
-            if s[O_ACUBE + pos * 4 + q] > 0:
+        for pos in range(N_ACTPOS):
+            if s[S_ACUBE + pos * 4 + q] > 0:
                 m += 1
                 if mark:
-                    mask[A_ACTIVITY + pos] = 1
+                    mask[A_ACTIVITY + pos] = True
     elif eff == EV_LOSE_ECUBE:
         for i in range(NROW):
-            if s[O_ROW + i] >= 0 and own_flags(s, i, q) > 0:
+            if s[S_ROW + i] >= 0 and own_flags(s, i, q) > 0:
                 m += 1
                 if mark:
-                    mask[A_EVENT + i] = 1
+                    mask[A_EVENT + i] = True
     elif eff == EV_LOSE_CATH:
         for v in range(1, 7):
             h = cath_height(s, v)
-            if h > 0 and s[O_CATH + (h - 1) * 6 + v - 1] == q:
+            if h > 0 and s[S_CATH + (h - 1) * 6 + v - 1] == q:
                 m += 1
                 if mark:
-                    mask[A_CATHV + v - 1] = 1
+                    mask[A_CATHV + v - 1] = True
     elif eff == EV_LOSE_CH:
         for sp in range(12, 18):
-            if s[O_SPACES + sp] == q:
+            if s[S_SPACES + sp] == q:
                 m += 1
                 if mark:
-                    mask[A_SPACE + sp] = 1
+                    mask[A_SPACE + sp] = True
     return m
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _run_events(s, T):
     """rules §3 phase 3 step 2: apply every row card, left to right; stop at a player's choice."""
-    n = s[O_NP]
-    st = s[O_START]
-    while s[O_EVPOS] < row_len(s):
-        card = s[O_ROW + s[O_EVPOS]]
+    n = s[S_NP]
+    st = s[S_START]
+    while s[S_EVPOS] < row_len(s):
+        card = s[S_ROW + s[S_EVPOS]]
         o = T_EV + card * E_W
         eff = T[o + E_EFF]
         if _is_choice_effect(eff):
-            while s[O_EVK] < n:
-                q = (st + s[O_EVK]) % n
-                if s[O_EVLEFT] > 0:
+            while s[S_EVK] < n:
+                q = (st + s[S_EVK]) % n
+                if s[S_EVLEFT] > 0:
                     if _event_options(s, T, q, eff, s, nl(False)) == 0:
-                        s[O_EVSHORT] = 1  # ED-15: cannot comply in full
-                        s[O_EVLEFT] = 0
+                        s[S_EVSHORT] = 1  # ED-15: cannot comply in full
+                        s[S_EVLEFT] = 0
                     else:
-                        s[O_PHASE] = PH_EVENT
-                        s[O_CUR] = q
+                        s[S_PHASE] = PH_EVENT
+                        s[S_CUR] = q
                         return
-                if s[O_EVSHORT] == 1:
+                if s[S_EVSHORT] == 1:
                     penalty(s, T, q)
-                s[O_EVK] += 1
-                s[O_EVLEFT] = T[o + E_E0]
-                s[O_EVSHORT] = 0
-        s[O_EVPOS] += 1
-        if s[O_EVPOS] < row_len(s):
+                s[S_EVK] += 1
+                s[S_EVLEFT] = T[o + E_E0]
+                s[S_EVSHORT] = 0
+        s[S_EVPOS] += 1
+        if s[S_EVPOS] < row_len(s):
             _enter_card(s, T)
     # step 3: the start player rolls every black die collected
-    for _ in range(s[O_BLACKN]):
+    for _ in range(s[S_BLACKN]):
         v = roll_die(s)
-        s[O_BLACK + v - 1] += 1
-    s[O_BLACKN] = 0
-    s[O_CUR] = st
-    s[O_PHASE] = PH_A_COUNTER
+        s[S_BLACK + v - 1] += 1
+    s[S_BLACKN] = 0
+    s[S_CUR] = st
+    s[S_PHASE] = PH_A_COUNTER
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _apply_event_choice(s, T, a):
-    q = s[O_CUR]
-    card = s[O_ROW + s[O_EVPOS]]
+    q = s[S_CUR]
+    card = s[S_ROW + s[S_EVPOS]]
     eff = T[T_EV + card * E_W + E_EFF]
     if eff == EV_LOSE_ACUBE:
         pos = a - A_ACTIVITY
-        s[O_ACUBE + pos * 4 + q] -= 1
-        s[O_CUBES + q] -= 1
+        s[S_ACUBE + pos * 4 + q] -= 1
+        s[S_CUBES + q] -= 1
     elif eff == EV_LOSE_ECUBE:
         i = a - A_EVENT
         for f in range(NFLAG - 1, -1, -1):  # ED-14: the cube on the highest-numbered flag
-            if s[O_FLAGS + i * NFLAG + f] == q:
-                s[O_FLAGS + i * NFLAG + f] = -1
+            if s[S_FLAGS + i * NFLAG + f] == q:
+                s[S_FLAGS + i * NFLAG + f] = -1
                 break
-        s[O_CUBES + q] -= 1
+        s[S_CUBES + q] -= 1
     elif eff == EV_LOSE_CATH:
         v = a - A_CATHV + 1
         h = cath_height(s, v)
-        s[O_CATH + (h - 1) * 6 + v - 1] = -1
-        s[O_CUBES + q] -= 1
+        s[S_CATH + (h - 1) * 6 + v - 1] = -1
+        s[S_CUBES + q] -= 1
     elif eff == EV_LOSE_CH:
         sp = a - A_SPACE
         from_space_to_supply(s, T, q, sp)
-    s[O_EVLEFT] -= 1
-    s[O_PHASE] = PH_A_EVENTS
+    s[S_EVLEFT] -= 1
+    s[S_PHASE] = PH_A_EVENTS
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def from_space_to_supply(s, T, q, sp):
     """rules §6.2 LOSE_CITY_HALL_CITIZEN: the citizen goes home; the row closes up (ED-8)."""
     citizen_leave(s, T, q, nl(1), sp)
-    s[O_SUP + q] += 1
+    s[S_SUP + q] += 1
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _highest_black(s):
     for v in range(6, 0, -1):
-        if s[O_BLACK + v - 1] > 0:
+        if s[S_BLACK + v - 1] > 0:
             return v
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _begin_counter(s, T, q):
     """ED-16: counter turns from q clockwise until no black die is left."""
-    n = s[O_NP]
+    n = s[S_NP]
     while True:
         h = _highest_black(s)
         if h == 0:
             _start_actions(s, T)
             return
         for i in range(6):
-            s[O_CBLK + i] = 0
-        for i in range(18):
-            s[O_CSEL + i] = 0
-        s[O_CLAST] = -1
-        s[O_CLASTB] = 0
-        s[O_COPEN] = 1
+            s[S_CBLK + i] = 0
+        for i in range(DIST_DICE):
+            s[S_CSEL + i] = 0
+        s[S_CLAST] = -1
+        s[S_CLASTB] = 0
+        s[S_COPEN] = 1
         if district_count(s, q) == 0:
             # ED-18: a player with no dice concedes automatically
-            s[O_BLACK + h - 1] -= 1
+            s[S_BLACK + h - 1] -= 1
             penalty(s, T, q)
             q = (q + 1) % n
             continue
-        s[O_CBLK + h - 1] = 1
-        s[O_PHASE] = PH_COUNTER
-        s[O_CUR] = q
+        s[S_CBLK + h - 1] = 1
+        s[S_PHASE] = PH_COUNTER
+        s[S_CUR] = q
         return
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _counter_need(s):
     t = 0
     for v in range(1, 7):
-        t += s[O_CBLK + v - 1] * v
+        t += s[S_CBLK + v - 1] * v
     return t
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _counter_sel_strength(s):
     t = 0
     for c in range(3):
         m = 2 if c == 2 else 1
         for v in range(1, 7):
-            t += s[O_CSEL + c * 6 + v - 1] * v * m
+            t += s[S_CSEL + c * 6 + v - 1] * v * m
     return t
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _mask_counter(s, T, mask):
-    q = s[O_CUR]
+    q = s[S_CUR]
     m = 0
-    if s[O_COPEN] == 1:
+    if s[S_COPEN] == 1:
         m += _mask_influence(s, T, q, mask)
     strength = own_strength(s, q)
     need = _counter_need(s)
     h = _highest_black(s)
     if strength < h:
-        mask[A_CONCEDE] = 1  # ED-18
+        mask[A_CONCEDE] = True  # ED-18
         m += 1
         return m
-    if s[O_CLAST] < 0:
-        for v in range(max(1, s[O_CLASTB]), 7):
-            if s[O_BLACK + v - 1] - s[O_CBLK + v - 1] > 0 and strength >= need + v:
-                mask[A_BLACK + v - 1] = 1
+    if s[S_CLAST] < 0:
+        for v in range(max(1, s[S_CLASTB]), 7):
+            if s[S_BLACK + v - 1] - s[S_CBLK + v - 1] > 0 and strength >= need + v:
+                mask[A_BLACK + v - 1] = True
                 m += 1
     have = _counter_sel_strength(s)
     # own dice in non-decreasing id order; a die is offered if the dice from it on can cover
     rest = 0
     for rid in range(17, -1, -1):
-        c = rid // 6
-        v = rid % 6 + 1
-        avail = s[dice_idx(q, c, v)] - s[O_CSEL + rid]
+        c = rid // N_VAL
+        v = rid % N_VAL + 1
+        avail = s[dice_idx(q, c, v)] - s[S_CSEL + rid]
         mult = 2 if c == 2 else 1
         rest += avail * v * mult
-        if rid >= s[O_CLAST] and avail > 0 and have + rest >= need:
-            mask[A_DIE + rid] = 1
+        if rid >= s[S_CLAST] and avail > 0 and have + rest >= need:
+            mask[A_DIE + rid] = True
             m += 1
     if have >= need:
-        mask[A_CONFIRM] = 1
+        mask[A_CONFIRM] = True
         m += 1
     return m
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _apply_counter(s, T, a, work):
-    q = s[O_CUR]
-    n = s[O_NP]
+    q = s[S_CUR]
+    n = s[S_NP]
     if a == A_CONCEDE:
         h = _highest_black(s)
-        s[O_BLACK + h - 1] -= 1
+        s[S_BLACK + h - 1] -= 1
         penalty(s, T, q)
-        s[O_CUR] = (q + 1) % n
-        s[O_PHASE] = PH_A_COUNTER
+        s[S_CUR] = (q + 1) % n
+        s[S_PHASE] = PH_A_COUNTER
     elif A_BLACK <= a < A_BLACK + 6:
         v = a - A_BLACK + 1
-        s[O_CBLK + v - 1] += 1
-        s[O_CLASTB] = v
-        s[O_COPEN] = 0
-    elif A_DIE <= a < A_DIE + 18:
+        s[S_CBLK + v - 1] += 1
+        s[S_CLASTB] = v
+        s[S_COPEN] = 0
+    elif A_DIE <= a < A_DIE + DIST_DICE:
         rid = a - A_DIE
-        s[O_CSEL + rid] += 1
-        s[O_CLAST] = rid
-        s[O_COPEN] = 0
+        s[S_CSEL + rid] += 1
+        s[S_CLAST] = rid
+        s[S_COPEN] = 0
     elif a == A_CONFIRM:
         nb = 0
-        for i in range(18):
-            s[O_DICE + q * 18 + i] -= s[O_CSEL + i]
-            s[O_CSEL + i] = 0
+        for i in range(DIST_DICE):
+            s[S_DICE + q * DIST_DICE + i] -= s[S_CSEL + i]
+            s[S_CSEL + i] = 0
         for v in range(6):
-            s[O_BLACK + v] -= s[O_CBLK + v]
-            nb += s[O_CBLK + v]
-            s[O_CBLK + v] = 0
+            s[S_BLACK + v] -= s[S_CBLK + v]
+            nb += s[S_CBLK + v]
+            s[S_CBLK + v] = 0
         gain_influence(s, T, q, nb)  # +1 influence per black die countered
-        s[O_CUR] = (q + 1) % n
-        s[O_PHASE] = PH_A_COUNTER
+        s[S_CUR] = (q + 1) % n
+        s[S_PHASE] = PH_A_COUNTER
     else:
         _apply_influence(s, T, q, a)
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _mask_influence(s, T, p, mask):
     m = 0
-    inf = s[O_INF + p]
+    inf = s[S_INF + p]
     if inf >= T[T_MISC + M_REROLL]:
-        for i in range(18):
-            if s[O_DICE + p * 18 + i] > 0:
-                mask[A_REROLL + i] = 1
+        for i in range(DIST_DICE):
+            if s[S_DICE + p * DIST_DICE + i] > 0:
+                mask[A_REROLL + i] = True
                 m += 1
     if inf >= T[T_MISC + M_FLIP] and district_count(s, p) > 0:
-        mask[A_FLIP] = 1
+        mask[A_FLIP] = True
         m += 1
-    if inf >= T[T_MISC + M_NEWCIT] and s[O_OWNED + p] < T[T_MISC + M_MAX_CIT]:
-        mask[A_NEWCIT] = 1
+    if inf >= T[T_MISC + M_NEWCIT] and s[S_OWNED + p] < T[T_MISC + M_MAX_CIT]:
+        mask[A_NEWCIT] = True
         m += 1
     return m
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _apply_influence(s, T, p, a):
-    if A_REROLL <= a < A_REROLL + 18:
+    if A_REROLL <= a < A_REROLL + DIST_DICE:
         i = a - A_REROLL
-        s[O_INF + p] -= T[T_MISC + M_REROLL]
-        s[O_DICE + p * 18 + i] -= 1
+        s[S_INF + p] -= T[T_MISC + M_REROLL]
+        s[S_DICE + p * DIST_DICE + i] -= 1
         v = roll_die(s)
-        s[O_DICE + p * 18 + (i // 6) * 6 + v - 1] += 1
+        s[S_DICE + p * DIST_DICE + (i // N_VAL) * N_VAL + v - 1] += 1
     elif a == A_FLIP:
-        s[O_FRET] = s[O_PHASE]
-        s[O_PHASE] = PH_FLIP
-        for i in range(18):
-            s[O_FSEL + i] = 0
-        s[O_FLAST] = -1
+        s[S_FRET] = s[S_PHASE]
+        s[S_PHASE] = PH_FLIP
+        for i in range(DIST_DICE):
+            s[S_FSEL + i] = 0
+        s[S_FLAST] = -1
     elif a == A_NEWCIT:
-        s[O_INF + p] -= T[T_MISC + M_NEWCIT]
-        s[O_OWNED + p] += 1
-        s[O_SUP + p] += 1
+        s[S_INF + p] -= T[T_MISC + M_NEWCIT]
+        s[S_OWNED + p] += 1
+        s[S_SUP + p] += 1
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _mask_flip(s, T, mask):
-    p = s[O_CUR]
+    p = s[S_CUR]
     m = 0
     k = 0
-    for i in range(18):
-        k += s[O_FSEL + i]
+    for i in range(DIST_DICE):
+        k += s[S_FSEL + i]
     if k < 3:
-        for rid in range(max(0, s[O_FLAST]), 18):
-            if s[O_DICE + p * 18 + rid] - s[O_FSEL + rid] > 0:
-                mask[A_DIE + rid] = 1
+        for rid in range(max(0, s[S_FLAST]), 18):
+            if s[S_DICE + p * DIST_DICE + rid] - s[S_FSEL + rid] > 0:
+                mask[A_DIE + rid] = True
                 m += 1
     if k >= 1:
-        mask[A_CONFIRM] = 1
+        mask[A_CONFIRM] = True
         m += 1
     return m
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _apply_flip(s, T, a):
-    p = s[O_CUR]
+    p = s[S_CUR]
     if a == A_CONFIRM:
-        s[O_INF + p] -= T[T_MISC + M_FLIP]
-        for i in range(18):
-            s[O_DICE + p * 18 + i] -= s[O_FSEL + i]
-        for i in range(18):
-            k = s[O_FSEL + i]
+        s[S_INF + p] -= T[T_MISC + M_FLIP]
+        for i in range(DIST_DICE):
+            s[S_DICE + p * DIST_DICE + i] -= s[S_FSEL + i]
+        for i in range(DIST_DICE):
+            k = s[S_FSEL + i]
             if k > 0:
-                c = i // 6
-                v = i % 6 + 1
-                s[O_DICE + p * 18 + c * 6 + (7 - v) - 1] += k  # opposite face: 7 - v
-            s[O_FSEL + i] = 0
-        s[O_FLAST] = -1
-        s[O_PHASE] = s[O_FRET]
+                c = i // N_VAL
+                v = i % N_VAL + 1
+                s[S_DICE + p * DIST_DICE + c * N_VAL + (7 - v) - 1] += k  # opposite face: 7 - v
+            s[S_FSEL + i] = 0
+        s[S_FLAST] = -1
+        s[S_PHASE] = s[S_FRET]
     else:
         rid = a - A_DIE
-        s[O_FSEL + rid] += 1
-        s[O_FLAST] = rid
+        s[S_FSEL + rid] += 1
+        s[S_FLAST] = rid

@@ -8,9 +8,8 @@ the groups it stands for; anything outside the stated conditions calls the searc
 
 from __future__ import annotations
 
-from numba import njit
-
-from troyes_env.engine.board import cath_height, free_flags, nl
+from core.jit import jit, nl
+from troyes_env.engine.board import cath_height, free_flags
 from troyes_env.engine.groups import (
     EF_FREE_DICE,
     EF_PAY_GAIN,
@@ -29,13 +28,17 @@ from troyes_env.engine.groups import (
     placement_has_source,
 )
 from troyes_env.layout import (
-    O_ACARD,
-    O_ACUBE,
-    O_ASUP,
-    O_DEN,
-    O_DICE,
-    O_INF,
-    O_NP,
+    DIST_DICE,
+    N_ACTPOS,
+    N_DIE_TYPES,
+    N_VAL,
+    S_ACARD,
+    S_ACUBE,
+    S_ASUP,
+    S_DEN,
+    S_DICE,
+    S_INF,
+    S_NP,
     TK_AGRI,
     TK_BUILD,
     TK_CATH,
@@ -60,7 +63,7 @@ from troyes_env.tables import (
 # [15:33] (SUM_COMBO) per (n, nb) in the order (1,0) (1,1) (2,0) (2,1) (2,2) (3,0) .. (3,3): the
 # pip total of the best n - nb own and nb bought dice (-1: too few dice), then their price.
 # work[slot base] < 0: not built yet.
-N_TYPES = 5 * 18  # die types: district (4 = neutral), colour, value
+N_TYPES = N_DIE_TYPES  # die types: district (4 = neutral), colour, value
 SUM_OFF = 1 + 3 * N_TYPES
 SUM_BEST = 12
 SUM_COMBO = 15
@@ -70,31 +73,31 @@ HELD_OFF = SUM_OFF + (SUM_ANY + 1) * SUM_W  # [0] count, then the positions of h
 SUM_SIZE = (SUM_ANY + 1) * SUM_W + 1 + 9
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def reset_summary(s, p, work):
     """Mark the dice summary stale and list the cards where p holds cubes (ED-24), in position
     order; at the start of every mask / legality test that uses them."""
     for slot in range(SUM_ANY + 1):
         work[SUM_OFF + slot * SUM_W] = -1
     k = 0
-    for pos in range(9):
-        if s[O_ACUBE + pos * 4 + p] > 0:
+    for pos in range(N_ACTPOS):
+        if s[S_ACUBE + pos * 4 + p] > 0:
             work[HELD_OFF + 1 + k] = pos
             k += 1
     work[HELD_OFF] = k
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _build_summary(s, T, p, slot, work):
-    n = s[O_NP]
+    n = s[S_NP]
     b = SUM_OFF + slot * SUM_W
     c0 = 0 if slot == SUM_ANY else slot
     c1 = 3 if slot == SUM_ANY else slot + 1
     no = 0
     for v in range(5, -1, -1):
         for c in range(c0, c1):
-            t = p * 18 + c * 6 + v
-            cnt = s[O_DICE + t]
+            t = p * DIST_DICE + c * N_VAL + v
+            cnt = s[S_DICE + t]
             while cnt > 0 and no < 3:
                 work[b + 1 + no] = t
                 no += 1
@@ -107,8 +110,8 @@ def _build_summary(s, T, p, slot, work):
             for d in range(5):
                 if d == p or (d >= n and d != 4):
                     continue
-                t = d * 18 + c * 6 + v
-                cnt = s[O_DICE + t]
+                t = d * DIST_DICE + c * N_VAL + v
+                cnt = s[S_DICE + t]
                 if cnt <= 0:
                     continue
                 while cnt > 0 and nt < 3:
@@ -125,13 +128,13 @@ def _build_summary(s, T, p, slot, work):
     # pip totals and prices of the best own + bought dice per (n, nb), as option_feasible_fast
     # picks them: the first n - nb own and nb bought dice above (no cube: the price is
     # nb * price[n], rules §4.0 / ED-23)
-    o1 = work[b + 1] % 6 + 1
-    o2 = o1 + work[b + 2] % 6 + 1
-    b1 = work[b + 5] % 6 + 1
-    b2 = b1 + work[b + 6] % 6 + 1
-    own = (0, o1, o2, o2 + work[b + 3] % 6 + 1)  # entries above `no` are never read
-    bought = (0, b1, b2, b2 + work[b + 7] % 6 + 1)
-    money = s[O_DEN + p]
+    o1 = work[b + 1] % N_VAL + 1
+    o2 = o1 + work[b + 2] % N_VAL + 1
+    b1 = work[b + 5] % N_VAL + 1
+    b2 = b1 + work[b + 6] % N_VAL + 1
+    own = (0, o1, o2, o2 + work[b + 3] % N_VAL + 1)  # entries above `no` are never read
+    bought = (0, b1, b2, b2 + work[b + 7] % N_VAL + 1)
+    money = s[S_DEN + p]
     for k in range(3):
         work[b + SUM_BEST + k] = -1
     k = 0
@@ -151,7 +154,7 @@ def _build_summary(s, T, p, slot, work):
             k += 1
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@jit(inline=True, alloc=False)
 def _summary(s, T, p, col, work):
     """Base of the summary slot for dice colour col (-1: any), built on first use."""
     slot = col if col >= 0 else SUM_ANY
@@ -161,7 +164,7 @@ def _summary(s, T, p, col, work):
     return b
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@jit(inline=True, alloc=False)
 def _plain_feasible(s, T, p, tk, ti, div, work):
     """option_feasible_fast without a cube for an Activity card, event or agriculture with a
     divisor div > 0, from the summary's totals.
@@ -183,11 +186,11 @@ def _plain_feasible(s, T, p, tk, ti, div, work):
         return work[b + SUM_BEST + mx - 1] >= div and free_flags(s, T, ti) > 0
     if tk == TK_AGRI:
         return work[b + SUM_BEST + 2] >= div
-    o = T_ACT + s[O_ACARD + ti] * A_W
-    money = s[O_DEN + p]
+    o = T_ACT + s[S_ACARD + ti] * A_W
+    money = s[S_DEN + p]
     lim = money  # the most the bought dice may cost
     hire = 0
-    if s[O_ASUP + ti * 4 + p] == 0:
+    if s[S_ASUP + ti * 4 + p] == 0:
         hire = T[o + A_HIRE]
         if money - hire < lim:
             lim = money - hire
@@ -197,7 +200,7 @@ def _plain_feasible(s, T, p, tk, ti, div, work):
             if money - hire - amt < lim:
                 lim = money - hire - amt
         elif T[o + A_P0] == RES_INF:
-            if s[O_INF + p] < amt:
+            if s[S_INF + p] < amt:
                 return False
     if lim == money:
         return work[b + SUM_BEST + 2] >= div
@@ -207,24 +210,24 @@ def _plain_feasible(s, T, p, tk, ti, div, work):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _build_plain_feasible(s, T, p, ti):
     """A placement (ED-26: one die; ED-28) with no cube, by the value of its die. eval_group of
     one die of value v: its price (an own die: 0, a bought one: price[1], rules §4.0) within the
     money, and some own citizen can make the placement legal (placement_has_source). So value v
     works iff that source exists and an own die of v with money >= 0, or a bought one with
     price[1] <= money, is there."""
-    n = s[O_NP]
+    n = s[S_NP]
     col = need_colour(s, T, nl(TK_BUILD), ti)
-    money = s[O_DEN + p]
+    money = s[S_DEN + p]
     buy_ok = T[T_PRICE + 1] <= money
     for v in range(6):
-        ok = s[O_DICE + p * 18 + col * 6 + v] > 0 and money >= 0
+        ok = s[S_DICE + p * DIST_DICE + col * N_VAL + v] > 0 and money >= 0
         if not ok and buy_ok:
             for d in range(5):
                 if d == p or (d >= n and d != 4):
                     continue
-                if s[O_DICE + d * 18 + col * 6 + v] > 0:
+                if s[S_DICE + d * DIST_DICE + col * N_VAL + v] > 0:
                     ok = True
                     break
         if ok and placement_has_source(s, T, p, ti, v + 1):
@@ -232,18 +235,18 @@ def _build_plain_feasible(s, T, p, ti):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _build_target_feasible(s, T, p, ti, cube_pos, work):
     """A placement (ED-26: one die; ED-28) by the value of its die: its yield depends on the value
     only and its price on whether the die is bought (rules §4.0), so one own and one bought die
     of each value stand for all. An own die costs nothing: when it fails with money >= 0, its
     placement fails and so does a bought die of that value."""
-    n = s[O_NP]
+    n = s[S_NP]
     col = group_colours(s, T, nl(TK_BUILD), ti, cube_pos)
-    money = s[O_DEN + p]
+    money = s[S_DEN + p]
     for v in range(6):
-        t = p * 18 + col * 6 + v
-        if s[O_DICE + t] > 0:
+        t = p * DIST_DICE + col * N_VAL + v
+        if s[S_DICE + t] > 0:
             if eval_group(s, T, p, nl(TK_BUILD), ti, cube_pos, t, nl(-1), nl(-1), nl(1)) > 0:
                 return True
             if money >= 0:
@@ -251,20 +254,20 @@ def _build_target_feasible(s, T, p, ti, cube_pos, work):
         for d in range(5):
             if d == p or (d >= n and d != 4):
                 continue
-            t = d * 18 + col * 6 + v
-            if s[O_DICE + t] > 0:
+            t = d * DIST_DICE + col * N_VAL + v
+            if s[S_DICE + t] > 0:
                 if eval_group(s, T, p, nl(TK_BUILD), ti, cube_pos, t, nl(-1), nl(-1), nl(1)) > 0:
                     return True
                 break
     return False
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _cath_target_feasible(s, T, p, cube_pos, mask, a_die, work):
     """The Cathedral (rules §4.2, ED-27: every die needs a free level of its value). One die of a
     legal group is legal alone: its value keeps a free level, and it costs no more (an own die:
     nothing; a group of bought dice only: n * price[n] >= price[1], checked on the table here),
     so a legal group exists iff a single die is legal: one own and one bought die of each value
     stand for all. Outside these conditions (a cube, negative money) the completion search."""
-    money = s[O_DEN + p]
+    money = s[S_DEN + p]
     pr1 = T[T_PRICE + 1]
     if (
         cube_pos >= 0
@@ -274,20 +277,20 @@ def _cath_target_feasible(s, T, p, cube_pos, mask, a_die, work):
         or pr1 > 3 * T[T_PRICE + 3]
     ):
         return option_feasible(s, T, p, nl(TK_CATH), nl(0), cube_pos, mask, a_die, work)
-    n = s[O_NP]
+    n = s[S_NP]
     col = group_colours(s, T, nl(TK_CATH), nl(0), cube_pos)
     for v in range(6):
         if cath_height(s, v + 1) >= 3:
             continue
-        t = p * 18 + col * 6 + v
-        if s[O_DICE + t] > 0:
+        t = p * DIST_DICE + col * N_VAL + v
+        if s[S_DICE + t] > 0:
             if eval_group(s, T, p, nl(TK_CATH), nl(0), cube_pos, t, nl(-1), nl(-1), nl(1)) > 0:
                 return True
         for d in range(5):
             if d == p or (d >= n and d != 4):
                 continue
-            t = d * 18 + col * 6 + v
-            if s[O_DICE + t] > 0:
+            t = d * DIST_DICE + col * N_VAL + v
+            if s[S_DICE + t] > 0:
                 if eval_group(s, T, p, nl(TK_CATH), nl(0), cube_pos, t, nl(-1), nl(-1), nl(1)) > 0:
                     return True
                 break
@@ -296,7 +299,7 @@ def _cath_target_feasible(s, T, p, cube_pos, mask, a_die, work):
 
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@jit(inline=True, alloc=False)
 def _nocube_feasible(s, T, p, tk, ti, mask, a_die, work):
     """option_feasible_fast(..., cube_pos=-1): the plain shortcuts, else the search."""
     if tk == TK_BUILD:
@@ -309,7 +312,7 @@ def _nocube_feasible(s, T, p, tk, ti, mask, a_die, work):
     return _plain_feasible(s, T, p, tk, ti, div, work)
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def option_feasible_fast(s, T, p, tk, ti, cube_pos, mask, a_die, work):
     """option_feasible (ED-5), exactly, without the completion search where that is safe.
 
@@ -340,7 +343,7 @@ def option_feasible_fast(s, T, p, tk, ti, cube_pos, mask, a_die, work):
         ob = b + 9
     nt = work[ob - 1]
     mx = group_max(s, T, tk, ti, cube_pos)
-    money = s[O_DEN + p]
+    money = s[S_DEN + p]
     for n in range(1, mx + 1):
         for nb in range(n + 1):
             if n - nb > no or nb > nt:
@@ -352,13 +355,13 @@ def option_feasible_fast(s, T, p, tk, ti, cube_pos, mask, a_die, work):
             t0 = work[b + 1] if n - nb > 0 else work[ob]
             t1 = -1
             t2 = -1
-            tot = t0 % 6 + 1
+            tot = t0 % N_VAL + 1
             if n >= 2:
                 t1 = work[b + 2] if n - nb > 1 else work[ob + (1 - (n - nb))]
-                tot += t1 % 6 + 1
+                tot += t1 % N_VAL + 1
             if n >= 3:
                 t2 = work[b + 3] if n - nb > 2 else work[ob + (2 - (n - nb))]
-                tot += t2 % 6 + 1
+                tot += t2 % N_VAL + 1
             if effective_total(T, eff, p0, p1, n, tot) < div:
                 continue
             if eval_group(s, T, p, tk, ti, cube_pos, t0, t1, t2, n) > 0:
@@ -366,7 +369,7 @@ def option_feasible_fast(s, T, p, tk, ti, cube_pos, mask, a_die, work):
     return False
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@jit(inline=True, alloc=False)
 def target_feasible_fast(s, T, p, tk, ti, mask, a_die, work):
     """target_feasible with option_feasible_fast (needs `reset_summary` first). Inlined (numba
     IR) with its no-cube tests: a compiled call passing arrays costs about 100 instructions

@@ -7,35 +7,39 @@ action-id order, so each group has one selection sequence (rules §10.7).
 
 from __future__ import annotations
 
-from numba import njit
-
+from core.jit import jit, nl
 from troyes_env.engine.board import (
     building_colour,
     cath_height,
     free_flags,
-    nl,
     placement_ok,
 )
 from troyes_env.layout import (
-    O_ACARD,
-    O_ACUBE,
-    O_ASUP,
-    O_DEN,
-    O_DICE,
-    O_INF,
-    O_LYING,
-    O_NP,
-    O_ROW,
-    O_SEL,
-    O_SELN,
-    O_SPACES,
-    O_SUP,
+    DIST_DICE,
+    N_ACTPOS,
+    N_COL,
+    N_SPACES,
+    N_VAL,
+    S_ACARD,
+    S_ACUBE,
+    S_ASUP,
+    S_DEN,
+    S_DICE,
+    S_INF,
+    S_LYING,
+    S_NP,
+    S_ROW,
+    S_SEL,
+    S_SELN,
+    S_SPACES,
+    S_SUP,
     TK_ACT,
     TK_AGRI,
     TK_BUILD,
     TK_CATH,
     TK_EVENT,
 )
+from troyes_env.rules_data import Colour, Effect, Res, Timing
 from troyes_env.tables import (
     A_DICE,
     A_DIV,
@@ -57,17 +61,27 @@ from troyes_env.tables import (
     T_PRICE,
 )
 
-# effect codes (rules_data.Effect)
-EF_GAIN, EF_PAY_GAIN, EF_MILLER, EF_VP_PER, EF_EVENT_CUBE = 0, 1, 2, 3, 4
-EF_DIE_PLUS, EF_GROUP_PLUS, EF_RECOLOUR, EF_SPLIT, EF_ALL_FIVES, EF_FREE_DICE = 5, 6, 7, 8, 9, 10
-COL_Y, COL_W, COL_R = 0, 1, 2
+# effect codes (rules_data.Effect), colours, resources, timings (test_constants_sync.py)
+EF_GAIN = int(Effect.GAIN)
+EF_PAY_GAIN = int(Effect.PAY_GAIN)
+EF_MILLER = int(Effect.MILLER)
+EF_VP_PER = int(Effect.VP_PER)
+EF_EVENT_CUBE = int(Effect.EVENT_CUBE)
+EF_DIE_PLUS = int(Effect.DIE_PLUS)
+EF_GROUP_PLUS = int(Effect.GROUP_PLUS)
+EF_RECOLOUR = int(Effect.RECOLOUR)
+EF_SPLIT = int(Effect.SPLIT)
+EF_ALL_FIVES = int(Effect.ALL_FIVES)
+EF_FREE_DICE = int(Effect.FREE_DICE)
+COL_Y, COL_W, COL_R = int(Colour.Y), int(Colour.W), int(Colour.R)
 AGRI_COLOUR = COL_Y  # rules §4.5
 CATH_COLOUR = COL_W  # rules §4.2
 SPLIT_COLOUR = COL_W  # rules §6.1.2 SPLIT: exactly one white die
-RES_DEN, RES_INF, RES_VP = 0, 1, 2
+RES_DEN, RES_INF, RES_VP = int(Res.DENIERS), int(Res.INFLUENCE), int(Res.VP)
+TIMING_IMMEDIATE, TIMING_DELAYED = int(Timing.IMMEDIATE), int(Timing.DELAYED)
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def rel_of(n, p, d):
     """Seat-relative district of absolute district d for player p (4 stays neutral)."""
     if d == 4:
@@ -75,7 +89,7 @@ def rel_of(n, p, d):
     return (d - p + n) % n
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def abs_of(n, p, rd):
     """Absolute district of relative district rd; -1 when rd is not a seat in this game."""
     if rd == 4:
@@ -85,13 +99,13 @@ def abs_of(n, p, rd):
     return (p + rd) % n
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def need_colour(s, T, tk, ti):
     """The dice colour an action needs (rules §4.1-§4.5)."""
     if tk == TK_ACT:
-        return T[T_ACT + s[O_ACARD + ti] * A_W + A_DICE]
+        return T[T_ACT + s[S_ACARD + ti] * A_W + A_DICE]
     if tk == TK_EVENT:
-        return T[T_EV + s[O_ROW + ti] * E_W + E_COMBAT]
+        return T[T_EV + s[S_ROW + ti] * E_W + E_COMBAT]
     if tk == TK_AGRI:
         return AGRI_COLOUR
     if tk == TK_CATH:
@@ -99,11 +113,11 @@ def need_colour(s, T, tk, ti):
     return building_colour(ti)
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def cube_fits(s, T, tk, ti, pos):
     """ED-25: does a cube from the delayed card at `pos` fit this action?"""
-    card = s[O_ACARD + pos]
-    if card < 0 or T[T_ACT + card * A_W + A_TIMING] != 1:
+    card = s[S_ACARD + pos]
+    if card < 0 or T[T_ACT + card * A_W + A_TIMING] != TIMING_DELAYED:
         return False
     eff = T[T_ACT + card * A_W + A_EFF]
     p0 = T[T_ACT + card * A_W + A_P0]
@@ -122,21 +136,21 @@ def cube_fits(s, T, tk, ti, pos):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def has_fitting_cube(s, T, p, tk, ti):
-    for pos in range(9):
-        if s[O_ACUBE + pos * 4 + p] > 0 and cube_fits(s, T, tk, ti, pos):
+    for pos in range(N_ACTPOS):
+        if s[S_ACUBE + pos * 4 + p] > 0 and cube_fits(s, T, tk, ti, pos):
             return True
     return False
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def group_colours(s, T, tk, ti, cube_pos):
     """ED-26: the colour every die must have (-1: any colour, ALL_FIVES)."""
     need = need_colour(s, T, tk, ti)
     if cube_pos < 0:
         return need
-    card = s[O_ACARD + cube_pos]
+    card = s[S_ACARD + cube_pos]
     eff = T[T_ACT + card * A_W + A_EFF]
     if eff == EF_ALL_FIVES:
         return -1
@@ -147,54 +161,54 @@ def group_colours(s, T, tk, ti, cube_pos):
     return need
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def group_max(s, T, tk, ti, cube_pos):
     """Most physical dice a group may hold."""
     if tk == TK_BUILD:
         return 1
     if cube_pos >= 0:
-        card = s[O_ACARD + cube_pos]
+        card = s[S_ACARD + cube_pos]
         if T[T_ACT + card * A_W + A_EFF] == EF_SPLIT:
             return 1
     if tk == TK_EVENT:
-        m = T[T_EV + s[O_ROW + ti] * E_W + E_MAX]
+        m = T[T_EV + s[S_ROW + ti] * E_W + E_MAX]
         return m if m < 3 else 3
     return 3
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def group_cost(s, T, p, cube_pos, t0, t1, t2, n):
     """rules §4.0 / ED-23 price of the bought dice; FREE_DICE makes them free (§6.1.2)."""
     nb = 0
     for k in range(n):
         t = t0 if k == 0 else (t1 if k == 1 else t2)
-        if t // 18 != p:
+        if t // DIST_DICE != p:
             nb += 1
     if cube_pos >= 0:
-        card = s[O_ACARD + cube_pos]
+        card = s[S_ACARD + cube_pos]
         if T[T_ACT + card * A_W + A_EFF] == EF_FREE_DICE:
             return 0
     return nb * T[T_PRICE + n]
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def placement_has_source(s, T, p, b, v):
     """ED-7/ED-28: some own citizen can make this placement legal."""
-    if s[O_SUP + p] > 0 and placement_ok(s, T, p, b, v, nl(0), nl(0)):
+    if s[S_SUP + p] > 0 and placement_ok(s, T, p, b, v, nl(0), nl(0)):
         return True
-    for sp in range(18):
-        if s[O_SPACES + sp] == p and placement_ok(s, T, p, b, v, nl(1), sp):
+    for sp in range(N_SPACES):
+        if s[S_SPACES + sp] == p and placement_ok(s, T, p, b, v, nl(1), sp):
             return True
     for bb in range(3):
-        if s[O_LYING + bb * 5 + p] > 0 and placement_ok(s, T, p, b, v, nl(2), bb):
+        if s[S_LYING + bb * 5 + p] > 0 and placement_ok(s, T, p, b, v, nl(2), bb):
             return True
-    for pos in range(9):
-        if s[O_ASUP + pos * 4 + p] > 0 and placement_ok(s, T, p, b, v, nl(3), pos):
+    for pos in range(N_ACTPOS):
+        if s[S_ASUP + pos * 4 + p] > 0 and placement_ok(s, T, p, b, v, nl(3), pos):
             return True
     return False
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def effective_total(T, eff, p0, p1, n, total):
     """rules §6.1.2: the sum a cube modifier (code eff, -1: none) makes of n dice with pip total
     `total`."""
@@ -209,28 +223,28 @@ def effective_total(T, eff, p0, p1, n, total):
     return total
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def cube_effect(s, T, cube_pos):
     """(effect code, P0, P1) of the cube's card; (-1, 0, 0) without a cube."""
     if cube_pos < 0:
         return -1, 0, 0
-    o = T_ACT + s[O_ACARD + cube_pos] * A_W
+    o = T_ACT + s[S_ACARD + cube_pos] * A_W
     return T[o + A_EFF], T[o + A_P0], T[o + A_P1]
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def group_divisor(s, T, tk, ti):
     """The divisor of an Activity card, event or agriculture (rules §4.1, §4.3, §4.5); 0 else."""
     if tk == TK_ACT:
-        return T[T_ACT + s[O_ACARD + ti] * A_W + A_DIV]
+        return T[T_ACT + s[S_ACARD + ti] * A_W + A_DIV]
     if tk == TK_EVENT:
-        return T[T_EV + s[O_ROW + ti] * E_W + E_DIV]
+        return T[T_EV + s[S_ROW + ti] * E_W + E_DIV]
     if tk == TK_AGRI:
         return T[T_MISC + M_AGRI_DIV]
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def by_best_dice(s, T, tk, ti, cube_pos):
     """Can the best dice stand for all (the dominance argument of option_feasible_fast)?
 
@@ -246,7 +260,7 @@ def by_best_dice(s, T, tk, ti, cube_pos):
     return group_divisor(s, T, tk, ti) > 0
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def eval_group(s, T, p, tk, ti, cube_pos, t0, t1, t2, n):
     """The yield of a complete group, 0 when the group is illegal (ED-22..ED-28).
 
@@ -260,15 +274,15 @@ def eval_group(s, T, p, tk, ti, cube_pos, t0, t1, t2, n):
     total = 0
     for k in range(n):
         t = t0 if k == 0 else (t1 if k == 1 else t2)
-        c = (t // 6) % 3
+        c = (t // N_VAL) % N_COL
         if col >= 0 and c != col:
             return 0
-        total += t % 6 + 1
+        total += t % N_VAL + 1
     eff = -1
     p0 = 0
     p1 = 0
     if cube_pos >= 0:
-        card = s[O_ACARD + cube_pos]
+        card = s[S_ACARD + cube_pos]
         eff = T[T_ACT + card * A_W + A_EFF]
         p0 = T[T_ACT + card * A_W + A_P0]
         p1 = T[T_ACT + card * A_W + A_P1]
@@ -277,26 +291,26 @@ def eval_group(s, T, p, tk, ti, cube_pos, t0, t1, t2, n):
         # at most one die from each other district (rules §6.1.2)
         for k in range(n):
             tk_ = t0 if k == 0 else (t1 if k == 1 else t2)
-            dk = tk_ // 18
+            dk = tk_ // DIST_DICE
             if dk == p:
                 continue
             for j in range(k + 1, n):
                 tj = t0 if j == 0 else (t1 if j == 1 else t2)
-                if tj // 18 == dk:
+                if tj // DIST_DICE == dk:
                     return 0
-    money = s[O_DEN + p]
+    money = s[S_DEN + p]
     if cost > money:
         return 0
     # effective sum (rules §6.1.2)
     vdice = p0 if eff == EF_SPLIT else n
     total = effective_total(T, eff, p0, p1, n, total)
     if tk == TK_ACT:
-        card = s[O_ACARD + ti]
+        card = s[S_ACARD + ti]
         o = T_ACT + card * A_W
         nact = total // T[o + A_DIV]
         if nact < 1:
             return 0
-        if s[O_ASUP + ti * 4 + p] == 0:
+        if s[S_ASUP + ti * 4 + p] == 0:
             cost += T[o + A_HIRE]
             if cost > money:
                 return 0
@@ -307,11 +321,11 @@ def eval_group(s, T, p, tk, ti, cube_pos, t0, t1, t2, n):
                 if cost + amt > money:
                     return 0
             elif T[o + A_P0] == RES_INF:
-                if s[O_INF + p] < amt:
+                if s[S_INF + p] < amt:
                     return 0
         return nact
     if tk == TK_EVENT:
-        card = s[O_ROW + ti]
+        card = s[S_ROW + ti]
         if vdice > T[T_EV + card * E_W + E_MAX]:
             return 0
         k = total // T[T_EV + card * E_W + E_DIV]
@@ -326,30 +340,30 @@ def eval_group(s, T, p, tk, ti, cube_pos, t0, t1, t2, n):
         # ED-27: every die needs a free level of its value
         for k in range(n):
             t = t0 if k == 0 else (t1 if k == 1 else t2)
-            v = t % 6 + 1
+            v = t % N_VAL + 1
             same = 0
             for j in range(n):
                 tj = t0 if j == 0 else (t1 if j == 1 else t2)
-                if tj % 6 + 1 == v:
+                if tj % N_VAL + 1 == v:
                     same += 1
             if cath_height(s, v) + same > 3:
                 return 0
         return n
     # TK_BUILD: exactly one die, some source makes the placement legal
-    v = t0 % 6 + 1
+    v = t0 % N_VAL + 1
     if not placement_has_source(s, T, p, ti, v):
         return 0
     return 1
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _fill_candidates(s, T, p, col, min_rel, work):
     """Available die types with relative id >= min_rel (and colour col unless -1), in id order.
 
     work[0] = count; then triples (relative id, absolute type, available count) from work[1]."""
-    n = s[O_NP]
+    n = s[S_NP]
     m = 0
-    seln = s[O_SELN]
+    seln = s[S_SELN]
     for rd in range(5):
         d = abs_of(n, p, rd)
         if d < 0:
@@ -358,13 +372,13 @@ def _fill_candidates(s, T, p, col, min_rel, work):
             if col >= 0 and c != col:
                 continue
             for v in range(6):
-                rid = rd * 18 + c * 6 + v
+                rid = rd * DIST_DICE + c * N_VAL + v
                 if rid < min_rel:
                     continue
-                t = d * 18 + c * 6 + v
-                cnt = s[O_DICE + t]
+                t = d * DIST_DICE + c * N_VAL + v
+                cnt = s[S_DICE + t]
                 for k in range(seln):
-                    if s[O_SEL + k] == t:
+                    if s[S_SEL + k] == t:
                         cnt -= 1
                 if cnt > 0:
                     work[1 + 3 * m] = rid
@@ -375,17 +389,17 @@ def _fill_candidates(s, T, p, col, min_rel, work):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _eval_sel_plus(s, T, p, tk, ti, cube_pos, a, b, c, na):
     """Evaluate the chosen dice plus `na` added types a, b, c."""
-    seln = s[O_SELN]
+    seln = s[S_SELN]
     t0 = -1
     t1 = -1
     t2 = -1
     k = 0
     for i in range(seln + na):
         if i < seln:
-            t = s[O_SEL + i]
+            t = s[S_SEL + i]
         else:
             j = i - seln
             t = a if j == 0 else (b if j == 1 else c)
@@ -399,7 +413,7 @@ def _eval_sel_plus(s, T, p, tk, ti, cube_pos, a, b, c, na):
     return eval_group(s, T, p, tk, ti, cube_pos, t0, t1, t2, k)
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _search_best_dice(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only, m):
     """search_group's loop over the candidates work[1:] (m of them) where by_best_dice holds.
 
@@ -407,17 +421,17 @@ def _search_best_dice(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only, 
     later ones among X's remaining copies and the candidates after X, form a legal group. For
     each split of e into own and bought dice (price, rules §4.0 / ED-23) only the highest of
     them need be tried (by_best_dice): at most 6 evaluations per candidate."""
-    seln = s[O_SELN]
+    seln = s[S_SELN]
     room = group_max(s, T, tk, ti, cube_pos) - seln
     eff, p0, p1 = cube_effect(s, T, cube_pos)
     div = group_divisor(s, T, tk, ti)
-    money = s[O_DEN + p]
+    money = s[S_DEN + p]
     nb0 = 0
     tot0 = 0
     for k in range(seln):
-        t = s[O_SEL + k]
-        tot0 += t % 6 + 1
-        if t // 18 != p:
+        t = s[S_SEL + k]
+        tot0 += t % N_VAL + 1
+        if t // DIST_DICE != p:
             nb0 += 1
     found_total = 0
     for i in range(m):
@@ -437,7 +451,7 @@ def _search_best_dice(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only, 
                     c = 2
                 for _ in range(c):
                     v = t % 6
-                    if t // 18 == p:
+                    if t // DIST_DICE == p:
                         if o0 < 0 or v > o0 % 6:
                             o1 = o0
                             o0 = t
@@ -451,7 +465,7 @@ def _search_best_dice(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only, 
                             b1 = t
         no = (1 if o0 >= 0 else 0) + (1 if o1 >= 0 else 0)
         nt = (1 if b0 >= 0 else 0) + (1 if b1 >= 0 else 0)
-        nba = nb0 + (1 if ta // 18 != p else 0)
+        nba = nb0 + (1 if ta // DIST_DICE != p else 0)
         ok = False
         for e in range(room):
             n = seln + 1 + e
@@ -468,11 +482,11 @@ def _search_best_dice(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only, 
                     x1 = o0 if e - eb >= 1 else b0
                 if e >= 2:
                     x2 = o1 if e - eb >= 2 else (b0 if e - eb == 1 else b1)
-                tot = tot0 + ta % 6 + 1
+                tot = tot0 + ta % N_VAL + 1
                 if x1 >= 0:
-                    tot += x1 % 6 + 1
+                    tot += x1 % N_VAL + 1
                 if x2 >= 0:
-                    tot += x2 % 6 + 1
+                    tot += x2 % N_VAL + 1
                 if effective_total(T, eff, p0, p1, n, tot) < div:
                     continue
                 if _eval_sel_plus(s, T, p, tk, ti, cube_pos, ta, x1, x2, e + 1) > 0:
@@ -483,12 +497,12 @@ def _search_best_dice(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only, 
         if ok:
             if not mark:
                 return 1
-            mask[a_die + work[1 + 3 * i]] = 1
+            mask[a_die + work[1 + 3 * i]] = True
             found_total += 1
     return found_total
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only=-1):
     """Completion search over the chosen dice (s[sel]).
 
@@ -496,8 +510,8 @@ def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only=-1):
     mark=True: set mask[a_die + rel id] for every die that can be the next one of a legal group;
     return how many were marked. Candidates come after the last chosen die in id order.
     only >= 0: consider only the candidate of that relative id (a one-action legality test)."""
-    n = s[O_NP]
-    seln = s[O_SELN]
+    n = s[S_NP]
+    seln = s[S_SELN]
     col = group_colours(s, T, tk, ti, cube_pos)
     mx = group_max(s, T, tk, ti, cube_pos)
     if not mark and seln > 0:
@@ -508,8 +522,8 @@ def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only=-1):
         return 0
     min_rel = 0
     if seln > 0:
-        t = s[O_SEL + seln - 1]
-        min_rel = rel_of(n, p, t // 18) * 18 + t % 18
+        t = s[S_SEL + seln - 1]
+        min_rel = rel_of(n, p, t // DIST_DICE) * DIST_DICE + t % DIST_DICE
     m = _fill_candidates(s, T, p, col, min_rel, work)
     if by_best_dice(s, T, tk, ti, cube_pos):
         return _search_best_dice(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only, m)
@@ -518,12 +532,12 @@ def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only=-1):
     # a pair whose bought dice alone are unaffordable at size 2 (3) needs no evaluation (no third
     # die). Off with a FREE_DICE cube (no price) or a negative price in the table.
     prune = True
-    if cube_pos >= 0 and T[T_ACT + s[O_ACARD + cube_pos] * A_W + A_EFF] == EF_FREE_DICE:
+    if cube_pos >= 0 and T[T_ACT + s[S_ACARD + cube_pos] * A_W + A_EFF] == EF_FREE_DICE:
         prune = False
-    money = s[O_DEN + p]
+    money = s[S_DEN + p]
     nb0 = 0
     for k in range(seln):
-        if s[O_SEL + k] // 18 != p:
+        if s[S_SEL + k] // DIST_DICE != p:
             nb0 += 1
     pr2 = T[T_PRICE + seln + 2] if seln + 2 <= 3 else 0
     pr3 = T[T_PRICE + seln + 3] if seln + 3 <= 3 else 0
@@ -535,17 +549,17 @@ def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only=-1):
     div = 0
     if cube_pos < 0:
         if tk == TK_ACT:
-            div = T[T_ACT + s[O_ACARD + ti] * A_W + A_DIV]
+            div = T[T_ACT + s[S_ACARD + ti] * A_W + A_DIV]
         elif tk == TK_EVENT:
-            div = T[T_EV + s[O_ROW + ti] * E_W + E_DIV]
+            div = T[T_EV + s[S_ROW + ti] * E_W + E_DIV]
         elif tk == TK_AGRI:
             div = T[T_MISC + M_AGRI_DIV]
     tot0 = 0
     for k in range(seln):
-        tot0 += s[O_SEL + k] % 6 + 1
+        tot0 += s[S_SEL + k] % N_VAL + 1
     vmax = 0
     for i in range(m):
-        v = work[2 + 3 * i] % 6 + 1
+        v = work[2 + 3 * i] % N_VAL + 1
         if v > vmax:
             vmax = v
     found_total = 0
@@ -553,8 +567,8 @@ def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only=-1):
         if only >= 0 and work[1 + 3 * i] != only:
             continue
         ta = work[2 + 3 * i]
-        fa = 1 if ta // 18 != p else 0
-        va = tot0 + ta % 6 + 1
+        fa = 1 if ta // DIST_DICE != p else 0
+        va = tot0 + ta % N_VAL + 1
         ok = False
         if va >= div:
             ok = _eval_sel_plus(s, T, p, tk, ti, cube_pos, ta, nl(0), nl(0), nl(1)) > 0
@@ -563,8 +577,8 @@ def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only=-1):
                 if j == i and work[3 + 3 * i] < 2:
                     continue
                 tb = work[2 + 3 * j]
-                nbab = nb0 + fa + (1 if tb // 18 != p else 0)
-                vab = va + tb % 6 + 1
+                nbab = nb0 + fa + (1 if tb // DIST_DICE != p else 0)
+                vab = va + tb % N_VAL + 1
                 if vab >= div and not (prune and nbab * pr2 > money):
                     if _eval_sel_plus(s, T, p, tk, ti, cube_pos, ta, tb, nl(0), nl(2)) > 0:
                         ok = True
@@ -579,9 +593,9 @@ def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only=-1):
                         if work[3 + 3 * k] < use:
                             continue
                         tc = work[2 + 3 * k]
-                        if prune and (nbab + (1 if tc // 18 != p else 0)) * pr3 > money:
+                        if prune and (nbab + (1 if tc // DIST_DICE != p else 0)) * pr3 > money:
                             continue
-                        if vab + tc % 6 + 1 < div:
+                        if vab + tc % N_VAL + 1 < div:
                             continue
                         if _eval_sel_plus(s, T, p, tk, ti, cube_pos, ta, tb, tc, nl(3)) > 0:
                             ok = True
@@ -591,39 +605,39 @@ def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only=-1):
         if ok:
             if not mark:
                 return 1
-            mask[a_die + work[1 + 3 * i]] = 1
+            mask[a_die + work[1 + 3 * i]] = True
             found_total += 1
     return found_total
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def option_feasible(s, T, p, tk, ti, cube_pos, mask, a_die, work):
     """ED-5: a target / cube option is offered only if some legal group exists for it."""
-    save_n = s[O_SELN]
-    s[O_SELN] = 0
+    save_n = s[S_SELN]
+    s[S_SELN] = 0
     r = search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, nl(False))
-    s[O_SELN] = save_n
+    s[S_SELN] = save_n
     return r > 0
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def target_feasible(s, T, p, tk, ti, mask, a_die, work):
     if option_feasible(s, T, p, tk, ti, nl(-1), mask, a_die, work):
         return True
-    for pos in range(9):
-        if s[O_ACUBE + pos * 4 + p] > 0 and cube_fits(s, T, tk, ti, pos):
+    for pos in range(N_ACTPOS):
+        if s[S_ACUBE + pos * 4 + p] > 0 and cube_fits(s, T, tk, ti, pos):
             if option_feasible(s, T, p, tk, ti, pos, mask, a_die, work):
                 return True
     return False
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def pay_gain_affordable(s, T, p, card):
     """rules §6.1.2 PAY_GAIN: can the next payment be made?"""
     o = T_ACT + card * A_W
     amt = T[o + A_P0 + 1]
     if T[o + A_P0] == RES_DEN:
-        return s[O_DEN + p] >= amt
+        return s[S_DEN + p] >= amt
     if T[o + A_P0] == RES_INF:
-        return s[O_INF + p] >= amt
+        return s[S_INF + p] >= amt
     return True

@@ -4,19 +4,20 @@ core.batch expects (see its docstring). Nothing here changes the rules; it only 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from core.agents import pick_legal
-from troyes_env.engine.flow import WORK_SIZE, legal_mask_into, settle, step_trusted
+from core.jit import jit
+from troyes_env.engine.legal import legal_mask_into
 from troyes_env.engine.observe import observe_into
-from troyes_env.engine.rounds import init_state
-from troyes_env.layout import O_CUR, O_FINAL, O_NP, O_PHASE, O_VP, PH_OVER
+from troyes_env.engine.setup import init_state
+from troyes_env.engine.step import WORK_SIZE, settle, step_trusted
+from troyes_env.layout import PH_OVER, S_CUR, S_FINAL, S_NP, S_PHASE, S_VP
 
 N_KEYS = 2  # VP, then one constant column: Troyes has no tie-breaker (ED-34)
 __all__ = ["WORK_SIZE", "N_KEYS"]
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def k_init(s, T, n, a, b, c, mask, work):
     """`new_game(n, seed)` with seed words (a, b, c), start player 0; leaves mask legal."""
     init_state(s, T, n, a, b, c)
@@ -24,46 +25,46 @@ def k_init(s, T, n, a, b, c, mask, work):
     legal_mask_into(s, T, mask, work)
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def k_step(s, T, a, mask, work):
     """The batch keeps each slot's legal mask (core.batch contract), so legality is mask[a]."""
     return step_trusted(s, T, a, mask, work)
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def k_mask(s, T, mask, work):
     return legal_mask_into(s, T, mask, work)
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def k_observe(s, T, p, out):
     observe_into(s, T, p, out)
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def k_keys(s, keys):
-    over = s[O_PHASE] == PH_OVER
-    for p in range(s[O_NP]):
-        keys[p, 0] = s[O_FINAL + p] if over else s[O_VP + p]
+    over = s[S_PHASE] == PH_OVER
+    for p in range(s[S_NP]):
+        keys[p, 0] = s[S_FINAL + p] if over else s[S_VP + p]
         keys[p, 1] = 0
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def k_over(s):
-    return s[O_PHASE] == PH_OVER
+    return s[S_PHASE] == PH_OVER
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def k_actor(s):
-    return s[O_CUR]
+    return s[S_CUR]
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def k_truncated(s):
     return False
 
 
-@njit(cache=True)
+@jit
 def play_random_games(T, n_players, n_games, seed, s, mask, rng_state):
     """Play n_games seeded random games (seed words (seed, g, 0)) in the caller's buffers with
     RandomAgent's draw (core.agents.pick_legal); returns total decisions, or -1 on an engine
@@ -72,7 +73,7 @@ def play_random_games(T, n_players, n_games, seed, s, mask, rng_state):
     total = 0
     for g in range(n_games):
         k_init(s, T, n_players, seed, g, 0, mask, work)
-        while s[O_PHASE] != PH_OVER:
+        while s[S_PHASE] != PH_OVER:
             a = pick_legal(mask, rng_state)
             if a < 0 or step_trusted(s, T, a, mask, work) != 0:  # mask: settle's, of s
                 return -1

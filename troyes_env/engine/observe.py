@@ -2,54 +2,57 @@
 
 from __future__ import annotations
 
-from numba import njit
-
+from core.jit import jit
 from troyes_env.layout import (
+    DIST_DICE,
+    N_ACTPOS,
+    N_CATH,
+    N_SPACES,
     NFLAG,
     NROW,
-    O_ACARD,
-    O_ACTK,
-    O_ACTN,
-    O_ACUBE,
-    O_ASUP,
-    O_BLACK,
-    O_CATH,
-    O_CBLK,
-    O_CHARS,
-    O_CLAST,
-    O_COPEN,
-    O_CSEL,
-    O_CUBEPOS,
-    O_CUBES,
-    O_CUR,
-    O_DDEN,
-    O_DEN,
-    O_DICE,
-    O_DRAWN,
-    O_EVLEFT,
-    O_EVPOS,
-    O_FLAGS,
-    O_FSEL,
-    O_GREY,
-    O_HIRING,
-    O_INF,
-    O_KEPT,
-    O_LYING,
-    O_NP,
-    O_OWNED,
-    O_PASSED,
-    O_PHASE,
-    O_PVAL,
-    O_ROUND,
-    O_ROW,
-    O_SEL,
-    O_SELN,
-    O_SPACES,
-    O_START,
-    O_SUP,
-    O_TI,
-    O_TK,
-    O_VP,
+    S_ACARD,
+    S_ACTK,
+    S_ACTN,
+    S_ACUBE,
+    S_ASUP,
+    S_BLACK,
+    S_CATH,
+    S_CBLK,
+    S_CHARS,
+    S_CLAST,
+    S_COPEN,
+    S_CSEL,
+    S_CUBEPOS,
+    S_CUBES,
+    S_CUR,
+    S_DDEN,
+    S_DEN,
+    S_DICE,
+    S_DRAWN,
+    S_EVLEFT,
+    S_EVPOS,
+    S_FLAGS,
+    S_FSEL,
+    S_GREY,
+    S_HIRING,
+    S_INF,
+    S_KEPT,
+    S_LYING,
+    S_NP,
+    S_OWNED,
+    S_PASSED,
+    S_PHASE,
+    S_PVAL,
+    S_ROUND,
+    S_ROW,
+    S_SEL,
+    S_SELN,
+    S_SPACES,
+    S_START,
+    S_SUP,
+    S_TI,
+    S_TK,
+    S_VP,
 )
 from troyes_env.observation import (
     OB_ACARDS,
@@ -94,7 +97,7 @@ _BY18 = 1.0 / 18.0
 _BY20 = 1.0 / 20.0
 
 
-@njit(cache=True)
+@jit
 def _rel(o, p, n):
     """Relative seat of owner o (0..3) for observer p; grey (4) and empty (-1) unchanged.
     (o - p + n) % n without the division in the usual case (~130 calls per observation)."""
@@ -108,54 +111,54 @@ def _rel(o, p, n):
     return d % n
 
 
-@njit(cache=True)
+@jit
 def observe_into(s, T, p, out):
     """Fill out (float32, OBS_SIZE) with what seat p sees."""
     for i in range(OBS_SIZE):
         out[i] = 0.0
-    n = s[O_NP]
+    n = s[S_NP]
     out[OB_NP + n - 2] = 1.0
-    out[OB_ROUND + s[O_ROUND]] = 1.0
-    out[OB_PHASE + s[O_PHASE]] = 1.0
-    out[OB_START + _rel(s[O_START], p, n)] = 1.0
-    if s[O_CUR] >= 0:
-        out[OB_ACTOR + _rel(s[O_CUR], p, n)] = 1.0
+    out[OB_ROUND + s[S_ROUND]] = 1.0
+    out[OB_PHASE + s[S_PHASE]] = 1.0
+    out[OB_START + _rel(s[S_START], p, n)] = 1.0
+    if s[S_CUR] >= 0:
+        out[OB_ACTOR + _rel(s[S_CUR], p, n)] = 1.0
     for c in range(3):
-        out[OB_DRAWN + c] = s[O_DRAWN + c] * _BY8
-    out[OB_GREY] = s[O_GREY] * _BY8
+        out[OB_DRAWN + c] = s[S_DRAWN + c] * _BY8
+    out[OB_GREY] = s[S_GREY] * _BY8
     for q in range(n):
         r = _rel(q, p, n)
         o = OB_PLAYERS + r * 10
-        out[o + 0] = s[O_DEN + q] * _BY20
-        out[o + 1] = s[O_INF + q] * _BY20
-        out[o + 2] = s[O_VP + q] * _BY20
-        out[o + 3] = s[O_SUP + q] * _BY12
-        out[o + 4] = s[O_OWNED + q] * _BY12
-        out[o + 5] = s[O_PASSED + q]
-        out[o + 6] = s[O_DDEN + q] * _BY10
-        out[o + 8] = s[O_CUBES + q] * _BY20
+        out[o + 0] = s[S_DEN + q] * _BY20
+        out[o + 1] = s[S_INF + q] * _BY20
+        out[o + 2] = s[S_VP + q] * _BY20
+        out[o + 3] = s[S_SUP + q] * _BY12
+        out[o + 4] = s[S_OWNED + q] * _BY12
+        out[o + 5] = s[S_PASSED + q]
+        out[o + 6] = s[S_DDEN + q] * _BY10
+        out[o + 8] = s[S_CUBES + q] * _BY20
         out[o + 9] = 1.0
     for e in range(17):  # kept event cards per player: counted in one pass, then scaled
-        o = s[O_KEPT + e]
+        o = s[S_KEPT + e]
         if 0 <= o < n:
             out[OB_PLAYERS + _rel(o, p, n) * 10 + 7] += 1.0
     for r in range(n):
         out[OB_PLAYERS + r * 10 + 7] *= _BY5
     for k in range(2):  # own characters only (D6)
-        ch = s[O_CHARS + p * 2 + k]
+        ch = s[S_CHARS + p * 2 + k]
         if ch >= 0:
             out[OB_CHARS + ch] = 1.0
-    for sp in range(18):
-        o = s[O_SPACES + sp]
+    for sp in range(N_SPACES):
+        o = s[S_SPACES + sp]
         j = 0 if o < 0 else (5 if o == 4 else 1 + _rel(o, p, n))
         out[OB_SPACES + sp * 6 + j] = 1.0
     for b in range(3):
         for o in range(5):
-            k = s[O_LYING + b * 5 + o]
+            k = s[S_LYING + b * 5 + o]
             if k > 0:
                 out[OB_LYING + b * 5 + (4 if o == 4 else _rel(o, p, n))] = k
-    for pos in range(9):
-        card = s[O_ACARD + pos]
+    for pos in range(N_ACTPOS):
+        card = s[S_ACARD + pos]
         if card >= 0:
             out[OB_ACARDS + pos * 4] = 1.0
             col = T[T_ACT + card * A_W + A_COL]
@@ -168,59 +171,59 @@ def observe_into(s, T, p, out):
                 out[OB_ACARDS + pos * 4 + 1 + idx] = 1.0
         for q in range(n):
             r = _rel(q, p, n)
-            w = s[O_ASUP + pos * 4 + q]
+            w = s[S_ASUP + pos * 4 + q]
             if w > 0:
                 out[OB_SUPS + (pos * 4 + r) * 3 + w - 1] = 1.0
-            out[OB_ACUBES + pos * 4 + r] = s[O_ACUBE + pos * 4 + q] * _BY5
-    for i in range(18):
-        o = s[O_CATH + i]
+            out[OB_ACUBES + pos * 4 + r] = s[S_ACUBE + pos * 4 + q] * _BY5
+    for i in range(N_CATH):
+        o = s[S_CATH + i]
         out[OB_CATH + i * 5 + (0 if o < 0 else 1 + _rel(o, p, n))] = 1.0
     for i in range(NROW):
-        card = s[O_ROW + i]
+        card = s[S_ROW + i]
         base = OB_ROW + i * 42
         if card >= 0:
             out[base + card] = 1.0
             for f in range(NFLAG):
-                o = s[O_FLAGS + i * NFLAG + f]
+                o = s[S_FLAGS + i * NFLAG + f]
                 if o >= 0 and o < 4:
                     out[base + 17 + f * 5 + 1 + _rel(o, p, n)] = 1.0
                 elif o < 0:
                     out[base + 17 + f * 5] = 1.0
     for e in range(17):
-        o = s[O_KEPT + e]
+        o = s[S_KEPT + e]
         if o >= 0:
             out[OB_KEPT + e * 5 + (4 if o == 4 else _rel(o, p, n))] = 1.0
     for d in range(5):
         rd = 4 if d == 4 else (_rel(d, p, n) if d < n else -1)
         if rd < 0:
             continue
-        for i in range(18):
-            out[OB_DICE + rd * 18 + i] = s[O_DICE + d * 18 + i] * _BY6
+        for i in range(DIST_DICE):
+            out[OB_DICE + rd * DIST_DICE + i] = s[S_DICE + d * DIST_DICE + i] * _BY6
     for v in range(6):
-        out[OB_BLACK + v] = s[O_BLACK + v] * _BY6
-    out[OB_EVSTEP] = s[O_EVPOS] * _BY13
-    out[OB_EVSTEP + 1] = s[O_EVLEFT] * _BY3
+        out[OB_BLACK + v] = s[S_BLACK + v] * _BY6
+    out[OB_EVSTEP] = s[S_EVPOS] * _BY13
+    out[OB_EVSTEP + 1] = s[S_EVLEFT] * _BY3
     for v in range(6):
-        out[OB_COUNTER + v] = s[O_CBLK + v] * _BY6
-    for i in range(18):
-        out[OB_COUNTER + 6 + i] = s[O_CSEL + i] * _BY6
-    out[OB_COUNTER + 24] = s[O_CLAST] * _BY18
-    out[OB_COUNTER + 25] = s[O_COPEN]
-    out[OB_PENDING + s[O_TK]] = 1.0
-    if s[O_TI] >= 0:
-        out[OB_PENDING + 6 + s[O_TI]] = 1.0
-    out[OB_PENDING + 19 + s[O_CUBEPOS] + 1] = 1.0
-    for k in range(s[O_SELN]):
-        t = s[O_SEL + k]
-        d = t // 18
+        out[OB_COUNTER + v] = s[S_CBLK + v] * _BY6
+    for i in range(DIST_DICE):
+        out[OB_COUNTER + 6 + i] = s[S_CSEL + i] * _BY6
+    out[OB_COUNTER + 24] = s[S_CLAST] * _BY18
+    out[OB_COUNTER + 25] = s[S_COPEN]
+    out[OB_PENDING + s[S_TK]] = 1.0
+    if s[S_TI] >= 0:
+        out[OB_PENDING + 6 + s[S_TI]] = 1.0
+    out[OB_PENDING + 19 + s[S_CUBEPOS] + 1] = 1.0
+    for k in range(s[S_SELN]):
+        t = s[S_SEL + k]
+        d = t // DIST_DICE
         rd = 4 if d == 4 else _rel(d, p, n)
-        out[OB_PENDING + 29 + rd * 18 + t % 18] += 1.0
-    out[OB_PENDING + 119] = s[O_PVAL] * _BY6
-    out[OB_PENDING + 120] = s[O_HIRING]
-    out[OB_PENDING + 121] = s[O_ACTN] * _BY10
-    out[OB_PENDING + 122] = s[O_ACTK] * _BY10
-    for i in range(18):
-        out[OB_FLIP + i] = s[O_FSEL + i] * _BY3
+        out[OB_PENDING + 29 + rd * DIST_DICE + t % DIST_DICE] += 1.0
+    out[OB_PENDING + 119] = s[S_PVAL] * _BY6
+    out[OB_PENDING + 120] = s[S_HIRING]
+    out[OB_PENDING + 121] = s[S_ACTN] * _BY10
+    out[OB_PENDING + 122] = s[S_ACTK] * _BY10
+    for i in range(DIST_DICE):
+        out[OB_FLIP + i] = s[S_FSEL + i] * _BY3
     return 0
 
 

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from numba import njit
-
+from core.jit import jit, nl
 from troyes_env.actions import (
     A_ACTIVITY,
     A_AGRI,
@@ -25,7 +24,6 @@ from troyes_env.engine.board import (
     count_of,
     free_flags,
     gain_influence,
-    nl,
     place_citizen,
     place_event_cube,
     placement_ok,
@@ -49,6 +47,7 @@ from troyes_env.engine.groups import (
     EF_VP_PER,
     RES_DEN,
     RES_INF,
+    TIMING_DELAYED,
     abs_of,
     cube_fits,
     eval_group,
@@ -63,37 +62,42 @@ from troyes_env.engine.rounds import (
     _end_round,
 )
 from troyes_env.layout import (
+    DIST_DICE,
+    N_ACTPOS,
+    N_DIE_TYPES,
+    N_SPACES,
+    N_VAL,
     NROW,
-    O_ACARD,
-    O_ACTK,
-    O_ACTN,
-    O_ACUBE,
-    O_ASUP,
-    O_CUBEPOS,
-    O_CUBES,
-    O_CUR,
-    O_DDEN,
-    O_DEN,
-    O_DICE,
-    O_HIRING,
-    O_INF,
-    O_LYING,
-    O_NP,
-    O_PASSED,
-    O_PHASE,
-    O_PVAL,
-    O_SEL,
-    O_SELN,
-    O_SPACES,
-    O_SUP,
-    O_TI,
-    O_TK,
-    O_VP,
     PH_ARCHER,
     PH_CUBE,
     PH_DICE,
     PH_GOON,
     PH_SOURCE,
+    S_ACARD,
+    S_ACTK,
+    S_ACTN,
+    S_ACUBE,
+    S_ASUP,
+    S_CUBEPOS,
+    S_CUBES,
+    S_CUR,
+    S_DDEN,
+    S_DEN,
+    S_DICE,
+    S_HIRING,
+    S_INF,
+    S_LYING,
+    S_NP,
+    S_PASSED,
+    S_PHASE,
+    S_PVAL,
+    S_SEL,
+    S_SELN,
+    S_SPACES,
+    S_SUP,
+    S_TI,
+    S_TK,
+    S_VP,
     TK_ACT,
     TK_AGRI,
     TK_BUILD,
@@ -119,43 +123,43 @@ from troyes_env.tables import (
 N_TARGETS = 9 + NROW + 1 + 3 + 1  # _mask_turn: cards, event row, Cathedral, buildings, agriculture
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _end_turn(s, T):
     """ED-20: end Phase 4 when all passed or no dice remain; else the next active player,
     each passed player skipped on the way putting 1 denier on their district."""
-    n = s[O_NP]
+    n = s[S_NP]
     _clear_pending(s)
     allp = True
     for p in range(n):
-        if s[O_PASSED + p] == 0:
+        if s[S_PASSED + p] == 0:
             allp = False
     if allp or not any_dice(s):
         _end_round(s, T)
         return
-    q = s[O_CUR]
+    q = s[S_CUR]
     while True:
         q = (q + 1) % n
-        if s[O_PASSED + q] == 1:
-            s[O_DDEN + q] += T[T_MISC + M_PASS_EXTRA]
+        if s[S_PASSED + q] == 1:
+            s[S_DDEN + q] += T[T_MISC + M_PASS_EXTRA]
         else:
             break
     _begin_turn(s, T, q)
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _mask_turn(s, T, mask, work):
     """DP-4: influence, pass, and every target with a legal group (ED-5): the 9 Activity cards,
     the event row, the Cathedral, the 3 buildings, agriculture (one call site of the inlined
     target_feasible_fast)."""
-    p = s[O_CUR]
+    p = s[S_CUR]
     reset_summary(s, p, work)  # one dice summary for every target of this mask
     m = _mask_influence(s, T, p, mask)
-    mask[A_PASS] = 1
+    mask[A_PASS] = True
     m += 1
     nrow = row_len(s)
     for j in range(N_TARGETS):
         if j < 9:
-            if s[O_ACARD + j] < 0:
+            if s[S_ACARD + j] < 0:
                 continue
             tk = TK_ACT
             ti = j
@@ -179,15 +183,15 @@ def _mask_turn(s, T, mask, work):
             ti = 0
             a = A_AGRI
         if target_feasible_fast(s, T, p, tk, ti, mask, nl(A_DIE), work):
-            mask[a] = 1
+            mask[a] = True
             m += 1
     return m
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _turn_legal(s, T, a, mask, work):
     """mask[a] of _mask_turn without building the whole mask (step's legality test)."""
-    p = s[O_CUR]
+    p = s[S_CUR]
     if a == A_PASS:
         return True
     reset_summary(s, p, work)
@@ -195,7 +199,7 @@ def _turn_legal(s, T, a, mask, work):
     ti = 0
     if A_ACTIVITY <= a < A_ACTIVITY + 9:
         ti = a - A_ACTIVITY
-        if s[O_ACARD + ti] < 0:
+        if s[S_ACARD + ti] < 0:
             return False
         tk = TK_ACT
     elif A_EVENT <= a < A_EVENT + NROW:
@@ -213,34 +217,34 @@ def _turn_legal(s, T, a, mask, work):
     if tk != TK_NONE:
         return target_feasible_fast(s, T, p, tk, ti, mask, nl(A_DIE), work)
     for i in range(mask.shape[0]):
-        mask[i] = 0
+        mask[i] = False
     _mask_influence(s, T, p, mask)
-    return mask[a] != 0
+    return mask[a]
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _dice_legal(s, T, a, mask, work):
     """mask[a] of _mask_dice without building the whole mask (step's legality test)."""
-    p = s[O_CUR]
+    p = s[S_CUR]
     if a == A_CONFIRM:
-        return s[O_SELN] > 0 and _sel_eval(s, T, p) > 0
-    if A_DIE <= a < A_DIE + 90:
+        return s[S_SELN] > 0 and _sel_eval(s, T, p) > 0
+    if A_DIE <= a < A_DIE + N_DIE_TYPES:
         rid = a - A_DIE
         return (
             search_group(
-                s, T, p, s[O_TK], s[O_TI], s[O_CUBEPOS], mask, nl(A_DIE), work, nl(True), rid
+                s, T, p, s[S_TK], s[S_TI], s[S_CUBEPOS], mask, nl(A_DIE), work, nl(True), rid
             )
             > 0
         )
     return False
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _apply_turn(s, T, a):
-    p = s[O_CUR]
+    p = s[S_CUR]
     if a == A_PASS:
-        s[O_PASSED + p] = 1
-        s[O_DDEN + p] += T[T_MISC + M_PASS]  # rules §4.6, U-PASS
+        s[S_PASSED + p] = 1
+        s[S_DDEN + p] += T[T_MISC + M_PASS]  # rules §4.6, U-PASS
         _end_turn(s, T)
         return
     tk = TK_NONE
@@ -261,99 +265,99 @@ def _apply_turn(s, T, a):
     else:
         _apply_influence(s, T, p, a)
         return
-    s[O_TK] = tk
-    s[O_TI] = ti
-    s[O_CUBEPOS] = -1
+    s[S_TK] = tk
+    s[S_TI] = ti
+    s[S_CUBEPOS] = -1
     if has_fitting_cube(s, T, p, tk, ti):
-        s[O_PHASE] = PH_CUBE  # DP-5
+        s[S_PHASE] = PH_CUBE  # DP-5
     else:
-        s[O_PHASE] = PH_DICE
+        s[S_PHASE] = PH_DICE
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _mask_cube(s, T, mask, work):
-    p = s[O_CUR]
-    tk = s[O_TK]
-    ti = s[O_TI]
+    p = s[S_CUR]
+    tk = s[S_TK]
+    ti = s[S_TI]
     m = 0
     reset_summary(s, p, work)
-    for pos in range(9):
-        if s[O_ACUBE + pos * 4 + p] > 0 and cube_fits(s, T, tk, ti, pos):
+    for pos in range(N_ACTPOS):
+        if s[S_ACUBE + pos * 4 + p] > 0 and cube_fits(s, T, tk, ti, pos):
             if option_feasible_fast(s, T, p, tk, ti, pos, mask, nl(A_DIE), work):
-                mask[A_ACTIVITY + pos] = 1
+                mask[A_ACTIVITY + pos] = True
                 m += 1
     if option_feasible_fast(s, T, p, tk, ti, nl(-1), mask, nl(A_DIE), work):
-        mask[A_NOCUBE] = 1
+        mask[A_NOCUBE] = True
         m += 1
     return m
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _sel_eval(s, T, p):
-    n = s[O_SELN]
+    n = s[S_SELN]
     return eval_group(
-        s, T, p, s[O_TK], s[O_TI], s[O_CUBEPOS], s[O_SEL], s[O_SEL + 1], s[O_SEL + 2], n
+        s, T, p, s[S_TK], s[S_TI], s[S_CUBEPOS], s[S_SEL], s[S_SEL + 1], s[S_SEL + 2], n
     )
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _mask_dice(s, T, mask, work):
-    p = s[O_CUR]
-    m = search_group(s, T, p, s[O_TK], s[O_TI], s[O_CUBEPOS], mask, nl(A_DIE), work, nl(True))
-    if s[O_SELN] > 0 and _sel_eval(s, T, p) > 0:
-        mask[A_CONFIRM] = 1
+    p = s[S_CUR]
+    m = search_group(s, T, p, s[S_TK], s[S_TI], s[S_CUBEPOS], mask, nl(A_DIE), work, nl(True))
+    if s[S_SELN] > 0 and _sel_eval(s, T, p) > 0:
+        mask[A_CONFIRM] = True
         m += 1
     return m
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _apply_dice(s, T, a):
-    p = s[O_CUR]
-    n = s[O_NP]
+    p = s[S_CUR]
+    n = s[S_NP]
     if a == A_CONFIRM:
         _execute(s, T, p)
         return
     rid = a - A_DIE
-    d = abs_of(n, p, rid // 18)
-    s[O_SEL + s[O_SELN]] = d * 18 + rid % 18
-    s[O_SELN] += 1
+    d = abs_of(n, p, rid // DIST_DICE)
+    s[S_SEL + s[S_SELN]] = d * DIST_DICE + rid % DIST_DICE
+    s[S_SELN] += 1
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _execute(s, T, p):
     """CONFIRM (ED-23): pay every cost, take the dice, spend the cube, then act."""
-    tk = s[O_TK]
-    ti = s[O_TI]
-    cube = s[O_CUBEPOS]
-    n = s[O_SELN]
-    t0 = s[O_SEL]
-    t1 = s[O_SEL + 1]
-    t2 = s[O_SEL + 2]
+    tk = s[S_TK]
+    ti = s[S_TI]
+    cube = s[S_CUBEPOS]
+    n = s[S_SELN]
+    t0 = s[S_SEL]
+    t1 = s[S_SEL + 1]
+    t2 = s[S_SEL + 2]
     y = eval_group(s, T, p, tk, ti, cube, t0, t1, t2, n)
     cost = group_cost(s, T, p, cube, t0, t1, t2, n)
     nb = 0
     for k in range(n):
-        t = s[O_SEL + k]
-        if t // 18 != p:
+        t = s[S_SEL + k]
+        if t // DIST_DICE != p:
             nb += 1
     each = cost // nb if nb > 0 else 0
     for k in range(n):
-        t = s[O_SEL + k]
-        d = t // 18
+        t = s[S_SEL + k]
+        d = t // DIST_DICE
         if d != p and each > 0:
-            s[O_DEN + p] -= each
+            s[S_DEN + p] -= each
             if d < 4:
-                s[O_DEN + d] += each  # paid to the owner; neutral dice to the bank (rules §4.0)
-        s[O_DICE + t] -= 1
+                s[S_DEN + d] += each  # paid to the owner; neutral dice to the bank (rules §4.0)
+        s[S_DICE + t] -= 1
     if cube >= 0:
-        s[O_ACUBE + cube * 4 + p] -= 1
-        s[O_CUBES + p] -= 1
+        s[S_ACUBE + cube * 4 + p] -= 1
+        s[S_CUBES + p] -= 1
     if tk == TK_ACT:
-        s[O_ACTN] = y
-        if s[O_ASUP + ti * 4 + p] == 0:
+        s[S_ACTN] = y
+        if s[S_ASUP + ti * 4 + p] == 0:
             from_hire_cost(s, T, p, ti)
-            s[O_HIRING] = 1
-            s[O_PHASE] = PH_SOURCE  # DP-7
+            s[S_HIRING] = 1
+            s[S_PHASE] = PH_SOURCE  # DP-7
             return
         _start_activations(s, T, p)
     elif tk == TK_EVENT:
@@ -362,60 +366,60 @@ def _execute(s, T, p):
         _end_turn(s, T)
     elif tk == TK_CATH:
         for k in range(n):
-            build_cathedral_cube(s, T, p, s[O_SEL + k] % 6 + 1)
+            build_cathedral_cube(s, T, p, s[S_SEL + k] % N_VAL + 1)
         _end_turn(s, T)
     elif tk == TK_BUILD:
-        s[O_PVAL] = t0 % 6 + 1
-        s[O_PHASE] = PH_SOURCE
+        s[S_PVAL] = t0 % N_VAL + 1
+        s[S_PHASE] = PH_SOURCE
     else:
-        s[O_DEN + p] += y  # rules §4.5 agriculture
+        s[S_DEN + p] += y  # rules §4.5 agriculture
         _end_turn(s, T)
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def from_hire_cost(s, T, p, pos):
-    from_card = s[O_ACARD + pos]
-    s[O_DEN + p] -= T[T_ACT + from_card * A_W + A_HIRE]
+    from_card = s[S_ACARD + pos]
+    s[S_DEN + p] -= T[T_ACT + from_card * A_W + A_HIRE]
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _source_ok(s, T, p, kind, idx):
-    if s[O_TK] == TK_ACT:
+    if s[S_TK] == TK_ACT:
         return True
-    return placement_ok(s, T, p, s[O_TI], s[O_PVAL], kind, idx)
+    return placement_ok(s, T, p, s[S_TI], s[S_PVAL], kind, idx)
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _mask_source(s, T, mask):
     """DP-7 / ED-7: supply, an own standing or lying citizen, an own supervisor elsewhere."""
-    p = s[O_CUR]
+    p = s[S_CUR]
     m = 0
-    if s[O_SUP + p] > 0 and _source_ok(s, T, p, nl(0), nl(0)):
-        mask[A_SUPPLY] = 1
+    if s[S_SUP + p] > 0 and _source_ok(s, T, p, nl(0), nl(0)):
+        mask[A_SUPPLY] = True
         m += 1
-    for sp in range(18):
-        if s[O_SPACES + sp] == p and _source_ok(s, T, p, nl(1), sp):
-            mask[A_SPACE + sp] = 1
+    for sp in range(N_SPACES):
+        if s[S_SPACES + sp] == p and _source_ok(s, T, p, nl(1), sp):
+            mask[A_SPACE + sp] = True
             m += 1
     for b in range(3):
-        if s[O_LYING + b * 5 + p] > 0 and _source_ok(s, T, p, nl(2), b):
-            mask[A_LYING + b] = 1
+        if s[S_LYING + b * 5 + p] > 0 and _source_ok(s, T, p, nl(2), b):
+            mask[A_LYING + b] = True
             m += 1
-    for pos in range(9):
-        if s[O_ASUP + pos * 4 + p] > 0 and not (s[O_TK] == TK_ACT and pos == s[O_TI]):
+    for pos in range(N_ACTPOS):
+        if s[S_ASUP + pos * 4 + p] > 0 and not (s[S_TK] == TK_ACT and pos == s[S_TI]):
             if _source_ok(s, T, p, nl(3), pos):
-                mask[A_ACTIVITY + pos] = 1
+                mask[A_ACTIVITY + pos] = True
                 m += 1
     return m
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _apply_source(s, T, a):
-    p = s[O_CUR]
+    p = s[S_CUR]
     if a == A_SUPPLY:
         kind = 0
         idx = 0
-    elif A_SPACE <= a < A_SPACE + 18:
+    elif A_SPACE <= a < A_SPACE + N_SPACES:
         kind = 1
         idx = a - A_SPACE
     elif A_LYING <= a < A_LYING + 3:
@@ -425,117 +429,117 @@ def _apply_source(s, T, a):
         kind = 3
         idx = a - A_ACTIVITY
     citizen_leave(s, T, p, kind, idx)
-    ti = s[O_TI]
-    if s[O_TK] == TK_ACT:
+    ti = s[S_TI]
+    if s[S_TK] == TK_ACT:
         # ED-29: first free scoring slot, else the illustration
         used1 = False
         used2 = False
         for q in range(4):
-            w = s[O_ASUP + ti * 4 + q]
+            w = s[S_ASUP + ti * 4 + q]
             if w == 1:
                 used1 = True
             elif w == 2:
                 used2 = True
         slot = 1 if not used1 else (2 if not used2 else 3)
-        s[O_ASUP + ti * 4 + p] = slot
+        s[S_ASUP + ti * 4 + p] = slot
         _start_activations(s, T, p)
     else:
-        place_citizen(s, T, p, ti, s[O_PVAL])
+        place_citizen(s, T, p, ti, s[S_PVAL])
         _end_turn(s, T)
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _start_activations(s, T, p):
-    ti = s[O_TI]
-    card = s[O_ACARD + ti]
+    ti = s[S_TI]
+    card = s[S_ACARD + ti]
     o = T_ACT + card * A_W
-    nact = s[O_ACTN]
-    s[O_ACTK] = 0
+    nact = s[S_ACTN]
+    s[S_ACTK] = 0
     eff = T[o + A_EFF]
-    if T[o + A_TIMING] == 1:
+    if T[o + A_TIMING] == TIMING_DELAYED:
         # delayed card: one cube per activation (rules §4.1)
-        s[O_ACUBE + ti * 4 + p] += nact
-        s[O_CUBES + p] += nact
+        s[S_ACUBE + ti * 4 + p] += nact
+        s[S_CUBES + p] += nact
         _end_turn(s, T)
         return
     if eff == EF_GAIN:
-        s[O_DEN + p] += T[o + A_P0] * nact
+        s[S_DEN + p] += T[o + A_P0] * nact
         gain_influence(s, T, p, T[o + A_P1] * nact)
-        s[O_VP + p] += T[o + A_P2] * nact
+        s[S_VP + p] += T[o + A_P2] * nact
         _end_turn(s, T)
     elif eff == EF_VP_PER:
-        s[O_VP + p] += T[o + A_P1] * count_of(s, T, p, T[o + A_P0]) * nact
+        s[S_VP + p] += T[o + A_P1] * count_of(s, T, p, T[o + A_P0]) * nact
         _end_turn(s, T)
     elif eff == EF_MILLER:
         a = standing(s, p, nl(0))
         b = standing(s, p, nl(1))
-        s[O_DEN + p] += T[o + A_P0] * (a if a > b else b) * nact
+        s[S_DEN + p] += T[o + A_P0] * (a if a > b else b) * nact
         _end_turn(s, T)
     else:
         _do_activation(s, T, p)
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _do_activation(s, T, p):
-    ti = s[O_TI]
-    card = s[O_ACARD + ti]
+    ti = s[S_TI]
+    card = s[S_ACARD + ti]
     o = T_ACT + card * A_W
     eff = T[o + A_EFF]
     if eff == EF_PAY_GAIN:
         amt = T[o + A_P1]
         if T[o + A_P0] == RES_DEN:
-            s[O_DEN + p] -= amt
+            s[S_DEN + p] -= amt
         elif T[o + A_P0] == RES_INF:
-            s[O_INF + p] -= amt
+            s[S_INF + p] -= amt
         else:
-            s[O_VP + p] -= amt
+            s[S_VP + p] -= amt
         g = T[o + A_P3]
         if T[o + A_P2] == RES_DEN:
-            s[O_DEN + p] += g
+            s[S_DEN + p] += g
         elif T[o + A_P2] == RES_INF:
             gain_influence(s, T, p, g)
         else:
-            s[O_VP + p] += g
-        s[O_ACTK] += 1
+            s[S_VP + p] += g
+        s[S_ACTK] += 1
         _after_activation(s, T, p)
     else:  # EVENT_CUBE (rules §6.1.2, ED-31)
         thr = T[o + A_P1]
         if thr > 0:
             v = roll_die(s)
             if v < thr:
-                s[O_ACTK] += 1
+                s[S_ACTK] += 1
                 _after_activation(s, T, p)
                 return
-        s[O_PVAL] = T[o + A_P0]
-        s[O_PHASE] = PH_ARCHER
+        s[S_PVAL] = T[o + A_P0]
+        s[S_PHASE] = PH_ARCHER
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _after_activation(s, T, p):
-    ti = s[O_TI]
-    card = s[O_ACARD + ti]
+    ti = s[S_TI]
+    card = s[S_ACARD + ti]
     eff = T[T_ACT + card * A_W + A_EFF]
-    if s[O_ACTK] < s[O_ACTN] and (eff != EF_PAY_GAIN or pay_gain_affordable(s, T, p, card)):
-        s[O_PHASE] = PH_GOON
+    if s[S_ACTK] < s[S_ACTN] and (eff != EF_PAY_GAIN or pay_gain_affordable(s, T, p, card)):
+        s[S_PHASE] = PH_GOON
     else:
         _end_turn(s, T)
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _mask_archer(s, T, mask):
     m = 0
     for i in range(row_len(s)):
         if free_flags(s, T, i) > 0:
-            mask[A_EVENT + i] = 1
+            mask[A_EVENT + i] = True
             m += 1
     return m
 
 
-@njit(cache=True, _nrt=False)
+@jit(alloc=False)
 def _apply_archer(s, T, a):
-    p = s[O_CUR]
+    p = s[S_CUR]
     place_event_cube(s, T, p, a - A_EVENT)
-    s[O_PVAL] -= 1
-    if s[O_PVAL] <= 0:
-        s[O_ACTK] += 1
+    s[S_PVAL] -= 1
+    if s[S_PVAL] <= 0:
+        s[S_ACTK] += 1
         _after_activation(s, T, p)
