@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
@@ -146,3 +148,21 @@ def wrap_env(raw: GameAECEnv) -> GameAECEnv:
     done inside the env: the wrapper chain's attribute forwarding costs more than a step."""
     raw._enforce = True
     return raw
+
+
+def env_factories(package: str):
+    """The `raw_env` and `env` functions of a game package (its env.py)."""
+
+    def raw_env(num_players: int = 4, render_mode: str | None = None,
+                reward_kind: str = "win_loss", **options) -> GameAECEnv:
+        """The unwrapped AEC env (agents player_0..player_{n-1})."""
+        game = importlib.import_module(package)
+        return GameAECEnv(game, num_players, render_mode, reward_kind, **options)
+
+    def env(num_players: int = 4, render_mode: str | None = None,
+            reward_kind: str = "win_loss", **options) -> GameAECEnv:
+        """The AEC env with PettingZoo's classic checks (calls before reset, out-of-bounds
+        actions), done inside the env (wrap_env)."""
+        return wrap_env(raw_env(num_players, render_mode, reward_kind, **options))
+
+    return raw_env, env

@@ -132,11 +132,35 @@ class BatchSpec:
     max_players: int
     n_keys: int
     work_size: int
-    mask_dtype: type
     player_counts: tuple
     margin_scale: float
     loops: ModuleType
     tables: object  # callable returning the current TABLES (the game may reload rules data)
+
+
+def batch_spec(game, loops: ModuleType) -> BatchSpec:
+    """The BatchSpec of a core.game.Game and its generated loops module."""
+    g = game.spec
+    return BatchSpec(
+        name=g.name, state_size=game.state_size, num_actions=game.num_actions,
+        obs_size=g.obs_size, max_players=max(g.player_counts), n_keys=g.n_keys,
+        work_size=g.work_size, player_counts=tuple(g.player_counts),
+        margin_scale=g.margin_scale, loops=loops, tables=lambda: game.tables,
+    )
+
+
+def batch_factory(spec: BatchSpec):
+    """A game's `make_batch` function over its BatchSpec."""
+
+    def make_batch(batch_size: int, num_players: int = 4, seed: int = 0,
+                   reward_kind: str = "win_loss", observe: bool = True,
+                   threads: int | None = None) -> BatchEngine:
+        """A batch engine of `batch_size` games, all started (slot i from (seed, i, 0));
+        `threads`: most numba threads per call (default NUMBA_NUM_THREADS; one per 64 games)."""
+        return BatchEngine(spec, batch_size, num_players, seed, reward_kind, observe, threads)
+
+    make_batch.__qualname__ = make_batch.__name__ = "make_batch"
+    return make_batch
 
 
 class BatchEngine:
@@ -169,8 +193,7 @@ class BatchEngine:
         self._L = spec.loops
         self.states = np.zeros((B, spec.state_size), dtype=np.int64)
         self.final_states = np.zeros((B, spec.state_size), dtype=np.int64)
-        self._masks = np.zeros((B, spec.num_actions), dtype=spec.mask_dtype)
-        self.masks = self._masks.view(np.bool_)  # int8 0/1 and bool share a byte layout
+        self._masks = self.masks = np.zeros((B, spec.num_actions), dtype=np.bool_)
         self._works = np.zeros((B, max(1, spec.work_size)), dtype=np.int64)
         self.obs = np.zeros((B, spec.obs_size), dtype=np.float32)
         self.players = np.zeros(B, dtype=np.int64)

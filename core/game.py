@@ -88,8 +88,8 @@ class GameSpec:
     tables_hash: Callable[[np.ndarray], str]
     compile_entry_points: Callable[[np.ndarray], tuple]  # T -> (new, observe, legal_mask, step)
     keys: Callable  # compiled k_keys(s, keys): keys[p, 0] score, keys[p, 1:] tie-breakers
-    describe: Callable[[int, Any], str]  # (valid action id, state or None) -> words
-    render: Callable[[np.ndarray], str]  # (valid state) -> text board
+    describe: Callable[[int, Any, np.ndarray], str]  # (valid action id, state or None, T)
+    render: Callable[[np.ndarray, np.ndarray], str]  # (valid state, T) -> text board
     invariant_problems: Callable[[np.ndarray, np.ndarray], list[str]]  # (state, T) -> broken laws
     determinize: Callable | None = None  # (state, observer, seed, T) -> state; None: reseed
     perturb_hidden: Callable | None = None  # (state, seed, T) -> state; None: reseed
@@ -116,7 +116,7 @@ class Game:
         self.name = spec.name
         self.layout = spec.layout
         self.state_size = spec.layout.size
-        self.num_actions = spec.actions.size
+        self.num_actions = spec.actions.n
         self._shape = (self.state_size,)
         f = spec.fields
         self._actor, self._np, self._version = f.actor, f.num_players, f.version
@@ -373,16 +373,20 @@ class Game:
             raise ValueError(f"{self.name}: an action id is an integer, got {action!r}") from None
         if not 0 <= a < self.num_actions:
             raise ValueError(f"{self.name}: action ids are 0..{self.num_actions - 1}, got {a}")
-        return self.spec.describe(a, None if state is None else self._check(state))
+        return self.spec.describe(a, None if state is None else self._check(state), self.tables)
 
     def render(self, state: np.ndarray) -> str:
         """A readable text board."""
-        self.validate(state)
-        return self.spec.render(state)
+        return self.spec.render(self.validate(state), self.tables)
 
     def check_invariants(self, state: np.ndarray) -> list[str]:
-        """Broken conservation laws and bounds (empty when the state is consistent)."""
-        return self.spec.invariant_problems(self._usable(state), self.tables)
+        """Broken conservation laws and bounds (empty when the state is consistent); a foreign
+        array is one problem, not an exception."""
+        try:
+            s = self._usable(state)
+        except StateFormatError as e:
+            return [str(e)]
+        return self.spec.invariant_problems(s, self.tables)
 
     def validate(self, state: np.ndarray) -> np.ndarray:
         """The full check of a state that comes from outside (format, every segment's range,
@@ -459,6 +463,14 @@ API_FUNCTIONS = (
     "num_players", "phase_name", "scores", "tiebreaks", "returns", "observe", "describe",
     "render", "check_invariants", "validate", "to_bytes", "from_bytes", "reseed", "determinize",
     "perturb_hidden", "check_options", "load_rules_data",
+)
+
+
+# what a game package exports (its __all__)
+PUBLIC_NAMES = (
+    *API_FUNCTIONS, "NAME", "PLAYER_COUNTS", "OPTIONS", "LAYOUT", "ACTIONS", "NUM_ACTIONS",
+    "OBS_SIZE", "STATE_SIZE", "PHASE_NAMES", "GAME", "RULES_DATA_HASH", "IllegalActionError",
+    "StateFormatError", "env", "raw_env",
 )
 
 

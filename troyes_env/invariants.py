@@ -17,8 +17,10 @@ from troyes_env.layout import LAYOUT, PH_COUNTER, PH_OVER, PH_SETUP, STATE_SIZE
 from troyes_env.tables import A_TIMING, A_W, E_FLAGS, E_W, T_ACT, T_EV, T_SETUP
 
 
-def invariant_errors(state: np.ndarray) -> list[str]:
-    """Every accounting invariant that fails (empty when all hold)."""
+def invariant_errors(state: np.ndarray, T: np.ndarray | None = None) -> list[str]:
+    """Every accounting invariant that fails (empty when all hold); T: the rules tables in use
+    (default the standard ones)."""
+    T = _tables.TABLES if T is None else T
     err: list[str] = []
 
     def v(name):
@@ -31,7 +33,7 @@ def invariant_errors(state: np.ndarray) -> list[str]:
     n = int(v("n_players")[0])
     ph = int(v("phase")[0])
     spaces, lying, sup = v("spaces"), v("lying"), v("sup")
-    start_cit = int(_tables.TABLES[T_SETUP + n * 5])
+    start_cit = int(T[T_SETUP + n * 5])
     # citizens: each player's are in exactly one place, 12 at most
     for p in range(4):
         placed = int((spaces == p).sum()) + int(lying[:, p].sum()) + int((sup[:, p] > 0).sum())
@@ -70,7 +72,7 @@ def invariant_errors(state: np.ndarray) -> list[str]:
             err.append(f"card {pos}: citizens or cubes on a face-down card")
         if (
             ac[pos] >= 0
-            and _tables.TABLES[T_ACT + ac[pos] * A_W + A_TIMING] == 0
+            and T[T_ACT + ac[pos] * A_W + A_TIMING] == 0
             and v("act_cubes")[pos].any()
         ):
             err.append(f"card {pos}: cubes on an immediate card")
@@ -101,7 +103,7 @@ def invariant_errors(state: np.ndarray) -> list[str]:
         if seen_end:
             err.append("gap in the event row")
         in_row.add(c)
-        nf = int(_tables.TABLES[T_EV + c * E_W + E_FLAGS])
+        nf = int(T[T_EV + c * E_W + E_FLAGS])
         if (fl[i, nf:] >= 0).any():
             err.append(f"row {i}: cube beyond the card's flags")
         if nf and (fl[i, :nf] >= 0).all():
@@ -141,18 +143,19 @@ HI.setflags(write=False)
 _I64 = np.dtype(np.int64)
 
 
-def check_invariants(state: np.ndarray) -> list[str]:
+def check_invariants(state: np.ndarray, T: np.ndarray | None = None) -> list[str]:
     """Every accounting invariant that fails: the compiled check first, the messages of
     invariant_errors only when it fails (or for an array it cannot take)."""
+    T = _tables.TABLES if T is None else T
     if (
         state.__class__ is np.ndarray
         and state.dtype is _I64
         and state.shape == (STATE_SIZE,)
         and state.flags.c_contiguous
     ):
-        code = int(full_invariant_code(state, _tables.TABLES, LO, HI))
+        code = int(full_invariant_code(state, T, LO, HI))
         if code == 0:
             return []
-        err = invariant_errors(state)
+        err = invariant_errors(state, T)
         return err or [f"compiled invariant check failed: code {code} ({F_NAMES[code]})"]
-    return invariant_errors(state)
+    return invariant_errors(state, T)

@@ -113,8 +113,9 @@ def describe_action(a: int, state: np.ndarray | None = None) -> str:
     return w
 
 
-def render_text(state: np.ndarray) -> str:
-    """A readable text board."""
+def render_text(state: np.ndarray, T: np.ndarray | None = None) -> str:
+    """A readable text board (T: the rules tables in use; default the standard ones)."""
+    T = _tables.TABLES if T is None else T
     n = int(_v(state, "n_players")[0])
     lines = []
     ph = int(_v(state, "phase")[0])
@@ -174,8 +175,8 @@ def render_text(state: np.ndarray) -> str:
         c = int(rc[i])
         if c < 0:
             break
-        nf = int(_tables.TABLES[T_EV + c * E_W + E_FLAGS])
-        eff = EventEffect(int(_tables.TABLES[T_EV + c * E_W + E_EFF])).name
+        nf = int(T[T_EV + c * E_W + E_FLAGS])
+        eff = EventEffect(int(T[T_EV + c * E_W + E_EFF])).name
         lines.append(
             f"  event {i}: {EVENT_NAMES[c]} ({eff}) flags " + "".join(_own(x) for x in fl[i, :nf])
         )

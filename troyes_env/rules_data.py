@@ -265,3 +265,6 @@ ROW_OF_VALUE = {
 # U-2P: grey citizens placed first with 2 players, as SPACE ids (see layout: Palace 0-5,
 # Bishopric 6 + 2*row + place, City Hall 12 + 3*row + place)
 GREY_2P_SPACES = (0, 1, 6, 8, 12, 15)
+
+# returns(kind="margin") divides the score gap (own - best other) by this (documented, not a rule)
+MARGIN_SCALE = 20.0

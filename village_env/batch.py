@@ -1,4 +1,4 @@
-"""Village batches: B games as one (B, STATE_SIZE) array stepped in one compiled call.
+"""Village batches: B games as one (B, STATE_SIZE) array stepped in one compiled call (D8).
 
     from village_env.batch import make_batch
     eng = make_batch(1024, num_players=4, seed=7)
@@ -10,26 +10,9 @@ batch runs the same compiled step as `village_env.step` (core.batch documents th
 
 from __future__ import annotations
 
-import numpy as np
-
-import village_env as _game
-from core.batch import BatchEngine, BatchSpec
+from core.batch import batch_factory, batch_spec
+from village_env import GAME
 from village_env.engine import batch_loops
-from village_env.engine.kernels import N_KEYS, WORK_SIZE
-from village_env.layout import MAXP, STATE_SIZE
-from village_env.rules_data import MARGIN_SCALE
 
-SPEC = BatchSpec(
-    name="village", state_size=STATE_SIZE, num_actions=_game.NUM_ACTIONS,
-    obs_size=_game.OBS_SIZE, max_players=MAXP, n_keys=N_KEYS, work_size=WORK_SIZE,
-    mask_dtype=np.bool_, player_counts=tuple(_game.PLAYER_COUNTS), margin_scale=MARGIN_SCALE,
-    loops=batch_loops, tables=lambda: _game.TABLES,
-)
-
-
-def make_batch(batch_size: int, num_players: int = 4, seed: int = 0,
-               reward_kind: str = "win_loss", observe: bool = True,
-               threads: int | None = None) -> BatchEngine:
-    """A Village batch engine of `batch_size` games, all started (slot i from (seed, i, 0));
-    `threads`: most numba threads per call (default NUMBA_NUM_THREADS; one per 64 games)."""
-    return BatchEngine(SPEC, batch_size, num_players, seed, reward_kind, observe, threads)
+SPEC = batch_spec(GAME, batch_loops)
+make_batch = batch_factory(SPEC)

@@ -7,7 +7,7 @@ dispatch, and the wrapper takes its checked slow path (a clear StateFormatError,
 copy of a valid read-only state). The size and layout version are tested here first.
 
 The legal mask of the state `step` returns is the one `settle` built for it: `api_step` writes
-it to `mask`, and the wrapper keeps it for the next `legal_mask` call (core.entry_points.LastMask).
+it to `mask`, and core.game keeps it for the next `legal_mask` call of the same state.
 """
 
 from __future__ import annotations
@@ -18,28 +18,49 @@ from core.errors import API_BAD_PLAYER, API_BAD_STATE, OK
 from core.jit import compile_exactly, jit
 from troyes_env.engine.legal import legal_mask_into
 from troyes_env.engine.observe import observe_into
-from troyes_env.engine.step import step_inplace
-from troyes_env.layout import PH_OVER, S_NP, S_PHASE, S_VERSION, STATE_SIZE, VERSION
+from troyes_env.engine.setup import init_state
+from troyes_env.engine.step import settle, step_inplace
+from troyes_env.layout import (
+    PH_OVER,
+    S_CUR,
+    S_NP,
+    S_PHASE,
+    S_START,
+    S_VERSION,
+    STATE_SIZE,
+    VERSION,
+)
 
 
 def signatures(T):
     """Numba signatures of the entry points for tables of T's type (the public table is
-    read-only, which numba types differently from a writable one)."""
+    read-only, which numba types differently from a writable one); core/game.py lists them."""
     i64 = types.Array(types.int64, 1, "C")
     tt = typeof(T)
     bm = types.Array(types.boolean, 1, "C")
     f32 = types.Array(types.float32, 1, "C")
+    n = types.int64
     return {
-        "observe": types.int64(i64, tt, types.int64, f32),
-        "legal_mask": types.int64(i64, tt, bm, i64, bm, i64),
-        "step": types.int64(i64, i64, tt, types.int64, bm, i64),
+        "new": types.int64(i64, tt, n, n, n, n, n, bm, i64),
+        "observe": types.int64(i64, tt, n, f32),
+        "legal_mask": types.int64(i64, tt, bm, i64, i64),
+        "step": types.int64(i64, i64, tt, n, bm, i64),
     }
 
 
-@jit
+@jit(alloc=False)
 def state_ok(s):
     """Size and layout version (DESIGN D1) before compiled code trusts the state."""
     return s.shape[0] == STATE_SIZE and s[S_VERSION] == VERSION
+
+
+def _new(s, T, n, a, b, c, start, mask, work):
+    """A new n-player game seeded by (a, b, c) in s (zeros), seat `start` holding the start
+    player card (ED-1), settled to its first decision; mask = its legal mask."""
+    init_state(s, T, n, a, b, c)
+    s[S_START] = start
+    s[S_CUR] = start
+    return settle(s, T, mask, work)
 
 
 def _observe(s, T, me, out):
@@ -51,8 +72,8 @@ def _observe(s, T, me, out):
     return OK
 
 
-def _legal_mask(s, T, out, scratch, mask, work):
-    """out (bool) = the legal mask of s; the search runs on `scratch`, a copy (D5)."""
+def _legal_mask(s, T, out, scratch, work):
+    """out = the legal mask of s; the search runs on `scratch`, a copy (D5): s is untouched."""
     if not state_ok(s):
         return API_BAD_STATE
     if s[S_PHASE] == PH_OVER:
@@ -61,14 +82,12 @@ def _legal_mask(s, T, out, scratch, mask, work):
         return OK
     for i in range(STATE_SIZE):
         scratch[i] = s[i]
-    legal_mask_into(scratch, T, mask, work)
-    for i in range(out.shape[0]):
-        out[i] = mask[i]
+    legal_mask_into(scratch, T, out, work)
     return OK
 
 
 def _step(s, new, T, a, mask, work):
-    """Copy s into new and apply action a there (step_inplace's codes); on success `mask` (bool)
+    """Copy s into new and apply action a there (step_inplace's codes); on success `mask`
     holds new's legal mask (all False once the game is over)."""
     if not state_ok(s):
         return API_BAD_STATE
@@ -84,15 +103,16 @@ def _step(s, new, T, a, mask, work):
 # Compiled without numba's runtime (alloc=False, as the rules code; core.jit): arrays are then
 # unboxed without a reference-counted wrapper each, ~0.1 us less per call; allocation would not
 # compile (hence the loops instead of slice copies, which may allocate a temporary).
+api_new = jit(alloc=False)(_new)
 api_observe = jit(alloc=False)(_observe)
 api_legal_mask = jit(alloc=False)(_legal_mask)
 api_step = jit(alloc=False)(_step)
 
 
 def compile_entry_points(T):
-    """The three entry points compiled (or loaded from numba's cache) for tables like T, with
+    """(new, observe, legal_mask, step) compiled (or loaded from the cache) for tables like T,
     every other specialisation refused (TypeError at dispatch)."""
     sig = signatures(T)
-    compile_exactly(((api_observe, sig["observe"]), (api_legal_mask, sig["legal_mask"]),
-                     (api_step, sig["step"])))
-    return api_observe, api_legal_mask, api_step
+    entry = (api_new, api_observe, api_legal_mask, api_step)
+    compile_exactly(zip(entry, sig.values(), strict=True))
+    return entry

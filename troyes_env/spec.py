@@ -1,0 +1,47 @@
+"""What core.game needs to know about Troyes (DESIGN D10); the public API is core.game.Game."""
+
+from __future__ import annotations
+
+from core.game import GameSpec, StateFields
+from troyes_env import hidden, render, rules_data, tables
+from troyes_env.actions import ACTIONS
+from troyes_env.engine import api
+from troyes_env.engine.kernels import N_KEYS, WORK_SIZE, k_keys
+from troyes_env.invariants import check_invariants
+from troyes_env.layout import (
+    LAYOUT,
+    PH_OVER,
+    PHASE_NAMES,
+    S_CUR,
+    S_NP,
+    S_PHASE,
+    S_RNG,
+    S_VERSION,
+)
+from troyes_env.observation import OBS_SIZE
+
+SPEC = GameSpec(
+    name="troyes",
+    player_counts=(2, 3, 4),
+    layout=LAYOUT,
+    actions=ACTIONS,
+    # Troyes has no safety cap (it always ends after its last round) and no game-id field
+    fields=StateFields(num_players=S_NP, actor=S_CUR, version=S_VERSION, phase=S_PHASE,
+                       rng=S_RNG, over=S_PHASE, over_value=PH_OVER),
+    phase_names=PHASE_NAMES,
+    obs_size=OBS_SIZE,
+    work_size=WORK_SIZE,
+    n_keys=N_KEYS,  # VP, then one constant column: no tie-breaker (ED-34: a shared win)
+    margin_scale=rules_data.MARGIN_SCALE,
+    rules_data=rules_data,
+    build_tables=tables.build_tables,
+    tables_hash=tables.tables_hash,
+    compile_entry_points=api.compile_entry_points,
+    keys=k_keys,
+    describe=lambda a, state, T: render.describe_action(a, state),
+    render=render.render_text,
+    invariant_problems=check_invariants,
+    determinize=hidden.determinize,  # other players' characters, deck orders, face-down cards
+    perturb_hidden=hidden.perturb_hidden,
+    options=("start_player",),  # ED-1: seat 0 holds the start player card unless chosen
+)
