@@ -12,13 +12,19 @@ import numpy as np
 
 from core import serialize as _ser
 from core.entry_points import LastMask
-from core.errors import IllegalActionError, StateFormatError
+from core.errors import (
+    API_BAD_STATE,
+    ERR_ILLEGAL,
+    ERR_NO_LEGAL,
+    ERR_RANGE,
+    IllegalActionError,
+    StateFormatError,
+)
 from core.returns import RETURN_KINDS, compute_returns
 from core.rng import rng_seed, split_seed
 from village_env import rules_data
 from village_env import tables as _tables
 from village_env.actions import ACTIONS, NUM_ACTIONS
-from village_env.engine import ERR_ILLEGAL, ERR_NO_LEGAL, ERR_RANGE
 from village_env.engine import api as _api
 from village_env.engine.flow import customers_served, init_state, living_members
 from village_env.engine.invariants import INVARIANT_MESSAGES, check_invariants_code
@@ -170,7 +176,7 @@ def step(state: np.ndarray, action: int) -> np.ndarray:
     if code == 0:
         _LAST.put(new, mask)
         return new
-    if code == _api.API_BAD_STATE:
+    if code == API_BAD_STATE:
         _as_state(state)  # raises StateFormatError
     if code == ERR_RANGE:
         raise IllegalActionError(a, "out of range", phase_name(state),

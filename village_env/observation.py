@@ -17,8 +17,8 @@ no RNG word. Layout (OBS_SEGMENTS below lists names and sizes in order):
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from core.jit import jit
 from village_env.engine.helpers import chronicle_cap, graves_cap
 from village_env.layout import (
     MEM_STRIDE,
@@ -92,7 +92,7 @@ OBS_SIZE = sum(n for _, n in OBS_SEGMENTS)
 PLAYER_BLOCK = OBS_SEGMENTS[-1][1] // 4
 
 
-@njit(cache=True)
+@jit
 def _rel(q, me, n):
     """(q - me) % n, without the division in the usual case (seats 0..n-1)."""
     d = q - me
@@ -103,7 +103,7 @@ def _rel(q, me, n):
     return d % n
 
 
-@njit(cache=True)
+@jit
 def _tile(s, T, t, out, i):
     if t < 0:
         return i + 8
@@ -114,7 +114,7 @@ def _tile(s, T, t, out, i):
     return i + 8
 
 
-@njit(cache=True)
+@jit
 def observe_into(s, T, me, out):
     """Write player `me`'s observation into `out` (float32, OBS_SIZE)."""
     out[:] = 0.0

@@ -3,24 +3,20 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from core.agents import pick_legal
+from core.errors import ERR_ILLEGAL, ERR_NO_LEGAL, ERR_RANGE, OK
+from core.jit import jit
 from village_env.actions import NUM_ACTIONS
 from village_env.engine.apply import apply_action
 from village_env.engine.flow import init_state
 from village_env.engine.legal import legal_mask_into
 from village_env.layout import S_OVER
 
-OK = 0
-ERR_ILLEGAL = 1
-ERR_RANGE = 2
-ERR_NO_LEGAL = 3  # an engine bug: no legal action before the end (never expected)
-
 __all__ = ["init_state", "legal_mask_into", "step_inplace", "random_playout", "apply_action"]
 
 
-@njit(cache=True)
+@jit
 def step_inplace(s, T, a, mask):
     """Apply action a in place if legal (else return ERR_ILLEGAL and leave s untouched), then
     apply every following decision that has a single legal option (DESIGN D5, ED-3).
@@ -34,7 +30,7 @@ def step_inplace(s, T, a, mask):
     return settle(s, T, mask)
 
 
-@njit(cache=True)
+@jit
 def step_trusted(s, T, a, mask):
     """step_inplace for a caller that holds s's legal mask in `mask` (settle leaves it there after
     every step, so the batch loops and the compiled random loop always have it): legality is
@@ -47,7 +43,7 @@ def step_trusted(s, T, a, mask):
     return settle(s, T, mask)
 
 
-@njit(cache=True)
+@jit
 def settle(s, T, mask):
     """Apply forced single-option decisions until a real decision or the end."""
     while s[S_OVER] == 0:
@@ -63,7 +59,7 @@ def settle(s, T, mask):
     return OK
 
 
-@njit(cache=True)
+@jit
 def random_playout(s, T, mask, rng_state, max_decisions):
     """Play random legal actions until the end; returns the number of decisions (or -1 on an
     engine error). Allocation-free: the benchmark's compiled loop."""
@@ -84,7 +80,7 @@ def new_mask() -> np.ndarray:
 
 
 
-@njit(cache=True)
+@jit
 def play_random_games(T, n_players, n_games, seed, s, mask, rng_state):
     """Play n_games seeded random games in the caller's buffers; returns total decisions, or -1
     on an engine error. The fully compiled benchmark loop (no allocation per step)."""
@@ -98,37 +94,3 @@ def play_random_games(T, n_players, n_games, seed, s, mask, rng_state):
             return -1
         total += k
     return total
-
-
-def _refresh_stale_cache() -> None:
-    """Numba checks only each function's own file: flush every engine cache when any source the
-    compiled code depends on changed (core/numba_cache.py)."""
-    import sys
-    from pathlib import Path
-
-    from core.numba_cache import refresh_stale_cache
-    from village_env import observation
-    from village_env.engine import (
-        api,
-        apply,
-        batch_loops,
-        flow,
-        helpers,
-        invariants,
-        kernels,
-        legal,
-    )
-
-    pkg = Path(__file__).resolve().parent
-    root = pkg.parent
-    deps = [
-        *sorted(pkg.glob("*.py")),
-        *(root / f for f in ("layout.py", "actions.py", "tables.py", "observation.py")),
-        *sorted((root.parent / "core").glob("*.py")),
-    ]
-    modules = (helpers, flow, legal, apply, invariants, kernels, batch_loops, observation, api,
-               sys.modules[__name__])
-    refresh_stale_cache(modules, deps, "village-engine-sources.sha256")
-
-
-_refresh_stale_cache()

@@ -3,8 +3,7 @@ first) and moves the game on to the next decision."""
 
 from __future__ import annotations
 
-from numba import njit
-
+from core.jit import jit
 from village_env.actions import (
     A_ADVANCE,
     A_BIRTH,
@@ -136,7 +135,7 @@ from village_env.tables import (
 VILLAGE = 8
 
 
-@njit(cache=True)
+@jit
 def start_reward(s, T, kind, units):
     """A reward of choice (1 cubes, 2 goods), chosen one unit at a time (ED-23); units the
     supply cannot give are lost (ED-6)."""
@@ -148,13 +147,13 @@ def start_reward(s, T, kind, units):
     finish_action(s, T)
 
 
-@njit(cache=True)
+@jit
 def start_privilege(s, T, top):
     s[S_PHASE] = PH_PRIVILEGE
     s[S_PRIVMAX] = top
 
 
-@njit(cache=True)
+@jit
 def _apply_take(s, T, p, i):
     """§3.2 (a): take a cube; plague returns to the supply and costs 2 time (ED-15: deferred)."""
     sp, k = i // 5, i % 5
@@ -170,7 +169,7 @@ def _apply_take(s, T, p, i):
         choose_action(s, sp)
 
 
-@njit(cache=True)
+@jit
 def _apply_travel(s, T, p, e, d, g):
     """§4.6: pay time + wagon + path cubes, move, mark a new city and take its reward."""
     src, dst = travel_ends(T, e, d)
@@ -196,7 +195,7 @@ def _apply_travel(s, T, p, e, d, g):
     finish_action(s, T)
 
 
-@njit(cache=True)
+@jit
 def _apply_option(s, T, p, a):
     """A first-level action option chosen in PH_CHOOSE (decision points 2-7)."""
     if a == A_HARVEST:  # §4.1
@@ -265,7 +264,7 @@ def _apply_option(s, T, p, a):
         finish_action(s, T)
 
 
-@njit(cache=True)
+@jit
 def _pay_council(s, T, p, pay):
     if pay == 0:
         pay_cubes(s, p, C_GREEN, T[T_COUNCIL_COST])
@@ -273,7 +272,7 @@ def _pay_council(s, T, p, pay):
         pay_good(s, p, G_SCROLL, T[T_COUNCIL_COST + 1])
 
 
-@njit(cache=True)
+@jit
 def _apply_privilege(s, T, p, lv):
     """§4.7 privileges: 1 next start player, 2 cubes of choice, 3 a good of choice, 4 coin->3."""
     if lv == 1:
@@ -289,7 +288,7 @@ def _apply_privilege(s, T, p, lv):
         finish_action(s, T)
 
 
-@njit(cache=True)
+@jit
 def _apply_serve(s, T, p, k):
     """§4.5: pay the demand (and after the opener's free first sale, 1 green + 1 time)."""
     t = s[S_STALLS + k]
@@ -311,7 +310,7 @@ def _apply_serve(s, T, p, k):
         market_next_go(s, T)
 
 
-@njit(cache=True)
+@jit
 def apply_action(s, T, a):
     """Apply legal action a for the actor; returns 0."""
     p = s[S_ACTOR]

@@ -4,8 +4,8 @@ deaths (§3.4-3.6, ED-15-17), the Mass (§4.9, ED-26-29), the end (§5, ED-30-34
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from core.jit import jit
 from core.rng import rng_below, rng_seed
 from village_env.engine.helpers import (
     add_prestige,
@@ -111,7 +111,7 @@ from village_env.tables import (
 
 
 # --- setup (rules §2) -----------------------------------------------------------------------
-@njit(cache=True)
+@jit
 def init_state(s, T, n, a, b, c, first):
     """Set up a new n-player game in s, seeded by the words (a, b, c); `first` starts (ED-1)."""
     s[:] = 0
@@ -162,7 +162,7 @@ def init_state(s, T, n, a, b, c, first):
 
 
 # --- round (rules §3.1) -----------------------------------------------------------------------
-@njit(cache=True)
+@jit
 def fill_bag_and_seed(s, T):
     """§3.1 steps 2-3, ED-9: add the refill of each colour and every plague cube in the supply,
     then draw each space's count uniformly without replacement, spaces A..G in order."""
@@ -190,7 +190,7 @@ def fill_bag_and_seed(s, T):
                 r -= s[S_BAG + k]
 
 
-@njit(cache=True)
+@jit
 def start_round(s, T):
     s[S_ROUND] += 1
     if s[S_NS] >= 0:  # §3.1 step 1: the next start player takes over; the marker goes back
@@ -200,7 +200,7 @@ def start_round(s, T):
     start_turn(s, T, s[S_START])
 
 
-@njit(cache=True)
+@jit
 def clear_context(s):
     s[S_ALLOWED] = -1
     s[S_PUNITS] = 0
@@ -210,7 +210,7 @@ def clear_context(s):
     s[S_DPLAYER] = -1
 
 
-@njit(cache=True)
+@jit
 def start_turn(s, T, p):
     """A turn: take a cube or use the Well (§3.2); in final turns with an empty board, a free
     action (§5.1 step 3, ED-13)."""
@@ -226,7 +226,7 @@ def start_turn(s, T, p):
         s[S_PHASE] = PH_CHOOSE
 
 
-@njit(cache=True)
+@jit
 def choose_action(s, allowed):
     """Decision point 2: perform an option of `allowed` (a space, or -1 for any) or decline."""
     s[S_PHASE] = PH_CHOOSE
@@ -234,7 +234,7 @@ def choose_action(s, allowed):
     s[S_ACTOR] = s[S_TURN]
 
 
-@njit(cache=True)
+@jit
 def finish_action(s, T):
     """The action (and its market day) is over: end-of-turn deaths, then the turn ends (ED-15)."""
     clear_context(s)
@@ -244,7 +244,7 @@ def finish_action(s, T):
 
 
 # --- deaths (rules §3.4-3.6) ------------------------------------------------------------------
-@njit(cache=True)
+@jit
 def setup_death(s, T, p, now):
     """Ask p to choose the next pending death; a death with no visible member is lost (ED-16).
     Returns True when a decision is pending."""
@@ -260,7 +260,7 @@ def setup_death(s, T, p, now):
     return False
 
 
-@njit(cache=True)
+@jit
 def after_death(s, T):
     """Continue after one death: more deaths now, else back to the market or the turn's end."""
     p = s[S_DPLAYER]
@@ -275,7 +275,7 @@ def after_death(s, T):
 
 
 # --- market day (rules §4.5, ED-19, ED-20) ----------------------------------------------------
-@njit(cache=True)
+@jit
 def stall_customers(s):
     k = 0
     for i in range(5):
@@ -284,7 +284,7 @@ def stall_customers(s):
     return k
 
 
-@njit(cache=True)
+@jit
 def open_market(s, T, p):
     s[S_MKT] = 1
     s[S_MOPEN] = p
@@ -301,7 +301,7 @@ def open_market(s, T, p):
     s[S_PHASE] = PH_MARKET
 
 
-@njit(cache=True)
+@jit
 def market_next_go(s, T):
     """ED-19: next go clockwise, skipping passed players, until no stall customer is left or
     everyone has passed."""
@@ -319,7 +319,7 @@ def market_next_go(s, T):
     finish_action(s, T)
 
 
-@njit(cache=True)
+@jit
 def close_market(s, T):
     if s[S_MSERVED]:
         refill_market(s, T)
@@ -332,7 +332,7 @@ def close_market(s, T):
         s[S_MPASSED + q] = 0
 
 
-@njit(cache=True)
+@jit
 def refill_market(s, T):
     """§4.5 step 8, ED-20: queue fronts fill empty stalls in play, then the pile refills the
     back of the queue."""
@@ -350,7 +350,7 @@ def refill_market(s, T):
 
 
 # --- end of turn, final turns (rules §5.1, ED-30, ED-31) -----------------------------------------
-@njit(cache=True)
+@jit
 def set_final_order(s):
     n = s[S_NP]
     if s[S_TRIGM]:
@@ -368,7 +368,7 @@ def set_final_order(s):
     s[S_INFINAL] = 1
 
 
-@njit(cache=True)
+@jit
 def end_turn(s, T):
     n = s[S_NP]
     clear_context(s)
@@ -393,7 +393,7 @@ def end_turn(s, T):
 
 
 # --- the Mass (rules §4.9, ED-26..29) -----------------------------------------------------------
-@njit(cache=True)
+@jit
 def start_mass(s, T):
     clear_context(s)
     s[S_MPICKED] = 0
@@ -401,7 +401,7 @@ def start_mass(s, T):
     mass_pick_go(s, T)
 
 
-@njit(cache=True)
+@jit
 def mass_pick_go(s, T):
     n = s[S_NP]
     if s[S_MSEAT] < n and s[S_MPICKED] < T[T_MASS]:
@@ -413,7 +413,7 @@ def mass_pick_go(s, T):
     mass_advance_go(s, T)
 
 
-@njit(cache=True)
+@jit
 def mass_draws(s, T):
     """Draw uniformly from every figure in the bag until 4 are out; monks return after (§4.9)."""
     n = s[S_NP]
@@ -446,7 +446,7 @@ def mass_draws(s, T):
     s[S_MONKS] += monks_out
 
 
-@njit(cache=True)
+@jit
 def mass_advance_go(s, T):
     n = s[S_NP]
     if s[S_MSEAT] < n:
@@ -457,7 +457,7 @@ def mass_advance_go(s, T):
     end_mass(s, T)
 
 
-@njit(cache=True)
+@jit
 def mass_majority(s, T):
     """ED-29: most window members; tie -> leftmost member furthest left; still tied -> all."""
     n = s[S_NP]
@@ -492,7 +492,7 @@ def mass_majority(s, T):
             add_prestige(s, p, T[T_MASS + 2])
 
 
-@njit(cache=True)
+@jit
 def end_mass(s, T):
     if s[S_INFINAL] or s[S_TRIG]:
         final_scoring(s, T)
@@ -505,7 +505,7 @@ def end_mass(s, T):
 
 
 # --- final scoring (rules §5.2) ---------------------------------------------------------------
-@njit(cache=True)
+@jit
 def final_score_parts(s, T, p, out):
     """out[0..5] = travel, council, church, chronicle, customers, coins for seat p."""
     markers = 0
@@ -529,7 +529,7 @@ def final_score_parts(s, T, p, out):
     out[5] = s[S_COINS + p] * T[T_COIN_SCORE]
 
 
-@njit(cache=True)
+@jit
 def final_scoring(s, T):
     parts = np.zeros(6, dtype=np.int64)  # once per game
     for p in range(s[S_NP]):
@@ -542,7 +542,7 @@ def final_scoring(s, T):
     s[S_OVER] = 1
 
 
-@njit(cache=True)
+@jit
 def living_members(s, p):
     """ED-33: members on the farmyard, on the board or in the black bag."""
     k = 0
@@ -551,7 +551,7 @@ def living_members(s, p):
     return k
 
 
-@njit(cache=True)
+@jit
 def customers_served(s, p):
     k = 0
     for t in range(N_CUSTOMERS):

@@ -3,8 +3,7 @@ gains capped by the supply (ED-6), chronicle capacity (§3.6, A.6). Tables arriv
 
 from __future__ import annotations
 
-from numba import njit
-
+from core.jit import jit
 from core.rng import rng_below
 from village_env.layout import (
     LOC_BAG,
@@ -59,42 +58,42 @@ G_SCROLL, G_HORSE, G_PLOW, G_OX, G_WAGON = 0, 1, 2, 3, 4
 C_BROWN, C_PINK, C_ORANGE, C_GREEN, C_PLAGUE = 0, 1, 2, 3, 4
 
 
-@njit(cache=True)
+@jit
 def mi(p, loc, g):
     """Index of members[p, loc, g]."""
     return S_MEM + p * MEM_STRIDE + loc * N_GEN + g
 
 
-@njit(cache=True)
+@jit
 def count_at(s, p, loc):
     i = mi(p, loc, 0)
     return s[i] + s[i + 1] + s[i + 2] + s[i + 3]
 
 
-@njit(cache=True)
+@jit
 def move_member(s, p, src, dst, g):
     s[mi(p, src, g)] -= 1
     s[mi(p, dst, g)] += 1
 
 
-@njit(cache=True)
+@jit
 def recall_loc(i):
     """Board location of recall index i: crafts, council, cities (2..17), then windows (19..22)."""
     return LOC_CRAFT + i if i < 16 else LOC_WINDOW + (i - 16)
 
 
-@njit(cache=True)
+@jit
 def visible_loc(j):
     """Location of visible index j: the farmyard, then the board locations."""
     return LOC_FARM if j == 0 else recall_loc(j - 1)
 
 
-@njit(cache=True)
+@jit
 def is_visible(loc):
     return LOC_FARM <= loc <= LOC_CITY + 7 or LOC_WINDOW <= loc <= LOC_WINDOW + 3
 
 
-@njit(cache=True)
+@jit
 def lowest_visible_gen(s, p):
     """Lowest generation among p's visible members (§3.5), -1 if none is visible."""
     for g in range(N_GEN):
@@ -104,7 +103,7 @@ def lowest_visible_gen(s, p):
     return -1
 
 
-@njit(cache=True)
+@jit
 def section_of(loc):
     """Chronicle section of a member dying at `loc` (rules §3.6)."""
     if loc < LOC_COUNCIL:
@@ -116,7 +115,7 @@ def section_of(loc):
     return SEC_CHURCH
 
 
-@njit(cache=True)
+@jit
 def _count_in_play(s, T, off):
     """Spaces in play of a (unlabelled, "3", "4") triple: covered ones are not free (§2 step 7)."""
     n = s[S_NP]
@@ -128,17 +127,17 @@ def _count_in_play(s, T, off):
     return cap
 
 
-@njit(cache=True)
+@jit
 def chronicle_cap(s, T, sec):
     return _count_in_play(s, T, T_CHRONICLE + 3 * sec)
 
 
-@njit(cache=True)
+@jit
 def graves_cap(s, T):
     return _count_in_play(s, T, T_GRAVES)
 
 
-@njit(cache=True)
+@jit
 def chronicle_full(s, T):
     for sec in range(5):
         if s[S_CHRON + sec] < chronicle_cap(s, T, sec):
@@ -146,7 +145,7 @@ def chronicle_full(s, T):
     return True
 
 
-@njit(cache=True)
+@jit
 def bury(s, T, p, loc, g):
     """A member of p of generation g dies at loc: chronicle, else grave, else removed (ED-17).
     Filling the last free chronicle space or grave triggers the end once (ED-18)."""
@@ -169,12 +168,12 @@ def bury(s, T, p, loc, g):
 
 
 # --- payments (ED-7: a cube cost uses own cubes of that colour first, coins for the rest) ------
-@njit(cache=True)
+@jit
 def can_pay_cubes(s, p, c, k):
     return s[S_CUBES + 4 * p + c] + s[S_COINS + p] >= k
 
 
-@njit(cache=True)
+@jit
 def can_pay_cube_vec(s, T, p, off):
     short = 0
     for c in range(4):
@@ -185,7 +184,7 @@ def can_pay_cube_vec(s, T, p, off):
     return short <= s[S_COINS + p]
 
 
-@njit(cache=True)
+@jit
 def pay_cubes(s, p, c, k):
     i = S_CUBES + 4 * p + c
     use = min(s[i], k)
@@ -196,14 +195,14 @@ def pay_cubes(s, p, c, k):
     s[S_SCOINS] += rest
 
 
-@njit(cache=True)
+@jit
 def pay_cube_vec(s, T, p, off):
     for c in range(4):
         if T[off + c] > 0:
             pay_cubes(s, p, c, T[off + c])
 
 
-@njit(cache=True)
+@jit
 def pay_time(s, T, p, n):
     """Spend n time; each multiple of the lap passed is a death (§3.4), resolved at once during
     a market day and at the end of the turn otherwise (ED-15)."""
@@ -219,60 +218,60 @@ def pay_time(s, T, p, n):
             s[S_DEND + p] += cross
 
 
-@njit(cache=True)
+@jit
 def pay_grain(s, p, k):
     s[S_GRAIN + p] -= k
     s[S_SGRAIN] += k
 
 
-@njit(cache=True)
+@jit
 def pay_good(s, p, g, k):
     s[S_GOODS + 5 * p + g] -= k
     s[S_SGOODS + g] += k
 
 
-@njit(cache=True)
+@jit
 def pay_coins(s, p, k):
     s[S_COINS + p] -= k
     s[S_SCOINS] += k
 
 
 # --- gains, capped by the supply (ED-6) ----------------------------------------------------------
-@njit(cache=True)
+@jit
 def gain_good(s, p, g, k):
     k = min(k, s[S_SGOODS + g])
     s[S_SGOODS + g] -= k
     s[S_GOODS + 5 * p + g] += k
 
 
-@njit(cache=True)
+@jit
 def gain_cube(s, p, c, k):
     k = min(k, s[S_SCUBES + c])
     s[S_SCUBES + c] -= k
     s[S_CUBES + 4 * p + c] += k
 
 
-@njit(cache=True)
+@jit
 def gain_coins(s, p, k):
     k = min(k, s[S_SCOINS])
     s[S_SCOINS] -= k
     s[S_COINS + p] += k
 
 
-@njit(cache=True)
+@jit
 def grain_gain(s, T, p, k):
     """Grain p would actually receive: capped by the supply and the farmyard cap of 5 (ED-6)."""
     return max(0, min(k, s[S_SGRAIN], T[T_GRAIN_CAP] - s[S_GRAIN + p]))
 
 
-@njit(cache=True)
+@jit
 def gain_grain(s, T, p, k):
     k = grain_gain(s, T, p, k)
     s[S_SGRAIN] -= k
     s[S_GRAIN + p] += k
 
 
-@njit(cache=True)
+@jit
 def harvest_amount(s, T, p):
     """rules §4.1, ED-22: ox + plow 4, else horse + plow 3, else 2; one combination only."""
     gi = S_GOODS + 5 * p
@@ -283,12 +282,12 @@ def harvest_amount(s, T, p):
     return T[T_HARVEST]
 
 
-@njit(cache=True)
+@jit
 def supply_has_cubes(s):
     return s[S_SCUBES] + s[S_SCUBES + 1] + s[S_SCUBES + 2] + s[S_SCUBES + 3] > 0
 
 
-@njit(cache=True)
+@jit
 def supply_has_goods(s):
     t = 0
     for g in range(5):
@@ -296,7 +295,7 @@ def supply_has_goods(s):
     return t > 0
 
 
-@njit(cache=True)
+@jit
 def board_total(s):
     t = 0
     for i in range(35):
@@ -304,7 +303,7 @@ def board_total(s):
     return t
 
 
-@njit(cache=True)
+@jit
 def highest_council(s, p):
     """Highest council level (1..4) of p's members, 0 if none."""
     for lv in range(3, -1, -1):
@@ -313,7 +312,7 @@ def highest_council(s, p):
     return 0
 
 
-@njit(cache=True)
+@jit
 def lowest_unborn(s, p):
     for g in range(N_GEN):
         if s[mi(p, LOC_UNBORN, g)] > 0:
@@ -321,7 +320,7 @@ def lowest_unborn(s, p):
     return -1
 
 
-@njit(cache=True)
+@jit
 def draw_tile(s):
     """Draw a uniformly random customer tile from the face-down pile; -1 if empty (ED-35)."""
     n = 0
@@ -339,6 +338,6 @@ def draw_tile(s):
     return -1
 
 
-@njit(cache=True)
+@jit
 def add_prestige(s, p, k):
     s[S_PRESTIGE + p] += k

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from numba import njit
-
+from core.jit import jit
 from village_env.engine.helpers import chronicle_cap, count_at, graves_cap, mi
 from village_env.layout import (
     LOC_CHRONICLE,
@@ -65,7 +64,7 @@ INVARIANT_MESSAGES = (
 )
 
 
-@njit(cache=True)
+@jit
 def check_invariants_code(s, T):
     """0 when every conservation law holds, else the index of the first broken one."""
     n = s[S_NP]

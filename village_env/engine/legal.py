@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from numba import njit
-
+from core.jit import jit
 from village_env.actions import (
     A_ADVANCE,
     A_BIRTH,
@@ -107,7 +106,7 @@ from village_env.tables import (
 VILLAGE = 8
 
 
-@njit(cache=True)
+@jit
 def privilege_ok(s, T, p, lv):
     """ED-24: a privilege that would give nothing is void and not offered."""
     if lv == 1:
@@ -119,7 +118,7 @@ def privilege_ok(s, T, p, lv):
     return s[S_COINS + p] >= T[T_PRIVILEGE + 2]  # rules §4.7 / A.4: the level-4 coin price
 
 
-@njit(cache=True)
+@jit
 def any_privilege(s, T, p, top):
     for lv in range(1, top + 1):
         if privilege_ok(s, T, p, lv):
@@ -127,7 +126,7 @@ def any_privilege(s, T, p, top):
     return False
 
 
-@njit(cache=True)
+@jit
 def can_serve(s, T, p, t, free):
     """§4.5: the demand in goods/grain, plus 1 green (coin joker) after the free first sale;
     the time part can always be paid."""
@@ -142,7 +141,7 @@ def can_serve(s, T, p, t, free):
     return True
 
 
-@njit(cache=True)
+@jit
 def travel_ends(T, e, d):
     a = T[T_EDGES + 6 * e]
     b = T[T_EDGES + 6 * e + 1]
@@ -151,13 +150,13 @@ def travel_ends(T, e, d):
     return b, a
 
 
-@njit(cache=True)
+@jit
 def _mark(mask, a):
     mask[a] = True
     return 1
 
 
-@njit(cache=True)
+@jit
 def _legal_options(s, T, p, allowed, mask):
     """First-level options of the action(s) `allowed` (space index, -1 = any), §4.1-4.8."""
     n = 0
@@ -233,7 +232,7 @@ def _legal_options(s, T, p, allowed, mask):
     return n
 
 
-@njit(cache=True)
+@jit
 def legal_mask_into(s, T, mask):
     """Fill `mask` (bool, NUM_ACTIONS) with the legal actions; return how many there are."""
     mask[:] = False
