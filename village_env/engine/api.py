@@ -17,10 +17,10 @@ from numba import typeof, types
 
 from core.errors import API_BAD_PLAYER, API_BAD_STATE, OK
 from core.jit import compile_exactly, jit
-from village_env.engine import step_inplace
 from village_env.engine.legal import legal_mask_into
+from village_env.engine.observe import observe_into
+from village_env.engine.step import step_inplace
 from village_env.layout import GAME_ID, S_GAME_ID, S_NP, S_OVER, S_VERSION, STATE_SIZE, VERSION
-from village_env.observation import observe_into
 
 
 def signatures(T):

@@ -29,17 +29,7 @@ from village_env.actions import (
     A_TRAVEL,
     A_WELL,
 )
-from village_env.engine.flow import (
-    after_death,
-    choose_action,
-    finish_action,
-    market_next_go,
-    mass_advance_go,
-    mass_pick_go,
-    open_market,
-    setup_death,
-)
-from village_env.engine.helpers import (
+from village_env.engine.board import (
     C_BROWN,
     C_GREEN,
     C_PLAGUE,
@@ -68,6 +58,16 @@ from village_env.engine.helpers import (
     visible_loc,
 )
 from village_env.engine.legal import travel_ends
+from village_env.engine.rounds import (
+    after_death,
+    choose_action,
+    finish_action,
+    market_next_go,
+    mass_advance_go,
+    mass_pick_go,
+    open_market,
+    setup_death,
+)
 from village_env.layout import (
     LOC_BAG,
     LOC_CITY,

@@ -30,7 +30,7 @@ from village_env.actions import (
     N_RECALL,
     N_VISIBLE,
 )
-from village_env.engine.helpers import (
+from village_env.engine.board import (
     C_BROWN,
     C_GREEN,
     G_SCROLL,

@@ -1,27 +1,30 @@
-"""Compiled game flow: setup (§2), rounds and turns (§3), market day sequencing (§4.5, ED-19/20),
-deaths (§3.4-3.6, ED-15-17), the Mass (§4.9, ED-26-29), the end (§5, ED-30-34) and scoring."""
+"""Compiled game flow after setup: rounds and turns (§3), market day sequencing (§4.5, ED-19/20),
+deaths (§3.4-3.6, ED-15-17), the Mass (§4.9, ED-26-29), the end (§5, ED-30-34) and scoring.
+A new game is set up in setup.py; the start of a turn (`start_turn`) is in board.py, so that
+setup can begin the first turn without importing this module."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from core.jit import jit
-from core.rng import rng_below, rng_seed
-from village_env.engine.helpers import (
+from core.rng import rng_below
+from village_env.engine.board import (
     add_prestige,
     board_total,
+    clear_context,
     count_at,
     draw_tile,
     lowest_visible_gen,
     mi,
+    start_turn,
 )
+from village_env.engine.setup import fill_bag_and_seed
 from village_env.layout import (
-    GAME_ID,
     LOC_BAG,
     LOC_CHRONICLE,
     LOC_COUNCIL,
     LOC_FARM,
-    LOC_UNBORN,
     LOC_WINDOW,
     PH_CHOOSE,
     PH_DEATH,
@@ -29,21 +32,15 @@ from village_env.layout import (
     PH_MASS_ADVANCE,
     PH_MASS_PICK,
     PH_OVER,
-    PH_TURN,
     S_ACTOR,
     S_ALLOWED,
-    S_BAG,
-    S_BOARD,
     S_COINS,
-    S_CRAFTB,
     S_DEND,
     S_DNOW,
     S_DPLAYER,
     S_FIDX,
     S_FN,
     S_FORDER,
-    S_FREE,
-    S_GAME_ID,
     S_INFINAL,
     S_MARK,
     S_MFREE,
@@ -57,22 +54,13 @@ from village_env.layout import (
     S_MTURN,
     S_NP,
     S_NS,
-    S_NTURNS,
     S_OVER,
     S_OWNER,
     S_PHASE,
-    S_PILE,
-    S_PKIND,
     S_PRESTIGE,
-    S_PRIVMAX,
-    S_PUNITS,
     S_QUEUE,
     S_RNG,
     S_ROUND,
-    S_SCOINS,
-    S_SCUBES,
-    S_SGOODS,
-    S_SGRAIN,
     S_STALLS,
     S_START,
     S_TRIG,
@@ -81,8 +69,6 @@ from village_env.layout import (
     S_TRIGP,
     S_TRUNC,
     S_TURN,
-    S_VERSION,
-    VERSION,
 )
 from village_env.tables import (
     N_CITIES,
@@ -93,103 +79,14 @@ from village_env.tables import (
     T_CUSTOMER_VALUE,
     T_MASS,
     T_MAX_ROUNDS,
-    T_MEMBERS_BY_GEN,
-    T_MONKS,
-    T_PLAGUE_CUBES,
-    T_REFILL,
-    T_SPACE_CUBES,
     T_STALLS,
-    T_STARTING_COINS,
-    T_SUPPLY_COINS,
-    T_SUPPLY_CUBES_EACH,
-    T_SUPPLY_GOODS_EACH,
-    T_SUPPLY_GRAIN,
     T_TRAVEL_SCORE,
     T_WAITING_LINE,
     T_WINDOW_SCORE,
 )
 
 
-# --- setup (rules §2) -----------------------------------------------------------------------
-@jit
-def init_state(s, T, n, a, b, c, first):
-    """Set up a new n-player game in s, seeded by the words (a, b, c); `first` starts (ED-1)."""
-    s[:] = 0
-    s[S_GAME_ID] = GAME_ID
-    s[S_VERSION] = VERSION
-    s[S_NP] = n
-    rng_seed(s, S_RNG, a, b, c)
-    s[S_ROUND] = 1
-    s[S_START] = first  # ED-1: seat 0 by default stands in for the oldest player
-    s[S_NS] = -1
-    s[S_ALLOWED] = -1
-    s[S_CRAFTB] = -1
-    s[S_MOPEN] = -1
-    s[S_MTURN] = -1
-    s[S_DPLAYER] = -1
-    s[S_TRIGP] = -1
-    s[S_TRIGO] = -1
-    for i in range(4):
-        s[S_FORDER + i] = -1
-    for k in range(4):  # influence cubes (18 each) and plague (6) to the supply (§2 step 9)
-        s[S_SCUBES + k] = T[T_SUPPLY_CUBES_EACH]
-    s[S_SCUBES + 4] = T[T_PLAGUE_CUBES]
-    for g in range(5):
-        s[S_SGOODS + g] = T[T_SUPPLY_GOODS_EACH]
-    s[S_SGRAIN] = T[T_SUPPLY_GRAIN]
-    s[S_SCOINS] = T[T_SUPPLY_COINS]
-    for p in range(n):  # §2 steps 3-5
-        for g in range(4):
-            s[mi(p, LOC_UNBORN, g)] = T[T_MEMBERS_BY_GEN + g]
-        s[mi(p, LOC_FARM, 0)] = s[mi(p, LOC_UNBORN, 0)]  # the generation-1 members start out
-        s[mi(p, LOC_UNBORN, 0)] = 0
-        k = min(T[T_STARTING_COINS], s[S_SCOINS])
-        s[S_COINS + p] = k
-        s[S_SCOINS] -= k
-    s[S_MONKS] = T[T_MONKS]  # §2 step 10
-    for t in range(N_CUSTOMERS):  # §2 step 6: stalls in play, then the waiting line
-        s[S_PILE + t] = 1
-        s[S_OWNER + t] = -1
-    for k in range(5):
-        s[S_STALLS + k] = -1
-        s[S_QUEUE + k] = -1
-    for k in range(T[T_STALLS + n]):
-        s[S_STALLS + k] = draw_tile(s)
-    for k in range(T[T_WAITING_LINE]):
-        s[S_QUEUE + k] = draw_tile(s)
-    fill_bag_and_seed(s, T)
-    start_turn(s, T, s[S_START])
-
-
-# --- round (rules §3.1) -----------------------------------------------------------------------
-@jit
-def fill_bag_and_seed(s, T):
-    """§3.1 steps 2-3, ED-9: add the refill of each colour and every plague cube in the supply,
-    then draw each space's count uniformly without replacement, spaces A..G in order."""
-    n = s[S_NP]
-    refill = T[T_REFILL + n]
-    for c in range(4):
-        k = min(refill, s[S_SCUBES + c])
-        s[S_SCUBES + c] -= k
-        s[S_BAG + c] += k
-    s[S_BAG + 4] += s[S_SCUBES + 4]
-    s[S_SCUBES + 4] = 0
-    for sp in range(7):
-        for _ in range(T[T_SPACE_CUBES + 7 * n + sp]):
-            total = 0
-            for k in range(5):
-                total += s[S_BAG + k]
-            if total == 0:
-                return  # §3.1 fallback: the bag ran dry
-            r = rng_below(s, S_RNG, total)
-            for k in range(5):
-                if r < s[S_BAG + k]:
-                    s[S_BAG + k] -= 1
-                    s[S_BOARD + 5 * sp + k] += 1
-                    break
-                r -= s[S_BAG + k]
-
-
+# --- rounds and turns (rules §3.1, §3.2) ------------------------------------------------------
 @jit
 def start_round(s, T):
     s[S_ROUND] += 1
@@ -198,32 +95,6 @@ def start_round(s, T):
         s[S_NS] = -1
     fill_bag_and_seed(s, T)
     start_turn(s, T, s[S_START])
-
-
-@jit
-def clear_context(s):
-    s[S_ALLOWED] = -1
-    s[S_PUNITS] = 0
-    s[S_PKIND] = 0
-    s[S_PRIVMAX] = 0
-    s[S_CRAFTB] = -1
-    s[S_DPLAYER] = -1
-
-
-@jit
-def start_turn(s, T, p):
-    """A turn: take a cube or use the Well (§3.2); in final turns with an empty board, a free
-    action (§5.1 step 3, ED-13)."""
-    clear_context(s)
-    s[S_TURN] = p
-    s[S_ACTOR] = p
-    s[S_NTURNS] += 1
-    if board_total(s) > 0:
-        s[S_FREE] = 0
-        s[S_PHASE] = PH_TURN
-    else:
-        s[S_FREE] = 1
-        s[S_PHASE] = PH_CHOOSE
 
 
 @jit

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from core.jit import jit
-from village_env.engine.helpers import chronicle_cap, count_at, graves_cap, mi
+from village_env.engine.board import chronicle_cap, count_at, graves_cap, mi
 from village_env.layout import (
     LOC_CHRONICLE,
     LOC_GRAVE,

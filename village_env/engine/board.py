@@ -1,5 +1,6 @@
-"""Compiled helpers over the Village state: members, payments (ED-7), time and the bridge (§3.4),
-gains capped by the supply (ED-6), chronicle capacity (§3.6, A.6). Tables arrive as `T`."""
+"""Compiled accessors and small mutators of the Village state: members, payments (ED-7), time and
+the bridge (§3.4), gains capped by the supply (ED-6), chronicle capacity and burial (§3.6, A.6),
+the decision context and the start of a turn (§3.2). Tables arrive as `T`."""
 
 from __future__ import annotations
 
@@ -18,12 +19,19 @@ from village_env.layout import (
     LOC_WINDOW,
     MEM_STRIDE,
     N_GEN,
+    PH_CHOOSE,
+    PH_TURN,
+    S_ACTOR,
+    S_ALLOWED,
     S_BOARD,
     S_CHRON,
     S_COINS,
+    S_CRAFTB,
     S_CUBES,
     S_DEND,
     S_DNOW,
+    S_DPLAYER,
+    S_FREE,
     S_GOODS,
     S_GRAIN,
     S_GRAVES,
@@ -31,8 +39,13 @@ from village_env.layout import (
     S_MKT,
     S_MOPEN,
     S_NP,
+    S_NTURNS,
+    S_PHASE,
     S_PILE,
+    S_PKIND,
     S_PRESTIGE,
+    S_PRIVMAX,
+    S_PUNITS,
     S_RNG,
     S_SCOINS,
     S_SCUBES,
@@ -43,6 +56,7 @@ from village_env.layout import (
     S_TRIGM,
     S_TRIGO,
     S_TRIGP,
+    S_TURN,
 )
 from village_env.tables import (
     N_CUSTOMERS,
@@ -341,3 +355,30 @@ def draw_tile(s):
 @jit
 def add_prestige(s, p, k):
     s[S_PRESTIGE + p] += k
+
+
+# --- decision context and the start of a turn (rules §3.2, §5.1 step 3) -----------------------
+@jit
+def clear_context(s):
+    s[S_ALLOWED] = -1
+    s[S_PUNITS] = 0
+    s[S_PKIND] = 0
+    s[S_PRIVMAX] = 0
+    s[S_CRAFTB] = -1
+    s[S_DPLAYER] = -1
+
+
+@jit
+def start_turn(s, T, p):
+    """A turn: take a cube or use the Well (§3.2); in final turns with an empty board, a free
+    action (§5.1 step 3, ED-13)."""
+    clear_context(s)
+    s[S_TURN] = p
+    s[S_ACTOR] = p
+    s[S_NTURNS] += 1
+    if board_total(s) > 0:
+        s[S_FREE] = 0
+        s[S_PHASE] = PH_TURN
+    else:
+        s[S_FREE] = 1
+        s[S_PHASE] = PH_CHOOSE
