@@ -19,20 +19,41 @@ from __future__ import annotations
 
 import numpy as np
 
-from village_env.layout import MEM_STRIDE, N_PHASES
-from village_env.tables import N_CITIES
+from village_env.layout import (
+    MAXP,
+    MEM_STRIDE,
+    N_BUILDINGS,
+    N_COLOURS,
+    N_GOODS,
+    N_KINDS,
+    N_LEVELS,
+    N_PHASES,
+    N_SECTIONS,
+    N_SLOTS,
+    N_SPACES,
+    PK_GOODS,
+)
+from village_env.tables import DEMAND_ROW, N_CITIES, N_CUSTOMERS
+
+MIN_PLAYERS = 2  # the n_players one-hot is for 2, 3, 4 players
+SCALE = 10.0  # round, prestige and time are divided by this
+SUPPLY_SIZE = N_KINDS + N_GOODS + 2  # cubes by kind, goods, grain, coins
+TILE_SIZE = 1 + DEMAND_ROW + 1  # per stall / waiting-line slot: present, demand, value
+PLAYER_SCALARS = 5  # grain, coins, prestige/SCALE, time/SCALE, time % lap
+PLAYER_BLOCK = 1 + N_COLOURS + N_GOODS + PLAYER_SCALARS + MEM_STRIDE + N_CITIES + 2 + 2
 
 OBS_SEGMENTS = [
-    ("phase", N_PHASES), ("actor", 4), ("my_decision", 1), ("n_players", 3), ("round", 1),
-    ("start_player", 4), ("ns_holder", 5), ("board", 35), ("bag", 5), ("supply", 12),
-    ("allowed", 8), ("free_action", 1), ("reward", 3), ("priv_max", 5), ("craft_bld", 5),
-    ("market", 3), ("mkt_opener", 4), ("mkt_passed", 4), ("mkt_turn", 4),
-    ("stalls", 40), ("queue", 40), ("pile", 25), ("chronicle", 10), ("graves", 2),
-    ("mass", 2), ("end", 3), ("trigger_player", 4),
-    ("players", 4 * (1 + 4 + 5 + 1 + 1 + 1 + 1 + 1 + MEM_STRIDE + N_CITIES + 2 + 2)),
+    ("phase", N_PHASES), ("actor", MAXP), ("my_decision", 1),
+    ("n_players", MAXP - MIN_PLAYERS + 1), ("round", 1), ("start_player", MAXP),
+    ("ns_holder", MAXP + 1), ("board", N_SPACES * N_KINDS), ("bag", N_KINDS),
+    ("supply", SUPPLY_SIZE), ("allowed", N_SPACES + 1), ("free_action", 1),
+    ("reward", 1 + PK_GOODS), ("priv_max", N_LEVELS + 1), ("craft_bld", N_BUILDINGS + 1),
+    ("market", 3), ("mkt_opener", MAXP), ("mkt_passed", MAXP), ("mkt_turn", MAXP),
+    ("stalls", N_SLOTS * TILE_SIZE), ("queue", N_SLOTS * TILE_SIZE), ("pile", N_CUSTOMERS + 1),
+    ("chronicle", 2 * N_SECTIONS), ("graves", 2), ("mass", 2), ("end", 3),
+    ("trigger_player", MAXP), ("players", MAXP * PLAYER_BLOCK),
 ]
 OBS_SIZE = sum(n for _, n in OBS_SEGMENTS)
-PLAYER_BLOCK = OBS_SEGMENTS[-1][1] // 4
 
 
 def empty_obs() -> np.ndarray:

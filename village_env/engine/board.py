@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from core.jit import jit
 from core.rng import rng_below
+from village_env import rules_data as rd
+from village_env.actions import N_VISIBLE
 from village_env.layout import (
     LOC_BAG,
     LOC_CHRONICLE,
@@ -18,7 +20,14 @@ from village_env.layout import (
     LOC_UNBORN,
     LOC_WINDOW,
     MEM_STRIDE,
+    N_COLOURS,
     N_GEN,
+    N_GOODS,
+    N_KINDS,
+    N_LEVELS,
+    N_SECTIONS,
+    N_SPACES,
+    N_WINDOWS,
     PH_CHOOSE,
     PH_TURN,
     S_ACTOR,
@@ -59,17 +68,33 @@ from village_env.layout import (
     S_TURN,
 )
 from village_env.tables import (
+    CHRONICLE_ROW,
+    N_CITIES,
     N_CUSTOMERS,
     T_CHRONICLE,
     T_GRAIN_CAP,
     T_GRAVES,
-    T_HARVEST,
+    T_HARVEST_BASE,
+    T_HARVEST_HORSE_PLOW,
+    T_HARVEST_OX_PLOW,
     T_LAP,
 )
 
-SEC_COUNCIL, SEC_CRAFTS, SEC_TRAVEL, SEC_CHURCH, SEC_FARMYARD = 0, 1, 2, 3, 4
-G_SCROLL, G_HORSE, G_PLOW, G_OX, G_WAGON = 0, 1, 2, 3, 4
-C_BROWN, C_PINK, C_ORANGE, C_GREEN, C_PLAGUE = 0, 1, 2, 3, 4
+# indices of rules_data's names, for the compiled code (tests/village/test_constants_sync.py)
+SEC_COUNCIL, SEC_CRAFTS, SEC_TRAVEL, SEC_CHURCH, SEC_FARMYARD = (
+    rd.SECTIONS.index(x) for x in ("council", "crafts", "travel", "church", "farmyard"))
+G_SCROLL, G_HORSE, G_PLOW, G_OX, G_WAGON = (
+    rd.GOODS.index(x) for x in ("scroll", "horse", "plow", "ox", "wagon"))
+C_BROWN, C_PINK, C_ORANGE, C_GREEN = (
+    rd.COLOURS.index(x) for x in ("brown", "pink", "orange", "green"))
+C_PLAGUE = rd.PLAGUE
+SP_HARVEST, SP_FAMILY, SP_CRAFTS, SP_MARKET, SP_TRAVEL, SP_COUNCIL, SP_CHURCH = (
+    rd.SPACES.index(x)
+    for x in ("harvest", "family", "crafts", "market", "travel", "council", "church"))
+RW_PRESTIGE, RW_COINS, RW_CUBES, RW_GOODS = (
+    rd.REWARD_KINDS.index(x) for x in ("prestige", "coins", "cubes", "goods"))
+VILLAGE = rd.VILLAGE_NODE  # travel map node of the Village (not a city)
+N_RECALL_LOW = LOC_BAG - LOC_CRAFT  # recall indices of crafts, council, cities (then windows)
 
 
 @jit
@@ -93,7 +118,7 @@ def move_member(s, p, src, dst, g):
 @jit
 def recall_loc(i):
     """Board location of recall index i: crafts, council, cities (2..17), then windows (19..22)."""
-    return LOC_CRAFT + i if i < 16 else LOC_WINDOW + (i - 16)
+    return LOC_CRAFT + i if i < N_RECALL_LOW else LOC_WINDOW + (i - N_RECALL_LOW)
 
 
 @jit
@@ -104,14 +129,14 @@ def visible_loc(j):
 
 @jit
 def is_visible(loc):
-    return LOC_FARM <= loc <= LOC_CITY + 7 or LOC_WINDOW <= loc <= LOC_WINDOW + 3
+    return LOC_FARM <= loc < LOC_CITY + N_CITIES or LOC_WINDOW <= loc < LOC_WINDOW + N_WINDOWS
 
 
 @jit
 def lowest_visible_gen(s, p):
     """Lowest generation among p's visible members (§3.5), -1 if none is visible."""
     for g in range(N_GEN):
-        for j in range(21):
+        for j in range(N_VISIBLE):
             if s[mi(p, visible_loc(j), g)] > 0:
                 return g
     return -1
@@ -143,7 +168,7 @@ def _count_in_play(s, T, off):
 
 @jit
 def chronicle_cap(s, T, sec):
-    return _count_in_play(s, T, T_CHRONICLE + 3 * sec)
+    return _count_in_play(s, T, T_CHRONICLE + CHRONICLE_ROW * sec)
 
 
 @jit
@@ -153,7 +178,7 @@ def graves_cap(s, T):
 
 @jit
 def chronicle_full(s, T):
-    for sec in range(5):
+    for sec in range(N_SECTIONS):
         if s[S_CHRON + sec] < chronicle_cap(s, T, sec):
             return False
     return True
@@ -184,15 +209,15 @@ def bury(s, T, p, loc, g):
 # --- payments (ED-7: a cube cost uses own cubes of that colour first, coins for the rest) ------
 @jit
 def can_pay_cubes(s, p, c, k):
-    return s[S_CUBES + 4 * p + c] + s[S_COINS + p] >= k
+    return s[S_CUBES + N_COLOURS * p + c] + s[S_COINS + p] >= k
 
 
 @jit
 def can_pay_cube_vec(s, T, p, off):
     short = 0
-    for c in range(4):
+    for c in range(N_COLOURS):
         need = T[off + c]
-        have = s[S_CUBES + 4 * p + c]
+        have = s[S_CUBES + N_COLOURS * p + c]
         if need > have:
             short += need - have
     return short <= s[S_COINS + p]
@@ -200,7 +225,7 @@ def can_pay_cube_vec(s, T, p, off):
 
 @jit
 def pay_cubes(s, p, c, k):
-    i = S_CUBES + 4 * p + c
+    i = S_CUBES + N_COLOURS * p + c
     use = min(s[i], k)
     s[i] -= use
     s[S_SCUBES + c] += use
@@ -211,7 +236,7 @@ def pay_cubes(s, p, c, k):
 
 @jit
 def pay_cube_vec(s, T, p, off):
-    for c in range(4):
+    for c in range(N_COLOURS):
         if T[off + c] > 0:
             pay_cubes(s, p, c, T[off + c])
 
@@ -240,7 +265,7 @@ def pay_grain(s, p, k):
 
 @jit
 def pay_good(s, p, g, k):
-    s[S_GOODS + 5 * p + g] -= k
+    s[S_GOODS + N_GOODS * p + g] -= k
     s[S_SGOODS + g] += k
 
 
@@ -255,14 +280,14 @@ def pay_coins(s, p, k):
 def gain_good(s, p, g, k):
     k = min(k, s[S_SGOODS + g])
     s[S_SGOODS + g] -= k
-    s[S_GOODS + 5 * p + g] += k
+    s[S_GOODS + N_GOODS * p + g] += k
 
 
 @jit
 def gain_cube(s, p, c, k):
     k = min(k, s[S_SCUBES + c])
     s[S_SCUBES + c] -= k
-    s[S_CUBES + 4 * p + c] += k
+    s[S_CUBES + N_COLOURS * p + c] += k
 
 
 @jit
@@ -288,12 +313,12 @@ def gain_grain(s, T, p, k):
 @jit
 def harvest_amount(s, T, p):
     """rules §4.1, ED-22: ox + plow 4, else horse + plow 3, else 2; one combination only."""
-    gi = S_GOODS + 5 * p
+    gi = S_GOODS + N_GOODS * p
     if s[gi + G_PLOW] > 0 and s[gi + G_OX] > 0:
-        return T[T_HARVEST + 2]
+        return T[T_HARVEST_OX_PLOW]
     if s[gi + G_PLOW] > 0 and s[gi + G_HORSE] > 0:
-        return T[T_HARVEST + 1]
-    return T[T_HARVEST]
+        return T[T_HARVEST_HORSE_PLOW]
+    return T[T_HARVEST_BASE]
 
 
 @jit
@@ -304,7 +329,7 @@ def supply_has_cubes(s):
 @jit
 def supply_has_goods(s):
     t = 0
-    for g in range(5):
+    for g in range(N_GOODS):
         t += s[S_SGOODS + g]
     return t > 0
 
@@ -312,7 +337,7 @@ def supply_has_goods(s):
 @jit
 def board_total(s):
     t = 0
-    for i in range(35):
+    for i in range(N_SPACES * N_KINDS):
         t += s[S_BOARD + i]
     return t
 
@@ -320,7 +345,7 @@ def board_total(s):
 @jit
 def highest_council(s, p):
     """Highest council level (1..4) of p's members, 0 if none."""
-    for lv in range(3, -1, -1):
+    for lv in range(N_LEVELS - 1, -1, -1):
         if count_at(s, p, LOC_COUNCIL + lv) > 0:
             return lv + 1
     return 0

@@ -5,8 +5,18 @@ from __future__ import annotations
 from core.jit import jit
 from village_env.engine.board import chronicle_cap, graves_cap
 from village_env.layout import (
+    MAXP,
     MEM_STRIDE,
+    N_BUILDINGS,
+    N_COLOURS,
+    N_GOODS,
+    N_KINDS,
+    N_LEVELS,
     N_PHASES,
+    N_SECTIONS,
+    N_SLOTS,
+    N_SPACES,
+    PK_GOODS,
     S_ACTOR,
     S_ALLOWED,
     S_BAG,
@@ -55,8 +65,16 @@ from village_env.layout import (
     S_TRIG,
     S_TRIGP,
 )
-from village_env.observation import PLAYER_BLOCK
+from village_env.observation import (
+    MIN_PLAYERS,
+    PLAYER_BLOCK,
+    PLAYER_SCALARS,
+    SCALE,
+    SUPPLY_SIZE,
+    TILE_SIZE,
+)
 from village_env.tables import (
+    DEMAND_ROW,
     N_CITIES,
     N_CUSTOMERS,
     T_CUSTOMER_DEMAND,
@@ -79,12 +97,12 @@ def _rel(q, me, n):
 @jit
 def _tile(s, T, t, out, i):
     if t < 0:
-        return i + 8
+        return i + TILE_SIZE
     out[i] = 1.0
-    for k in range(6):
-        out[i + 1 + k] = T[T_CUSTOMER_DEMAND + 6 * t + k]
-    out[i + 7] = T[T_CUSTOMER_VALUE + t]
-    return i + 8
+    for k in range(DEMAND_ROW):
+        out[i + 1 + k] = T[T_CUSTOMER_DEMAND + DEMAND_ROW * t + k]
+    out[i + 1 + DEMAND_ROW] = T[T_CUSTOMER_VALUE + t]
+    return i + TILE_SIZE
 
 
 @jit
@@ -97,56 +115,57 @@ def observe_into(s, T, me, out):
     i += N_PHASES
     if s[S_ACTOR] >= 0:
         out[i + _rel(s[S_ACTOR], me, n)] = 1.0
-        out[i + 4] = 1.0 if s[S_ACTOR] == me else 0.0
-    i += 5
-    out[i + n - 2] = 1.0
-    i += 3
-    out[i] = s[S_ROUND] / 10.0
+        out[i + MAXP] = 1.0 if s[S_ACTOR] == me else 0.0
+    i += MAXP + 1
+    out[i + n - MIN_PLAYERS] = 1.0
+    i += MAXP - MIN_PLAYERS + 1
+    out[i] = s[S_ROUND] / SCALE
     i += 1
     out[i + _rel(s[S_START], me, n)] = 1.0
-    i += 4
-    out[i + (4 if s[S_NS] < 0 else _rel(s[S_NS], me, n))] = 1.0
-    i += 5
-    for k in range(35):
+    i += MAXP
+    out[i + (MAXP if s[S_NS] < 0 else _rel(s[S_NS], me, n))] = 1.0
+    i += MAXP + 1
+    for k in range(N_SPACES * N_KINDS):
         out[i + k] = s[S_BOARD + k]
-    i += 35
-    for k in range(5):
+    i += N_SPACES * N_KINDS
+    for k in range(N_KINDS):
         out[i + k] = s[S_BAG + k]
-    i += 5
-    for k in range(5):
+    i += N_KINDS
+    for k in range(N_KINDS):
         out[i + k] = s[S_SCUBES + k]
-        out[i + 5 + k] = s[S_SGOODS + k]
-    out[i + 10] = s[S_SGRAIN]
-    out[i + 11] = s[S_SCOINS]
-    i += 12
-    out[i + (7 if s[S_ALLOWED] < 0 else s[S_ALLOWED])] = 1.0
-    i += 8
+    for k in range(N_GOODS):
+        out[i + N_KINDS + k] = s[S_SGOODS + k]
+    out[i + N_KINDS + N_GOODS] = s[S_SGRAIN]
+    out[i + N_KINDS + N_GOODS + 1] = s[S_SCOINS]
+    i += SUPPLY_SIZE
+    out[i + (N_SPACES if s[S_ALLOWED] < 0 else s[S_ALLOWED])] = 1.0
+    i += N_SPACES + 1
     out[i] = s[S_FREE]
     i += 1
     out[i] = s[S_PUNITS]
     if s[S_PKIND] > 0:
         out[i + s[S_PKIND]] = 1.0
-    i += 3
+    i += 1 + PK_GOODS
     out[i + s[S_PRIVMAX]] = 1.0
-    i += 5
+    i += N_LEVELS + 1
     out[i + s[S_CRAFTB] + 1] = 1.0
-    i += 5
+    i += N_BUILDINGS + 1
     out[i] = s[S_MKT]
     out[i + 1] = s[S_MFREE]
     out[i + 2] = s[S_MSERVED]
     i += 3
     if s[S_MOPEN] >= 0:
         out[i + _rel(s[S_MOPEN], me, n)] = 1.0
-    i += 4
+    i += MAXP
     for q in range(n):
         out[i + _rel(q, me, n)] = s[S_MPASSED + q]
-    i += 4
+    i += MAXP
     if s[S_MTURN] >= 0:
         out[i + _rel(s[S_MTURN], me, n)] = 1.0
-    i += 4
-    for k in range(5):
+    i += MAXP
+    for k in range(N_SLOTS):
         i = _tile(s, T, s[S_STALLS + k], out, i)
-    for k in range(5):
+    for k in range(N_SLOTS):
         i = _tile(s, T, s[S_QUEUE + k], out, i)
     npile = 0
     for t in range(N_CUSTOMERS):  # the pile's composition is public; its order is not kept
@@ -154,10 +173,10 @@ def observe_into(s, T, me, out):
         npile += s[S_PILE + t]
     out[i + N_CUSTOMERS] = npile
     i += N_CUSTOMERS + 1
-    for sec in range(5):
+    for sec in range(N_SECTIONS):
         out[i + sec] = s[S_CHRON + sec]
-        out[i + 5 + sec] = chronicle_cap(s, T, sec)
-    i += 10
+        out[i + N_SECTIONS + sec] = chronicle_cap(s, T, sec)
+    i += 2 * N_SECTIONS
     out[i] = s[S_GRAVES]
     out[i + 1] = graves_cap(s, T)
     i += 2
@@ -170,24 +189,24 @@ def observe_into(s, T, me, out):
     i += 3
     if s[S_TRIGP] >= 0:
         out[i + _rel(s[S_TRIGP], me, n)] = 1.0
-    i += 4
+    i += MAXP
     lap = T[T_LAP]
     for q in range(n):
         j = i + PLAYER_BLOCK * _rel(q, me, n)
         out[j] = 1.0
         j += 1
-        for c in range(4):
-            out[j + c] = s[S_CUBES + 4 * q + c]
-        j += 4
-        for g in range(5):
-            out[j + g] = s[S_GOODS + 5 * q + g]
-        j += 5
+        for c in range(N_COLOURS):
+            out[j + c] = s[S_CUBES + N_COLOURS * q + c]
+        j += N_COLOURS
+        for g in range(N_GOODS):
+            out[j + g] = s[S_GOODS + N_GOODS * q + g]
+        j += N_GOODS
         out[j] = s[S_GRAIN + q]
         out[j + 1] = s[S_COINS + q]
-        out[j + 2] = s[S_PRESTIGE + q] / 10.0
-        out[j + 3] = s[S_TIME + q] / 10.0
+        out[j + 2] = s[S_PRESTIGE + q] / SCALE
+        out[j + 3] = s[S_TIME + q] / SCALE
         out[j + 4] = s[S_TIME + q] % lap
-        j += 5
+        j += PLAYER_SCALARS
         for k in range(MEM_STRIDE):
             out[j + k] = s[S_MEM + MEM_STRIDE * q + k]
         j += MEM_STRIDE

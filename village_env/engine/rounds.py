@@ -26,6 +26,11 @@ from village_env.layout import (
     LOC_COUNCIL,
     LOC_FARM,
     LOC_WINDOW,
+    MAXP,
+    N_GEN,
+    N_LEVELS,
+    N_SLOTS,
+    N_WINDOWS,
     PH_CHOOSE,
     PH_DEATH,
     PH_MARKET,
@@ -71,19 +76,24 @@ from village_env.layout import (
     S_TURN,
 )
 from village_env.tables import (
+    CHRONICLE_SCORE_TOP,
     N_CITIES,
     N_CUSTOMERS,
     T_CHRONICLE_SCORE,
     T_COIN_SCORE,
     T_COUNCIL_SCORE,
     T_CUSTOMER_VALUE,
-    T_MASS,
+    T_MASS_DRAWS,
+    T_MASS_PRESTIGE,
     T_MAX_ROUNDS,
     T_STALLS,
     T_TRAVEL_SCORE,
     T_WAITING_LINE,
     T_WINDOW_SCORE,
+    TRAVEL_SCORE_TOP,
 )
+
+N_SCORE_PARTS = 6  # final_score_parts: travel, council, church, chronicle, customers, coins
 
 
 # --- rounds and turns (rules §3.1, §3.2) ------------------------------------------------------
@@ -149,7 +159,7 @@ def after_death(s, T):
 @jit
 def stall_customers(s):
     k = 0
-    for i in range(5):
+    for i in range(N_SLOTS):
         if s[S_STALLS + i] >= 0:
             k += 1
     return k
@@ -161,7 +171,7 @@ def open_market(s, T, p):
     s[S_MOPEN] = p
     s[S_MFREE] = 1
     s[S_MSERVED] = 0
-    for q in range(4):
+    for q in range(MAXP):
         s[S_MPASSED + q] = 0
     if stall_customers(s) == 0:  # ED-20: no stall customer, the market day ends at once
         close_market(s, T)
@@ -199,7 +209,7 @@ def close_market(s, T):
     s[S_MTURN] = -1
     s[S_MFREE] = 0
     s[S_MSERVED] = 0
-    for q in range(4):
+    for q in range(MAXP):
         s[S_MPASSED + q] = 0
 
 
@@ -211,9 +221,9 @@ def refill_market(s, T):
     for k in range(n_stalls):
         if s[S_STALLS + k] < 0 and s[S_QUEUE] >= 0:
             s[S_STALLS + k] = s[S_QUEUE]
-            for j in range(4):
+            for j in range(N_SLOTS - 1):
                 s[S_QUEUE + j] = s[S_QUEUE + j + 1]
-            s[S_QUEUE + 4] = -1
+            s[S_QUEUE + N_SLOTS - 1] = -1
     line = T[T_WAITING_LINE]
     for j in range(line):
         if s[S_QUEUE + j] < 0:
@@ -275,7 +285,7 @@ def start_mass(s, T):
 @jit
 def mass_pick_go(s, T):
     n = s[S_NP]
-    if s[S_MSEAT] < n and s[S_MPICKED] < T[T_MASS]:
+    if s[S_MSEAT] < n and s[S_MPICKED] < T[T_MASS_DRAWS]:
         s[S_PHASE] = PH_MASS_PICK
         s[S_ACTOR] = (s[S_START] + s[S_MSEAT]) % n
         return
@@ -286,10 +296,11 @@ def mass_pick_go(s, T):
 
 @jit
 def mass_draws(s, T):
-    """Draw uniformly from every figure in the bag until 4 are out; monks return after (§4.9)."""
+    """Draw uniformly from every figure in the bag until T_MASS_DRAWS (4) are out; monks return
+    after (§4.9)."""
     n = s[S_NP]
     monks_out = 0
-    while s[S_MPICKED] < T[T_MASS]:
+    while s[S_MPICKED] < T[T_MASS_DRAWS]:
         total = s[S_MONKS]
         for p in range(n):
             total += count_at(s, p, LOC_BAG)
@@ -304,7 +315,7 @@ def mass_draws(s, T):
         r -= s[S_MONKS]
         done = False
         for p in range(n):
-            for g in range(4):
+            for g in range(N_GEN):
                 k = s[mi(p, LOC_BAG, g)]
                 if r < k:
                     s[mi(p, LOC_BAG, g)] -= 1
@@ -335,7 +346,7 @@ def mass_majority(s, T):
     best_m = 0
     for p in range(n):
         m = 0
-        for w in range(4):
+        for w in range(N_WINDOWS):
             m += count_at(s, p, LOC_WINDOW + w)
         best_m = max(best_m, m)
     if best_m == 0:
@@ -344,7 +355,7 @@ def mass_majority(s, T):
     for p in range(n):
         m = 0
         left = -1
-        for w in range(4):
+        for w in range(N_WINDOWS):
             c = count_at(s, p, LOC_WINDOW + w)
             m += c
             if c > 0:
@@ -354,13 +365,13 @@ def mass_majority(s, T):
     for p in range(n):
         m = 0
         left = -1
-        for w in range(4):
+        for w in range(N_WINDOWS):
             c = count_at(s, p, LOC_WINDOW + w)
             m += c
             if c > 0:
                 left = w
         if m == best_m and left == best_left:
-            add_prestige(s, p, T[T_MASS + 2])
+            add_prestige(s, p, T[T_MASS_PRESTIGE])
 
 
 @jit
@@ -378,20 +389,20 @@ def end_mass(s, T):
 # --- final scoring (rules §5.2) ---------------------------------------------------------------
 @jit
 def final_score_parts(s, T, p, out):
-    """out[0..5] = travel, council, church, chronicle, customers, coins for seat p."""
+    """out[0..N_SCORE_PARTS-1] = travel, council, church, chronicle, customers, coins for p."""
     markers = 0
     for c in range(N_CITIES):
         markers += s[S_MARK + N_CITIES * p + c]
-    out[0] = T[T_TRAVEL_SCORE + min(markers, 6)]
+    out[0] = T[T_TRAVEL_SCORE + min(markers, TRAVEL_SCORE_TOP)]
     council = 0
-    for lv in range(4):
+    for lv in range(N_LEVELS):
         council += count_at(s, p, LOC_COUNCIL + lv) * T[T_COUNCIL_SCORE + lv]
     out[1] = council
     church = 0
-    for w in range(4):
+    for w in range(N_WINDOWS):
         church += count_at(s, p, LOC_WINDOW + w) * T[T_WINDOW_SCORE + w]
     out[2] = church
-    out[3] = T[T_CHRONICLE_SCORE + min(count_at(s, p, LOC_CHRONICLE), 5)]
+    out[3] = T[T_CHRONICLE_SCORE + min(count_at(s, p, LOC_CHRONICLE), CHRONICLE_SCORE_TOP)]
     cust = 0
     for t in range(N_CUSTOMERS):
         if s[S_OWNER + t] == p:
@@ -402,10 +413,10 @@ def final_score_parts(s, T, p, out):
 
 @jit
 def final_scoring(s, T):
-    parts = np.zeros(6, dtype=np.int64)  # once per game
+    parts = np.zeros(N_SCORE_PARTS, dtype=np.int64)  # once per game
     for p in range(s[S_NP]):
         final_score_parts(s, T, p, parts)
-        for k in range(6):
+        for k in range(N_SCORE_PARTS):
             s[S_PRESTIGE + p] += parts[k]
     clear_context(s)
     s[S_PHASE] = PH_OVER

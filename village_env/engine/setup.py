@@ -7,6 +7,7 @@ from __future__ import annotations
 from core.jit import jit
 from core.rng import rng_below, rng_seed
 from village_env.engine.board import (
+    C_PLAGUE,
     draw_tile,
     mi,
     start_turn,
@@ -15,6 +16,13 @@ from village_env.layout import (
     GAME_ID,
     LOC_FARM,
     LOC_UNBORN,
+    MAXP,
+    N_COLOURS,
+    N_GEN,
+    N_GOODS,
+    N_KINDS,
+    N_SLOTS,
+    N_SPACES,
     S_ALLOWED,
     S_BAG,
     S_BOARD,
@@ -46,6 +54,7 @@ from village_env.layout import (
 )
 from village_env.tables import (
     N_CUSTOMERS,
+    SPACE_CUBES_ROW,
     T_MEMBERS_BY_GEN,
     T_MONKS,
     T_PLAGUE_CUBES,
@@ -80,17 +89,17 @@ def init_state(s, T, n, a, b, c, first):
     s[S_DPLAYER] = -1
     s[S_TRIGP] = -1
     s[S_TRIGO] = -1
-    for i in range(4):
+    for i in range(MAXP):
         s[S_FORDER + i] = -1
-    for k in range(4):  # influence cubes (18 each) and plague (6) to the supply (§2 step 9)
+    for k in range(N_COLOURS):  # influence cubes (18 each) and plague (6) to the supply (§2 step 9)
         s[S_SCUBES + k] = T[T_SUPPLY_CUBES_EACH]
-    s[S_SCUBES + 4] = T[T_PLAGUE_CUBES]
-    for g in range(5):
+    s[S_SCUBES + C_PLAGUE] = T[T_PLAGUE_CUBES]
+    for g in range(N_GOODS):
         s[S_SGOODS + g] = T[T_SUPPLY_GOODS_EACH]
     s[S_SGRAIN] = T[T_SUPPLY_GRAIN]
     s[S_SCOINS] = T[T_SUPPLY_COINS]
     for p in range(n):  # §2 steps 3-5
-        for g in range(4):
+        for g in range(N_GEN):
             s[mi(p, LOC_UNBORN, g)] = T[T_MEMBERS_BY_GEN + g]
         s[mi(p, LOC_FARM, 0)] = s[mi(p, LOC_UNBORN, 0)]  # the generation-1 members start out
         s[mi(p, LOC_UNBORN, 0)] = 0
@@ -101,7 +110,7 @@ def init_state(s, T, n, a, b, c, first):
     for t in range(N_CUSTOMERS):  # §2 step 6: stalls in play, then the waiting line
         s[S_PILE + t] = 1
         s[S_OWNER + t] = -1
-    for k in range(5):
+    for k in range(N_SLOTS):
         s[S_STALLS + k] = -1
         s[S_QUEUE + k] = -1
     for k in range(T[T_STALLS + n]):
@@ -118,23 +127,23 @@ def fill_bag_and_seed(s, T):
     then draw each space's count uniformly without replacement, spaces A..G in order."""
     n = s[S_NP]
     refill = T[T_REFILL + n]
-    for c in range(4):
+    for c in range(N_COLOURS):
         k = min(refill, s[S_SCUBES + c])
         s[S_SCUBES + c] -= k
         s[S_BAG + c] += k
-    s[S_BAG + 4] += s[S_SCUBES + 4]
-    s[S_SCUBES + 4] = 0
-    for sp in range(7):
-        for _ in range(T[T_SPACE_CUBES + 7 * n + sp]):
+    s[S_BAG + C_PLAGUE] += s[S_SCUBES + C_PLAGUE]
+    s[S_SCUBES + C_PLAGUE] = 0
+    for sp in range(N_SPACES):
+        for _ in range(T[T_SPACE_CUBES + SPACE_CUBES_ROW * n + sp]):
             total = 0
-            for k in range(5):
+            for k in range(N_KINDS):
                 total += s[S_BAG + k]
             if total == 0:
                 return  # §3.1 fallback: the bag ran dry
             r = rng_below(s, S_RNG, total)
-            for k in range(5):
+            for k in range(N_KINDS):
                 if r < s[S_BAG + k]:
                     s[S_BAG + k] -= 1
-                    s[S_BOARD + 5 * sp + k] += 1
+                    s[S_BOARD + N_KINDS * sp + k] += 1
                     break
                 r -= s[S_BAG + k]
