@@ -12,16 +12,24 @@ import numpy as np
 
 from core import serialize as _ser
 from core.entry_points import LastMask
-from core.errors import IllegalActionError, StateFormatError
+from core.errors import (
+    API_BAD_STATE,
+    ERR_ILLEGAL,
+    ERR_NO_LEGAL,
+    ERR_RANGE,
+    IllegalActionError,
+    StateFormatError,
+)
 from core.returns import RETURN_KINDS, compute_returns
 from core.rng import rng_seed, split_seed
 from village_env import rules_data
 from village_env import tables as _tables
 from village_env.actions import ACTIONS, NUM_ACTIONS
-from village_env.engine import ERR_ILLEGAL, ERR_NO_LEGAL, ERR_RANGE
 from village_env.engine import api as _api
-from village_env.engine.flow import customers_served, init_state, living_members
-from village_env.engine.invariants import INVARIANT_MESSAGES, check_invariants_code
+from village_env.engine.checks import INVARIANT_MESSAGES, check_invariants_code
+from village_env.engine.observe import observe_into
+from village_env.engine.rounds import customers_served, living_members
+from village_env.engine.setup import init_state
 from village_env.layout import (
     GAME_ID,
     LAYOUT,
@@ -40,7 +48,7 @@ from village_env.layout import (
 from village_env.layout import (
     VERSION as LAYOUT_VERSION,
 )
-from village_env.observation import OBS_SIZE, observe_into
+from village_env.observation import OBS_SIZE
 from village_env.render import describe, render
 
 NAME = "village"
@@ -126,7 +134,7 @@ def new_game(num_players: int = 4, seed: int = 0, *, start_player: int = 0) -> n
     s = np.zeros(STATE_SIZE, dtype=np.int64)
     a, b, c = split_seed(seed)
     init_state(s, TABLES, num_players, a, b, c, int(start_player))
-    from village_env.engine import settle  # a forced first decision is applied at once
+    from village_env.engine.step import settle  # a forced first decision is applied at once
 
     settle(s, TABLES, np.zeros(NUM_ACTIONS, dtype=np.bool_))
     return s
@@ -170,7 +178,7 @@ def step(state: np.ndarray, action: int) -> np.ndarray:
     if code == 0:
         _LAST.put(new, mask)
         return new
-    if code == _api.API_BAD_STATE:
+    if code == API_BAD_STATE:
         _as_state(state)  # raises StateFormatError
     if code == ERR_RANGE:
         raise IllegalActionError(a, "out of range", phase_name(state),

@@ -14,6 +14,10 @@ N_COLOURS = 4
 N_GOODS = 5
 N_GEN = 4
 N_SECTIONS = 5
+N_BUILDINGS = 4  # craft buildings (LOC_CRAFT..)
+N_LEVELS = 4  # council levels (LOC_COUNCIL..)
+N_WINDOWS = 4  # church windows (LOC_WINDOW..)
+N_SLOTS = 5  # stalls and waiting-line places
 
 # member locations (rules §3.5, §4): index into the `members` segment's second axis
 LOC_UNBORN = 0
@@ -40,6 +44,9 @@ PH_MASS_PICK = 7  # pick an own member from the black bag or stop (10)
 PH_MASS_ADVANCE = 8  # move a window member left or stop (11)
 PH_OVER = 9
 N_PHASES = 10
+# pending_kind (PH_REWARD): what a reward of choice gives
+PK_CUBES = 1
+PK_GOODS = 2
 PHASE_NAMES = ("turn", "choose action", "craft: produce?", "council privilege", "reward choice",
                "market day", "death", "Mass: picks", "Mass: advance", "game over")
 
@@ -71,22 +78,22 @@ SEGMENTS = [
     ("deaths_now", (P,), 0, 100, False, "bridge crossings to resolve now (market day), per seat"),
     ("deaths_end", (P,), 0, 100, False, "bridge crossings to resolve at end of turn, per seat"),
     ("death_player", (), -1, 3, False, "PH_DEATH: seat choosing who dies"),
-    ("board", (S, 5), 0, 18, False, "cubes on action spaces A..G by kind (4 colours, plague)"),
-    ("bag", (5,), 0, 18, False, "cubes in the green bag by kind"),
-    ("supply_cubes", (5,), 0, 18, False, "cubes in the supply by kind"),
-    ("supply_goods", (5,), 0, 8, False, "goods tiles in the supply"),
+    ("board", (S, N_KINDS), 0, 18, False, "cubes on spaces A..G by kind (4 colours, plague)"),
+    ("bag", (N_KINDS,), 0, 18, False, "cubes in the green bag by kind"),
+    ("supply_cubes", (N_KINDS,), 0, 18, False, "cubes in the supply by kind"),
+    ("supply_goods", (N_GOODS,), 0, 8, False, "goods tiles in the supply"),
     ("supply_grain", (), 0, 20, False, "grain in the supply"),
     ("supply_coins", (), 0, 15, False, "coins in the supply"),
-    ("cubes", (P, 4), 0, 18, False, "influence cubes held, per seat and colour"),
-    ("goods", (P, 5), 0, 8, False, "goods held (scroll, horse, plow, ox, wagon)"),
+    ("cubes", (P, N_COLOURS), 0, 18, False, "influence cubes held, per seat and colour"),
+    ("goods", (P, N_GOODS), 0, 8, False, "goods held (scroll, horse, plow, ox, wagon)"),
     ("grain", (P,), 0, 5, False, "grain on each farmyard, 0..5"),
     ("coins", (P,), 0, 15, False, "coins held"),
     ("prestige", (P,), 0, BIG, False, "prestige (final score once over)"),
     ("time", (P,), 0, BIG, False, "total time spent (life track: time % lap)"),
     ("members", (P, N_LOC, N_GEN), 0, 4, False, "family members by seat, LOC_*, generation"),
     ("markers", (P, N_CITIES), 0, 1, False, "travel marker on a city, per seat"),
-    ("stalls", (5,), -1, N_CUSTOMERS - 1, False, "customer tile on each stall, -1 empty"),
-    ("queue", (5,), -1, N_CUSTOMERS - 1, False, "waiting line, front first, -1 empty"),
+    ("stalls", (N_SLOTS,), -1, N_CUSTOMERS - 1, False, "customer tile on each stall, -1 empty"),
+    ("queue", (N_SLOTS,), -1, N_CUSTOMERS - 1, False, "waiting line, front first, -1 empty"),
     ("pile", (N_CUSTOMERS,), 0, 1, False, "1 if the tile is in the face-down draw pile"),
     ("tile_owner", (N_CUSTOMERS,), -1, 3, False, "seat that served the tile, -1 none"),
     ("chron_used", (N_SECTIONS,), 0, 100, False, "occupied chronicle spaces per section"),

@@ -1,4 +1,5 @@
-"""Village observation: a float32 vector, seat-relative (observer first, then clockwise).
+"""Village observation layout (DESIGN D6): a float32 vector, seat-relative (observer first, then
+clockwise). The compiled builder is `village_env.engine.observe.observe_into`.
 
 Everything in Village is public except the order of future draws (ED-35): the observation holds
 no RNG word. Layout (OBS_SEGMENTS below lists names and sizes in order):
@@ -17,221 +18,42 @@ no RNG word. Layout (OBS_SEGMENTS below lists names and sizes in order):
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from village_env.engine.helpers import chronicle_cap, graves_cap
 from village_env.layout import (
+    MAXP,
     MEM_STRIDE,
+    N_BUILDINGS,
+    N_COLOURS,
+    N_GOODS,
+    N_KINDS,
+    N_LEVELS,
     N_PHASES,
-    S_ACTOR,
-    S_ALLOWED,
-    S_BAG,
-    S_BOARD,
-    S_CHRON,
-    S_COINS,
-    S_CRAFTB,
-    S_CUBES,
-    S_DEND,
-    S_DNOW,
-    S_FIDX,
-    S_FN,
-    S_FREE,
-    S_GOODS,
-    S_GRAIN,
-    S_GRAVES,
-    S_INFINAL,
-    S_MARK,
-    S_MEM,
-    S_MFREE,
-    S_MKT,
-    S_MONKS,
-    S_MOPEN,
-    S_MPASSED,
-    S_MPICKED,
-    S_MSERVED,
-    S_MTURN,
-    S_NP,
-    S_NS,
-    S_OWNER,
-    S_PHASE,
-    S_PILE,
-    S_PKIND,
-    S_PRESTIGE,
-    S_PRIVMAX,
-    S_PUNITS,
-    S_QUEUE,
-    S_ROUND,
-    S_SCOINS,
-    S_SCUBES,
-    S_SGOODS,
-    S_SGRAIN,
-    S_STALLS,
-    S_START,
-    S_TIME,
-    S_TRIG,
-    S_TRIGP,
+    N_SECTIONS,
+    N_SLOTS,
+    N_SPACES,
+    PK_GOODS,
 )
-from village_env.tables import (
-    N_CITIES,
-    N_CUSTOMERS,
-    T_CUSTOMER_DEMAND,
-    T_CUSTOMER_VALUE,
-    T_LAP,
-)
+from village_env.tables import DEMAND_ROW, N_CITIES, N_CUSTOMERS
+
+MIN_PLAYERS = 2  # the n_players one-hot is for 2, 3, 4 players
+SCALE = 10.0  # round, prestige and time are divided by this
+SUPPLY_SIZE = N_KINDS + N_GOODS + 2  # cubes by kind, goods, grain, coins
+TILE_SIZE = 1 + DEMAND_ROW + 1  # per stall / waiting-line slot: present, demand, value
+PLAYER_SCALARS = 5  # grain, coins, prestige/SCALE, time/SCALE, time % lap
+PLAYER_BLOCK = 1 + N_COLOURS + N_GOODS + PLAYER_SCALARS + MEM_STRIDE + N_CITIES + 2 + 2
 
 OBS_SEGMENTS = [
-    ("phase", N_PHASES), ("actor", 4), ("my_decision", 1), ("n_players", 3), ("round", 1),
-    ("start_player", 4), ("ns_holder", 5), ("board", 35), ("bag", 5), ("supply", 12),
-    ("allowed", 8), ("free_action", 1), ("reward", 3), ("priv_max", 5), ("craft_bld", 5),
-    ("market", 3), ("mkt_opener", 4), ("mkt_passed", 4), ("mkt_turn", 4),
-    ("stalls", 40), ("queue", 40), ("pile", 25), ("chronicle", 10), ("graves", 2),
-    ("mass", 2), ("end", 3), ("trigger_player", 4),
-    ("players", 4 * (1 + 4 + 5 + 1 + 1 + 1 + 1 + 1 + MEM_STRIDE + N_CITIES + 2 + 2)),
+    ("phase", N_PHASES), ("actor", MAXP), ("my_decision", 1),
+    ("n_players", MAXP - MIN_PLAYERS + 1), ("round", 1), ("start_player", MAXP),
+    ("ns_holder", MAXP + 1), ("board", N_SPACES * N_KINDS), ("bag", N_KINDS),
+    ("supply", SUPPLY_SIZE), ("allowed", N_SPACES + 1), ("free_action", 1),
+    ("reward", 1 + PK_GOODS), ("priv_max", N_LEVELS + 1), ("craft_bld", N_BUILDINGS + 1),
+    ("market", 3), ("mkt_opener", MAXP), ("mkt_passed", MAXP), ("mkt_turn", MAXP),
+    ("stalls", N_SLOTS * TILE_SIZE), ("queue", N_SLOTS * TILE_SIZE), ("pile", N_CUSTOMERS + 1),
+    ("chronicle", 2 * N_SECTIONS), ("graves", 2), ("mass", 2), ("end", 3),
+    ("trigger_player", MAXP), ("players", MAXP * PLAYER_BLOCK),
 ]
 OBS_SIZE = sum(n for _, n in OBS_SEGMENTS)
-PLAYER_BLOCK = OBS_SEGMENTS[-1][1] // 4
-
-
-@njit(cache=True)
-def _rel(q, me, n):
-    """(q - me) % n, without the division in the usual case (seats 0..n-1)."""
-    d = q - me
-    if 0 <= d < n:
-        return d
-    if -n <= d < 0:
-        return d + n
-    return d % n
-
-
-@njit(cache=True)
-def _tile(s, T, t, out, i):
-    if t < 0:
-        return i + 8
-    out[i] = 1.0
-    for k in range(6):
-        out[i + 1 + k] = T[T_CUSTOMER_DEMAND + 6 * t + k]
-    out[i + 7] = T[T_CUSTOMER_VALUE + t]
-    return i + 8
-
-
-@njit(cache=True)
-def observe_into(s, T, me, out):
-    """Write player `me`'s observation into `out` (float32, OBS_SIZE)."""
-    out[:] = 0.0
-    n = s[S_NP]
-    i = 0
-    out[i + s[S_PHASE]] = 1.0
-    i += N_PHASES
-    if s[S_ACTOR] >= 0:
-        out[i + _rel(s[S_ACTOR], me, n)] = 1.0
-        out[i + 4] = 1.0 if s[S_ACTOR] == me else 0.0
-    i += 5
-    out[i + n - 2] = 1.0
-    i += 3
-    out[i] = s[S_ROUND] / 10.0
-    i += 1
-    out[i + _rel(s[S_START], me, n)] = 1.0
-    i += 4
-    out[i + (4 if s[S_NS] < 0 else _rel(s[S_NS], me, n))] = 1.0
-    i += 5
-    for k in range(35):
-        out[i + k] = s[S_BOARD + k]
-    i += 35
-    for k in range(5):
-        out[i + k] = s[S_BAG + k]
-    i += 5
-    for k in range(5):
-        out[i + k] = s[S_SCUBES + k]
-        out[i + 5 + k] = s[S_SGOODS + k]
-    out[i + 10] = s[S_SGRAIN]
-    out[i + 11] = s[S_SCOINS]
-    i += 12
-    out[i + (7 if s[S_ALLOWED] < 0 else s[S_ALLOWED])] = 1.0
-    i += 8
-    out[i] = s[S_FREE]
-    i += 1
-    out[i] = s[S_PUNITS]
-    if s[S_PKIND] > 0:
-        out[i + s[S_PKIND]] = 1.0
-    i += 3
-    out[i + s[S_PRIVMAX]] = 1.0
-    i += 5
-    out[i + s[S_CRAFTB] + 1] = 1.0
-    i += 5
-    out[i] = s[S_MKT]
-    out[i + 1] = s[S_MFREE]
-    out[i + 2] = s[S_MSERVED]
-    i += 3
-    if s[S_MOPEN] >= 0:
-        out[i + _rel(s[S_MOPEN], me, n)] = 1.0
-    i += 4
-    for q in range(n):
-        out[i + _rel(q, me, n)] = s[S_MPASSED + q]
-    i += 4
-    if s[S_MTURN] >= 0:
-        out[i + _rel(s[S_MTURN], me, n)] = 1.0
-    i += 4
-    for k in range(5):
-        i = _tile(s, T, s[S_STALLS + k], out, i)
-    for k in range(5):
-        i = _tile(s, T, s[S_QUEUE + k], out, i)
-    npile = 0
-    for t in range(N_CUSTOMERS):  # the pile's composition is public; its order is not kept
-        out[i + t] = s[S_PILE + t]
-        npile += s[S_PILE + t]
-    out[i + N_CUSTOMERS] = npile
-    i += N_CUSTOMERS + 1
-    for sec in range(5):
-        out[i + sec] = s[S_CHRON + sec]
-        out[i + 5 + sec] = chronicle_cap(s, T, sec)
-    i += 10
-    out[i] = s[S_GRAVES]
-    out[i + 1] = graves_cap(s, T)
-    i += 2
-    out[i] = s[S_MONKS]
-    out[i + 1] = s[S_MPICKED]
-    i += 2
-    out[i] = s[S_TRIG]
-    out[i + 1] = s[S_INFINAL]
-    out[i + 2] = s[S_FN] - s[S_FIDX]
-    i += 3
-    if s[S_TRIGP] >= 0:
-        out[i + _rel(s[S_TRIGP], me, n)] = 1.0
-    i += 4
-    lap = T[T_LAP]
-    for q in range(n):
-        j = i + PLAYER_BLOCK * _rel(q, me, n)
-        out[j] = 1.0
-        j += 1
-        for c in range(4):
-            out[j + c] = s[S_CUBES + 4 * q + c]
-        j += 4
-        for g in range(5):
-            out[j + g] = s[S_GOODS + 5 * q + g]
-        j += 5
-        out[j] = s[S_GRAIN + q]
-        out[j + 1] = s[S_COINS + q]
-        out[j + 2] = s[S_PRESTIGE + q] / 10.0
-        out[j + 3] = s[S_TIME + q] / 10.0
-        out[j + 4] = s[S_TIME + q] % lap
-        j += 5
-        for k in range(MEM_STRIDE):
-            out[j + k] = s[S_MEM + MEM_STRIDE * q + k]
-        j += MEM_STRIDE
-        for c in range(N_CITIES):
-            out[j + c] = s[S_MARK + N_CITIES * q + c]
-        j += N_CITIES
-        served = 0
-        value = 0
-        for t in range(N_CUSTOMERS):
-            if s[S_OWNER + t] == q:
-                served += 1
-                value += T[T_CUSTOMER_VALUE + t]
-        out[j] = served
-        out[j + 1] = value
-        out[j + 2] = s[S_DNOW + q]
-        out[j + 3] = s[S_DEND + q]
-    return out
 
 
 def empty_obs() -> np.ndarray:

@@ -173,3 +173,24 @@ T_COIN_SCORE = OFFSETS["coin_score"]
 N_EDGES = SHAPES["edges"][0]
 N_CUSTOMERS = SHAPES["customer_value"][0]
 N_CITIES = SHAPES["city_reward"][0]
+
+# positions inside packed entries and row lengths of 2-D entries (shape, not data; the entries
+# above list the names in this order; tests/village/test_constants_sync.py checks them)
+T_HARVEST_BASE, T_HARVEST_HORSE_PLOW, T_HARVEST_OX_PLOW = T_HARVEST, T_HARVEST + 1, T_HARVEST + 2
+T_MARKET_FEE_GREEN, T_MARKET_FEE_TIME = T_MARKET_FEE, T_MARKET_FEE + 1
+T_MILL_TIME, T_MILL_GRAIN, T_MILL_COINS = T_MILL, T_MILL + 1, T_MILL + 2
+T_COUNCIL_GREEN, T_COUNCIL_SCROLL = T_COUNCIL_COST, T_COUNCIL_COST + 1
+T_PRIVILEGE_CUBES, T_PRIVILEGE_GOODS = T_PRIVILEGE, T_PRIVILEGE + 1
+T_PRIVILEGE_COIN, T_PRIVILEGE_PRESTIGE = T_PRIVILEGE + 2, T_PRIVILEGE + 3
+T_CHURCH_BROWN, T_CHURCH_TIME = T_CHURCH, T_CHURCH + 1
+T_MASS_DRAWS, T_MASS_PICK_COINS, T_MASS_PRESTIGE = T_MASS, T_MASS + 1, T_MASS + 2
+SPACE_CUBES_ROW = SHAPES["space_cubes"][1]  # spaces A..G, one row per player count
+CRAFT_BUY_ROW = SHAPES["craft_buy_cubes"][1]  # cube colours, one row per building
+CHRONICLE_ROW = SHAPES["chronicle"][1]  # (unlabelled, "3", "4") spaces, one row per section
+EDGE_ROW = SHAPES["edges"][1]  # one row per travel edge:
+E_NODE_A, E_NODE_B, E_COLOUR, E_TIME, E_WAGONS, E_CUBES = range(6)
+DEMAND_ROW = SHAPES["customer_demand"][1]  # one row per customer tile: goods 0..4, then grain
+DEMAND_GRAIN = DEMAND_ROW - 1
+CITY_REWARD_ROW = SHAPES["city_reward"][1]  # (kind, amount) per city
+TRAVEL_SCORE_TOP = SHAPES["travel_score"][0] - 1  # markers beyond this score as many
+CHRONICLE_SCORE_TOP = SHAPES["chronicle_score"][0] - 1  # chronicle members beyond this likewise

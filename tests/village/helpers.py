@@ -11,7 +11,8 @@ import numpy as np
 import village_env as V
 from village_env import rules_data as rd
 from village_env.actions import ACTIONS, RECALL_LOCS, VISIBLE_LOCS
-from village_env.engine import flow, settle
+from village_env.engine import rounds
+from village_env.engine.step import settle
 from village_env.layout import (
     LAYOUT,
     LOC_BAG,
@@ -126,7 +127,7 @@ def settle_state(s):
 
 def start_mass(s):
     """Jump to the end-of-round Mass from the current state."""
-    flow.start_mass(s, V.TABLES)
+    rounds.start_mass(s, V.TABLES)
     return settle_state(s)
 
 

@@ -19,8 +19,9 @@ from village.helpers import (
 
 from village_env import rules_data as rd
 from village_env import tables
-from village_env.engine import new_mask, settle, step_inplace
-from village_env.engine.flow import init_state
+from village_env.engine.kernels import new_mask
+from village_env.engine.setup import init_state
+from village_env.engine.step import settle, step_inplace
 
 
 def _table(name):

@@ -28,7 +28,7 @@ from village.helpers import (
 )
 
 from village_env import rules_data as rd
-from village_env.engine import flow
+from village_env.engine import rounds
 from village_env.layout import LOC_REMOVED, PH_TURN
 
 
@@ -98,7 +98,7 @@ def test_black_bag_members_score_nothing():
     s = ending_state()
     move(s, 0, LOC_FARM, LOC_BAG, 1, k=3)
     parts = np.zeros(6, dtype=np.int64)
-    flow.final_score_parts(s, V.TABLES, 0, parts)
+    rounds.final_score_parts(s, V.TABLES, 0, parts)
     assert parts.tolist() == [0, 0, 0, 0, 0, 0]
 
 

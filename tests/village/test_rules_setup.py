@@ -5,7 +5,7 @@ import pytest
 from village.helpers import LOC_FARM, LOC_UNBORN, V, legal_names, new, v
 
 from village_env import rules_data as rd
-from village_env.engine.helpers import chronicle_cap, graves_cap
+from village_env.engine.board import chronicle_cap, graves_cap
 from village_env.layout import PH_TURN
 
 PER_N = {  # n: (stalls, tiles face up, board total, per-space split, refill, chronicle, graves)

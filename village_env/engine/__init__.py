@@ -1,134 +1,26 @@
-"""The compiled Village engine: step, masks, random play. Tables always arrive as arguments."""
+"""The compiled Village engine (numba, every function made by core.jit); tables always arrive
+as arguments. Re-exports only; one file per role, the same names as troyes_env/engine:
+
+- board.py: state accessors and small mutators (members, payments, gains, the bury rule, the
+  decision context and the start of a turn)
+- setup.py: a new seeded game (rules §2)
+- rounds.py: rounds, turns, market day, deaths, the Mass, the end and final scoring
+- legal.py: exact legal masks; apply.py: action effects; step.py: the step driver
+- observe.py: the observation (its layout is documented in village_env/observation.py)
+- checks.py: compiled invariants; api.py: the public API's compiled entry points
+- kernels.py: the batch kernels and the compiled random-play loop; batch_loops.py: generated
+"""
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit
-
-from core.agents import pick_legal
-from village_env.actions import NUM_ACTIONS
 from village_env.engine.apply import apply_action
-from village_env.engine.flow import init_state
+from village_env.engine.kernels import new_mask, play_random_games, random_playout
 from village_env.engine.legal import legal_mask_into
-from village_env.layout import S_OVER
+from village_env.engine.observe import observe_into
+from village_env.engine.setup import init_state
+from village_env.engine.step import settle, step_inplace, step_trusted
 
-OK = 0
-ERR_ILLEGAL = 1
-ERR_RANGE = 2
-ERR_NO_LEGAL = 3  # an engine bug: no legal action before the end (never expected)
-
-__all__ = ["init_state", "legal_mask_into", "step_inplace", "random_playout", "apply_action"]
-
-
-@njit(cache=True)
-def step_inplace(s, T, a, mask):
-    """Apply action a in place if legal (else return ERR_ILLEGAL and leave s untouched), then
-    apply every following decision that has a single legal option (DESIGN D5, ED-3).
-    `mask` is a caller-owned bool scratch buffer of NUM_ACTIONS entries."""
-    if a < 0 or a >= mask.shape[0]:
-        return ERR_RANGE
-    n = legal_mask_into(s, T, mask)
-    if n == 0 or not mask[a]:
-        return ERR_ILLEGAL
-    apply_action(s, T, a)
-    return settle(s, T, mask)
-
-
-@njit(cache=True)
-def step_trusted(s, T, a, mask):
-    """step_inplace for a caller that holds s's legal mask in `mask` (settle leaves it there after
-    every step, so the batch loops and the compiled random loop always have it): legality is
-    mask[a], no second mask computation. Same codes and the same next state."""
-    if a < 0 or a >= mask.shape[0]:
-        return ERR_RANGE
-    if s[S_OVER] or not mask[a]:  # settle builds no mask once over: a stale one is never read
-        return ERR_ILLEGAL
-    apply_action(s, T, a)
-    return settle(s, T, mask)
-
-
-@njit(cache=True)
-def settle(s, T, mask):
-    """Apply forced single-option decisions until a real decision or the end."""
-    while s[S_OVER] == 0:
-        n = legal_mask_into(s, T, mask)
-        if n == 0:
-            return ERR_NO_LEGAL
-        if n > 1:
-            return OK
-        for a in range(mask.shape[0]):
-            if mask[a]:
-                apply_action(s, T, a)
-                break
-    return OK
-
-
-@njit(cache=True)
-def random_playout(s, T, mask, rng_state, max_decisions):
-    """Play random legal actions until the end; returns the number of decisions (or -1 on an
-    engine error). Allocation-free: the benchmark's compiled loop."""
-    k = 0
-    if s[S_OVER] == 0 and legal_mask_into(s, T, mask) == 0:
-        return -1
-    while s[S_OVER] == 0 and k < max_decisions:
-        a = pick_legal(mask, rng_state)  # mask is s's: built above, then left by settle
-        if a < 0 or step_trusted(s, T, a, mask) != OK:
-            return -1
-        k += 1
-    return k
-
-
-def new_mask() -> np.ndarray:
-    return np.zeros(NUM_ACTIONS, dtype=np.bool_)
-
-
-
-
-@njit(cache=True)
-def play_random_games(T, n_players, n_games, seed, s, mask, rng_state):
-    """Play n_games seeded random games in the caller's buffers; returns total decisions, or -1
-    on an engine error. The fully compiled benchmark loop (no allocation per step)."""
-    total = 0
-    for g in range(n_games):
-        init_state(s, T, n_players, seed, g, 0, 0)
-        if settle(s, T, mask) != OK:
-            return -1
-        k = random_playout(s, T, mask, rng_state, 1_000_000)
-        if k < 0:
-            return -1
-        total += k
-    return total
-
-
-def _refresh_stale_cache() -> None:
-    """Numba checks only each function's own file: flush every engine cache when any source the
-    compiled code depends on changed (core/numba_cache.py)."""
-    import sys
-    from pathlib import Path
-
-    from core.numba_cache import refresh_stale_cache
-    from village_env import observation
-    from village_env.engine import (
-        api,
-        apply,
-        batch_loops,
-        flow,
-        helpers,
-        invariants,
-        kernels,
-        legal,
-    )
-
-    pkg = Path(__file__).resolve().parent
-    root = pkg.parent
-    deps = [
-        *sorted(pkg.glob("*.py")),
-        *(root / f for f in ("layout.py", "actions.py", "tables.py", "observation.py")),
-        *sorted((root.parent / "core").glob("*.py")),
-    ]
-    modules = (helpers, flow, legal, apply, invariants, kernels, batch_loops, observation, api,
-               sys.modules[__name__])
-    refresh_stale_cache(modules, deps, "village-engine-sources.sha256")
-
-
-_refresh_stale_cache()
+__all__ = [
+    "apply_action", "init_state", "legal_mask_into", "new_mask", "observe_into",
+    "play_random_games", "random_playout", "settle", "step_inplace", "step_trusted",
+]

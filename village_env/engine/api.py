@@ -13,16 +13,14 @@ it to `mask`, and the wrapper keeps it for the next `legal_mask` call (core.entr
 
 from __future__ import annotations
 
-from numba import njit, typeof, types
+from numba import typeof, types
 
-from core.entry_points import compile_exactly
-from village_env.engine import OK, step_inplace
+from core.errors import API_BAD_PLAYER, API_BAD_STATE, OK
+from core.jit import compile_exactly, jit
 from village_env.engine.legal import legal_mask_into
+from village_env.engine.observe import observe_into
+from village_env.engine.step import step_inplace
 from village_env.layout import GAME_ID, S_GAME_ID, S_NP, S_OVER, S_VERSION, STATE_SIZE, VERSION
-from village_env.observation import observe_into
-
-API_BAD_STATE = -1  # not a Village state of this layout (the wrapper raises StateFormatError)
-API_BAD_PLAYER = -2  # observe: no such seat (ValueError)
 
 
 def signatures(T):
@@ -39,7 +37,7 @@ def signatures(T):
     }
 
 
-@njit(cache=True)
+@jit
 def state_ok(s):
     """Size, game id and layout version (DESIGN D1) before compiled code trusts the state."""
     return s.shape[0] == STATE_SIZE and s[S_GAME_ID] == GAME_ID and s[S_VERSION] == VERSION
@@ -75,13 +73,12 @@ def _step(s, new, T, a, mask):
     return code
 
 
-# module-level dispatchers, so the engine's stale-cache check (engine/__init__.py) flushes them.
-# observe and legal_mask compile without numba's runtime (_nrt=False, which also applies to the
+# observe and legal_mask compile without numba's runtime (alloc=False, which also applies to the
 # engine code they call): arrays are then unboxed without a reference-counted wrapper each,
 # ~0.1 us less per call. step keeps it: final scoring allocates a small array once per game.
-api_observe = njit(cache=True, _nrt=False)(_observe)
-api_legal_mask = njit(cache=True, _nrt=False)(_legal_mask)
-api_step = njit(cache=True)(_step)
+api_observe = jit(alloc=False)(_observe)
+api_legal_mask = jit(alloc=False)(_legal_mask)
+api_step = jit(_step)
 
 
 def compile_entry_points(T):

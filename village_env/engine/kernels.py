@@ -1,21 +1,27 @@
 """Village's batch kernels: the single-game compiled functions behind the uniform signatures
-core.batch expects (see its docstring). Nothing here changes the rules; it only adapts."""
+core.batch expects (see its docstring), and the compiled random-play loop of the benchmarks.
+Nothing here changes the rules; it only adapts."""
 
 from __future__ import annotations
 
-from numba import njit
+import numpy as np
 
-from village_env.engine import settle, step_trusted
-from village_env.engine.flow import customers_served, init_state, living_members
+from core.agents import pick_legal
+from core.errors import OK
+from core.jit import jit
+from village_env.actions import NUM_ACTIONS
 from village_env.engine.legal import legal_mask_into
+from village_env.engine.observe import observe_into
+from village_env.engine.rounds import customers_served, living_members
+from village_env.engine.setup import init_state
+from village_env.engine.step import settle, step_trusted
 from village_env.layout import S_ACTOR, S_NP, S_OVER, S_PRESTIGE, S_TRUNC
-from village_env.observation import observe_into
 
 WORK_SIZE = 0  # Village needs no scratch beyond the mask
 N_KEYS = 3  # prestige, then rules §5.3 tie-breakers: customers served, living members (ED-33)
 
 
-@njit(cache=True)
+@jit
 def k_init(s, T, n, a, b, c, mask, work):
     """`new_game(n, seed)` with seed words (a, b, c), start player 0; leaves mask legal."""
     init_state(s, T, n, a, b, c, 0)
@@ -23,23 +29,23 @@ def k_init(s, T, n, a, b, c, mask, work):
     legal_mask_into(s, T, mask)
 
 
-@njit(cache=True)
+@jit
 def k_step(s, T, a, mask, work):
     """The batch keeps each slot's legal mask (core.batch contract), so legality is mask[a]."""
     return step_trusted(s, T, a, mask)
 
 
-@njit(cache=True)
+@jit
 def k_mask(s, T, mask, work):
     return legal_mask_into(s, T, mask)
 
 
-@njit(cache=True)
+@jit
 def k_observe(s, T, p, out):
     observe_into(s, T, p, out)
 
 
-@njit(cache=True)
+@jit
 def k_keys(s, keys):
     for p in range(s[S_NP]):
         keys[p, 0] = s[S_PRESTIGE + p]
@@ -47,16 +53,52 @@ def k_keys(s, keys):
         keys[p, 2] = living_members(s, p)
 
 
-@njit(cache=True)
+@jit
 def k_over(s):
     return s[S_OVER] != 0
 
 
-@njit(cache=True)
+@jit
 def k_actor(s):
     return s[S_ACTOR]
 
 
-@njit(cache=True)
+@jit
 def k_truncated(s):
     return s[S_TRUNC] != 0
+
+
+# --- the compiled random-play loop of the benchmarks (not used by the batch) --------------------
+@jit
+def random_playout(s, T, mask, rng_state, max_decisions):
+    """Play random legal actions until the end; returns the number of decisions (or -1 on an
+    engine error). Allocation-free: the benchmark's compiled loop."""
+    k = 0
+    if s[S_OVER] == 0 and legal_mask_into(s, T, mask) == 0:
+        return -1
+    while s[S_OVER] == 0 and k < max_decisions:
+        a = pick_legal(mask, rng_state)  # mask is s's: built above, then left by settle
+        if a < 0 or step_trusted(s, T, a, mask) != OK:
+            return -1
+        k += 1
+    return k
+
+
+def new_mask() -> np.ndarray:
+    return np.zeros(NUM_ACTIONS, dtype=np.bool_)
+
+
+@jit
+def play_random_games(T, n_players, n_games, seed, s, mask, rng_state):
+    """Play n_games seeded random games in the caller's buffers; returns total decisions, or -1
+    on an engine error. The fully compiled benchmark loop (no allocation per step)."""
+    total = 0
+    for g in range(n_games):
+        init_state(s, T, n_players, seed, g, 0, 0)
+        if settle(s, T, mask) != OK:
+            return -1
+        k = random_playout(s, T, mask, rng_state, 1_000_000)
+        if k < 0:
+            return -1
+        total += k
+    return total

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from numba import njit
-
+from core.jit import jit
 from village_env.actions import (
     A_ADVANCE,
     A_BIRTH,
@@ -31,11 +30,18 @@ from village_env.actions import (
     N_RECALL,
     N_VISIBLE,
 )
-from village_env.engine.helpers import (
+from village_env.engine.board import (
     C_BROWN,
     C_GREEN,
     G_SCROLL,
     G_WAGON,
+    SP_CHURCH,
+    SP_COUNCIL,
+    SP_CRAFTS,
+    SP_FAMILY,
+    SP_HARVEST,
+    SP_TRAVEL,
+    VILLAGE,
     board_total,
     can_pay_cube_vec,
     can_pay_cubes,
@@ -58,6 +64,15 @@ from village_env.layout import (
     LOC_CRAFT,
     LOC_FARM,
     LOC_WINDOW,
+    N_BUILDINGS,
+    N_COLOURS,
+    N_GEN,
+    N_GOODS,
+    N_KINDS,
+    N_LEVELS,
+    N_SLOTS,
+    N_SPACES,
+    N_WINDOWS,
     PH_CHOOSE,
     PH_CRAFT_PRODUCE,
     PH_DEATH,
@@ -67,6 +82,7 @@ from village_env.layout import (
     PH_PRIVILEGE,
     PH_REWARD,
     PH_TURN,
+    PK_CUBES,
     S_ACTOR,
     S_ALLOWED,
     S_BOARD,
@@ -88,26 +104,35 @@ from village_env.layout import (
     S_STALLS,
 )
 from village_env.tables import (
+    CRAFT_BUY_ROW,
+    DEMAND_GRAIN,
+    DEMAND_ROW,
+    E_COLOUR,
+    E_CUBES,
+    E_NODE_A,
+    E_NODE_B,
+    E_WAGONS,
+    EDGE_ROW,
     N_EDGES,
-    T_CHURCH,
-    T_COUNCIL_COST,
+    T_CHURCH_BROWN,
+    T_COUNCIL_GREEN,
+    T_COUNCIL_SCROLL,
     T_CRAFT_BUY_CUBES,
     T_CRAFT_BUY_GRAIN,
     T_CUSTOMER_DEMAND,
     T_EDGES,
-    T_MARKET_FEE,
-    T_MASS,
-    T_MILL,
-    T_PRIVILEGE,
+    T_MARKET_FEE_GREEN,
+    T_MASS_DRAWS,
+    T_MASS_PICK_COINS,
+    T_MILL_GRAIN,
+    T_PRIVILEGE_COIN,
     T_PRODUCT_BUILDING,
     T_WELL_CUBES,
     T_WINDOW_GRAIN,
 )
 
-VILLAGE = 8
 
-
-@njit(cache=True)
+@jit
 def privilege_ok(s, T, p, lv):
     """ED-24: a privilege that would give nothing is void and not offered."""
     if lv == 1:
@@ -116,10 +141,10 @@ def privilege_ok(s, T, p, lv):
         return supply_has_cubes(s)
     if lv == 3:
         return supply_has_goods(s)
-    return s[S_COINS + p] >= T[T_PRIVILEGE + 2]  # rules §4.7 / A.4: the level-4 coin price
+    return s[S_COINS + p] >= T[T_PRIVILEGE_COIN]  # rules §4.7 / A.4: the level-4 coin price
 
 
-@njit(cache=True)
+@jit
 def any_privilege(s, T, p, top):
     for lv in range(1, top + 1):
         if privilege_ok(s, T, p, lv):
@@ -127,105 +152,106 @@ def any_privilege(s, T, p, top):
     return False
 
 
-@njit(cache=True)
+@jit
 def can_serve(s, T, p, t, free):
     """§4.5: the demand in goods/grain, plus 1 green (coin joker) after the free first sale;
     the time part can always be paid."""
-    off = T_CUSTOMER_DEMAND + 6 * t
-    for g in range(5):
-        if s[S_GOODS + 5 * p + g] < T[off + g]:
+    off = T_CUSTOMER_DEMAND + DEMAND_ROW * t
+    for g in range(N_GOODS):
+        if s[S_GOODS + N_GOODS * p + g] < T[off + g]:
             return False
-    if s[S_GRAIN + p] < T[off + 5]:
+    if s[S_GRAIN + p] < T[off + DEMAND_GRAIN]:
         return False
-    if not free and not can_pay_cubes(s, p, C_GREEN, T[T_MARKET_FEE]):
+    if not free and not can_pay_cubes(s, p, C_GREEN, T[T_MARKET_FEE_GREEN]):
         return False
     return True
 
 
-@njit(cache=True)
+@jit
 def travel_ends(T, e, d):
-    a = T[T_EDGES + 6 * e]
-    b = T[T_EDGES + 6 * e + 1]
+    a = T[T_EDGES + EDGE_ROW * e + E_NODE_A]
+    b = T[T_EDGES + EDGE_ROW * e + E_NODE_B]
     if d == 0:
         return a, b
     return b, a
 
 
-@njit(cache=True)
+@jit
 def _mark(mask, a):
     mask[a] = True
     return 1
 
 
-@njit(cache=True)
+@jit
 def _legal_options(s, T, p, allowed, mask):
     """First-level options of the action(s) `allowed` (space index, -1 = any), §4.1-4.8."""
     n = 0
     farm = count_at(s, p, LOC_FARM)
-    if allowed < 0 or allowed == 0:  # A harvest §4.1, ED-3: a harvest gaining nothing is void
+    if allowed < 0 or allowed == SP_HARVEST:  # A harvest §4.1, ED-3: gaining nothing is void
         if farm > 0 and grain_gain(s, T, p, harvest_amount(s, T, p)) > 0:
             n += _mark(mask, A_HARVEST)
-    if allowed < 0 or allowed == 1:  # B family §4.2, ED-22
+    if allowed < 0 or allowed == SP_FAMILY:  # B family §4.2, ED-22
         if lowest_unborn(s, p) >= 0:
             n += _mark(mask, A_BIRTH)
         for i in range(N_RECALL):
             loc = recall_loc(i)
-            for g in range(4):
+            for g in range(N_GEN):
                 if s[mi(p, loc, g)] > 0:
-                    n += _mark(mask, A_RECALL + 4 * i + g)
-    if allowed < 0 or allowed == 2:  # C crafts §4.3, ED-21
-        for b in range(4):
-            for g in range(4):
+                    n += _mark(mask, A_RECALL + N_GEN * i + g)
+    if allowed < 0 or allowed == SP_CRAFTS:  # C crafts §4.3, ED-21
+        for b in range(N_BUILDINGS):
+            for g in range(N_GEN):
                 if s[mi(p, LOC_FARM, g)] > 0:
-                    n += _mark(mask, A_CRAFT_PLACE + 4 * b + g)
-        for prod in range(5):
+                    n += _mark(mask, A_CRAFT_PLACE + N_GEN * b + g)
+        for prod in range(N_GOODS):
             b = T[T_PRODUCT_BUILDING + prod]
             if count_at(s, p, LOC_CRAFT + b) > 0:
                 n += _mark(mask, A_CRAFT_PRODUCE + prod)
-            if can_pay_cube_vec(s, T, p, T_CRAFT_BUY_CUBES + 4 * b) and \
+            if can_pay_cube_vec(s, T, p, T_CRAFT_BUY_CUBES + CRAFT_BUY_ROW * b) and \
                     s[S_GRAIN + p] >= T[T_CRAFT_BUY_GRAIN + b]:
                 n += _mark(mask, A_CRAFT_BUY + prod)
-        if s[S_GRAIN + p] >= T[T_MILL + 1]:
+        if s[S_GRAIN + p] >= T[T_MILL_GRAIN]:
             n += _mark(mask, A_MILL)
-    if allowed < 0:  # D market (the Market cube itself opens a market day, §3.2)
+    if allowed < 0:  # D market (never SP_MARKET alone: its cube itself opens a market day, §3.2)
         n += _mark(mask, A_MARKET)
-    if allowed < 0 or allowed == 4:  # E travel §4.6, ED-23
+    if allowed < 0 or allowed == SP_TRAVEL:  # E travel §4.6, ED-23
         for e in range(N_EDGES):
-            w = T[T_EDGES + 6 * e + 4]
-            if s[S_GOODS + 5 * p + G_WAGON] < w:
+            off = T_EDGES + EDGE_ROW * e
+            w = T[off + E_WAGONS]
+            if s[S_GOODS + N_GOODS * p + G_WAGON] < w:
                 continue
-            if not can_pay_cubes(s, p, T[T_EDGES + 6 * e + 2], T[T_EDGES + 6 * e + 5]):
+            if not can_pay_cubes(s, p, T[off + E_COLOUR], T[off + E_CUBES]):
                 continue
             for d in range(2):
                 src, dst = travel_ends(T, e, d)
                 if dst == VILLAGE:
                     continue
                 loc = LOC_FARM if src == VILLAGE else LOC_CITY + src
-                for g in range(4):
+                for g in range(N_GEN):
                     if s[mi(p, loc, g)] > 0:
-                        n += _mark(mask, A_TRAVEL + 8 * e + 4 * d + g)
-    if allowed < 0 or allowed == 5:  # F council §4.7, ED-24, ED-25
-        pay_green = can_pay_cubes(s, p, C_GREEN, T[T_COUNCIL_COST])
-        pay_scroll = s[S_GOODS + 5 * p + G_SCROLL] >= T[T_COUNCIL_COST + 1]
-        for g in range(4):
+                        n += _mark(mask, A_TRAVEL + 2 * N_GEN * e + N_GEN * d + g)
+    if allowed < 0 or allowed == SP_COUNCIL:  # F council §4.7, ED-24, ED-25
+        pay_green = can_pay_cubes(s, p, C_GREEN, T[T_COUNCIL_GREEN])
+        pay_scroll = s[S_GOODS + N_GOODS * p + G_SCROLL] >= T[T_COUNCIL_SCROLL]
+        for g in range(N_GEN):
             if s[mi(p, LOC_FARM, g)] > 0:
                 if pay_green:
                     n += _mark(mask, A_ENTER + 2 * g)
                 if pay_scroll:
                     n += _mark(mask, A_ENTER + 2 * g + 1)
-        for lv in range(3):
-            for g in range(4):
+        for lv in range(N_LEVELS - 1):
+            for g in range(N_GEN):
                 if s[mi(p, LOC_COUNCIL + lv, g)] > 0:
                     if pay_green:
-                        n += _mark(mask, A_CLIMB + 8 * lv + 2 * g)
+                        n += _mark(mask, A_CLIMB + 2 * N_GEN * lv + 2 * g)
                     if pay_scroll:
-                        n += _mark(mask, A_CLIMB + 8 * lv + 2 * g + 1)
+                        n += _mark(mask, A_CLIMB + 2 * N_GEN * lv + 2 * g + 1)
         top = highest_council(s, p)
         if top > 0 and any_privilege(s, T, p, top):
             n += _mark(mask, A_PRIV_ONLY)
-    if allowed < 0 or allowed == 6:  # G church §4.8
-        brown = can_pay_cubes(s, p, C_BROWN, T[T_CHURCH])
-        for g in range(4):
+    if allowed < 0 or allowed == SP_CHURCH:  # G church §4.8
+        brown = can_pay_cubes(s, p, C_BROWN, T[T_CHURCH_BROWN])
+        for g in range(N_GEN):
             if s[mi(p, LOC_FARM, g)] > 0:
                 if brown:
                     n += _mark(mask, A_CHURCH + 2 * g)
@@ -233,7 +259,7 @@ def _legal_options(s, T, p, allowed, mask):
     return n
 
 
-@njit(cache=True)
+@jit
 def legal_mask_into(s, T, mask):
     """Fill `mask` (bool, NUM_ACTIONS) with the legal actions; return how many there are."""
     mask[:] = False
@@ -243,11 +269,11 @@ def legal_mask_into(s, T, mask):
     p = s[S_ACTOR]
     n = 0
     if ph == PH_TURN:  # decision point 1
-        for i in range(35):
+        for i in range(N_SPACES * N_KINDS):
             if s[S_BOARD + i] > 0:
                 n += _mark(mask, A_TAKE + i)
         if board_total(s) > 0:  # §4.10: the Well needs a cube left on the board
-            for c in range(4):
+            for c in range(N_COLOURS):
                 if can_pay_cubes(s, p, c, T[T_WELL_CUBES]):
                     n += _mark(mask, A_WELL + c)
         return n
@@ -257,7 +283,7 @@ def legal_mask_into(s, T, mask):
         return n
     if ph == PH_CRAFT_PRODUCE:  # decision point 4 (i): produce now or not
         n += _mark(mask, A_DONE)
-        for prod in range(5):
+        for prod in range(N_GOODS):
             if T[T_PRODUCT_BUILDING + prod] == s[S_CRAFTB]:
                 n += _mark(mask, A_CRAFT_PRODUCE + prod)
         return n
@@ -268,19 +294,19 @@ def legal_mask_into(s, T, mask):
                 n += _mark(mask, A_PRIVILEGE + lv - 1)
         return n
     if ph == PH_REWARD:  # decision points 5, 6: one unit of a reward of choice
-        if s[S_PKIND] == 1:
-            for c in range(4):
+        if s[S_PKIND] == PK_CUBES:
+            for c in range(N_COLOURS):
                 if s[S_SCUBES + c] > 0:
                     n += _mark(mask, A_CHOOSE_CUBE + c)
         else:
-            for g in range(5):
+            for g in range(N_GOODS):
                 if s[S_SGOODS + g] > 0:
                     n += _mark(mask, A_CHOOSE_GOOD + g)
         return n
     if ph == PH_MARKET:  # decision point 8
         n += _mark(mask, A_DONE)
         free = s[S_MFREE] == 1 and p == s[S_MOPEN]
-        for k in range(5):
+        for k in range(N_SLOTS):
             t = s[S_STALLS + k]
             if t >= 0 and can_serve(s, T, p, t, free):
                 n += _mark(mask, A_SERVE + k)
@@ -294,17 +320,17 @@ def legal_mask_into(s, T, mask):
         return n
     if ph == PH_MASS_PICK:  # decision point 10
         n += _mark(mask, A_DONE)
-        if s[S_COINS + p] >= T[T_MASS + 1] and s[S_MPICKED] < T[T_MASS]:
-            for g in range(4):
+        if s[S_COINS + p] >= T[T_MASS_PICK_COINS] and s[S_MPICKED] < T[T_MASS_DRAWS]:
+            for g in range(N_GEN):
                 if s[mi(p, LOC_BAG, g)] > 0:
                     n += _mark(mask, A_PICK + g)
         return n
     if ph == PH_MASS_ADVANCE:  # decision point 11
         n += _mark(mask, A_DONE)
-        for w in range(3):
+        for w in range(N_WINDOWS - 1):
             if s[S_GRAIN + p] >= T[T_WINDOW_GRAIN + w]:
-                for g in range(4):
+                for g in range(N_GEN):
                     if s[mi(p, LOC_WINDOW + w, g)] > 0:
-                        n += _mark(mask, A_ADVANCE + 4 * w + g)
+                        n += _mark(mask, A_ADVANCE + N_GEN * w + g)
         return n
     return n

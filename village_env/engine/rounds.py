@@ -1,49 +1,51 @@
-"""Compiled game flow: setup (§2), rounds and turns (§3), market day sequencing (§4.5, ED-19/20),
-deaths (§3.4-3.6, ED-15-17), the Mass (§4.9, ED-26-29), the end (§5, ED-30-34) and scoring."""
+"""Compiled game flow after setup: rounds and turns (§3), market day sequencing (§4.5, ED-19/20),
+deaths (§3.4-3.6, ED-15-17), the Mass (§4.9, ED-26-29), the end (§5, ED-30-34) and scoring.
+A new game is set up in setup.py; the start of a turn (`start_turn`) is in board.py, so that
+setup can begin the first turn without importing this module."""
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from core.rng import rng_below, rng_seed
-from village_env.engine.helpers import (
+from core.jit import jit
+from core.rng import rng_below
+from village_env.engine.board import (
     add_prestige,
     board_total,
+    clear_context,
     count_at,
     draw_tile,
     lowest_visible_gen,
     mi,
+    start_turn,
 )
+from village_env.engine.setup import fill_bag_and_seed
 from village_env.layout import (
-    GAME_ID,
     LOC_BAG,
     LOC_CHRONICLE,
     LOC_COUNCIL,
     LOC_FARM,
-    LOC_UNBORN,
     LOC_WINDOW,
+    MAXP,
+    N_GEN,
+    N_LEVELS,
+    N_SLOTS,
+    N_WINDOWS,
     PH_CHOOSE,
     PH_DEATH,
     PH_MARKET,
     PH_MASS_ADVANCE,
     PH_MASS_PICK,
     PH_OVER,
-    PH_TURN,
     S_ACTOR,
     S_ALLOWED,
-    S_BAG,
-    S_BOARD,
     S_COINS,
-    S_CRAFTB,
     S_DEND,
     S_DNOW,
     S_DPLAYER,
     S_FIDX,
     S_FN,
     S_FORDER,
-    S_FREE,
-    S_GAME_ID,
     S_INFINAL,
     S_MARK,
     S_MFREE,
@@ -57,22 +59,13 @@ from village_env.layout import (
     S_MTURN,
     S_NP,
     S_NS,
-    S_NTURNS,
     S_OVER,
     S_OWNER,
     S_PHASE,
-    S_PILE,
-    S_PKIND,
     S_PRESTIGE,
-    S_PRIVMAX,
-    S_PUNITS,
     S_QUEUE,
     S_RNG,
     S_ROUND,
-    S_SCOINS,
-    S_SCUBES,
-    S_SGOODS,
-    S_SGRAIN,
     S_STALLS,
     S_START,
     S_TRIG,
@@ -81,116 +74,30 @@ from village_env.layout import (
     S_TRIGP,
     S_TRUNC,
     S_TURN,
-    S_VERSION,
-    VERSION,
 )
 from village_env.tables import (
+    CHRONICLE_SCORE_TOP,
     N_CITIES,
     N_CUSTOMERS,
     T_CHRONICLE_SCORE,
     T_COIN_SCORE,
     T_COUNCIL_SCORE,
     T_CUSTOMER_VALUE,
-    T_MASS,
+    T_MASS_DRAWS,
+    T_MASS_PRESTIGE,
     T_MAX_ROUNDS,
-    T_MEMBERS_BY_GEN,
-    T_MONKS,
-    T_PLAGUE_CUBES,
-    T_REFILL,
-    T_SPACE_CUBES,
     T_STALLS,
-    T_STARTING_COINS,
-    T_SUPPLY_COINS,
-    T_SUPPLY_CUBES_EACH,
-    T_SUPPLY_GOODS_EACH,
-    T_SUPPLY_GRAIN,
     T_TRAVEL_SCORE,
     T_WAITING_LINE,
     T_WINDOW_SCORE,
+    TRAVEL_SCORE_TOP,
 )
 
-
-# --- setup (rules §2) -----------------------------------------------------------------------
-@njit(cache=True)
-def init_state(s, T, n, a, b, c, first):
-    """Set up a new n-player game in s, seeded by the words (a, b, c); `first` starts (ED-1)."""
-    s[:] = 0
-    s[S_GAME_ID] = GAME_ID
-    s[S_VERSION] = VERSION
-    s[S_NP] = n
-    rng_seed(s, S_RNG, a, b, c)
-    s[S_ROUND] = 1
-    s[S_START] = first  # ED-1: seat 0 by default stands in for the oldest player
-    s[S_NS] = -1
-    s[S_ALLOWED] = -1
-    s[S_CRAFTB] = -1
-    s[S_MOPEN] = -1
-    s[S_MTURN] = -1
-    s[S_DPLAYER] = -1
-    s[S_TRIGP] = -1
-    s[S_TRIGO] = -1
-    for i in range(4):
-        s[S_FORDER + i] = -1
-    for k in range(4):  # influence cubes (18 each) and plague (6) to the supply (§2 step 9)
-        s[S_SCUBES + k] = T[T_SUPPLY_CUBES_EACH]
-    s[S_SCUBES + 4] = T[T_PLAGUE_CUBES]
-    for g in range(5):
-        s[S_SGOODS + g] = T[T_SUPPLY_GOODS_EACH]
-    s[S_SGRAIN] = T[T_SUPPLY_GRAIN]
-    s[S_SCOINS] = T[T_SUPPLY_COINS]
-    for p in range(n):  # §2 steps 3-5
-        for g in range(4):
-            s[mi(p, LOC_UNBORN, g)] = T[T_MEMBERS_BY_GEN + g]
-        s[mi(p, LOC_FARM, 0)] = s[mi(p, LOC_UNBORN, 0)]  # the generation-1 members start out
-        s[mi(p, LOC_UNBORN, 0)] = 0
-        k = min(T[T_STARTING_COINS], s[S_SCOINS])
-        s[S_COINS + p] = k
-        s[S_SCOINS] -= k
-    s[S_MONKS] = T[T_MONKS]  # §2 step 10
-    for t in range(N_CUSTOMERS):  # §2 step 6: stalls in play, then the waiting line
-        s[S_PILE + t] = 1
-        s[S_OWNER + t] = -1
-    for k in range(5):
-        s[S_STALLS + k] = -1
-        s[S_QUEUE + k] = -1
-    for k in range(T[T_STALLS + n]):
-        s[S_STALLS + k] = draw_tile(s)
-    for k in range(T[T_WAITING_LINE]):
-        s[S_QUEUE + k] = draw_tile(s)
-    fill_bag_and_seed(s, T)
-    start_turn(s, T, s[S_START])
+N_SCORE_PARTS = 6  # final_score_parts: travel, council, church, chronicle, customers, coins
 
 
-# --- round (rules §3.1) -----------------------------------------------------------------------
-@njit(cache=True)
-def fill_bag_and_seed(s, T):
-    """§3.1 steps 2-3, ED-9: add the refill of each colour and every plague cube in the supply,
-    then draw each space's count uniformly without replacement, spaces A..G in order."""
-    n = s[S_NP]
-    refill = T[T_REFILL + n]
-    for c in range(4):
-        k = min(refill, s[S_SCUBES + c])
-        s[S_SCUBES + c] -= k
-        s[S_BAG + c] += k
-    s[S_BAG + 4] += s[S_SCUBES + 4]
-    s[S_SCUBES + 4] = 0
-    for sp in range(7):
-        for _ in range(T[T_SPACE_CUBES + 7 * n + sp]):
-            total = 0
-            for k in range(5):
-                total += s[S_BAG + k]
-            if total == 0:
-                return  # §3.1 fallback: the bag ran dry
-            r = rng_below(s, S_RNG, total)
-            for k in range(5):
-                if r < s[S_BAG + k]:
-                    s[S_BAG + k] -= 1
-                    s[S_BOARD + 5 * sp + k] += 1
-                    break
-                r -= s[S_BAG + k]
-
-
-@njit(cache=True)
+# --- rounds and turns (rules §3.1, §3.2) ------------------------------------------------------
+@jit
 def start_round(s, T):
     s[S_ROUND] += 1
     if s[S_NS] >= 0:  # §3.1 step 1: the next start player takes over; the marker goes back
@@ -200,33 +107,7 @@ def start_round(s, T):
     start_turn(s, T, s[S_START])
 
 
-@njit(cache=True)
-def clear_context(s):
-    s[S_ALLOWED] = -1
-    s[S_PUNITS] = 0
-    s[S_PKIND] = 0
-    s[S_PRIVMAX] = 0
-    s[S_CRAFTB] = -1
-    s[S_DPLAYER] = -1
-
-
-@njit(cache=True)
-def start_turn(s, T, p):
-    """A turn: take a cube or use the Well (§3.2); in final turns with an empty board, a free
-    action (§5.1 step 3, ED-13)."""
-    clear_context(s)
-    s[S_TURN] = p
-    s[S_ACTOR] = p
-    s[S_NTURNS] += 1
-    if board_total(s) > 0:
-        s[S_FREE] = 0
-        s[S_PHASE] = PH_TURN
-    else:
-        s[S_FREE] = 1
-        s[S_PHASE] = PH_CHOOSE
-
-
-@njit(cache=True)
+@jit
 def choose_action(s, allowed):
     """Decision point 2: perform an option of `allowed` (a space, or -1 for any) or decline."""
     s[S_PHASE] = PH_CHOOSE
@@ -234,7 +115,7 @@ def choose_action(s, allowed):
     s[S_ACTOR] = s[S_TURN]
 
 
-@njit(cache=True)
+@jit
 def finish_action(s, T):
     """The action (and its market day) is over: end-of-turn deaths, then the turn ends (ED-15)."""
     clear_context(s)
@@ -244,7 +125,7 @@ def finish_action(s, T):
 
 
 # --- deaths (rules §3.4-3.6) ------------------------------------------------------------------
-@njit(cache=True)
+@jit
 def setup_death(s, T, p, now):
     """Ask p to choose the next pending death; a death with no visible member is lost (ED-16).
     Returns True when a decision is pending."""
@@ -260,7 +141,7 @@ def setup_death(s, T, p, now):
     return False
 
 
-@njit(cache=True)
+@jit
 def after_death(s, T):
     """Continue after one death: more deaths now, else back to the market or the turn's end."""
     p = s[S_DPLAYER]
@@ -275,22 +156,22 @@ def after_death(s, T):
 
 
 # --- market day (rules §4.5, ED-19, ED-20) ----------------------------------------------------
-@njit(cache=True)
+@jit
 def stall_customers(s):
     k = 0
-    for i in range(5):
+    for i in range(N_SLOTS):
         if s[S_STALLS + i] >= 0:
             k += 1
     return k
 
 
-@njit(cache=True)
+@jit
 def open_market(s, T, p):
     s[S_MKT] = 1
     s[S_MOPEN] = p
     s[S_MFREE] = 1
     s[S_MSERVED] = 0
-    for q in range(4):
+    for q in range(MAXP):
         s[S_MPASSED + q] = 0
     if stall_customers(s) == 0:  # ED-20: no stall customer, the market day ends at once
         close_market(s, T)
@@ -301,7 +182,7 @@ def open_market(s, T, p):
     s[S_PHASE] = PH_MARKET
 
 
-@njit(cache=True)
+@jit
 def market_next_go(s, T):
     """ED-19: next go clockwise, skipping passed players, until no stall customer is left or
     everyone has passed."""
@@ -319,7 +200,7 @@ def market_next_go(s, T):
     finish_action(s, T)
 
 
-@njit(cache=True)
+@jit
 def close_market(s, T):
     if s[S_MSERVED]:
         refill_market(s, T)
@@ -328,11 +209,11 @@ def close_market(s, T):
     s[S_MTURN] = -1
     s[S_MFREE] = 0
     s[S_MSERVED] = 0
-    for q in range(4):
+    for q in range(MAXP):
         s[S_MPASSED + q] = 0
 
 
-@njit(cache=True)
+@jit
 def refill_market(s, T):
     """§4.5 step 8, ED-20: queue fronts fill empty stalls in play, then the pile refills the
     back of the queue."""
@@ -340,9 +221,9 @@ def refill_market(s, T):
     for k in range(n_stalls):
         if s[S_STALLS + k] < 0 and s[S_QUEUE] >= 0:
             s[S_STALLS + k] = s[S_QUEUE]
-            for j in range(4):
+            for j in range(N_SLOTS - 1):
                 s[S_QUEUE + j] = s[S_QUEUE + j + 1]
-            s[S_QUEUE + 4] = -1
+            s[S_QUEUE + N_SLOTS - 1] = -1
     line = T[T_WAITING_LINE]
     for j in range(line):
         if s[S_QUEUE + j] < 0:
@@ -350,7 +231,7 @@ def refill_market(s, T):
 
 
 # --- end of turn, final turns (rules §5.1, ED-30, ED-31) -----------------------------------------
-@njit(cache=True)
+@jit
 def set_final_order(s):
     n = s[S_NP]
     if s[S_TRIGM]:
@@ -368,7 +249,7 @@ def set_final_order(s):
     s[S_INFINAL] = 1
 
 
-@njit(cache=True)
+@jit
 def end_turn(s, T):
     n = s[S_NP]
     clear_context(s)
@@ -393,7 +274,7 @@ def end_turn(s, T):
 
 
 # --- the Mass (rules §4.9, ED-26..29) -----------------------------------------------------------
-@njit(cache=True)
+@jit
 def start_mass(s, T):
     clear_context(s)
     s[S_MPICKED] = 0
@@ -401,10 +282,10 @@ def start_mass(s, T):
     mass_pick_go(s, T)
 
 
-@njit(cache=True)
+@jit
 def mass_pick_go(s, T):
     n = s[S_NP]
-    if s[S_MSEAT] < n and s[S_MPICKED] < T[T_MASS]:
+    if s[S_MSEAT] < n and s[S_MPICKED] < T[T_MASS_DRAWS]:
         s[S_PHASE] = PH_MASS_PICK
         s[S_ACTOR] = (s[S_START] + s[S_MSEAT]) % n
         return
@@ -413,12 +294,13 @@ def mass_pick_go(s, T):
     mass_advance_go(s, T)
 
 
-@njit(cache=True)
+@jit
 def mass_draws(s, T):
-    """Draw uniformly from every figure in the bag until 4 are out; monks return after (§4.9)."""
+    """Draw uniformly from every figure in the bag until T_MASS_DRAWS (4) are out; monks return
+    after (§4.9)."""
     n = s[S_NP]
     monks_out = 0
-    while s[S_MPICKED] < T[T_MASS]:
+    while s[S_MPICKED] < T[T_MASS_DRAWS]:
         total = s[S_MONKS]
         for p in range(n):
             total += count_at(s, p, LOC_BAG)
@@ -433,7 +315,7 @@ def mass_draws(s, T):
         r -= s[S_MONKS]
         done = False
         for p in range(n):
-            for g in range(4):
+            for g in range(N_GEN):
                 k = s[mi(p, LOC_BAG, g)]
                 if r < k:
                     s[mi(p, LOC_BAG, g)] -= 1
@@ -446,7 +328,7 @@ def mass_draws(s, T):
     s[S_MONKS] += monks_out
 
 
-@njit(cache=True)
+@jit
 def mass_advance_go(s, T):
     n = s[S_NP]
     if s[S_MSEAT] < n:
@@ -457,14 +339,14 @@ def mass_advance_go(s, T):
     end_mass(s, T)
 
 
-@njit(cache=True)
+@jit
 def mass_majority(s, T):
     """ED-29: most window members; tie -> leftmost member furthest left; still tied -> all."""
     n = s[S_NP]
     best_m = 0
     for p in range(n):
         m = 0
-        for w in range(4):
+        for w in range(N_WINDOWS):
             m += count_at(s, p, LOC_WINDOW + w)
         best_m = max(best_m, m)
     if best_m == 0:
@@ -473,7 +355,7 @@ def mass_majority(s, T):
     for p in range(n):
         m = 0
         left = -1
-        for w in range(4):
+        for w in range(N_WINDOWS):
             c = count_at(s, p, LOC_WINDOW + w)
             m += c
             if c > 0:
@@ -483,16 +365,16 @@ def mass_majority(s, T):
     for p in range(n):
         m = 0
         left = -1
-        for w in range(4):
+        for w in range(N_WINDOWS):
             c = count_at(s, p, LOC_WINDOW + w)
             m += c
             if c > 0:
                 left = w
         if m == best_m and left == best_left:
-            add_prestige(s, p, T[T_MASS + 2])
+            add_prestige(s, p, T[T_MASS_PRESTIGE])
 
 
-@njit(cache=True)
+@jit
 def end_mass(s, T):
     if s[S_INFINAL] or s[S_TRIG]:
         final_scoring(s, T)
@@ -505,22 +387,22 @@ def end_mass(s, T):
 
 
 # --- final scoring (rules §5.2) ---------------------------------------------------------------
-@njit(cache=True)
+@jit
 def final_score_parts(s, T, p, out):
-    """out[0..5] = travel, council, church, chronicle, customers, coins for seat p."""
+    """out[0..N_SCORE_PARTS-1] = travel, council, church, chronicle, customers, coins for p."""
     markers = 0
     for c in range(N_CITIES):
         markers += s[S_MARK + N_CITIES * p + c]
-    out[0] = T[T_TRAVEL_SCORE + min(markers, 6)]
+    out[0] = T[T_TRAVEL_SCORE + min(markers, TRAVEL_SCORE_TOP)]
     council = 0
-    for lv in range(4):
+    for lv in range(N_LEVELS):
         council += count_at(s, p, LOC_COUNCIL + lv) * T[T_COUNCIL_SCORE + lv]
     out[1] = council
     church = 0
-    for w in range(4):
+    for w in range(N_WINDOWS):
         church += count_at(s, p, LOC_WINDOW + w) * T[T_WINDOW_SCORE + w]
     out[2] = church
-    out[3] = T[T_CHRONICLE_SCORE + min(count_at(s, p, LOC_CHRONICLE), 5)]
+    out[3] = T[T_CHRONICLE_SCORE + min(count_at(s, p, LOC_CHRONICLE), CHRONICLE_SCORE_TOP)]
     cust = 0
     for t in range(N_CUSTOMERS):
         if s[S_OWNER + t] == p:
@@ -529,12 +411,12 @@ def final_score_parts(s, T, p, out):
     out[5] = s[S_COINS + p] * T[T_COIN_SCORE]
 
 
-@njit(cache=True)
+@jit
 def final_scoring(s, T):
-    parts = np.zeros(6, dtype=np.int64)  # once per game
+    parts = np.zeros(N_SCORE_PARTS, dtype=np.int64)  # once per game
     for p in range(s[S_NP]):
         final_score_parts(s, T, p, parts)
-        for k in range(6):
+        for k in range(N_SCORE_PARTS):
             s[S_PRESTIGE + p] += parts[k]
     clear_context(s)
     s[S_PHASE] = PH_OVER
@@ -542,7 +424,7 @@ def final_scoring(s, T):
     s[S_OVER] = 1
 
 
-@njit(cache=True)
+@jit
 def living_members(s, p):
     """ED-33: members on the farmyard, on the board or in the black bag."""
     k = 0
@@ -551,7 +433,7 @@ def living_members(s, p):
     return k
 
 
-@njit(cache=True)
+@jit
 def customers_served(s, p):
     k = 0
     for t in range(N_CUSTOMERS):

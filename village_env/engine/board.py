@@ -1,11 +1,13 @@
-"""Compiled helpers over the Village state: members, payments (ED-7), time and the bridge (§3.4),
-gains capped by the supply (ED-6), chronicle capacity (§3.6, A.6). Tables arrive as `T`."""
+"""Compiled accessors and small mutators of the Village state: members, payments (ED-7), time and
+the bridge (§3.4), gains capped by the supply (ED-6), chronicle capacity and burial (§3.6, A.6),
+the decision context and the start of a turn (§3.2). Tables arrive as `T`."""
 
 from __future__ import annotations
 
-from numba import njit
-
+from core.jit import jit
 from core.rng import rng_below
+from village_env import rules_data as rd
+from village_env.actions import N_VISIBLE
 from village_env.layout import (
     LOC_BAG,
     LOC_CHRONICLE,
@@ -18,13 +20,27 @@ from village_env.layout import (
     LOC_UNBORN,
     LOC_WINDOW,
     MEM_STRIDE,
+    N_COLOURS,
     N_GEN,
+    N_GOODS,
+    N_KINDS,
+    N_LEVELS,
+    N_SECTIONS,
+    N_SPACES,
+    N_WINDOWS,
+    PH_CHOOSE,
+    PH_TURN,
+    S_ACTOR,
+    S_ALLOWED,
     S_BOARD,
     S_CHRON,
     S_COINS,
+    S_CRAFTB,
     S_CUBES,
     S_DEND,
     S_DNOW,
+    S_DPLAYER,
+    S_FREE,
     S_GOODS,
     S_GRAIN,
     S_GRAVES,
@@ -32,8 +48,13 @@ from village_env.layout import (
     S_MKT,
     S_MOPEN,
     S_NP,
+    S_NTURNS,
+    S_PHASE,
     S_PILE,
+    S_PKIND,
     S_PRESTIGE,
+    S_PRIVMAX,
+    S_PUNITS,
     S_RNG,
     S_SCOINS,
     S_SCUBES,
@@ -44,67 +65,84 @@ from village_env.layout import (
     S_TRIGM,
     S_TRIGO,
     S_TRIGP,
+    S_TURN,
 )
 from village_env.tables import (
+    CHRONICLE_ROW,
+    N_CITIES,
     N_CUSTOMERS,
     T_CHRONICLE,
     T_GRAIN_CAP,
     T_GRAVES,
-    T_HARVEST,
+    T_HARVEST_BASE,
+    T_HARVEST_HORSE_PLOW,
+    T_HARVEST_OX_PLOW,
     T_LAP,
 )
 
-SEC_COUNCIL, SEC_CRAFTS, SEC_TRAVEL, SEC_CHURCH, SEC_FARMYARD = 0, 1, 2, 3, 4
-G_SCROLL, G_HORSE, G_PLOW, G_OX, G_WAGON = 0, 1, 2, 3, 4
-C_BROWN, C_PINK, C_ORANGE, C_GREEN, C_PLAGUE = 0, 1, 2, 3, 4
+# indices of rules_data's names, for the compiled code (tests/village/test_constants_sync.py)
+SEC_COUNCIL, SEC_CRAFTS, SEC_TRAVEL, SEC_CHURCH, SEC_FARMYARD = (
+    rd.SECTIONS.index(x) for x in ("council", "crafts", "travel", "church", "farmyard"))
+G_SCROLL, G_HORSE, G_PLOW, G_OX, G_WAGON = (
+    rd.GOODS.index(x) for x in ("scroll", "horse", "plow", "ox", "wagon"))
+C_BROWN, C_PINK, C_ORANGE, C_GREEN = (
+    rd.COLOURS.index(x) for x in ("brown", "pink", "orange", "green"))
+C_PLAGUE = rd.PLAGUE
+SP_HARVEST, SP_FAMILY, SP_CRAFTS, SP_MARKET, SP_TRAVEL, SP_COUNCIL, SP_CHURCH = (
+    rd.SPACES.index(x)
+    for x in ("harvest", "family", "crafts", "market", "travel", "council", "church"))
+RW_PRESTIGE, RW_COINS, RW_CUBES, RW_GOODS = (
+    rd.REWARD_KINDS.index(x) for x in ("prestige", "coins", "cubes", "goods"))
+VILLAGE = rd.VILLAGE_NODE  # travel map node of the Village (not a city)
+N_RECALL_LOW = LOC_BAG - LOC_CRAFT  # recall indices of crafts, council, cities (then windows)
 
 
-@njit(cache=True)
+@jit
 def mi(p, loc, g):
     """Index of members[p, loc, g]."""
     return S_MEM + p * MEM_STRIDE + loc * N_GEN + g
 
 
-@njit(cache=True)
+@jit
 def count_at(s, p, loc):
     i = mi(p, loc, 0)
     return s[i] + s[i + 1] + s[i + 2] + s[i + 3]
 
 
-@njit(cache=True)
+@jit
 def move_member(s, p, src, dst, g):
     s[mi(p, src, g)] -= 1
     s[mi(p, dst, g)] += 1
 
 
-@njit(cache=True)
+@jit
 def recall_loc(i):
     """Board location of recall index i: crafts, council, cities (2..17), then windows (19..22)."""
-    return LOC_CRAFT + i if i < 16 else LOC_WINDOW + (i - 16)
+    return LOC_CRAFT + i if i < N_RECALL_LOW else LOC_WINDOW + (i - N_RECALL_LOW)
 
 
-@njit(cache=True)
+@jit
 def visible_loc(j):
     """Location of visible index j: the farmyard, then the board locations."""
     return LOC_FARM if j == 0 else recall_loc(j - 1)
 
 
-@njit(cache=True)
+@jit
 def is_visible(loc):
-    return LOC_FARM <= loc <= LOC_CITY + 7 or LOC_WINDOW <= loc <= LOC_WINDOW + 3
+    return LOC_FARM <= loc < LOC_CITY + N_CITIES or LOC_WINDOW <= loc < LOC_WINDOW + N_WINDOWS
 
 
-@njit(cache=True)
+@jit
 def lowest_visible_gen(s, p):
     """Lowest generation among p's visible members (§3.5), -1 if none is visible."""
     for g in range(N_GEN):
-        for j in range(21):
+        for j in range(N_VISIBLE):
             if s[mi(p, visible_loc(j), g)] > 0:
                 return g
     return -1
 
 
-@njit(cache=True)
+@jit
 def section_of(loc):
     """Chronicle section of a member dying at `loc` (rules §3.6)."""
     if loc < LOC_COUNCIL:
@@ -116,7 +154,7 @@ def section_of(loc):
     return SEC_CHURCH
 
 
-@njit(cache=True)
+@jit
 def _count_in_play(s, T, off):
     """Spaces in play of a (unlabelled, "3", "4") triple: covered ones are not free (§2 step 7)."""
     n = s[S_NP]
@@ -128,25 +166,25 @@ def _count_in_play(s, T, off):
     return cap
 
 
-@njit(cache=True)
+@jit
 def chronicle_cap(s, T, sec):
-    return _count_in_play(s, T, T_CHRONICLE + 3 * sec)
+    return _count_in_play(s, T, T_CHRONICLE + CHRONICLE_ROW * sec)
 
 
-@njit(cache=True)
+@jit
 def graves_cap(s, T):
     return _count_in_play(s, T, T_GRAVES)
 
 
-@njit(cache=True)
+@jit
 def chronicle_full(s, T):
-    for sec in range(5):
+    for sec in range(N_SECTIONS):
         if s[S_CHRON + sec] < chronicle_cap(s, T, sec):
             return False
     return True
 
 
-@njit(cache=True)
+@jit
 def bury(s, T, p, loc, g):
     """A member of p of generation g dies at loc: chronicle, else grave, else removed (ED-17).
     Filling the last free chronicle space or grave triggers the end once (ED-18)."""
@@ -169,25 +207,25 @@ def bury(s, T, p, loc, g):
 
 
 # --- payments (ED-7: a cube cost uses own cubes of that colour first, coins for the rest) ------
-@njit(cache=True)
+@jit
 def can_pay_cubes(s, p, c, k):
-    return s[S_CUBES + 4 * p + c] + s[S_COINS + p] >= k
+    return s[S_CUBES + N_COLOURS * p + c] + s[S_COINS + p] >= k
 
 
-@njit(cache=True)
+@jit
 def can_pay_cube_vec(s, T, p, off):
     short = 0
-    for c in range(4):
+    for c in range(N_COLOURS):
         need = T[off + c]
-        have = s[S_CUBES + 4 * p + c]
+        have = s[S_CUBES + N_COLOURS * p + c]
         if need > have:
             short += need - have
     return short <= s[S_COINS + p]
 
 
-@njit(cache=True)
+@jit
 def pay_cubes(s, p, c, k):
-    i = S_CUBES + 4 * p + c
+    i = S_CUBES + N_COLOURS * p + c
     use = min(s[i], k)
     s[i] -= use
     s[S_SCUBES + c] += use
@@ -196,14 +234,14 @@ def pay_cubes(s, p, c, k):
     s[S_SCOINS] += rest
 
 
-@njit(cache=True)
+@jit
 def pay_cube_vec(s, T, p, off):
-    for c in range(4):
+    for c in range(N_COLOURS):
         if T[off + c] > 0:
             pay_cubes(s, p, c, T[off + c])
 
 
-@njit(cache=True)
+@jit
 def pay_time(s, T, p, n):
     """Spend n time; each multiple of the lap passed is a death (§3.4), resolved at once during
     a market day and at the end of the turn otherwise (ED-15)."""
@@ -219,101 +257,101 @@ def pay_time(s, T, p, n):
             s[S_DEND + p] += cross
 
 
-@njit(cache=True)
+@jit
 def pay_grain(s, p, k):
     s[S_GRAIN + p] -= k
     s[S_SGRAIN] += k
 
 
-@njit(cache=True)
+@jit
 def pay_good(s, p, g, k):
-    s[S_GOODS + 5 * p + g] -= k
+    s[S_GOODS + N_GOODS * p + g] -= k
     s[S_SGOODS + g] += k
 
 
-@njit(cache=True)
+@jit
 def pay_coins(s, p, k):
     s[S_COINS + p] -= k
     s[S_SCOINS] += k
 
 
 # --- gains, capped by the supply (ED-6) ----------------------------------------------------------
-@njit(cache=True)
+@jit
 def gain_good(s, p, g, k):
     k = min(k, s[S_SGOODS + g])
     s[S_SGOODS + g] -= k
-    s[S_GOODS + 5 * p + g] += k
+    s[S_GOODS + N_GOODS * p + g] += k
 
 
-@njit(cache=True)
+@jit
 def gain_cube(s, p, c, k):
     k = min(k, s[S_SCUBES + c])
     s[S_SCUBES + c] -= k
-    s[S_CUBES + 4 * p + c] += k
+    s[S_CUBES + N_COLOURS * p + c] += k
 
 
-@njit(cache=True)
+@jit
 def gain_coins(s, p, k):
     k = min(k, s[S_SCOINS])
     s[S_SCOINS] -= k
     s[S_COINS + p] += k
 
 
-@njit(cache=True)
+@jit
 def grain_gain(s, T, p, k):
     """Grain p would actually receive: capped by the supply and the farmyard cap of 5 (ED-6)."""
     return max(0, min(k, s[S_SGRAIN], T[T_GRAIN_CAP] - s[S_GRAIN + p]))
 
 
-@njit(cache=True)
+@jit
 def gain_grain(s, T, p, k):
     k = grain_gain(s, T, p, k)
     s[S_SGRAIN] -= k
     s[S_GRAIN + p] += k
 
 
-@njit(cache=True)
+@jit
 def harvest_amount(s, T, p):
     """rules §4.1, ED-22: ox + plow 4, else horse + plow 3, else 2; one combination only."""
-    gi = S_GOODS + 5 * p
+    gi = S_GOODS + N_GOODS * p
     if s[gi + G_PLOW] > 0 and s[gi + G_OX] > 0:
-        return T[T_HARVEST + 2]
+        return T[T_HARVEST_OX_PLOW]
     if s[gi + G_PLOW] > 0 and s[gi + G_HORSE] > 0:
-        return T[T_HARVEST + 1]
-    return T[T_HARVEST]
+        return T[T_HARVEST_HORSE_PLOW]
+    return T[T_HARVEST_BASE]
 
 
-@njit(cache=True)
+@jit
 def supply_has_cubes(s):
     return s[S_SCUBES] + s[S_SCUBES + 1] + s[S_SCUBES + 2] + s[S_SCUBES + 3] > 0
 
 
-@njit(cache=True)
+@jit
 def supply_has_goods(s):
     t = 0
-    for g in range(5):
+    for g in range(N_GOODS):
         t += s[S_SGOODS + g]
     return t > 0
 
 
-@njit(cache=True)
+@jit
 def board_total(s):
     t = 0
-    for i in range(35):
+    for i in range(N_SPACES * N_KINDS):
         t += s[S_BOARD + i]
     return t
 
 
-@njit(cache=True)
+@jit
 def highest_council(s, p):
     """Highest council level (1..4) of p's members, 0 if none."""
-    for lv in range(3, -1, -1):
+    for lv in range(N_LEVELS - 1, -1, -1):
         if count_at(s, p, LOC_COUNCIL + lv) > 0:
             return lv + 1
     return 0
 
 
-@njit(cache=True)
+@jit
 def lowest_unborn(s, p):
     for g in range(N_GEN):
         if s[mi(p, LOC_UNBORN, g)] > 0:
@@ -321,7 +359,7 @@ def lowest_unborn(s, p):
     return -1
 
 
-@njit(cache=True)
+@jit
 def draw_tile(s):
     """Draw a uniformly random customer tile from the face-down pile; -1 if empty (ED-35)."""
     n = 0
@@ -339,6 +377,33 @@ def draw_tile(s):
     return -1
 
 
-@njit(cache=True)
+@jit
 def add_prestige(s, p, k):
     s[S_PRESTIGE + p] += k
+
+
+# --- decision context and the start of a turn (rules §3.2, §5.1 step 3) -----------------------
+@jit
+def clear_context(s):
+    s[S_ALLOWED] = -1
+    s[S_PUNITS] = 0
+    s[S_PKIND] = 0
+    s[S_PRIVMAX] = 0
+    s[S_CRAFTB] = -1
+    s[S_DPLAYER] = -1
+
+
+@jit
+def start_turn(s, T, p):
+    """A turn: take a cube or use the Well (§3.2); in final turns with an empty board, a free
+    action (§5.1 step 3, ED-13)."""
+    clear_context(s)
+    s[S_TURN] = p
+    s[S_ACTOR] = p
+    s[S_NTURNS] += 1
+    if board_total(s) > 0:
+        s[S_FREE] = 0
+        s[S_PHASE] = PH_TURN
+    else:
+        s[S_FREE] = 1
+        s[S_PHASE] = PH_CHOOSE

@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
-from numba import njit
-
-from village_env.engine.helpers import chronicle_cap, count_at, graves_cap, mi
+from core.jit import jit
+from village_env.engine.board import (
+    C_PLAGUE,
+    chronicle_cap,
+    count_at,
+    graves_cap,
+    mi,
+)
 from village_env.layout import (
     LOC_CHRONICLE,
     LOC_GRAVE,
+    N_COLOURS,
+    N_GEN,
+    N_GOODS,
+    N_KINDS,
     N_LOC,
+    N_SECTIONS,
+    N_SLOTS,
+    N_SPACES,
     PH_MASS_ADVANCE,
     PH_MASS_PICK,
     S_BAG,
@@ -65,27 +77,27 @@ INVARIANT_MESSAGES = (
 )
 
 
-@njit(cache=True)
+@jit
 def check_invariants_code(s, T):
     """0 when every conservation law holds, else the index of the first broken one."""
     n = s[S_NP]
-    for c in range(4):
+    for c in range(N_COLOURS):
         tot = s[S_SCUBES + c] + s[S_BAG + c]
-        for sp in range(7):
-            tot += s[S_BOARD + 5 * sp + c]
+        for sp in range(N_SPACES):
+            tot += s[S_BOARD + N_KINDS * sp + c]
         for p in range(n):
-            tot += s[S_CUBES + 4 * p + c]
+            tot += s[S_CUBES + N_COLOURS * p + c]
         if tot != T[T_SUPPLY_CUBES_EACH]:
             return 1
-    tot = s[S_SCUBES + 4] + s[S_BAG + 4]
-    for sp in range(7):
-        tot += s[S_BOARD + 5 * sp + 4]
+    tot = s[S_SCUBES + C_PLAGUE] + s[S_BAG + C_PLAGUE]
+    for sp in range(N_SPACES):
+        tot += s[S_BOARD + N_KINDS * sp + C_PLAGUE]
     if tot != T[T_PLAGUE_CUBES]:
         return 2
-    for g in range(5):
+    for g in range(N_GOODS):
         tot = s[S_SGOODS + g]
         for p in range(n):
-            tot += s[S_GOODS + 5 * p + g]
+            tot += s[S_GOODS + N_GOODS * p + g]
         if tot != T[T_SUPPLY_GOODS_EACH]:
             return 3
     tot = s[S_SGRAIN]
@@ -103,7 +115,7 @@ def check_invariants_code(s, T):
     dead_chron = 0
     dead_grave = 0
     for p in range(n):
-        for g in range(4):
+        for g in range(N_GEN):
             tot = 0
             for loc in range(N_LOC):
                 v = s[mi(p, loc, g)]
@@ -120,7 +132,7 @@ def check_invariants_code(s, T):
         if m > T[T_TRAVEL_MARKERS]:
             return 9
     used = 0
-    for sec in range(5):
+    for sec in range(N_SECTIONS):
         if s[S_CHRON + sec] > chronicle_cap(s, T, sec):
             return 10
         used += s[S_CHRON + sec]
@@ -133,14 +145,14 @@ def check_invariants_code(s, T):
         places = s[S_PILE + t]
         if s[S_OWNER + t] >= 0:
             places += 1
-        for k in range(5):
+        for k in range(N_SLOTS):
             if s[S_STALLS + k] == t:
                 places += 1
             if s[S_QUEUE + k] == t:
                 places += 1
         if places != 1:
             return 7
-    for k in range(T[T_STALLS + n], 5):
+    for k in range(T[T_STALLS + n], N_SLOTS):
         if s[S_STALLS + k] >= 0:
             return 12
     return 0
