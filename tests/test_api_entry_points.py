@@ -1,5 +1,5 @@
 """The compiled API entry points (engine/api.py of each game) and the memo of the last stepped
-state's mask (core.entry_points.LastMask): the memo never changes an outcome, edited states get
+state's mask (core.game, per thread): the memo never changes an outcome, edited states get
 fresh masks, and odd inputs take the checked slow path."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ def game(request):
 
 
 def _cache_holds(game, s) -> bool:
-    return game._LAST.holds(s)
+    return game.GAME.memo_holds(s)
 
 
 def test_cached_and_computed_paths_agree(game):
@@ -37,7 +37,7 @@ def test_cached_and_computed_paths_agree(game):
             m_cached = game.legal_mask(s)
             a = bot.act_mask(m_cached)
             s_cached = game.step(s, a)
-            game._LAST.clear()
+            assert not _cache_holds(game, s)  # the memo holds s_cached now
             m_fresh = game.legal_mask(s)
             s_fresh = game.step(s, a)
             np.testing.assert_array_equal(m_cached, m_fresh)
@@ -137,25 +137,21 @@ def test_action_ids_beyond_int64_are_out_of_range(game):
             game.step(s, a)
 
 
-def test_the_memo_hands_its_mask_out_once():
-    """core.entry_points.LastMask: the matching state takes the very array put, once; other
-    dtypes, shapes or contents never do."""
-    from core.entry_points import LastMask
-
-    memo = LastMask(6)
-    s = np.arange(6, dtype=np.int64)
-    mask = np.array([True, False, True])
-    memo.put(s, mask)
-    assert not memo.holds(s.astype(np.float64).view(np.int64)[:5])
-    assert memo.take_for(s.view(np.uint64)) is None  # same bytes, another dtype
-    assert memo.take_for(s.reshape(2, 3)) is None  # same bytes, another shape
-    assert memo.take_for(s + 1) is None
-    assert memo.holds(s.copy())
-    assert memo.take_for(s.copy()) is mask
-    assert not memo.holds(s) and memo.take_for(s) is None  # handed out: forgotten
-    memo.put(s, mask)
-    memo.clear()
-    assert memo.take_for(s) is None
+def test_the_memo_hands_its_mask_out_once(game):
+    """core.game's per-thread memo: a state equal entry by entry takes the very array step
+    built, once; an edited state or new rules tables never do."""
+    s = game.new_game(2, 3)
+    s = game.step(s, int(np.flatnonzero(game.legal_mask(s))[0]))
+    edited = s.copy()
+    edited[game.GAME.spec.fields.rng] ^= 1  # another future: same position, other bytes
+    assert game.GAME.memo_holds(s.copy()) and not game.GAME.memo_holds(edited)
+    first = game.legal_mask(s.copy())
+    assert not game.GAME.memo_holds(s)  # handed out: forgotten
+    assert game.legal_mask(s) is not first
+    s = game.step(s, int(np.flatnonzero(first)[0]))
+    assert game.GAME.memo_holds(s)
+    game.load_rules_data()  # new tables (same values): the memo's mask is not served
+    assert not game.GAME.memo_holds(s)
 
 
 def test_a_second_mask_of_the_same_state_is_computed(game):

@@ -58,7 +58,7 @@ def _node(i: int) -> str:
     return "the Village" if i == rd.VILLAGE_NODE else f"city {rd.CITIES[i]}"
 
 
-def describe(action: int, state: np.ndarray | None = None) -> str:
+def describe(action: int, state: np.ndarray | None = None, T: np.ndarray = TABLES) -> str:
     """Words for an action; with a state, worded for the current phase."""
     name, idx = ACTIONS.decode(action)
     v = (lambda k: LAYOUT.view(state, k)) if state is not None else None
@@ -122,7 +122,8 @@ def describe(action: int, state: np.ndarray | None = None) -> str:
         return f"take a {rd.GOODS[idx[0]]}"
     if name == "serve":
         if state is not None and v("stalls")[idx[0]] >= 0:
-            return f"market day: serve stall {idx[0] + 1}: {tile_words(int(v('stalls')[idx[0]]))}"
+            tile = tile_words(int(v("stalls")[idx[0]]), T)
+            return f"market day: serve stall {idx[0] + 1}: {tile}"
         return f"market day: serve the customer on stall {idx[0] + 1}"
     if name == "die":
         return f"death: the lowest-generation member on {loc_name(VISIBLE_LOCS[idx[0]])} dies"
@@ -134,8 +135,8 @@ def describe(action: int, state: np.ndarray | None = None) -> str:
     return name
 
 
-def render(state: np.ndarray) -> str:
-    """A readable text board."""
+def render(state: np.ndarray, T: np.ndarray = TABLES) -> str:
+    """A readable text board (T: the rules tables in use)."""
     v = lambda k: LAYOUT.view(state, k)  # noqa: E731
     n = int(v("n_players")[0])
     lines = [
@@ -149,8 +150,8 @@ def render(state: np.ndarray) -> str:
         f"{rd.SPACES[sp]}[" + ",".join(
             f"{rd.CUBE_KINDS[k][:2]}{board[sp, k]}" for k in range(5) if board[sp, k]) + "]"
         for sp in range(7)))
-    lines.append("stalls: " + "; ".join(tile_words(int(t)) for t in v("stalls") if t >= 0))
-    lines.append("waiting: " + "; ".join(tile_words(int(t)) for t in v("queue") if t >= 0)
+    lines.append("stalls: " + "; ".join(tile_words(int(t), T) for t in v("stalls") if t >= 0))
+    lines.append("waiting: " + "; ".join(tile_words(int(t), T) for t in v("queue") if t >= 0)
                  + f" | pile {int(v('pile').sum())}")
     lines.append(f"chronicle {v('chron_used').tolist()} (council, crafts, travel, church, "
                  f"farmyard) graves {int(v('graves_used')[0])}"

@@ -8,7 +8,7 @@ contiguous copy of a valid read-only state). The game id, layout version and siz
 are tested here, before anything else reads it.
 
 The legal mask of the state `step` returns is the one `settle` built for it: `api_step` writes
-it to `mask`, and the wrapper keeps it for the next `legal_mask` call (core.entry_points.LastMask).
+it to `mask`, and core.game keeps it for the next `legal_mask` call of the same state.
 """
 
 from __future__ import annotations
@@ -19,28 +19,38 @@ from core.errors import API_BAD_PLAYER, API_BAD_STATE, OK
 from core.jit import compile_exactly, jit
 from village_env.engine.legal import legal_mask_into
 from village_env.engine.observe import observe_into
-from village_env.engine.step import step_inplace
+from village_env.engine.setup import init_state
+from village_env.engine.step import settle, step_inplace
 from village_env.layout import GAME_ID, S_GAME_ID, S_NP, S_OVER, S_VERSION, STATE_SIZE, VERSION
 
 
 def signatures(T):
     """Numba signatures of the entry points for tables of T's type (a read-only table is typed
-    differently from a writable one)."""
+    differently from a writable one); core/game.py lists them."""
     st = types.Array(types.int64, 1, "C")
     tt = typeof(T)
     bm = types.Array(types.boolean, 1, "C")
     f32 = types.Array(types.float32, 1, "C")
+    n = types.int64
     return {
-        "observe": types.int64(st, tt, types.int64, f32),
-        "legal_mask": types.int64(st, tt, bm),
-        "step": types.int64(st, st, tt, types.int64, bm),
+        "new": types.int64(st, tt, n, n, n, n, n, bm, st),
+        "observe": types.int64(st, tt, n, f32),
+        "legal_mask": types.int64(st, tt, bm, st, st),
+        "step": types.int64(st, st, tt, n, bm, st),
     }
 
 
-@jit
+@jit(alloc=False)
 def state_ok(s):
     """Size, game id and layout version (DESIGN D1) before compiled code trusts the state."""
     return s.shape[0] == STATE_SIZE and s[S_GAME_ID] == GAME_ID and s[S_VERSION] == VERSION
+
+
+def _new(s, T, n, a, b, c, start, mask, work):
+    """A new n-player game seeded by (a, b, c) in s (zeros), seat `start` first (rules §2),
+    settled to its first decision (a forced one is applied at once); mask = its legal mask."""
+    init_state(s, T, n, a, b, c, start)
+    return settle(s, T, mask)
 
 
 def _observe(s, T, me, out):
@@ -52,14 +62,15 @@ def _observe(s, T, me, out):
     return OK
 
 
-def _legal_mask(s, T, out):
+def _legal_mask(s, T, out, scratch, work):
+    """out = the legal mask of s (Village needs neither scratch nor work)."""
     if not state_ok(s):
         return API_BAD_STATE
     legal_mask_into(s, T, out)
     return OK
 
 
-def _step(s, new, T, a, mask):
+def _step(s, new, T, a, mask, work):
     """Copy s into new and apply action a there (step_inplace's codes); on success `mask` holds
     new's legal mask (all False once the game is over)."""
     if not state_ok(s):
@@ -75,16 +86,17 @@ def _step(s, new, T, a, mask):
 
 # observe and legal_mask compile without numba's runtime (alloc=False, which also applies to the
 # engine code they call): arrays are then unboxed without a reference-counted wrapper each,
-# ~0.1 us less per call. step keeps it: final scoring allocates a small array once per game.
+# ~0.1 us less per call. new and step keep it: final scoring allocates a small array once per
+# game (and a game may end in settle).
+api_new = jit(_new)
 api_observe = jit(alloc=False)(_observe)
 api_legal_mask = jit(alloc=False)(_legal_mask)
 api_step = jit(_step)
 
 
 def compile_entry_points(T):
-    """The three entry points compiled (or loaded from numba's cache) for tables like T, with
+    """(new, observe, legal_mask, step) compiled (or loaded from the cache) for tables like T,
     every other specialisation refused (TypeError at dispatch)."""
-    sig = signatures(T)
-    compile_exactly(((api_observe, sig["observe"]), (api_legal_mask, sig["legal_mask"]),
-                     (api_step, sig["step"])))
-    return api_observe, api_legal_mask, api_step
+    entry = (api_new, api_observe, api_legal_mask, api_step)
+    compile_exactly(zip(entry, signatures(T).values(), strict=True))
+    return entry
