@@ -317,7 +317,7 @@ def _train(cfg: TrainConfig, resume: bool) -> dict[str, Any]:
         "env_steps_per_s": round((model.num_timesteps - steps0) / wall, 1),
         "device": device, "final_checkpoint": str(final),
         "rules_data_hash": game.RULES_DATA_HASH, "library_version": library_version(),
-        "note": "rules data is PROVISIONAL (see shared/rules); results hold for this hash only",
+        "note": "rules data is PROVISIONAL (see docs/rules); results hold for this hash only",
     }
     (run / "summary.json").write_text(json.dumps(summary, indent=2))
     return summary

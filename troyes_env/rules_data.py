@@ -1,4 +1,4 @@
-"""Troyes rules data, transcribed from shared/rules/troyes.md (the spec) as readable Python.
+"""Troyes rules data, transcribed from docs/rules/troyes.md (the spec) as readable Python.
 
 Every number a source does not give is PROVISIONAL in the spec; each row keeps the spec's list
 of provisional fields in `provisional` so they can be found and replaced. `tables.py` turns this

@@ -1,4 +1,4 @@
-"""Village rules data, written once as readable tables (spec: shared/rules/village.md, Appendix A).
+"""Village rules data, written once as readable tables (spec: docs/rules/village.md, Appendix A).
 
 Every number the engine needs lives here and nowhere else. Tags follow the spec:
 [C] confirmed, [S] one source, [R] reconstructed, [U] PROVISIONAL (invented so the engine can run;

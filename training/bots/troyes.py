@@ -1,6 +1,6 @@
 """Troyes baseline bots: `heuristic`, a greedy lookahead over the acting player's own decisions.
 
-The evaluation projects each player's final score from the rules (shared/rules/troyes.md §7: VP
+The evaluation projects each player's final score from the rules (docs/rules/troyes.md §7: VP
 tokens + 1 per unresolved event holding an own cube + printed VP of own supervisor slots - 2 per
 Cathedral level without an own cube + Character cards) and adds values for resources that turn
 into points later (deniers, influence, Activity cubes, standing citizens, citizens in supply, own

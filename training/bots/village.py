@@ -1,6 +1,6 @@
 """Village baseline bots: `heuristic`, a greedy one-step lookahead on a hand-written evaluation.
 
-The evaluation projects each player's final score from the rules (shared/rules/village.md §5.2:
+The evaluation projects each player's final score from the rules (docs/rules/village.md §5.2:
 prestige so far + travel, council, church, chronicle, customers, coins) and adds small values for
 resources that turn into points later (cubes, goods, grain, members in useful places) minus a cost
 for time spent (rules §3.3: time brings deaths). The bot plays the action whose resulting position
