@@ -434,9 +434,10 @@ class Game:
 
     def memo_holds(self, state: np.ndarray) -> bool:
         """Whether the next legal_mask(state) in this thread is served by step's memo."""
-        b = self._bufs
+        b = self._bufs  # the test legal_mask makes
         return (b.memo_key is not None and b.memo_tables is self.tables
-                and isinstance(state, np.ndarray) and state.tobytes() == b.memo_key)
+                and state.__class__ is np.ndarray and state.dtype is _I64
+                and state.shape == self._shape and state.tobytes() == b.memo_key)
 
     def export_to(self, namespace: dict) -> None:
         """Bind the public API into a game package's namespace (its __init__)."""

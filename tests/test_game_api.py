@@ -119,9 +119,9 @@ def test_from_bytes_checks_invariants_in_every_game(game):
     assert np.array_equal(game.from_bytes(game.to_bytes(s)), s)
     assert game.check_invariants(s) == []
     # a state whose every entry is within its segment's range but whose accounting is broken:
-    # one more point for player 0 than the game ever gave
+    # a coin (Village) or an Activity cube (Troyes) out of nowhere for player 0
     tampered = s.copy()
-    seg = game.LAYOUT.segments["vp" if game.NAME == "troyes" else "prestige"]
+    seg = game.LAYOUT.segments["cubes_out" if game.NAME == "troyes" else "coins"]
     tampered[seg.offset] += 1
     assert game.check_invariants(tampered)
     with pytest.raises(StateFormatError, match="inconsistent state"):

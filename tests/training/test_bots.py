@@ -77,6 +77,7 @@ def test_troyes_heuristic_ignores_the_opponents_hidden_characters():
     assert checked >= 20
 
 
+@pytest.mark.slow  # 100 games per game
 @pytest.mark.parametrize("game", GAMES)
 def test_heuristic_beats_random_70_percent_of_100_games(game):
     res = evaluate(game, 2, ["heuristic", "random"], games=100, seed=2024)

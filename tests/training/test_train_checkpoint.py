@@ -13,6 +13,8 @@ from training.checkpoint import CheckpointError, load_actor, load_checkpoint, re
 from training.evaluate import play_game
 from training.games import get_game
 
+pytestmark = pytest.mark.slow  # MaskablePPO training runs
+
 TINY = ["--timesteps", "256", "--n-envs", "2", "--n-steps", "64", "--batch-size", "64",
         "--n-epochs", "1", "--net-arch", "32", "--snapshot-every", "128",
         "--checkpoint-every", "128", "--opponents", "random:1,self:1", "--no-progress",

@@ -16,6 +16,8 @@ import pytest
 import troyes_env as T
 from core.testing import check_game
 
+pytestmark = pytest.mark.slow  # sweeps over thousands of games
+
 CHUNK = 250
 
 

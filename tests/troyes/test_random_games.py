@@ -30,6 +30,7 @@ def _new(n, seed, mask, work):
     return s
 
 
+@pytest.mark.slow  # 1,000 games per player count
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_sweep(n):
     mask, work, rng4, spare = _buffers()

@@ -14,6 +14,8 @@ import pytest
 import village_env as V
 from core.testing import check_game
 
+pytestmark = pytest.mark.slow  # sweeps over thousands of games
+
 CHUNK = 250
 
 
