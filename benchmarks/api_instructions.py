@@ -63,26 +63,60 @@ def run(game: str, players: int, seeds: tuple[int, int]) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         (tmp / "helper.c").write_text(_HELPER_C)
-        subprocess.run(["cc", "-O2", "-shared", "-fPIC", "-o", str(tmp / "helper.so"),
-                        str(tmp / "helper.c")], check=True)
+        subprocess.run(
+            ["cc", "-O2", "-shared", "-fPIC", "-o", str(tmp / "helper.so"), str(tmp / "helper.c")],
+            check=True,
+        )
         env = dict(os.environ, NUMBA_CPU_NAME="generic", OPENBLAS_NUM_THREADS="1")
         # the generic-CPU cache, compiled outside valgrind
-        subprocess.run([sys.executable, "-c", f"import benchmarks.api_instructions as b, "
-                        f"importlib; b.api_loop(importlib.import_module('{game}_env'), "
-                        f"{players}, range(1))"], env=env, check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                f"import benchmarks.api_instructions as b, "
+                f"importlib; b.api_loop(importlib.import_module('{game}_env'), "
+                f"{players}, range(1))",
+            ],
+            env=env,
+            check=True,
+        )
         env[_CHILD] = str(tmp / "helper.so")
         out = tmp / "cg.out"
         dec = tmp / "decisions"
-        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-                        sys.executable, "-m", "benchmarks.api_instructions", "--game", game,
-                        "--players", str(players), "--seeds", str(seeds[0]), str(seeds[1]),
-                        "--decisions-file", str(dec)], env=env, check=True,
-                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(
+            [
+                "valgrind",
+                "--tool=callgrind",
+                f"--callgrind-out-file={out}",
+                sys.executable,
+                "-m",
+                "benchmarks.api_instructions",
+                "--game",
+                game,
+                "--players",
+                str(players),
+                "--seeds",
+                str(seeds[0]),
+                str(seeds[1]),
+                "--decisions-file",
+                str(dec),
+            ],
+            env=env,
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         dumps = sorted(tmp.glob("cg.out.*"))
         instructions = _summary(dumps[0])
         decisions = int(dec.read_text())
-    return {"game": game, "players": players, "seeds": list(seeds), "decisions": decisions,
-            "instructions": instructions, "instructions_per_decision": instructions / decisions}
+    return {
+        "game": game,
+        "players": players,
+        "seeds": list(seeds),
+        "decisions": decisions,
+        "instructions": instructions,
+        "instructions_per_decision": instructions / decisions,
+    }
 
 
 def main(argv=None) -> None:

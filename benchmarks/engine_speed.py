@@ -33,8 +33,13 @@ def _timed(fn, seconds: float):
         dec += d
         games += g
     el = time.perf_counter() - t0
-    return {"decisions_per_s": dec / el, "games_per_s": games / el, "decisions": dec,
-            "games": games, "seconds": el}
+    return {
+        "decisions_per_s": dec / el,
+        "games_per_s": games / el,
+        "decisions": dec,
+        "games": games,
+        "seconds": el,
+    }
 
 
 def compiled_loop(game, n: int, seconds: float):
@@ -105,13 +110,17 @@ def aec_loop(game, n: int, seconds: float):
 
 
 def machine_info() -> dict:
-    return {"python": platform.python_version(), "machine": platform.machine(),
-            "processor": platform.processor() or platform.machine(), "cpus": os.cpu_count(),
-            "numpy": np.__version__, "numba": importlib.import_module("numba").__version__}
+    return {
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "processor": platform.processor() or platform.machine(),
+        "cpus": os.cpu_count(),
+        "numpy": np.__version__,
+        "numba": importlib.import_module("numba").__version__,
+    }
 
 
-PATHS = {"compiled_random_loop": compiled_loop, "api_with_observe": api_loop,
-         "aec_env": aec_loop}
+PATHS = {"compiled_random_loop": compiled_loop, "api_with_observe": api_loop, "aec_env": aec_loop}
 
 
 def run(game_name: str, players: int, seconds: float, repeat: int = 1) -> dict:
@@ -123,10 +132,14 @@ def run(game_name: str, players: int, seconds: float, repeat: int = 1) -> dict:
         for key, fn in PATHS.items():
             runs[key].append(fn(game, players, seconds))
     out = {
-        "game": game_name, "players": players, "rules_data_hash": game.RULES_DATA_HASH,
+        "game": game_name,
+        "players": players,
+        "rules_data_hash": game.RULES_DATA_HASH,
         "provisional_rules_data": True,
         "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
-        "machine": machine_info(), "threads": 1, "repeat": repeat,
+        "machine": machine_info(),
+        "threads": 1,
+        "repeat": repeat,
     }
     for key, rs in runs.items():
         out[key] = sorted(rs, key=lambda r: r["decisions_per_s"])[(len(rs) - 1) // 2]

@@ -52,8 +52,11 @@ def main(argv=None) -> None:
         for n in (2, 3, 4):
             t = time.perf_counter()
             digest, k = game_digest(game, n, args.games)
-            print(f"{game} {n}p {args.games} games {k} decisions sha256 {digest} "
-                  f"({time.perf_counter() - t:.1f} s)", flush=True)
+            print(
+                f"{game} {n}p {args.games} games {k} decisions sha256 {digest} "
+                f"({time.perf_counter() - t:.1f} s)",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -27,8 +27,19 @@ def _version(dist: str) -> str:
 
 
 def versions() -> dict:
-    return {d: _version(d) for d in ("open_spiel", "catanatron", "pettingzoo", "chess",
-                                     "pygame-ce", "stable-baselines3", "sb3-contrib", "torch")}
+    return {
+        d: _version(d)
+        for d in (
+            "open_spiel",
+            "catanatron",
+            "pettingzoo",
+            "chess",
+            "pygame-ce",
+            "stable-baselines3",
+            "sb3-contrib",
+            "torch",
+        )
+    }
 
 
 # --- OpenSpiel (pyspiel), driven from Python -----------------------------------------------
@@ -58,8 +69,9 @@ def spiel_rollout_fn(game_name: str, observe: bool = False, seed: int = 0):
     return one
 
 
-def spiel_midgame_states(game_name: str, n: int, count: int | None = None, plies: int = 20,
-                         seed: int = 0) -> list:
+def spiel_midgame_states(
+    game_name: str, n: int, count: int | None = None, plies: int = 20, seed: int = 0
+) -> list:
     """`count` (default n) clones of a state after `plies` random plies."""
     import pyspiel
 
@@ -106,8 +118,7 @@ def catan_midgame_states(n: int, count: int | None = None) -> list:
     """`count` (default n) copies of a 4-player game after 100 random ticks."""
     from catanatron import Color, Game, RandomPlayer
 
-    g = Game([RandomPlayer(c) for c in (Color.RED, Color.BLUE, Color.ORANGE, Color.WHITE)],
-             seed=1)
+    g = Game([RandomPlayer(c) for c in (Color.RED, Color.BLUE, Color.ORANGE, Color.WHITE)], seed=1)
     for _ in range(100):
         g.play_tick()
     return [g.copy() for _ in range(n if count is None else count)]

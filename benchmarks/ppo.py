@@ -42,8 +42,17 @@ def ppo_throughput(game: str, players: int, vec: str, seconds: float) -> dict:
     torch.set_num_threads(1)
     env = make_vec(game, players, vec)
     n_steps = ROLLOUT // env.num_envs
-    model = MaskablePPO("MlpPolicy", env, n_steps=n_steps, batch_size=256, n_epochs=2, seed=0,
-                        policy_kwargs={"net_arch": NET}, device="cpu", verbose=0)
+    model = MaskablePPO(
+        "MlpPolicy",
+        env,
+        n_steps=n_steps,
+        batch_size=256,
+        n_epochs=2,
+        seed=0,
+        policy_kwargs={"net_arch": NET},
+        device="cpu",
+        verbose=0,
+    )
     model.set_logger(silent_logger())
     model.learn(ROLLOUT)  # warm (compile / cache load, process start)
     collect = model.collect_rollouts
@@ -64,9 +73,15 @@ def ppo_throughput(game: str, players: int, vec: str, seconds: float) -> dict:
     el = time.perf_counter() - t0
     steps = model.num_timesteps - steps0
     env.close()
-    return {"decisions_per_s": steps / el, "games_per_s": None,
-            "rollout_steps_per_s": steps / in_rollout[0],
-            "rollout_share": in_rollout[0] / el,
-            "env_steps": int(steps), "seconds": round(el, 3),
-            "note_unit": "learner env steps/s (opponent moves not counted)",
-            "n_envs": int(env.num_envs), "rollout": ROLLOUT, "net": NET}
+    return {
+        "decisions_per_s": steps / el,
+        "games_per_s": None,
+        "rollout_steps_per_s": steps / in_rollout[0],
+        "rollout_share": in_rollout[0] / el,
+        "env_steps": int(steps),
+        "seconds": round(el, 3),
+        "note_unit": "learner env steps/s (opponent moves not counted)",
+        "n_envs": int(env.num_envs),
+        "rollout": ROLLOUT,
+        "net": NET,
+    }

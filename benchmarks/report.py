@@ -36,18 +36,25 @@ def to_markdown(res: dict) -> str:
     for r in res["rows"]:
         if r["group"] == "memory":
             continue
-        lines.append(f"| {r['group']} | {r['name']} | {r['lib']} | "
-                     f"{_fmt(r.get('decisions_per_s'))} | {_fmt(r.get('games_per_s'))} | "
-                     f"{r['threads']} | {r['procs']} | {r.get('note', '')} |")
+        lines.append(
+            f"| {r['group']} | {r['name']} | {r['lib']} | "
+            f"{_fmt(r.get('decisions_per_s'))} | {_fmt(r.get('games_per_s'))} | "
+            f"{r['threads']} | {r['procs']} | {r.get('note', '')} |"
+        )
     mem = [r for r in res["rows"] if r["group"] == "memory"]
     if mem:
         lines += ["", "| memory | library | bytes per game state | note |", "|---|---|---:|---|"]
         for r in mem:
-            lines.append(f"| {r['name']} | {r['lib']} | {_fmt(r.get('bytes_per_state'))} | "
-                         f"{r.get('note', '')} |")
+            lines.append(
+                f"| {r['name']} | {r['lib']} | {_fmt(r.get('bytes_per_state'))} | "
+                f"{r.get('note', '')} |"
+            )
     if res["targets"]:
-        lines += ["", "| target | game | measured | how | needed | met |",
-                  "|---|---|---:|---|---:|---|"]
+        lines += [
+            "",
+            "| target | game | measured | how | needed | met |",
+            "|---|---|---:|---|---:|---|",
+        ]
         for t in res["targets"]:
             if t["status" if "status" in t else "target"] == "not measured":
                 lines.append(f"| {t['target']} | {t['game']} | not measured | | | |")
@@ -55,12 +62,16 @@ def to_markdown(res: dict) -> str:
             how = t.get("how", "rows")
             if "rows_ratio" in t:
                 how += f" (rows: {_fmt(t['rows_ratio'])})"
-            lines.append(f"| {t['target']} | {t['game']} | {_fmt(t['value'])} | {how} | "
-                         f"{_fmt(t['needed'])} | {'yes' if t['met'] else '**no**'} |")
+            lines.append(
+                f"| {t['target']} | {t['game']} | {_fmt(t['value'])} | {how} | "
+                f"{_fmt(t['needed'])} | {'yes' if t['met'] else '**no**'} |"
+            )
         if res.get("paired"):
             lines += ["", "Paired ratios (rows measured again alternately, ratio per round):"]
-            lines += [f"- {k}: " + ", ".join(_fmt(x) for x in p["ratios"])
-                      for k, p in res["paired"].items()]
+            lines += [
+                f"- {k}: " + ", ".join(_fmt(x) for x in p["ratios"])
+                for k, p in res["paired"].items()
+            ]
     if res["skipped"]:
         lines += ["", "Skipped:"]
         lines += [f"- {s['group']}: {s['name']} ({s['reason']})" for s in res["skipped"]]
@@ -88,8 +99,11 @@ def to_png(res: dict, path: Path) -> Path | None:
     ax.set_xscale("log")
     ax.set_xlabel("decisions per second (log scale; blue: ours, grey: peers)")
     hashes = ", ".join(f"{g} {h}" for g, h in res["rules_data_hash"].items())
-    ax.set_title(f"Throughput ({'quick' if res['quick'] else 'full'} run {res['date'][:10]}; "
-                 f"provisional rules data {hashes})", fontsize=9)
+    ax.set_title(
+        f"Throughput ({'quick' if res['quick'] else 'full'} run {res['date'][:10]}; "
+        f"provisional rules data {hashes})",
+        fontsize=9,
+    )
     for i, v in enumerate(vals):
         ax.text(v, i, f" {v:,.0f}", va="center", fontsize=7)
     fig.tight_layout()

@@ -40,19 +40,43 @@ from core.registry import game_names
 RESULTS = Path(__file__).parent / "results"
 TARGETS = [
     # (name, numerator row, denominator row or None, needed ratio / absolute)
-    ("compiled batch random play B=1024 >= 1,000,000 decisions/s", "compiled:{g} batch B=1024",
-     None, 1_000_000),
-    ("compiled batch B=1024 >= 5x OpenSpiel chess rollouts", "compiled:{g} batch B=1024",
-     "compiled:OpenSpiel chess", 5.0),
-    ("single-game API with observe >= 2x OpenSpiel chess with observation_tensor",
-     "api:{g} API + observe", "api:OpenSpiel chess + observation_tensor", 2.0),
-    ("AEC env() >= 1.8x PettingZoo connect_four_v3 env()", "aec:{g} env()",
-     "aec:PettingZoo connect_four_v3 env()", 1.8),
-    ("MaskablePPO env throughput (learn() steps/s): batch VecEnv >= 3x SubprocVecEnv",
-     "ppo:{g} MaskablePPO batch VecEnv", "ppo:{g} MaskablePPO SubprocVecEnv(2)", 3.0),
-    ("MaskablePPO rollout collection only: batch VecEnv >= 3x SubprocVecEnv",
-     "ppo:{g} MaskablePPO batch VecEnv", "ppo:{g} MaskablePPO SubprocVecEnv(2)", 3.0,
-     "rollout_steps_per_s"),
+    (
+        "compiled batch random play B=1024 >= 1,000,000 decisions/s",
+        "compiled:{g} batch B=1024",
+        None,
+        1_000_000,
+    ),
+    (
+        "compiled batch B=1024 >= 5x OpenSpiel chess rollouts",
+        "compiled:{g} batch B=1024",
+        "compiled:OpenSpiel chess",
+        5.0,
+    ),
+    (
+        "single-game API with observe >= 2x OpenSpiel chess with observation_tensor",
+        "api:{g} API + observe",
+        "api:OpenSpiel chess + observation_tensor",
+        2.0,
+    ),
+    (
+        "AEC env() >= 1.8x PettingZoo connect_four_v3 env()",
+        "aec:{g} env()",
+        "aec:PettingZoo connect_four_v3 env()",
+        1.8,
+    ),
+    (
+        "MaskablePPO env throughput (learn() steps/s): batch VecEnv >= 3x SubprocVecEnv",
+        "ppo:{g} MaskablePPO batch VecEnv",
+        "ppo:{g} MaskablePPO SubprocVecEnv(2)",
+        3.0,
+    ),
+    (
+        "MaskablePPO rollout collection only: batch VecEnv >= 3x SubprocVecEnv",
+        "ppo:{g} MaskablePPO batch VecEnv",
+        "ppo:{g} MaskablePPO SubprocVecEnv(2)",
+        3.0,
+        "rollout_steps_per_s",
+    ),
 ]
 PAIRED_ROUNDS = 5  # rounds of the alternating re-measurement of each ratio target (full run)
 
@@ -68,8 +92,13 @@ def timed(fn, seconds: float, min_calls: int = 1) -> dict:
         games += g
         calls += 1
     el = time.perf_counter() - t0
-    return {"decisions_per_s": dec / el, "games_per_s": games / el, "decisions": int(dec),
-            "games": int(games), "seconds": round(el, 3)}
+    return {
+        "decisions_per_s": dec / el,
+        "games_per_s": games / el,
+        "decisions": int(dec),
+        "games": int(games),
+        "seconds": round(el, 3),
+    }
 
 
 class Bench:
@@ -80,8 +109,7 @@ class Bench:
         self.skipped: list[dict] = []
         self.fns: dict[str, tuple] = {}  # row key -> (fn, threads), for the paired ratios
 
-    def row(self, group, name, lib, fn, *, threads=1, procs=1, note="", seconds=None,
-            extra=None):
+    def row(self, group, name, lib, fn, *, threads=1, procs=1, note="", seconds=None, extra=None):
         """Measure one row; a failure becomes a skipped row with its reason."""
         numba.set_num_threads(threads)
         try:
@@ -92,16 +120,26 @@ class Bench:
             return None
         finally:
             numba.set_num_threads(1)
-        out = {"group": group, "name": name, "lib": lib, "threads": threads, "procs": procs,
-               "note": note, **r, **(extra or {})}
+        out = {
+            "group": group,
+            "name": name,
+            "lib": lib,
+            "threads": threads,
+            "procs": procs,
+            "note": note,
+            **r,
+            **(extra or {}),
+        }
         self.rows.append(out)
         if callable(fn):
             self.fns[f"{group}:{name}"] = (fn, threads)
         if "bytes_per_state" in out:
             what = f"{out['bytes_per_state']:>14,.0f} bytes per game state"
         else:
-            what = (f"{out.get('decisions_per_s', 0):>14,.0f} dec/s "
-                    f"{out.get('games_per_s') or 0:>10,.1f} games/s")
+            what = (
+                f"{out.get('decisions_per_s', 0):>14,.0f} dec/s "
+                f"{out.get('games_per_s') or 0:>10,.1f} games/s"
+            )
         print(f"  {group:10s} {name:48s} {what}", file=sys.stderr, flush=True)
         return out
 
@@ -154,8 +192,10 @@ def processes(g: str, players: int, B: int, n_procs: int):
     def run(seconds):
         ctx = mp.get_context("fork")
         q = ctx.Queue()
-        ps = [ctx.Process(target=_scaling_child, args=(g, players, B, seconds, q))
-              for _ in range(n_procs)]
+        ps = [
+            ctx.Process(target=_scaling_child, args=(g, players, B, seconds, q))
+            for _ in range(n_procs)
+        ]
         for p in ps:
             p.start()
         try:
@@ -165,10 +205,13 @@ def processes(g: str, players: int, B: int, n_procs: int):
                 p.join(timeout=5)
                 if p.is_alive():
                     p.terminate()
-        return {"decisions_per_s": sum(r["decisions_per_s"] for r in res),
-                "games_per_s": sum(r["games_per_s"] for r in res),
-                "decisions": sum(r["decisions"] for r in res),
-                "games": sum(r["games"] for r in res), "seconds": max(r["seconds"] for r in res)}
+        return {
+            "decisions_per_s": sum(r["decisions_per_s"] for r in res),
+            "games_per_s": sum(r["games_per_s"] for r in res),
+            "decisions": sum(r["decisions"] for r in res),
+            "games": sum(r["games"] for r in res),
+            "seconds": max(r["seconds"] for r in res),
+        }
 
     return run
 
@@ -212,8 +255,13 @@ def memory_rows(b: Bench, g: str, players: int):
         del eng
         return {"bytes_per_state": per, "rss_bytes_per_game_in_batch": (r1 - r0) / n}
 
-    b.row("memory", f"{g} state ({game.LAYOUT.size} int64)", "ours", ours,
-          note="bytes_per_state exact; RSS per game includes masks, obs, scratch")
+    b.row(
+        "memory",
+        f"{g} state ({game.LAYOUT.size} int64)",
+        "ours",
+        ours,
+        note="bytes_per_state exact; RSS per game includes masks, obs, scratch",
+    )
 
     def rss_of(make):
         def run(_s):
@@ -224,15 +272,23 @@ def memory_rows(b: Bench, g: str, players: int):
     m = 500 if b.quick else 5_000
     if peers.available("pyspiel"):
         for name in ("chess", "backgammon"):
-            b.row("memory", f"OpenSpiel {name} state (clones)", "open_spiel",
-                  rss_of(functools.partial(peers.spiel_midgame_states, name, m)),
-                  note="RSS delta of holding clones of a mid-game state")
+            b.row(
+                "memory",
+                f"OpenSpiel {name} state (clones)",
+                "open_spiel",
+                rss_of(functools.partial(peers.spiel_midgame_states, name, m)),
+                note="RSS delta of holding clones of a mid-game state",
+            )
     else:
         b.skip("memory", "OpenSpiel states", "open_spiel", "pyspiel not installed")
     if peers.available("catanatron"):
-        b.row("memory", "Catanatron game (copies)", "catanatron",
-              rss_of(functools.partial(peers.catan_midgame_states, m // 10)),
-              note="RSS delta of holding game.copy() of a mid-game")
+        b.row(
+            "memory",
+            "Catanatron game (copies)",
+            "catanatron",
+            rss_of(functools.partial(peers.catan_midgame_states, m // 10)),
+            note="RSS delta of holding game.copy() of a mid-game",
+        )
     else:
         b.skip("memory", "Catanatron games", "catanatron", "catanatron not installed")
 
@@ -264,8 +320,13 @@ def gym_rows(b: Bench, g: str, players: int):
         one()
         return timed(one, seconds)
 
-    b.row("gym", f"{g} single-seat gym env (random opponents)", "ours", single,
-          note="decisions include the opponents' moves inside step")
+    b.row(
+        "gym",
+        f"{g} single-seat gym env (random opponents)",
+        "ours",
+        single,
+        note="decisions include the opponents' moves inside step",
+    )
     try:
         from training.batch_vec_env import BatchVecEnv
     except ImportError:
@@ -285,8 +346,13 @@ def gym_rows(b: Bench, g: str, players: int):
         call()
         return timed(call, seconds)
 
-    b.row("gym", f"{g} batch VecEnv B=64 (random opponents)", "ours", vec,
-          note="decisions include the opponents' moves")
+    b.row(
+        "gym",
+        f"{g} batch VecEnv B=64 (random opponents)",
+        "ours",
+        vec,
+        note="decisions include the opponents' moves",
+    )
 
 
 def ppo_rows(b: Bench, g: str, players: int):
@@ -296,12 +362,21 @@ def ppo_rows(b: Bench, g: str, players: int):
         b.skip("ppo", f"{g} MaskablePPO", "ours", f"needs training/sb3-contrib: {e}")
         return
     for vec in ("batch", "subproc"):
-        name = (f"{g} MaskablePPO batch VecEnv" if vec == "batch"
-                else f"{g} MaskablePPO SubprocVecEnv(2)")
-        b.row("ppo", name, "ours", lambda s, vec=vec: ppo_throughput(g, players, vec, s),
-              threads=2 if vec == "batch" else 1, procs=1 if vec == "batch" else 3,
-              note="learner env steps/s of learn() incl. PPO updates; rollout-only figure in "
-                   "JSON (rollout_steps_per_s); same rollout size, net, timesteps")
+        name = (
+            f"{g} MaskablePPO batch VecEnv"
+            if vec == "batch"
+            else f"{g} MaskablePPO SubprocVecEnv(2)"
+        )
+        b.row(
+            "ppo",
+            name,
+            "ours",
+            lambda s, vec=vec: ppo_throughput(g, players, vec, s),
+            threads=2 if vec == "batch" else 1,
+            procs=1 if vec == "batch" else 3,
+            note="learner env steps/s of learn() incl. PPO updates; rollout-only figure in "
+            "JSON (rollout_steps_per_s); same rollout size, net, timesteps",
+        )
 
 
 # --- the run ------------------------------------------------------------------------------
@@ -320,44 +395,75 @@ def machine_info() -> dict:
     return info
 
 
-def run(quick: bool, games: list[str], players: int, seconds: float | None,
-        skip_ppo: bool) -> dict:
+def run(quick: bool, games: list[str], players: int, seconds: float | None, skip_ppo: bool) -> dict:
     secs = seconds if seconds is not None else (0.6 if quick else 8.0)
     b = Bench(secs, quick)
     numba.set_num_threads(1)
     t_start = time.perf_counter()
     for g in games:
         for B in (1, 64, 1024):
-            b.row("compiled", f"{g} batch B={B}", "ours", compiled_batch(g, players, B),
-                  note="batch random_play, one compiled call")
-        b.row("batch-py", f"{g} batch step() B=1024 from Python + obs", "ours",
-              python_driven_batch(g, players, 1024),
-              note="eng.step(eng.random_actions()) with observations")
+            b.row(
+                "compiled",
+                f"{g} batch B={B}",
+                "ours",
+                compiled_batch(g, players, B),
+                note="batch random_play, one compiled call",
+            )
+        b.row(
+            "batch-py",
+            f"{g} batch step() B=1024 from Python + obs",
+            "ours",
+            python_driven_batch(g, players, 1024),
+            note="eng.step(eng.random_actions()) with observations",
+        )
     if peers.available("pyspiel"):
         for name in ("chess", "backgammon"):
-            b.row("compiled", f"OpenSpiel {name}", "open_spiel", lambda s, n=name: timed(
-                peers.spiel_rollout_fn(n), s), note="pyspiel random rollout driven from Python")
+            b.row(
+                "compiled",
+                f"OpenSpiel {name}",
+                "open_spiel",
+                lambda s, n=name: timed(peers.spiel_rollout_fn(n), s),
+                note="pyspiel random rollout driven from Python",
+            )
     else:
         b.skip("compiled", "OpenSpiel chess/backgammon", "open_spiel", "pyspiel not installed")
     if peers.available("catanatron"):
-        b.row("compiled", "Catanatron 4p", "catanatron",
-              lambda s: timed(peers.catan_game_fn(4), s), note="Game(RandomPlayer x4).play()")
+        b.row(
+            "compiled",
+            "Catanatron 4p",
+            "catanatron",
+            lambda s: timed(peers.catan_game_fn(4), s),
+            note="Game(RandomPlayer x4).play()",
+        )
     else:
         b.skip("compiled", "Catanatron 4p", "catanatron", "catanatron not installed")
 
     for g in games:
         game = importlib.import_module(f"{g}_env")
-        b.row("api", f"{g} API + observe", "ours", lambda s, game=game: engine_speed.api_loop(
-            game, players, s), note="new_game/legal_mask/observe/step per decision")
+        b.row(
+            "api",
+            f"{g} API + observe",
+            "ours",
+            lambda s, game=game: engine_speed.api_loop(game, players, s),
+            note="new_game/legal_mask/observe/step per decision",
+        )
     if peers.available("pyspiel"):
         for name in ("chess", "backgammon"):
-            b.row("api", f"OpenSpiel {name} + observation_tensor", "open_spiel",
-                  lambda s, n=name: timed(peers.spiel_rollout_fn(n, observe=True), s))
+            b.row(
+                "api",
+                f"OpenSpiel {name} + observation_tensor",
+                "open_spiel",
+                lambda s, n=name: timed(peers.spiel_rollout_fn(n, observe=True), s),
+            )
 
     for g in games:
         game = importlib.import_module(f"{g}_env")
-        b.row("aec", f"{g} env()", "ours", lambda s, game=game: timed(
-            peers.aec_game_fn(game.env(num_players=players)), s))
+        b.row(
+            "aec",
+            f"{g} env()",
+            "ours",
+            lambda s, game=game: timed(peers.aec_game_fn(game.env(num_players=players)), s),
+        )
     if peers.available("pettingzoo.classic.connect_four_v3"):
         for name in ("connect_four_v3", "chess_v6"):
             try:
@@ -365,8 +471,12 @@ def run(quick: bool, games: list[str], players: int, seconds: float | None,
             except Exception as e:  # e.g. a missing classic extra (chess, pygame)
                 b.skip("aec", f"PettingZoo {name} env()", "pettingzoo", repr(e))
                 continue
-            b.row("aec", f"PettingZoo {name} env()", "pettingzoo",
-                  lambda s, env=env: timed(peers.aec_game_fn(env), s))
+            b.row(
+                "aec",
+                f"PettingZoo {name} env()",
+                "pettingzoo",
+                lambda s, env=env: timed(peers.aec_game_fn(env), s),
+            )
     else:
         b.skip("aec", "PettingZoo classic env()", "pettingzoo", "pettingzoo[classic] missing")
 
@@ -374,27 +484,44 @@ def run(quick: bool, games: list[str], players: int, seconds: float | None,
         gym_rows(b, g, players)
         memory_rows(b, g, players)
         b.row("scaling", f"{g} batch B=64, 1 process", "ours", processes(g, players, 64, 1))
-        b.row("scaling", f"{g} batch B=64, 2 processes", "ours", processes(g, players, 64, 2),
-              procs=2, note="summed over processes")
-        b.row("scaling", f"{g} batch B=1024, 2 threads (prange)", "ours",
-              compiled_batch(g, players, 1024, threads=2), threads=2)
+        b.row(
+            "scaling",
+            f"{g} batch B=64, 2 processes",
+            "ours",
+            processes(g, players, 64, 2),
+            procs=2,
+            note="summed over processes",
+        )
+        b.row(
+            "scaling",
+            f"{g} batch B=1024, 2 threads (prange)",
+            "ours",
+            compiled_batch(g, players, 1024, threads=2),
+            threads=2,
+        )
         if not (quick or skip_ppo):
             ppo_rows(b, g, players)
 
-    paired = paired_ratios(b, games, 1 if quick else PAIRED_ROUNDS, secs if quick else
-                           min(secs, 2.0))
+    paired = paired_ratios(
+        b, games, 1 if quick else PAIRED_ROUNDS, secs if quick else min(secs, 2.0)
+    )
     first = importlib.import_module(f"{games[0]}_env")
     res = {
         "command": " ".join(["python -m benchmarks.run"] + sys.argv[1:]),
-        "quick": quick, "seconds_per_row": secs, "players": players, "games": games,
+        "quick": quick,
+        "seconds_per_row": secs,
+        "players": players,
+        "games": games,
         "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
-        "rules_data_hash": {g: importlib.import_module(f"{g}_env").RULES_DATA_HASH
-                            for g in games},
+        "rules_data_hash": {g: importlib.import_module(f"{g}_env").RULES_DATA_HASH for g in games},
         "provisional_rules_data": True,
         "note": "Results rest on provisional rules data (RULES_DATA_HASH); re-measure when the "
-                "tables change. Single-threaded rows unless threads/procs say otherwise.",
-        "machine": machine_info(), "peer_versions": peers.versions(),
-        "rows": b.rows, "skipped": b.skipped, "paired": paired,
+        "tables change. Single-threaded rows unless threads/procs say otherwise.",
+        "machine": machine_info(),
+        "peer_versions": peers.versions(),
+        "rows": b.rows,
+        "skipped": b.skipped,
+        "paired": paired,
         "wall_seconds": round(time.perf_counter() - t_start, 1),
     }
     res["targets"] = check_targets(res, games)
@@ -434,11 +561,17 @@ def paired_ratios(b: Bench, games: list[str], rounds: int, seconds: float) -> di
                     x = _measure(b, a, seconds)
                 ratios.append(x / y)
             ratios.sort()
-            out[f"{a}/{d}"] = {"ratios": ratios, "median": ratios[len(ratios) // 2],
-                               "seconds_each": seconds}
-            print(f"  paired     {a} / {d}: median {ratios[len(ratios) // 2]:.2f} "
-                  f"(rounds {', '.join(f'{x:.2f}' for x in ratios)})", file=sys.stderr,
-                  flush=True)
+            out[f"{a}/{d}"] = {
+                "ratios": ratios,
+                "median": ratios[len(ratios) // 2],
+                "seconds_each": seconds,
+            }
+            print(
+                f"  paired     {a} / {d}: median {ratios[len(ratios) // 2]:.2f} "
+                f"(rounds {', '.join(f'{x:.2f}' for x in ratios)})",
+                file=sys.stderr,
+                flush=True,
+            )
     return out
 
 
@@ -460,8 +593,9 @@ def check_targets(res: dict, games: list[str]) -> list[dict]:
             # the pairs re-measure decisions_per_s; a target on another field keeps its rows
             p = paired.get(f"{num.format(g=g)}/{den.format(g=g)}") if den and not field else None
             if p:
-                row.update(value=p["median"], rows_ratio=val,
-                           how=f"paired median of {len(p['ratios'])}")
+                row.update(
+                    value=p["median"], rows_ratio=val, how=f"paired median of {len(p['ratios'])}"
+                )
             row["met"] = bool(row["value"] >= need)
             out.append(row)
     return out
@@ -470,8 +604,9 @@ def check_targets(res: dict, games: list[str]) -> list[dict]:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="short rows, no PPO (under a minute)")
-    ap.add_argument("--games", default=None, help="comma list (default: every game with a "
-                    "batch engine)")
+    ap.add_argument(
+        "--games", default=None, help="comma list (default: every game with a batch engine)"
+    )
     ap.add_argument("--players", type=int, default=4, choices=[2, 3, 4])
     ap.add_argument("--seconds", type=float, default=None, help="seconds per row")
     ap.add_argument("--no-ppo", action="store_true", help="skip the MaskablePPO rows")

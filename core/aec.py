@@ -153,14 +153,22 @@ def wrap_env(raw: GameAECEnv) -> GameAECEnv:
 def env_factories(package: str):
     """The `raw_env` and `env` functions of a game package (its env.py)."""
 
-    def raw_env(num_players: int = 4, render_mode: str | None = None,
-                reward_kind: str = "win_loss", **options) -> GameAECEnv:
+    def raw_env(
+        num_players: int = 4,
+        render_mode: str | None = None,
+        reward_kind: str = "win_loss",
+        **options,
+    ) -> GameAECEnv:
         """The unwrapped AEC env (agents player_0..player_{n-1})."""
         game = importlib.import_module(package)
         return GameAECEnv(game, num_players, render_mode, reward_kind, **options)
 
-    def env(num_players: int = 4, render_mode: str | None = None,
-            reward_kind: str = "win_loss", **options) -> GameAECEnv:
+    def env(
+        num_players: int = 4,
+        render_mode: str | None = None,
+        reward_kind: str = "win_loss",
+        **options,
+    ) -> GameAECEnv:
         """The AEC env with PettingZoo's classic checks (calls before reset, out-of-bounds
         actions), done inside the env (wrap_env)."""
         return wrap_env(raw_env(num_players, render_mode, reward_kind, **options))

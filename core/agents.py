@@ -17,8 +17,13 @@ def _pick(mask, words):  # typing stub: the implementation is chosen per mask ty
 
 @overload(_pick)  # compiled into each caller (cached there; no cache of its own to go stale)
 def _pick_impl(mask, words):
-    if (isinstance(mask, types.Array) and mask.ndim == 1 and mask.layout == "C"
-            and mask.dtype in (types.boolean, types.int8, types.uint8)):
+    if (
+        isinstance(mask, types.Array)
+        and mask.ndim == 1
+        and mask.layout == "C"
+        and mask.dtype in (types.boolean, types.int8, types.uint8)
+    ):
+
         def by_words(mask, words):  # contiguous, one byte per entry: 8 entries per read
             return pick_nonzero(mask, words)
 
@@ -69,5 +74,3 @@ class RandomAgent:
 
     def act(self, game, state: np.ndarray) -> int:
         return self.act_mask(game.legal_mask(state))
-
-

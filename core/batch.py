@@ -107,18 +107,23 @@ def render_loops(game: str, kernels_module: str) -> str:
     its docstring replaced and its one kernels import pointed at `kernels_module`."""
     src = TEMPLATE_PATH.read_text()
     doc = ast.parse(src).body[0]
-    if not (isinstance(doc, ast.Expr) and isinstance(doc.value, ast.Constant)
-            and isinstance(doc.value.value, str)):
+    if not (
+        isinstance(doc, ast.Expr)
+        and isinstance(doc.value, ast.Constant)
+        and isinstance(doc.value.value, str)
+    ):
         raise ValueError(f"{TEMPLATE_PATH} must start with its docstring")
     lines = src.splitlines(keepends=True)
     marked = [i for i, line in enumerate(lines) if line.rstrip("\n") == TEMPLATE_KERNELS_IMPORT]
     if len(marked) != 1:
         raise ValueError(f"{TEMPLATE_PATH}: expected one line {TEMPLATE_KERNELS_IMPORT!r}")
     lines[marked[0]] = f"from {kernels_module} import (\n"
-    header = (f'"""Batch loops for {game}: GENERATED from core/batch_loops_template.py by\n'
-              f"`python -m core.batch {kernels_module}`, do not edit\n"
-              '(tests/test_batch.py checks it is current)."""\n')
-    return header + "".join(lines[doc.end_lineno:])
+    header = (
+        f'"""Batch loops for {game}: GENERATED from core/batch_loops_template.py by\n'
+        f"`python -m core.batch {kernels_module}`, do not edit\n"
+        '(tests/test_batch.py checks it is current)."""\n'
+    )
+    return header + "".join(lines[doc.end_lineno :])
 
 
 @dataclass(frozen=True)
@@ -142,19 +147,31 @@ def batch_spec(game, loops: ModuleType) -> BatchSpec:
     """The BatchSpec of a core.game.Game and its generated loops module."""
     g = game.spec
     return BatchSpec(
-        name=g.name, state_size=game.state_size, num_actions=game.num_actions,
-        obs_size=g.obs_size, max_players=max(g.player_counts), n_keys=g.n_keys,
-        work_size=g.work_size, player_counts=tuple(g.player_counts),
-        margin_scale=g.margin_scale, loops=loops, tables=lambda: game.tables,
+        name=g.name,
+        state_size=game.state_size,
+        num_actions=game.num_actions,
+        obs_size=g.obs_size,
+        max_players=max(g.player_counts),
+        n_keys=g.n_keys,
+        work_size=g.work_size,
+        player_counts=tuple(g.player_counts),
+        margin_scale=g.margin_scale,
+        loops=loops,
+        tables=lambda: game.tables,
     )
 
 
 def batch_factory(spec: BatchSpec):
     """A game's `make_batch` function over its BatchSpec."""
 
-    def make_batch(batch_size: int, num_players: int = 4, seed: int = 0,
-                   reward_kind: str = "win_loss", observe: bool = True,
-                   threads: int | None = None) -> BatchEngine:
+    def make_batch(
+        batch_size: int,
+        num_players: int = 4,
+        seed: int = 0,
+        reward_kind: str = "win_loss",
+        observe: bool = True,
+        threads: int | None = None,
+    ) -> BatchEngine:
         """A batch engine of `batch_size` games, all started (slot i from (seed, i, 0));
         `threads`: most numba threads per call (default NUMBA_NUM_THREADS; one per 64 games)."""
         return BatchEngine(spec, batch_size, num_players, seed, reward_kind, observe, threads)
@@ -173,9 +190,16 @@ class BatchEngine:
     `games` (B,) number of the game each slot is playing.
     """
 
-    def __init__(self, spec: BatchSpec, batch_size: int, num_players: int, seed: int = 0,
-                 reward_kind: str = "win_loss", observe: bool = True,
-                 threads: int | None = None):
+    def __init__(
+        self,
+        spec: BatchSpec,
+        batch_size: int,
+        num_players: int,
+        seed: int = 0,
+        reward_kind: str = "win_loss",
+        observe: bool = True,
+        threads: int | None = None,
+    ):
         if num_players not in spec.player_counts:
             raise ValueError(f"{spec.name}: num_players must be one of {spec.player_counts}")
         if int(batch_size) < 1:
@@ -229,9 +253,19 @@ class BatchEngine:
         """(Re)start the current game number of the slots idx from its seed."""
         idx = np.asarray(idx, dtype=np.int64)
         use_threads_for(len(idx), self.threads)
-        self._L.reset_slots(idx, self.states, self._masks,
-                            self._works, self.spec.tables(), self.num_players, self._seed_a,
-                            self.games, self.players, self.obs, self.want_obs)
+        self._L.reset_slots(
+            idx,
+            self.states,
+            self._masks,
+            self._works,
+            self.spec.tables(),
+            self.num_players,
+            self._seed_a,
+            self.games,
+            self.players,
+            self.obs,
+            self.want_obs,
+        )
 
     def game_seed(self, slot: int, k: int | None = None) -> int:
         """Single-game seed of slot's game k (default: the game it plays now)."""
@@ -257,14 +291,36 @@ class BatchEngine:
             bad = ~self.masks[idx, sel]
         if bad.any():
             j = int(np.flatnonzero(bad)[0])
-            raise IllegalActionError(int(sel[j]), f"batch slot {int(idx[j])}", "batch",
-                                     "not a legal action of the player to act in that slot")
+            raise IllegalActionError(
+                int(sel[j]),
+                f"batch slot {int(idx[j])}",
+                "batch",
+                "not a legal action of the player to act in that slot",
+            )
         use_threads_for(len(idx), self.threads)
-        self._L.step_slots(idx, acts, self.states, self._masks, self._works, self.spec.tables(),
-                           self.num_players, self._seed_a, self.games, self.players, self.obs,
-                           self.rewards, self.dones, self.truncs, self.codes, self._keys,
-                           self.final_states, KIND_CODES[self.reward_kind],
-                           float(self.spec.margin_scale), bool(auto_reset), self.want_obs)
+        self._L.step_slots(
+            idx,
+            acts,
+            self.states,
+            self._masks,
+            self._works,
+            self.spec.tables(),
+            self.num_players,
+            self._seed_a,
+            self.games,
+            self.players,
+            self.obs,
+            self.rewards,
+            self.dones,
+            self.truncs,
+            self.codes,
+            self._keys,
+            self.final_states,
+            KIND_CODES[self.reward_kind],
+            float(self.spec.margin_scale),
+            bool(auto_reset),
+            self.want_obs,
+        )
         if self.codes[idx].any():
             raise RuntimeError(f"{self.spec.name}: engine error codes {self.codes[idx]}")
         return self.obs, self.rewards, self.dones, self.players
@@ -282,23 +338,37 @@ class BatchEngine:
         idx = self._all if idx is None else np.asarray(idx, dtype=np.int64)
         before = self.counts.sum(axis=0)
         use_threads_for(len(idx), self.threads)
-        self._L.random_play(idx, int(n_decisions), self.states, self._masks, self._works,
-                            self.rngs, self.spec.tables(), self.num_players, self._seed_a,
-                            self.games, self.counts)
+        self._L.random_play(
+            idx,
+            int(n_decisions),
+            self.states,
+            self._masks,
+            self._works,
+            self.rngs,
+            self.spec.tables(),
+            self.num_players,
+            self._seed_a,
+            self.games,
+            self.counts,
+        )
         d, g, e = self.counts.sum(axis=0) - before
         if e:
             raise RuntimeError(f"{self.spec.name}: {e} engine errors in random play")
         return int(d), int(g)
 
-    def observe(self, seats: np.ndarray, idx: np.ndarray | None = None,
-                out: np.ndarray | None = None, final: bool = False) -> np.ndarray:
+    def observe(
+        self,
+        seats: np.ndarray,
+        idx: np.ndarray | None = None,
+        out: np.ndarray | None = None,
+        final: bool = False,
+    ) -> np.ndarray:
         """Observation of seats[i] in slot i (of `final_states` if final) into out (B, OBS)."""
         idx = self._all if idx is None else np.asarray(idx, dtype=np.int64)
         out = np.zeros((self.B, self.spec.obs_size), np.float32) if out is None else out
         src = self.final_states if final else self.states
         use_threads_for(len(idx), self.threads)
-        self._L.observe_slots(idx, src, np.asarray(seats, dtype=np.int64), self.spec.tables(),
-                              out)
+        self._L.observe_slots(idx, src, np.asarray(seats, dtype=np.int64), self.spec.tables(), out)
         return out
 
     def over(self, idx: np.ndarray | None = None) -> np.ndarray:
@@ -308,13 +378,23 @@ class BatchEngine:
         self._L.over_flags(idx, self.states, self._over)
         return self._over
 
-    def play_random_seats(self, idx: np.ndarray, seat_random: np.ndarray,
-                          moves: np.ndarray) -> None:
+    def play_random_seats(
+        self, idx: np.ndarray, seat_random: np.ndarray, moves: np.ndarray
+    ) -> None:
         """In each slot of idx, play random moves while the seat to act has seat_random[i, seat]
         set; moves[i] = how many (negative on an engine error)."""
         use_threads_for(len(idx), self.threads)
-        self._L.play_random_seats(idx, seat_random, self.states, self._masks, self._works,
-                                  self.rngs, self.spec.tables(), self.players, moves)
+        self._L.play_random_seats(
+            idx,
+            seat_random,
+            self.states,
+            self._masks,
+            self._works,
+            self.rngs,
+            self.spec.tables(),
+            self.players,
+            moves,
+        )
 
     def nbytes_per_game(self) -> int:
         """Bytes of one game's state (int64 array)."""

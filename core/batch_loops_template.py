@@ -48,9 +48,29 @@ def _finish(i, s, T, n, keys, kind, margin_scale, rewards, dones, truncs, final_
 
 
 @jit(parallel=True)
-def step_slots(idx, actions, states, masks, works, T, n, seed_a, games, players, obs, rewards,
-               dones, truncs, codes, keys, final_states, kind, margin_scale, auto_reset,
-               want_obs):
+def step_slots(
+    idx,
+    actions,
+    states,
+    masks,
+    works,
+    T,
+    n,
+    seed_a,
+    games,
+    players,
+    obs,
+    rewards,
+    dones,
+    truncs,
+    codes,
+    keys,
+    final_states,
+    kind,
+    margin_scale,
+    auto_reset,
+    want_obs,
+):
     """Apply actions[i] in each slot i of idx. A game that ends writes rewards (all seats),
     dones, truncs and final_states[i]; with auto_reset the slot starts its next game."""
     for j in prange(idx.shape[0]):

@@ -229,9 +229,14 @@ class Game:
         bufs = self._bufs
         active = self._active
         key = bufs.memo_key
-        if (key is not None and state.__class__ is np.ndarray and state.dtype is _I64
-                and state.shape == self._shape and bufs.memo_tables is active[0]
-                and state.tobytes() == key):
+        if (
+            key is not None
+            and state.__class__ is np.ndarray
+            and state.dtype is _I64
+            and state.shape == self._shape
+            and bufs.memo_tables is active[0]
+            and state.tobytes() == key
+        ):
             bufs.memo_key = None  # handed out once: the caller owns the array
             return bufs.memo_mask
         out = np.empty(self.num_actions, _BOOL)
@@ -262,8 +267,7 @@ class Game:
             code = step(state, new, T, a, mask, bufs.work)
         except (TypeError, OverflowError):  # an odd state array, or an action beyond int64
             state = self._usable(state)
-            code = (step(state, new, T, a, mask, bufs.work) if -(2**63) <= a < 2**63
-                    else ERR_RANGE)
+            code = step(state, new, T, a, mask, bufs.work) if -(2**63) <= a < 2**63 else ERR_RANGE
         if code == OK:
             bufs.memo_key = new.tobytes()
             bufs.memo_mask = mask
@@ -276,15 +280,17 @@ class Game:
             self._check_slow(state)
         phase = self.phase_name(state)
         if code == ERR_RANGE or not 0 <= a < self.num_actions:
-            raise IllegalActionError(a, "out of range", phase,
-                                     f"action ids are 0..{self.num_actions - 1}")
+            raise IllegalActionError(
+                a, "out of range", phase, f"action ids are 0..{self.num_actions - 1}"
+            )
         desc = self.describe(a, state)
         if code == ERR_OVER or self.is_terminal(state):
             raise IllegalActionError(a, desc, phase, "the game is over")
         if code == ERR_ILLEGAL:
             raise IllegalActionError(a, desc, phase, self._why_illegal(state, a))
-        raise RuntimeError(f"{self.name} engine error {code} (ERR_NO_LEGAL={ERR_NO_LEGAL}) "
-                           f"after {desc}")
+        raise RuntimeError(
+            f"{self.name} engine error {code} (ERR_NO_LEGAL={ERR_NO_LEGAL}) after {desc}"
+        )
 
     def _why_illegal(self, state, a: int) -> str:
         legal = np.flatnonzero(self.legal_mask(state))
@@ -292,10 +298,14 @@ class Game:
         seg = self.spec.actions.decode(a)[0]
         who = self.current_player(state)
         if seg not in segs:
-            return (f"phase '{self.phase_name(state)}' takes only {', '.join(segs)} "
-                    f"(player_{who} to act)")
-        return (f"not among the {len(legal)} legal actions of player_{who} now "
-                f"(e.g. {self.describe(int(legal[0]), state)!r})")
+            return (
+                f"phase '{self.phase_name(state)}' takes only {', '.join(segs)} "
+                f"(player_{who} to act)"
+            )
+        return (
+            f"not among the {len(legal)} legal actions of player_{who} now "
+            f"(e.g. {self.describe(int(legal[0]), state)!r})"
+        )
 
     def observe(self, state: np.ndarray, player: int) -> np.ndarray:
         """Player's observation (float32, OBS_SIZE); no hidden information (DESIGN D6)."""
@@ -309,8 +319,11 @@ class Game:
                 pass
         state = self._usable(state)
         n = state.item(self._np)
-        if (not isinstance(player, (int, np.integer)) or isinstance(player, bool)
-                or not 0 <= player < n):
+        if (
+            not isinstance(player, (int, np.integer))
+            or isinstance(player, bool)
+            or not 0 <= player < n
+        ):
             raise ValueError(f"{self.name}: player must be a seat in 0..{n - 1}, got {player!r}")
         code = observe(state, T, int(player), out)
         if code == API_BAD_STATE:
@@ -435,19 +448,30 @@ class Game:
     def memo_holds(self, state: np.ndarray) -> bool:
         """Whether the next legal_mask(state) in this thread is served by step's memo."""
         b = self._bufs  # the test legal_mask makes
-        return (b.memo_key is not None and b.memo_tables is self.tables
-                and state.__class__ is np.ndarray and state.dtype is _I64
-                and state.shape == self._shape and state.tobytes() == b.memo_key)
+        return (
+            b.memo_key is not None
+            and b.memo_tables is self.tables
+            and state.__class__ is np.ndarray
+            and state.dtype is _I64
+            and state.shape == self._shape
+            and state.tobytes() == b.memo_key
+        )
 
     def export_to(self, namespace: dict) -> None:
         """Bind the public API into a game package's namespace (its __init__)."""
         for name in API_FUNCTIONS:
             namespace[name] = getattr(self, name)
         namespace.update(
-            NAME=self.name, PLAYER_COUNTS=self.spec.player_counts, OPTIONS=self.spec.options,
-            LAYOUT=self.layout, ACTIONS=self.spec.actions, NUM_ACTIONS=self.num_actions,
-            OBS_SIZE=self.spec.obs_size, STATE_SIZE=self.state_size,
-            PHASE_NAMES=self.spec.phase_names, GAME=self,
+            NAME=self.name,
+            PLAYER_COUNTS=self.spec.player_counts,
+            OPTIONS=self.spec.options,
+            LAYOUT=self.layout,
+            ACTIONS=self.spec.actions,
+            NUM_ACTIONS=self.num_actions,
+            OBS_SIZE=self.spec.obs_size,
+            STATE_SIZE=self.state_size,
+            PHASE_NAMES=self.spec.phase_names,
+            GAME=self,
         )
 
     def module_getattr(self, name: str):
@@ -460,18 +484,50 @@ class Game:
 
 
 API_FUNCTIONS = (
-    "new_game", "legal_mask", "step", "current_player", "is_terminal", "is_truncated",
-    "num_players", "phase_name", "scores", "tiebreaks", "returns", "observe", "describe",
-    "render", "check_invariants", "validate", "to_bytes", "from_bytes", "reseed", "determinize",
-    "perturb_hidden", "check_options", "load_rules_data",
+    "new_game",
+    "legal_mask",
+    "step",
+    "current_player",
+    "is_terminal",
+    "is_truncated",
+    "num_players",
+    "phase_name",
+    "scores",
+    "tiebreaks",
+    "returns",
+    "observe",
+    "describe",
+    "render",
+    "check_invariants",
+    "validate",
+    "to_bytes",
+    "from_bytes",
+    "reseed",
+    "determinize",
+    "perturb_hidden",
+    "check_options",
+    "load_rules_data",
 )
 
 
 # what a game package exports (its __all__)
 PUBLIC_NAMES = (
-    *API_FUNCTIONS, "NAME", "PLAYER_COUNTS", "OPTIONS", "LAYOUT", "ACTIONS", "NUM_ACTIONS",
-    "OBS_SIZE", "STATE_SIZE", "PHASE_NAMES", "GAME", "RULES_DATA_HASH", "IllegalActionError",
-    "StateFormatError", "env", "raw_env",
+    *API_FUNCTIONS,
+    "NAME",
+    "PLAYER_COUNTS",
+    "OPTIONS",
+    "LAYOUT",
+    "ACTIONS",
+    "NUM_ACTIONS",
+    "OBS_SIZE",
+    "STATE_SIZE",
+    "PHASE_NAMES",
+    "GAME",
+    "RULES_DATA_HASH",
+    "IllegalActionError",
+    "StateFormatError",
+    "env",
+    "raw_env",
 )
 
 

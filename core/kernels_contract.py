@@ -14,13 +14,13 @@ max(1, WORK_SIZE)), `n` the number of players, `p` a seat.
 
 from __future__ import annotations
 
-__all__ = ["k_init", "k_step", "k_mask", "k_observe", "k_keys", "k_over", "k_actor",
-           "k_truncated"]
+__all__ = ["k_init", "k_step", "k_mask", "k_observe", "k_keys", "k_over", "k_actor", "k_truncated"]
 
 
 def _stub(name: str):
-    raise NotImplementedError(f"core.kernels_contract.{name} is a stub: a game's "
-                              "engine/kernels.py implements it")
+    raise NotImplementedError(
+        f"core.kernels_contract.{name} is a stub: a game's engine/kernels.py implements it"
+    )
 
 
 def k_init(s, T, n, a, b, c, mask, work) -> None:

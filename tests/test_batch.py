@@ -47,8 +47,11 @@ def test_generated_loops_match_template(name):
 
 def _compiled_defs(module):
     """Names of the compiled functions defined (not imported) in module, in order."""
-    return [k for k, v in vars(module).items()
-            if isinstance(v, Dispatcher) and v.py_func.__module__ == module.__name__]
+    return [
+        k
+        for k, v in vars(module).items()
+        if isinstance(v, Dispatcher) and v.py_func.__module__ == module.__name__
+    ]
 
 
 def test_loops_template_imports():
@@ -56,9 +59,17 @@ def test_loops_template_imports():
     documented kernel stubs, which only raise."""
     template = importlib.import_module("core.batch_loops_template")
     assert template.k_step is kernels_contract.k_step
-    assert _compiled_defs(template) == ["reset_slots", "_finish", "step_slots", "random_play",
-                                 "random_actions", "play_random_seats", "observe_slots",
-                                 "over_flags", "mask_slots"]
+    assert _compiled_defs(template) == [
+        "reset_slots",
+        "_finish",
+        "step_slots",
+        "random_play",
+        "random_actions",
+        "play_random_seats",
+        "observe_slots",
+        "over_flags",
+        "mask_slots",
+    ]
     for name in kernels_contract.__all__:
         fn = getattr(kernels_contract, name)
         with pytest.raises(NotImplementedError):
@@ -93,8 +104,9 @@ def test_batch_equals_single_games(name, players, kind):
             if game.is_terminal(singles[i]):
                 assert eng.dones[i]
                 assert np.array_equal(eng.final_states[i], singles[i])
-                np.testing.assert_allclose(eng.rewards[i], game.returns(singles[i], kind),
-                                           rtol=0, atol=1e-6)
+                np.testing.assert_allclose(
+                    eng.rewards[i], game.returns(singles[i], kind), rtol=0, atol=1e-6
+                )
                 assert eng.truncs[i] == game.is_truncated(singles[i])
                 ks[i] += 1
                 finished += 1
@@ -245,8 +257,16 @@ def test_batch_vec_env_maskable_ppo_smoke():
     from sb3_contrib import MaskablePPO
 
     env = _vec(game="village", n_envs=4, players=2, seed=0)
-    model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=64, n_epochs=1, seed=0,
-                        policy_kwargs={"net_arch": [32]}, device="cpu")
+    model = MaskablePPO(
+        "MlpPolicy",
+        env,
+        n_steps=32,
+        batch_size=64,
+        n_epochs=1,
+        seed=0,
+        policy_kwargs={"net_arch": [32]},
+        device="cpu",
+    )
     from training.train import silent_logger
 
     model.set_logger(silent_logger())  # no SB3-<date> folder in the temp directory

@@ -17,9 +17,21 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_quick_benchmark_run(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     proc = subprocess.run(
-        [sys.executable, "-m", "benchmarks.run", "--quick", "--seconds", "0.3",
-         "--out", str(tmp_path)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
+        [
+            sys.executable,
+            "-m",
+            "benchmarks.run",
+            "--quick",
+            "--seconds",
+            "0.3",
+            "--out",
+            str(tmp_path),
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     res = json.loads((tmp_path / "results.json").read_text())
@@ -52,8 +64,9 @@ def test_ratio_targets_use_the_median_of_alternating_rounds():
 
     b = br.Bench(0.0, quick=True)
     b.row("api", "village API + observe", "ours", fake("ours", [50, 100, 90, 80]))
-    b.row("api", "OpenSpiel chess + observation_tensor", "open_spiel",
-          fake("peer", [50, 10, 10, 10]))
+    b.row(
+        "api", "OpenSpiel chess + observation_tensor", "open_spiel", fake("peer", [50, 10, 10, 10])
+    )
     del calls[:]
     paired = br.paired_ratios(b, ["village"], rounds=3, seconds=0.0)
     assert calls == ["ours", "peer", "peer", "ours", "ours", "peer"]  # A B, B A, A B
@@ -68,13 +81,26 @@ def test_ratio_targets_use_the_median_of_alternating_rounds():
 def test_a_target_on_another_field_keeps_its_rows_ratio():
     from benchmarks import run as br
 
-    rows = [{"group": "ppo", "name": f"village MaskablePPO {n}", "decisions_per_s": d,
-             "rollout_steps_per_s": r}
-            for n, d, r in (("batch VecEnv", 400.0, 900.0), ("SubprocVecEnv(2)", 100.0, 100.0))]
-    paired = {"ppo:village MaskablePPO batch VecEnv/ppo:village MaskablePPO SubprocVecEnv(2)":
-              {"ratios": [5.0], "median": 5.0}}
-    got = {t["target"]: t for t in br.check_targets({"rows": rows, "paired": paired}, ["village"])
-           if t["target"].startswith("MaskablePPO")}
+    rows = [
+        {
+            "group": "ppo",
+            "name": f"village MaskablePPO {n}",
+            "decisions_per_s": d,
+            "rollout_steps_per_s": r,
+        }
+        for n, d, r in (("batch VecEnv", 400.0, 900.0), ("SubprocVecEnv(2)", 100.0, 100.0))
+    ]
+    paired = {
+        "ppo:village MaskablePPO batch VecEnv/ppo:village MaskablePPO SubprocVecEnv(2)": {
+            "ratios": [5.0],
+            "median": 5.0,
+        }
+    }
+    got = {
+        t["target"]: t
+        for t in br.check_targets({"rows": rows, "paired": paired}, ["village"])
+        if t["target"].startswith("MaskablePPO")
+    }
     learn, rollout = (got[k] for k in sorted(got, key=lambda k: "rollout" in k))
     assert learn["value"] == 5.0 and learn["rows_ratio"] == 4.0  # the pair's median
     assert rollout["value"] == 9.0 and rollout["how"] == "rows"  # its own field, from the rows

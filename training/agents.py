@@ -34,8 +34,14 @@ def masked_probs(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:
 class PolicyAgent:
     """A trained actor run in numpy: argmax (deterministic) or sampled from its own generator."""
 
-    def __init__(self, game: ModuleType, arrays: dict[str, np.ndarray], seed: int = 0,
-                 deterministic: bool = True, name: str = "policy"):
+    def __init__(
+        self,
+        game: ModuleType,
+        arrays: dict[str, np.ndarray],
+        seed: int = 0,
+        deterministic: bool = True,
+        name: str = "policy",
+    ):
         self.game = game
         self.arrays = arrays
         self.rng = BotRng(seed)
@@ -70,8 +76,9 @@ def _cached_actor(path: str, game: ModuleType, players: int | None) -> dict[str,
     return _ACTOR_CACHE[key]
 
 
-def make_agent(spec: str, game_name: str, players: int | None = None, seed: int = 0,
-               deterministic: bool = True) -> Agent:
+def make_agent(
+    spec: str, game_name: str, players: int | None = None, seed: int = 0, deterministic: bool = True
+) -> Agent:
     """An agent from a bot name ("random", "heuristic") or a checkpoint path; clear errors."""
     game = get_game(game_name)
     if is_bot(game_name, spec):

@@ -37,10 +37,16 @@ def _parse_pool(opponents) -> list[tuple[str, float]]:
 class BatchVecEnv(VecEnv):
     """n_envs single-seat games in one batch engine (see module docstring)."""
 
-    def __init__(self, game: str = "village", n_envs: int = 64, players: int = 2,
-                 opponents: Sequence[tuple[str, float]] | str = "random",
-                 reward_kind: str = "win_loss", seed: int = 0,
-                 opponent_deterministic: bool = False):
+    def __init__(
+        self,
+        game: str = "village",
+        n_envs: int = 64,
+        players: int = 2,
+        opponents: Sequence[tuple[str, float]] | str = "random",
+        reward_kind: str = "win_loss",
+        seed: int = 0,
+        opponent_deterministic: bool = False,
+    ):
         if reward_kind not in RETURN_KINDS:
             raise ValueError(f"reward_kind must be one of {RETURN_KINDS}, got {reward_kind!r}")
         self.game_name = game
@@ -51,8 +57,9 @@ class BatchVecEnv(VecEnv):
         self.players = int(players)
         self.reward_kind = reward_kind
         self.opponent_deterministic = opponent_deterministic
-        self.engine = batch.make_batch(n_envs, players, seed=seed, reward_kind=reward_kind,
-                                       observe=False)
+        self.engine = batch.make_batch(
+            n_envs, players, seed=seed, reward_kind=reward_kind, observe=False
+        )
         self.render_mode = None
         obs_space = spaces.Box(-np.inf, np.inf, (self.game.OBS_SIZE,), np.float32)
         super().__init__(n_envs, obs_space, spaces.Discrete(self.game.NUM_ACTIONS))
@@ -185,9 +192,15 @@ class BatchVecEnv(VecEnv):
             rewards[i] = g.returns(s, self.reward_kind)[seat]
             dones[i] = True
             trunc = bool(g.is_truncated(s))
-            infos[i] = {"terminal_observation": g.observe(s, seat), "TimeLimit.truncated": trunc,
-                        "seat": seat, "outcome": {"win_loss": float(g.returns(s)[seat]),
-                                                  "scores": [int(x) for x in g.scores(s)]}}
+            infos[i] = {
+                "terminal_observation": g.observe(s, seat),
+                "TimeLimit.truncated": trunc,
+                "seat": seat,
+                "outcome": {
+                    "win_loss": float(g.returns(s)[seat]),
+                    "scores": [int(x) for x in g.scores(s)],
+                },
+            }
         self.episodes_done_last = len(over)
         if len(over):
             self._new_episodes(over)

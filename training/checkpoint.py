@@ -124,8 +124,14 @@ def save_actor_npz(model, path: str | Path) -> Path:
     return path
 
 
-def save_checkpoint(model, path: str | Path, game: ModuleType, players: int,
-                    extra: dict[str, Any] | None = None, with_zip: bool = True) -> Path:
+def save_checkpoint(
+    model,
+    path: str | Path,
+    game: ModuleType,
+    players: int,
+    extra: dict[str, Any] | None = None,
+    with_zip: bool = True,
+) -> Path:
     """Save `model` as checkpoint PATH (PATH.zip, PATH.policy.npz, PATH.json); returns PATH.
 
     `with_zip=False` writes a snapshot: the actor and sidecar only (for the self-play pool).
@@ -165,7 +171,8 @@ def read_sidecar(path: str | Path) -> dict[str, Any]:
         if Path(f"{base}.zip").exists() or Path(str(path)).exists():
             raise CheckpointError(
                 f"{path}: no sidecar {side.name}; not a checkpoint written by training "
-                "(refusing to unpickle a model of unknown origin)")
+                "(refusing to unpickle a model of unknown origin)"
+            )
         raise CheckpointError(f"{path}: no such checkpoint (looked for {side})")
     try:
         meta = json.loads(side.read_text())
@@ -176,12 +183,17 @@ def read_sidecar(path: str | Path) -> dict[str, Any]:
     if meta.get("format_version") != FORMAT_VERSION:
         raise CheckpointError(
             f"{side}: checkpoint format version {meta.get('format_version')!r}, this library "
-            f"reads version {FORMAT_VERSION}")
+            f"reads version {FORMAT_VERSION}"
+        )
     return meta
 
 
-def check_sidecar(meta: dict[str, Any], game: ModuleType | None = None,
-                  players: int | None = None, where: str = "checkpoint") -> ModuleType:
+def check_sidecar(
+    meta: dict[str, Any],
+    game: ModuleType | None = None,
+    players: int | None = None,
+    where: str = "checkpoint",
+) -> ModuleType:
     """Refuse `meta` if it does not fit `game` (default: the game it names) and `players`.
 
     Returns the game module. The message names every field that differs.
@@ -189,14 +201,20 @@ def check_sidecar(meta: dict[str, Any], game: ModuleType | None = None,
     if game is None:
         game = get_game(str(meta.get("game")))
     want = game_fingerprint(game)
-    diffs = [f"{k}: checkpoint has {meta.get(k)!r}, this library has {v!r}"
-             for k, v in want.items() if meta.get(k) != v]
+    diffs = [
+        f"{k}: checkpoint has {meta.get(k)!r}, this library has {v!r}"
+        for k, v in want.items()
+        if meta.get(k) != v
+    ]
     if meta.get("library_version") != library_version():  # issue 4: refused on any mismatch
-        diffs.append(f"library_version: checkpoint has {meta.get('library_version')!r}, "
-                     f"this library has {library_version()!r}")
+        diffs.append(
+            f"library_version: checkpoint has {meta.get('library_version')!r}, "
+            f"this library has {library_version()!r}"
+        )
     if players is not None and meta.get("players") != int(players):
-        diffs.append(f"players: checkpoint was trained for {meta.get('players')!r}, "
-                     f"asked for {int(players)}")
+        diffs.append(
+            f"players: checkpoint was trained for {meta.get('players')!r}, asked for {int(players)}"
+        )
     if diffs:
         raise CheckpointError(f"{where} does not match: " + "; ".join(diffs))
     return game
@@ -212,11 +230,17 @@ def verify_files(path: str | Path, meta: dict[str, Any], names: tuple[str, ...])
             raise CheckpointError(f"{base}: missing {f.name}")
         if files.get(f.name) != _sha256(f):
             raise CheckpointError(
-                f"{f}: contents do not match the sidecar's SHA-256 (corrupt or replaced file)")
+                f"{f}: contents do not match the sidecar's SHA-256 (corrupt or replaced file)"
+            )
 
 
-def load_checkpoint(path: str | Path, game: ModuleType | None = None,
-                    players: int | None = None, env=None, device: str = "cpu"):
+def load_checkpoint(
+    path: str | Path,
+    game: ModuleType | None = None,
+    players: int | None = None,
+    env=None,
+    device: str = "cpu",
+):
     """(MaskablePPO model, sidecar) after checking the sidecar and file hashes."""
     meta = read_sidecar(path)
     check_sidecar(meta, game, players, where=str(path))
@@ -227,8 +251,9 @@ def load_checkpoint(path: str | Path, game: ModuleType | None = None,
     return model, meta
 
 
-def load_actor(path: str | Path, game: ModuleType | None = None,
-               players: int | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+def load_actor(
+    path: str | Path, game: ModuleType | None = None, players: int | None = None
+) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """(actor arrays, sidecar) of a checkpoint, checked; never unpickles anything."""
     meta = read_sidecar(path)
     check_sidecar(meta, game, players, where=str(path))

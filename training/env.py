@@ -62,10 +62,17 @@ class SingleSeatEnv(gym.Env):
 
     metadata = {"render_modes": ["ansi"]}
 
-    def __init__(self, game: str = "village", players: int = 2,
-                 opponents: OpponentPool | str = "random", reward_kind: str = "win_loss",
-                 on_illegal: str = "forfeit", illegal_reward: float = -1.0,
-                 opponent_deterministic: bool = False, render_mode: str | None = None):
+    def __init__(
+        self,
+        game: str = "village",
+        players: int = 2,
+        opponents: OpponentPool | str = "random",
+        reward_kind: str = "win_loss",
+        on_illegal: str = "forfeit",
+        illegal_reward: float = -1.0,
+        opponent_deterministic: bool = False,
+        render_mode: str | None = None,
+    ):
         super().__init__()
         self.game_name = game
         self.game = get_game(game)
@@ -111,13 +118,15 @@ class SingleSeatEnv(gym.Env):
                 continue
             spec = self.pool[int(self.np_random.choice(len(self.pool), p=self._pool_p))][0]
             seed = int(self.np_random.integers(2**63 - 1))
-            ops.append(make_agent(spec, self.game_name, self.players, seed,
-                                  self.opponent_deterministic))
+            ops.append(
+                make_agent(spec, self.game_name, self.players, seed, self.opponent_deterministic)
+            )
         return ops
 
     # --- gymnasium API ---------------------------------------------------------------------
-    def reset(self, *, seed: int | None = None,
-              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict]:
         """New game: random learner seat, fresh opponents; plays until the learner decides."""
         super().reset(seed=seed)
         g = self.game

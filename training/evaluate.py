@@ -28,8 +28,10 @@ from training.bots import Agent
 from training.checkpoint import CheckpointError, library_version
 from training.games import GameNotAvailableError, check_players, game_names, get_game
 
-PROVISIONAL_NOTE = ("Rules data is PROVISIONAL (many values are reconstructed, see the rules "
-                    "spec); these figures hold for rules_data_hash {h} only.")
+PROVISIONAL_NOTE = (
+    "Rules data is PROVISIONAL (many values are reconstructed, see the rules "
+    "spec); these figures hold for rules_data_hash {h} only."
+)
 
 
 def wilson_interval(wins: float, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -81,21 +83,34 @@ def play_game(game, agents: list[Agent], seed: int, max_decisions: int = 1_000_0
     return s
 
 
-def evaluate(game_name: str, players: int, agent_specs: list[str], games: int, seed: int = 0,
-             deterministic: bool = True, progress: bool = False) -> dict[str, Any]:
+def evaluate(
+    game_name: str,
+    players: int,
+    agent_specs: list[str],
+    games: int,
+    seed: int = 0,
+    deterministic: bool = True,
+    progress: bool = False,
+) -> dict[str, Any]:
     """Play `games` seeded games with rotated seats; per-agent statistics as a dict."""
     game = get_game(game_name)
     n = check_players(game, players)
     if len(agent_specs) != n:
-        raise ValueError(f"--agents needs exactly --players = {n} agents, got "
-                         f"{len(agent_specs)}: {' '.join(agent_specs)}")
+        raise ValueError(
+            f"--agents needs exactly --players = {n} agents, got "
+            f"{len(agent_specs)}: {' '.join(agent_specs)}"
+        )
     if games <= 0 or games % n:
-        raise ValueError(f"--games must be a positive multiple of --players ({n}) so every agent "
-                         f"plays every seat equally often; got {games}")
+        raise ValueError(
+            f"--games must be a positive multiple of --players ({n}) so every agent "
+            f"plays every seat equally often; got {games}"
+        )
     for spec in agent_specs:  # fail fast with a clear message on a bad name or checkpoint
         make_agent(spec, game_name, n, 0, deterministic)
-    labels = [s if agent_specs.count(s) == 1 else f"{s}#{agent_specs[: i + 1].count(s)}"
-              for i, s in enumerate(agent_specs)]
+    labels = [
+        s if agent_specs.count(s) == 1 else f"{s}#{agent_specs[: i + 1].count(s)}"
+        for i, s in enumerate(agent_specs)
+    ]
     win = np.zeros(n)
     score = np.zeros(n)
     rank = np.zeros(n)
@@ -113,8 +128,9 @@ def evaluate(game_name: str, players: int, agent_specs: list[str], games: int, s
             seat_of = seat_rotation(n, r)
             by_seat: list[Agent] = [None] * n  # type: ignore[list-item]
             for i, spec in enumerate(agent_specs):
-                by_seat[seat_of[i]] = make_agent(spec, game_name, n, _seed(seed, b, r, i),
-                                                 deterministic)
+                by_seat[seat_of[i]] = make_agent(
+                    spec, game_name, n, _seed(seed, b, r, i), deterministic
+                )
             s = play_game(game, by_seat, deal)
             w, sc, rk = win_shares(game, s), game.scores(s), ranks(game, s)
             tr = bool(game.is_truncated(s))
@@ -125,53 +141,86 @@ def evaluate(game_name: str, players: int, agent_specs: list[str], games: int, s
                 score[i] += sc[p]
                 rank[i] += rk[p]
                 seat_count[i, p] += 1
-            records.append({"deal_seed": deal, "seats": seat_of, "scores": [int(x) for x in sc],
-                            "truncated": tr})
+            records.append(
+                {
+                    "deal_seed": deal,
+                    "seats": seat_of,
+                    "scores": [int(x) for x in sc],
+                    "truncated": tr,
+                }
+            )
     results = []
     for i in range(n):
         lo, hi = wilson_interval(win[i], games)
-        results.append({
-            "agent": labels[i], "spec": agent_specs[i], "games": games,
-            "win_rate": win[i] / games, "win_rate_ci95": [lo, hi], "wins": win[i],
-            "mean_score": score[i] / games, "mean_rank": rank[i] / games,
-            "truncated_games": truncated, "games_per_seat": seat_count[i].tolist(),
-        })
+        results.append(
+            {
+                "agent": labels[i],
+                "spec": agent_specs[i],
+                "games": games,
+                "win_rate": win[i] / games,
+                "win_rate_ci95": [lo, hi],
+                "wins": win[i],
+                "mean_score": score[i] / games,
+                "mean_rank": rank[i] / games,
+                "truncated_games": truncated,
+                "games_per_seat": seat_count[i].tolist(),
+            }
+        )
     return {
-        "game": game_name, "players": n, "games": games, "seed": seed,
+        "game": game_name,
+        "players": n,
+        "games": games,
+        "seed": seed,
         "deterministic_policies": deterministic,
-        "rules_data_hash": game.RULES_DATA_HASH, "library_version": library_version(),
+        "rules_data_hash": game.RULES_DATA_HASH,
+        "library_version": library_version(),
         "date_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "note": PROVISIONAL_NOTE.format(h=game.RULES_DATA_HASH),
-        "agents": results, "games_played": records,
+        "agents": results,
+        "games_played": records,
     }
 
 
 def format_table(result: dict[str, Any]) -> str:
     """A plain-text table of an evaluation result."""
     w = max(8, *(len(a["agent"]) for a in result["agents"]))
-    lines = [f"{result['game']}, {result['players']} players, {result['games']} games "
-             f"(seed {result['seed']}), rules_data_hash {result['rules_data_hash']}",
-             f"{'agent':<{w}}  win rate  95% CI          mean score  mean rank  truncated"]
+    lines = [
+        f"{result['game']}, {result['players']} players, {result['games']} games "
+        f"(seed {result['seed']}), rules_data_hash {result['rules_data_hash']}",
+        f"{'agent':<{w}}  win rate  95% CI          mean score  mean rank  truncated",
+    ]
     for a in result["agents"]:
         lo, hi = a["win_rate_ci95"]
-        lines.append(f"{a['agent']:<{w}}  {a['win_rate']:8.3f}  [{lo:.3f}, {hi:.3f}]  "
-                     f"{a['mean_score']:10.2f}  {a['mean_rank']:9.2f}  {a['truncated_games']:9d}")
+        lines.append(
+            f"{a['agent']:<{w}}  {a['win_rate']:8.3f}  [{lo:.3f}, {hi:.3f}]  "
+            f"{a['mean_score']:10.2f}  {a['mean_rank']:9.2f}  {a['truncated_games']:9d}"
+        )
     lines.append(result["note"])
     return "\n".join(lines)
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The command-line interface of `python -m training.evaluate`."""
-    p = argparse.ArgumentParser(prog="python -m training.evaluate", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="python -m training.evaluate",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("--game", default="village", choices=game_names())
     p.add_argument("--players", type=int, default=2)
-    p.add_argument("--agents", nargs="+", required=True,
-                   help="exactly --players agents: bot names or checkpoint paths/run folders")
+    p.add_argument(
+        "--agents",
+        nargs="+",
+        required=True,
+        help="exactly --players agents: bot names or checkpoint paths/run folders",
+    )
     p.add_argument("--games", type=int, default=100, help="a multiple of --players")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--stochastic", action="store_true",
-                   help="sample trained policies' actions instead of taking the most likely")
+    p.add_argument(
+        "--stochastic",
+        action="store_true",
+        help="sample trained policies' actions instead of taking the most likely",
+    )
     p.add_argument("--json", metavar="FILE", help="also save the results as JSON")
     p.add_argument("--no-progress", action="store_true")
     return p
@@ -182,8 +231,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        result = evaluate(args.game, args.players, args.agents, args.games, args.seed,
-                          deterministic=not args.stochastic, progress=not args.no_progress)
+        result = evaluate(
+            args.game,
+            args.players,
+            args.agents,
+            args.games,
+            args.seed,
+            deterministic=not args.stochastic,
+            progress=not args.no_progress,
+        )
     except (ValueError, CheckpointError, GameNotAvailableError) as e:
         parser.error(str(e))
     print(format_table(result))

@@ -26,9 +26,14 @@ from training.games import game_names
 from training.train import TrainConfig, train
 
 
-def run_main_job(out: str = "runs/main", games: int = 200, seed: int = 0,
-                 timesteps: int | None = None, progress: bool = True,
-                 game: str = "village") -> dict[str, Any]:
+def run_main_job(
+    out: str = "runs/main",
+    games: int = 200,
+    seed: int = 0,
+    timesteps: int | None = None,
+    progress: bool = True,
+    game: str = "village",
+) -> dict[str, Any]:
     """Train the default configuration into `out`, evaluate it, return and save the report."""
     if games <= 0 or games % 2:
         raise ValueError(f"--games must be a positive even number (2 seats), got {games}")
@@ -37,14 +42,16 @@ def run_main_job(out: str = "runs/main", games: int = 200, seed: int = 0,
         cfg.timesteps = timesteps
     summary = train(cfg)
     final = summary["final_checkpoint"]
-    evals = {opp: evaluate(cfg.game, cfg.players, [final, opp], games, seed=seed + 1,
-                           progress=progress)
-             for opp in ("random", "heuristic")}
+    evals = {
+        opp: evaluate(cfg.game, cfg.players, [final, opp], games, seed=seed + 1, progress=progress)
+        for opp in ("random", "heuristic")
+    }
     report = {
         "command": "python -m training.main_job " + " ".join(sys.argv[1:]),
         "train": summary,
-        "evaluations": {k: {kk: vv for kk, vv in v.items() if kk != "games_played"}
-                        for k, v in evals.items()},
+        "evaluations": {
+            k: {kk: vv for kk, vv in v.items() if kk != "games_played"} for k, v in evals.items()
+        },
         "rules_data_hash": summary["rules_data_hash"],
         "note": evals["random"]["note"],
     }
@@ -55,28 +62,42 @@ def run_main_job(out: str = "runs/main", games: int = 200, seed: int = 0,
 def format_report(report: dict[str, Any]) -> str:
     """The main job's results as one plain-text table."""
     t = report["train"]
-    lines = [f"PPO agent: {t['game']}, {t['players']} players, {t['timesteps']} steps in "
-             f"{t['wall_s']} s ({t['env_steps_per_s']} env steps/s, {t['device']})",
-             f"{'opponent':<10}  games  PPO win rate  95% CI          PPO mean score  "
-             "opp mean score  truncated"]
+    lines = [
+        f"PPO agent: {t['game']}, {t['players']} players, {t['timesteps']} steps in "
+        f"{t['wall_s']} s ({t['env_steps_per_s']} env steps/s, {t['device']})",
+        f"{'opponent':<10}  games  PPO win rate  95% CI          PPO mean score  "
+        "opp mean score  truncated",
+    ]
     for opp, ev in report["evaluations"].items():
         me, other = ev["agents"]
         lo, hi = me["win_rate_ci95"]
-        lines.append(f"{opp:<10}  {ev['games']:5d}  {me['win_rate']:12.3f}  [{lo:.3f}, {hi:.3f}]"
-                     f"  {me['mean_score']:14.2f}  {other['mean_score']:14.2f}  "
-                     f"{me['truncated_games']:9d}")
+        lines.append(
+            f"{opp:<10}  {ev['games']:5d}  {me['win_rate']:12.3f}  [{lo:.3f}, {hi:.3f}]"
+            f"  {me['mean_score']:14.2f}  {other['mean_score']:14.2f}  "
+            f"{me['truncated_games']:9d}"
+        )
     lines.append(f"rules_data_hash {report['rules_data_hash']}: {report['note']}")
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     """CLI entry point."""
-    p = argparse.ArgumentParser(prog="python -m training.main_job", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--game", choices=game_names(), default="village",
-                   help="game to train and evaluate on (2 players), default village")
-    p.add_argument("--out", default=None,
-                   help="run folder (default: a new runs/main-YYYYmmdd-HHMMSS, so reruns work)")
+    p = argparse.ArgumentParser(
+        prog="python -m training.main_job",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "--game",
+        choices=game_names(),
+        default="village",
+        help="game to train and evaluate on (2 players), default village",
+    )
+    p.add_argument(
+        "--out",
+        default=None,
+        help="run folder (default: a new runs/main-YYYYmmdd-HHMMSS, so reruns work)",
+    )
     p.add_argument("--games", type=int, default=200, help="games against each bot (even)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--timesteps", type=int, help="override the default run's length")
@@ -89,8 +110,14 @@ def main(argv: list[str] | None = None) -> int:
         if args.game != "village":
             args.out = time.strftime(f"runs/main-{args.game}-%Y%m%d-%H%M%S")
     try:
-        report = run_main_job(args.out, args.games, args.seed, args.timesteps,
-                              progress=not args.no_progress, game=args.game)
+        report = run_main_job(
+            args.out,
+            args.games,
+            args.seed,
+            args.timesteps,
+            progress=not args.no_progress,
+            game=args.game,
+        )
     except (ValueError, CheckpointError) as e:
         p.error(str(e))
     print(format_report(report))

@@ -73,8 +73,16 @@ class TrainConfig:
             raise ValueError(f"--reward must be one of {RETURN_KINDS}, got {self.reward!r}")
         if self.vec not in VEC_KINDS:
             raise ValueError(f"--vec must be one of {VEC_KINDS}, got {self.vec!r}")
-        for name in ("n_envs", "n_steps", "torch_threads", "batch_size", "n_epochs", "pool_size",
-                     "snapshot_every", "checkpoint_every"):
+        for name in (
+            "n_envs",
+            "n_steps",
+            "torch_threads",
+            "batch_size",
+            "n_epochs",
+            "pool_size",
+            "snapshot_every",
+            "checkpoint_every",
+        ):
             if getattr(self, name) <= 0:
                 raise ValueError(f"--{name.replace('_', '-')} must be positive")
         if self.device not in ("auto", "cpu") and not self.device.startswith("cuda"):
@@ -84,8 +92,12 @@ class TrainConfig:
         if self.init_from is not None:
             from training.checkpoint import check_sidecar
 
-            check_sidecar(read_sidecar(self.init_from), game, self.players,
-                          where=f"--init-from {self.init_from}")
+            check_sidecar(
+                read_sidecar(self.init_from),
+                game,
+                self.players,
+                where=f"--init-from {self.init_from}",
+            )
         pool = parse_pool(self.opponents)
         bots = bot_names(self.game)
         for spec, _w in pool:
@@ -95,11 +107,12 @@ class TrainConfig:
                 if not looks_like_checkpoint(spec):
                     raise ValueError(
                         f"--opponents: {spec!r} is not 'self', a bot ({', '.join(bots)}) or a "
-                        "checkpoint path")
+                        "checkpoint path"
+                    )
 
 
 def resolve_device(device: str) -> str:
-    """"auto" -> "cuda" when a GPU is present, else "cpu"."""
+    """ "auto" -> "cuda" when a GPU is present, else "cpu"."""
     if device != "auto":
         return device
     import torch
@@ -116,7 +129,7 @@ def opponent_pool(cfg: TrainConfig, snapshots: list[str]) -> list[tuple[str, flo
     pool: list[tuple[str, float]] = []
     for spec, w in parse_pool(cfg.opponents):
         if spec == SELF:
-            recent = snapshots[-cfg.pool_size:]
+            recent = snapshots[-cfg.pool_size :]
             pool += [(s, w / len(recent)) for s in recent] if recent else []
         else:
             pool.append((spec, w))
@@ -155,8 +168,14 @@ def _self_play_callback():
 
         def _snapshot(self) -> None:
             n = self.num_timesteps
-            path = save_checkpoint(self.model, self.run / "pool" / f"snap_{n:010d}", self.game,
-                                   self.cfg.players, {"kind": "snapshot"}, with_zip=False)
+            path = save_checkpoint(
+                self.model,
+                self.run / "pool" / f"snap_{n:010d}",
+                self.game,
+                self.cfg.players,
+                {"kind": "snapshot"},
+                with_zip=False,
+            )
             self.state["snapshots"].append(str(path.relative_to(self.run)))
             self.state["last_snapshot"] = n
             self._update_pool()
@@ -165,8 +184,12 @@ def _self_play_callback():
         def checkpoint(self, name: str | None = None) -> Path:
             n = self.num_timesteps
             path = save_checkpoint(
-                self.model, self.run / "checkpoints" / (name or f"step_{n:010d}"), self.game,
-                self.cfg.players, {"kind": "checkpoint", "config": asdict(self.cfg)})
+                self.model,
+                self.run / "checkpoints" / (name or f"step_{n:010d}"),
+                self.game,
+                self.cfg.players,
+                {"kind": "checkpoint", "config": asdict(self.cfg)},
+            )
             self.state["latest_checkpoint"] = str(path.relative_to(self.run))
             self.state["last_checkpoint"] = n
             self._save_state()
@@ -199,10 +222,14 @@ def _self_play_callback():
             return True
 
         def _on_rollout_end(self) -> None:
-            row = {"timesteps": self.num_timesteps, "episodes": self.episodes,
-                   "elapsed_s": round(time.time() - self.t0, 1),
-                   "steps_per_s": round((self.num_timesteps - self.steps0)
-                                        / max(time.time() - self.t0, 1e-9), 1)}
+            row = {
+                "timesteps": self.num_timesteps,
+                "episodes": self.episodes,
+                "elapsed_s": round(time.time() - self.t0, 1),
+                "steps_per_s": round(
+                    (self.num_timesteps - self.steps0) / max(time.time() - self.t0, 1e-9), 1
+                ),
+            }
             for kind, win in sorted(self.windows.items()):
                 if win:
                     rate = float(np.mean(win))
@@ -237,8 +264,9 @@ def train(cfg: TrainConfig, resume: bool = False) -> dict[str, Any]:
 
 def _train(cfg: TrainConfig, resume: bool) -> dict[str, Any]:
     if not resume and (Path(cfg.out) / "state.json").exists():
-        raise ValueError(f"{cfg.out} already holds a training run; use --resume {cfg.out} or "
-                         "another --out")
+        raise ValueError(
+            f"{cfg.out} already holds a training run; use --resume {cfg.out} or another --out"
+        )
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
@@ -252,13 +280,18 @@ def _train(cfg: TrainConfig, resume: bool) -> dict[str, Any]:
     if resume:
         state = json.loads(state_path.read_text())
     else:
-        state = {"snapshots": [], "last_snapshot": 0, "last_checkpoint": 0,
-                 "latest_checkpoint": None}
+        state = {
+            "snapshots": [],
+            "last_snapshot": 0,
+            "last_checkpoint": 0,
+            "latest_checkpoint": None,
+        }
     (run / "config.json").write_text(json.dumps(asdict(cfg), indent=2))
 
     bots_only = [(s, w) for s, w in parse_pool(cfg.opponents) if s != SELF] or [("random", 1.0)]
-    fns = [partial(_make_env, cfg.game, cfg.players, cfg.reward, bots_only)
-           for _ in range(cfg.n_envs)]
+    fns = [
+        partial(_make_env, cfg.game, cfg.players, cfg.reward, bots_only) for _ in range(cfg.n_envs)
+    ]
     if cfg.vec == "batch":  # B games in the compiled batch engine (core.batch, DESIGN D8)
         from training.batch_vec_env import BatchVecEnv
 
@@ -280,17 +313,25 @@ def _train(cfg: TrainConfig, resume: bool) -> dict[str, Any]:
     elif cfg.init_from:
         from training.checkpoint import load_checkpoint
 
-        model, _meta = load_checkpoint(cfg.init_from, game, cfg.players, env=venv,
-                                       device=device)
+        model, _meta = load_checkpoint(cfg.init_from, game, cfg.players, env=venv, device=device)
         model.tensorboard_log = tb
         model.set_random_seed(cfg.seed)
     else:
         torch.manual_seed(cfg.seed)
         model = MaskablePPO(
-            "MlpPolicy", venv, learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
-            batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma,
-            gae_lambda=cfg.gae_lambda, ent_coef=cfg.ent_coef, seed=cfg.seed, device=device,
-            tensorboard_log=tb, verbose=0,
+            "MlpPolicy",
+            venv,
+            learning_rate=cfg.learning_rate,
+            n_steps=cfg.n_steps,
+            batch_size=cfg.batch_size,
+            n_epochs=cfg.n_epochs,
+            gamma=cfg.gamma,
+            gae_lambda=cfg.gae_lambda,
+            ent_coef=cfg.ent_coef,
+            seed=cfg.seed,
+            device=device,
+            tensorboard_log=tb,
+            verbose=0,
             policy_kwargs={"net_arch": {"pi": list(cfg.net_arch), "vf": list(cfg.net_arch)}},
         )
     if tb is None:
@@ -299,24 +340,37 @@ def _train(cfg: TrainConfig, resume: bool) -> dict[str, Any]:
         state["last_snapshot"] = state["last_checkpoint"] = int(model.num_timesteps)
     remaining = cfg.timesteps - model.num_timesteps
     if remaining <= 0:
-        raise ValueError(f"--timesteps {cfg.timesteps} is not beyond the {model.num_timesteps} "
-                         "already trained in this run")
+        raise ValueError(
+            f"--timesteps {cfg.timesteps} is not beyond the {model.num_timesteps} "
+            "already trained in this run"
+        )
     cb = _self_play_callback()(cfg, run, state)
     t0 = time.time()
     steps0 = model.num_timesteps
-    model.learn(total_timesteps=remaining, callback=cb, progress_bar=cfg.progress_bar,
-                reset_num_timesteps=not (resume or cfg.init_from), tb_log_name="ppo")
+    model.learn(
+        total_timesteps=remaining,
+        callback=cb,
+        progress_bar=cfg.progress_bar,
+        reset_num_timesteps=not (resume or cfg.init_from),
+        tb_log_name="ppo",
+    )
     wall = time.time() - t0
     cb.checkpoint()
-    final = save_checkpoint(model, run / "final", game, cfg.players,
-                            {"kind": "final", "config": asdict(cfg)})
+    final = save_checkpoint(
+        model, run / "final", game, cfg.players, {"kind": "final", "config": asdict(cfg)}
+    )
     venv.close()
     summary = {
-        "game": cfg.game, "players": cfg.players, "timesteps": int(model.num_timesteps),
-        "trained_this_call": int(model.num_timesteps - steps0), "wall_s": round(wall, 1),
+        "game": cfg.game,
+        "players": cfg.players,
+        "timesteps": int(model.num_timesteps),
+        "trained_this_call": int(model.num_timesteps - steps0),
+        "wall_s": round(wall, 1),
         "env_steps_per_s": round((model.num_timesteps - steps0) / wall, 1),
-        "device": device, "final_checkpoint": str(final),
-        "rules_data_hash": game.RULES_DATA_HASH, "library_version": library_version(),
+        "device": device,
+        "final_checkpoint": str(final),
+        "rules_data_hash": game.RULES_DATA_HASH,
+        "library_version": library_version(),
         "note": "rules data is PROVISIONAL (see docs/rules); results hold for this hash only",
     }
     (run / "summary.json").write_text(json.dumps(summary, indent=2))
@@ -334,32 +388,45 @@ def silent_logger():
 def build_parser() -> argparse.ArgumentParser:
     """The command-line interface of `python -m training.train`."""
     d = TrainConfig()
-    p = argparse.ArgumentParser(prog="python -m training.train", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="python -m training.train",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("--game", choices=game_names(), help=f"default {d.game}")
     p.add_argument("--players", type=int, help=f"2-4, default {d.players}")
     p.add_argument("--timesteps", type=int, help=f"total learner steps, default {d.timesteps}")
     p.add_argument("--seed", type=int, help=f"default {d.seed}")
     p.add_argument("--out", help="output folder, default runs/<game>-<players>p")
     p.add_argument("--resume", metavar="DIR", help="continue the run in DIR (reads its config)")
-    p.add_argument("--opponents", help=f"weighted pool, default {d.opponents!r}; entries are "
-                   "bot names, checkpoint paths or 'self' (frozen past snapshots)")
+    p.add_argument(
+        "--opponents",
+        help=f"weighted pool, default {d.opponents!r}; entries are "
+        "bot names, checkpoint paths or 'self' (frozen past snapshots)",
+    )
     p.add_argument("--reward", choices=RETURN_KINDS, help=f"returns kind, default {d.reward}")
     p.add_argument("--n-envs", type=int, help=f"parallel games, default {d.n_envs}")
-    p.add_argument("--vec", choices=VEC_KINDS, help=f"default {d.vec}: the compiled batch engine "
-                   "(docs/training.md compares the three)")
+    p.add_argument(
+        "--vec",
+        choices=VEC_KINDS,
+        help=f"default {d.vec}: the compiled batch engine (docs/training.md compares the three)",
+    )
     p.add_argument("--n-steps", type=int, help=f"rollout steps per env, default {d.n_steps}")
     p.add_argument("--batch-size", type=int, help=f"default {d.batch_size}")
     p.add_argument("--n-epochs", type=int, help=f"default {d.n_epochs}")
     p.add_argument("--learning-rate", type=float, help=f"default {d.learning_rate}")
     p.add_argument("--ent-coef", type=float, help=f"default {d.ent_coef}")
-    p.add_argument("--net-arch", help="hidden layer widths, default "
-                   + ",".join(map(str, d.net_arch)))
+    p.add_argument(
+        "--net-arch", help="hidden layer widths, default " + ",".join(map(str, d.net_arch))
+    )
     p.add_argument("--pool-size", type=int, help=f"snapshots kept in play, default {d.pool_size}")
     p.add_argument("--snapshot-every", type=int, help=f"default {d.snapshot_every}")
     p.add_argument("--checkpoint-every", type=int, help=f"default {d.checkpoint_every}")
-    p.add_argument("--init-from", metavar="CKPT",
-                   help="start from a checkpoint's weights (--timesteps counts on from it)")
+    p.add_argument(
+        "--init-from",
+        metavar="CKPT",
+        help="start from a checkpoint's weights (--timesteps counts on from it)",
+    )
     p.add_argument("--device", help="auto (GPU when present), cpu or cuda; default auto")
     p.add_argument("--torch-threads", type=int, help="torch CPU threads, default 1")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -380,7 +447,8 @@ def config_from_args(args: argparse.Namespace) -> tuple[TrainConfig, bool]:
         run = Path(args.resume)
         if not (run / "config.json").exists() or not (run / "state.json").exists():
             raise ValueError(
-                f"--resume {run}: not a training run folder (no config.json/state.json)")
+                f"--resume {run}: not a training run folder (no config.json/state.json)"
+            )
         saved = json.loads((run / "config.json").read_text())
         allowed = {"timesteps", "device", "torch_threads", "progress_bar", "tensorboard"}
         clash = sorted(k for k in given if k not in allowed and given[k] != saved.get(k))
@@ -392,14 +460,18 @@ def config_from_args(args: argparse.Namespace) -> tuple[TrainConfig, bool]:
             raise ValueError(f"--resume {run}: no checkpoint recorded in state.json")
         done = read_sidecar(run / state["latest_checkpoint"]).get("num_timesteps", 0)
         if cfg.timesteps <= done:
-            raise ValueError(f"--resume: --timesteps is the new total and must exceed the "
-                             f"{done} steps already trained (got {cfg.timesteps})")
+            raise ValueError(
+                f"--resume: --timesteps is the new total and must exceed the "
+                f"{done} steps already trained (got {cfg.timesteps})"
+            )
         return cfg, True
     if "out" not in given:
         given["out"] = f"runs/{given.get('game', 'village')}-{given.get('players', 2)}p"
     if (Path(given["out"]) / "state.json").exists():
-        raise ValueError(f"{given['out']} already holds a training run; use --resume "
-                         f"{given['out']} or another --out")
+        raise ValueError(
+            f"{given['out']} already holds a training run; use --resume "
+            f"{given['out']} or another --out"
+        )
     cfg = TrainConfig(**given)
     return cfg, False
 

@@ -70,11 +70,7 @@ def invariant_errors(state: np.ndarray, T: np.ndarray | None = None) -> list[str
                 err.append(f"card {pos}: two supervisors in slot {slot}")
         if ac[pos] < 0 and (sup[pos].any() or v("act_cubes")[pos].any()):
             err.append(f"card {pos}: citizens or cubes on a face-down card")
-        if (
-            ac[pos] >= 0
-            and T[T_ACT + ac[pos] * A_W + A_TIMING] == 0
-            and v("act_cubes")[pos].any()
-        ):
+        if ac[pos] >= 0 and T[T_ACT + ac[pos] * A_W + A_TIMING] == 0 and v("act_cubes")[pos].any():
             err.append(f"card {pos}: cubes on an immediate card")
         if ac[pos] >= 0 and v("act_hidden")[pos] >= 0:
             err.append(f"card {pos}: both revealed and face down")

@@ -26,8 +26,15 @@ SPEC = GameSpec(
     layout=LAYOUT,
     actions=ACTIONS,
     # Troyes has no safety cap (it always ends after its last round) and no game-id field
-    fields=StateFields(num_players=S_NP, actor=S_CUR, version=S_VERSION, phase=S_PHASE,
-                       rng=S_RNG, over=S_PHASE, over_value=PH_OVER),
+    fields=StateFields(
+        num_players=S_NP,
+        actor=S_CUR,
+        version=S_VERSION,
+        phase=S_PHASE,
+        rng=S_RNG,
+        over=S_PHASE,
+        over_value=PH_OVER,
+    ),
     phase_names=PHASE_NAMES,
     obs_size=OBS_SIZE,
     work_size=WORK_SIZE,

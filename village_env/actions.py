@@ -12,8 +12,12 @@ from village_env.tables import N_EDGES
 
 VERSION = 1
 # board locations a member can be recalled from (rules §4.2): crafts, council, cities, windows
-RECALL_LOCS = tuple(range(LOC_CRAFT, LOC_CRAFT + 4)) + tuple(range(LOC_COUNCIL, LOC_COUNCIL + 4)) \
-    + tuple(range(LOC_CITY, LOC_CITY + 8)) + tuple(range(LOC_WINDOW, LOC_WINDOW + 4))
+RECALL_LOCS = (
+    tuple(range(LOC_CRAFT, LOC_CRAFT + 4))
+    + tuple(range(LOC_COUNCIL, LOC_COUNCIL + 4))
+    + tuple(range(LOC_CITY, LOC_CITY + 8))
+    + tuple(range(LOC_WINDOW, LOC_WINDOW + 4))
+)
 # visible locations a member can die at (rules §3.5): the farmyard and the board
 VISIBLE_LOCS = (LOC_FARM,) + RECALL_LOCS
 

@@ -47,8 +47,18 @@ N_PHASES = 10
 # pending_kind (PH_REWARD): what a reward of choice gives
 PK_CUBES = 1
 PK_GOODS = 2
-PHASE_NAMES = ("turn", "choose action", "craft: produce?", "council privilege", "reward choice",
-               "market day", "death", "Mass: picks", "Mass: advance", "game over")
+PHASE_NAMES = (
+    "turn",
+    "choose action",
+    "craft: produce?",
+    "council privilege",
+    "reward choice",
+    "market day",
+    "death",
+    "Mass: picks",
+    "Mass: advance",
+    "game over",
+)
 
 BIG = 1 << 40
 P, S = MAXP, N_SPACES
@@ -121,9 +131,18 @@ S_GAME_ID, S_VERSION, S_NP, S_RNG = _o("game_id"), _o("version"), _o("n_players"
 S_ROUND, S_START, S_NS = _o("round"), _o("start_player"), _o("ns_holder")
 S_TURN, S_PHASE, S_ACTOR, S_ALLOWED = _o("turn_player"), _o("phase"), _o("actor"), _o("allowed")
 S_PUNITS, S_PKIND, S_PRIVMAX, S_CRAFTB = (
-    _o("pending_units"), _o("pending_kind"), _o("priv_max"), _o("craft_bld"))
+    _o("pending_units"),
+    _o("pending_kind"),
+    _o("priv_max"),
+    _o("craft_bld"),
+)
 S_MKT, S_MOPEN, S_MFREE, S_MSERVED, S_MPASSED = (
-    _o("mkt_active"), _o("mkt_opener"), _o("mkt_free"), _o("mkt_served"), _o("mkt_passed"))
+    _o("mkt_active"),
+    _o("mkt_opener"),
+    _o("mkt_free"),
+    _o("mkt_served"),
+    _o("mkt_passed"),
+)
 S_MTURN = _o("mkt_turn")
 S_DNOW, S_DEND, S_DPLAYER = _o("deaths_now"), _o("deaths_end"), _o("death_player")
 S_BOARD, S_BAG, S_SCUBES, S_SGOODS = _o("board"), _o("bag"), _o("supply_cubes"), _o("supply_goods")
@@ -134,9 +153,21 @@ S_STALLS, S_QUEUE, S_PILE, S_OWNER = _o("stalls"), _o("queue"), _o("pile"), _o("
 S_CHRON, S_GRAVES, S_MONKS = _o("chron_used"), _o("graves_used"), _o("monks_bag")
 S_MPICKED, S_MSEAT = _o("mass_picked"), _o("mass_seat")
 S_TRIG, S_TRIGP, S_TRIGM, S_TRIGO = (
-    _o("triggered"), _o("trigger_player"), _o("trigger_in_market"), _o("trigger_opener"))
+    _o("triggered"),
+    _o("trigger_player"),
+    _o("trigger_in_market"),
+    _o("trigger_opener"),
+)
 S_INFINAL, S_FORDER, S_FN, S_FIDX = (
-    _o("in_final"), _o("final_order"), _o("final_n"), _o("final_idx"))
+    _o("in_final"),
+    _o("final_order"),
+    _o("final_n"),
+    _o("final_idx"),
+)
 S_FREE, S_OVER, S_TRUNC, S_NTURNS = (
-    _o("free_action"), _o("game_over"), _o("truncated"), _o("n_turns"))
+    _o("free_action"),
+    _o("game_over"),
+    _o("truncated"),
+    _o("n_turns"),
+)
 MEM_STRIDE = N_LOC * N_GEN  # members[p, loc, g] at S_MEM + p*MEM_STRIDE + loc*N_GEN + g

@@ -17,14 +17,20 @@ def play_log(num_players: int = 4, seed: int = 0, bot_seed: int = 0, verbose: bo
     while not V.is_terminal(s):
         p = V.current_player(s)
         a = bots[p].act(V, s)
-        lines.append(f"{k:4d} r{int(V.LAYOUT.view(s, 'round')[0]):<2d} player_{p} "
-                     f"[{V.phase_name(s)}] {V.describe(a, s)}")
+        lines.append(
+            f"{k:4d} r{int(V.LAYOUT.view(s, 'round')[0]):<2d} player_{p} "
+            f"[{V.phase_name(s)}] {V.describe(a, s)}"
+        )
         s = V.step(s, a)
         k += 1
     lines.append(V.render(s))
     sc, tb = V.scores(s), V.tiebreaks(s)
-    lines.append("final scores: " + ", ".join(
-        f"player_{p} {sc[p]} (customers {tb[p, 0]}, living {tb[p, 1]})" for p in range(len(sc))))
+    lines.append(
+        "final scores: "
+        + ", ".join(
+            f"player_{p} {sc[p]} (customers {tb[p, 0]}, living {tb[p, 1]})" for p in range(len(sc))
+        )
+    )
     lines.append(f"returns (win_loss): {V.returns(s).tolist()}; truncated: {V.is_truncated(s)}")
     return lines, s
 

@@ -104,15 +104,19 @@ def describe(action: int, state: np.ndarray | None = None, T: np.ndarray = TABLE
         return f"council: enter with a {gen(idx[0])}, paying {('2 green', '1 scroll')[idx[1]]}"
     if name == "council_climb":
         lv, g, pay = idx
-        return (f"council: climb a {gen(g)} from level {lv + 1} to {lv + 2}, paying "
-                f"{('2 green', '1 scroll')[pay]}")
+        return (
+            f"council: climb a {gen(g)} from level {lv + 1} to {lv + 2}, paying "
+            f"{('2 green', '1 scroll')[pay]}"
+        )
     if name == "council_privilege":
         return "council: privilege only"
     if name == "privilege":
-        return ("privilege 1: take the next start player marker",
-                "privilege 2: two influence cubes of choice",
-                "privilege 3: a goods tile of choice",
-                "privilege 4: pay 1 coin for 3 prestige")[idx[0]]
+        return (
+            "privilege 1: take the next start player marker",
+            "privilege 2: two influence cubes of choice",
+            "privilege 3: a goods tile of choice",
+            "privilege 4: pay 1 coin for 3 prestige",
+        )[idx[0]]
     if name == "church":
         return f"church: a {gen(idx[0])} into the black bag, paying {('1 brown', '3 time')[idx[1]]}"
     if name == "choose_cube":
@@ -146,24 +150,35 @@ def render(state: np.ndarray, T: np.ndarray = TABLES) -> str:
         + f" | start player: player_{int(v('start_player')[0])}"
     ]
     board = v("board")
-    lines.append("board: " + "  ".join(
-        f"{rd.SPACES[sp]}[" + ",".join(
-            f"{rd.CUBE_KINDS[k][:2]}{board[sp, k]}" for k in range(5) if board[sp, k]) + "]"
-        for sp in range(7)))
+    lines.append(
+        "board: "
+        + "  ".join(
+            f"{rd.SPACES[sp]}["
+            + ",".join(f"{rd.CUBE_KINDS[k][:2]}{board[sp, k]}" for k in range(5) if board[sp, k])
+            + "]"
+            for sp in range(7)
+        )
+    )
     lines.append("stalls: " + "; ".join(tile_words(int(t), T) for t in v("stalls") if t >= 0))
-    lines.append("waiting: " + "; ".join(tile_words(int(t), T) for t in v("queue") if t >= 0)
-                 + f" | pile {int(v('pile').sum())}")
-    lines.append(f"chronicle {v('chron_used').tolist()} (council, crafts, travel, church, "
-                 f"farmyard) graves {int(v('graves_used')[0])}"
-                 + (" | END TRIGGERED" if v("triggered")[0] else ""))
+    lines.append(
+        "waiting: "
+        + "; ".join(tile_words(int(t), T) for t in v("queue") if t >= 0)
+        + f" | pile {int(v('pile').sum())}"
+    )
+    lines.append(
+        f"chronicle {v('chron_used').tolist()} (council, crafts, travel, church, "
+        f"farmyard) graves {int(v('graves_used')[0])}"
+        + (" | END TRIGGERED" if v("triggered")[0] else "")
+    )
     mem = v("members")
     for p in range(n):
         where = []
         for loc in range(mem.shape[1]):
             gens = mem[p, loc]
             if gens.sum() and loc != LOC_UNBORN:
-                where.append(f"{loc_name(loc)}:" + "".join(str(g + 1) * int(gens[g])
-                                                            for g in range(4)))
+                where.append(
+                    f"{loc_name(loc)}:" + "".join(str(g + 1) * int(gens[g]) for g in range(4))
+                )
         goods = ",".join(f"{rd.GOODS[g]}{v('goods')[p, g]}" for g in range(5) if v("goods")[p, g])
         cubes = ",".join(f"{rd.COLOURS[c]}{v('cubes')[p, c]}" for c in range(4) if v("cubes")[p, c])
         lines.append(

@@ -59,8 +59,13 @@ CRAFTS = {
     "blacksmith": (2, 2, (0, 0, 2, 0), 0),  # [U] PROVISIONAL
 }
 # product -> building (the stables make a horse or an ox, the player's choice)
-PRODUCT_BUILDING = {"scroll": "office", "horse": "stables", "plow": "blacksmith",
-                    "ox": "stables", "wagon": "wainwright"}
+PRODUCT_BUILDING = {
+    "scroll": "office",
+    "horse": "stables",
+    "plow": "blacksmith",
+    "ox": "stables",
+    "wagon": "wainwright",
+}
 MILL = (1, 2, 2)  # (time, grain) paid -> coins gained; coins [C], costs [U] PROVISIONAL
 
 # --- A.4 council chamber (rules §4.7) ----------------------------------------------------------

@@ -116,8 +116,14 @@ def test_editing_rules_data_recompiles(tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
 
     def play():
-        r = subprocess.run([sys.executable, "-c", _PLAY], cwd=tmp_path, env=env,
-                           capture_output=True, text=True, timeout=600)
+        r = subprocess.run(
+            [sys.executable, "-c", _PLAY],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         assert r.returncode == 0, r.stderr[-3000:]
         return r.stdout.split()
 

@@ -12,8 +12,7 @@ from training.games import get_game
 @pytest.mark.parametrize("game", GAMES)
 def test_registry_names_and_errors(game):
     assert {"random", "heuristic"} <= set(bot_names(game))
-    with pytest.raises(ValueError,
-                       match=f"no bot 'nope' for {game}; available: heuristic, random"):
+    with pytest.raises(ValueError, match=f"no bot 'nope' for {game}; available: heuristic, random"):
         make_bot(game, "nope")
 
 
@@ -64,8 +63,7 @@ def test_troyes_heuristic_ignores_the_opponents_hidden_characters():
         other = 1 - me
         theirs = set(s[o + 2 * other : o + 2 * other + 2].tolist())
         alt = s.copy()
-        alt[o + 2 * other : o + 2 * other + 2] = [c for c in range(6)
-                                                   if c not in own | theirs][:2]
+        alt[o + 2 * other : o + 2 * other + 2] = [c for c in range(6) if c not in own | theirs][:2]
         assert not np.array_equal(alt, s)
         assert np.array_equal(g.observe(alt, me), g.observe(s, me))
         if len(np.flatnonzero(g.legal_mask(s))) > 1:

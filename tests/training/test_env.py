@@ -151,4 +151,3 @@ def test_bad_settings_are_refused():
     with pytest.raises(ValueError, match="zero total weight"):
         parse_pool("random:0")
     assert parse_pool("random:2, heuristic") == [("random", 2.0), ("heuristic", 1.0)]
-

@@ -53,9 +53,15 @@ def _stub_game(score_table):
         return compute_returns(sc, np.zeros((len(sc), 1)), kind, 20.0)
 
     return types.SimpleNamespace(
-        NAME="stub", PLAYER_COUNTS=(2, 3, 4), RULES_DATA_HASH="stubhash", new_game=new_game,
-        is_terminal=lambda s: True, is_truncated=lambda s: False, scores=scores,
-        returns=returns)
+        NAME="stub",
+        PLAYER_COUNTS=(2, 3, 4),
+        RULES_DATA_HASH="stubhash",
+        new_game=new_game,
+        is_terminal=lambda s: True,
+        is_truncated=lambda s: False,
+        scores=scores,
+        returns=returns,
+    )
 
 
 @pytest.mark.parametrize(
@@ -111,7 +117,11 @@ def test_cli_errors_and_json(tmp_path, capsys):
         ev.main(["--agents", "random", str(tmp_path / "missing.zip"), "--games", "2"])
     assert "neither a bot" in capsys.readouterr().err
     out = tmp_path / "r.json"
-    assert ev.main(["--agents", "random", "random", "--games", "2", "--json", str(out),
-                    "--no-progress"]) == 0
+    assert (
+        ev.main(
+            ["--agents", "random", "random", "--games", "2", "--json", str(out), "--no-progress"]
+        )
+        == 0
+    )
     data = json.loads(out.read_text())
     assert data["players"] == 2 and len(data["agents"]) == 2 and data["rules_data_hash"]

@@ -15,10 +15,29 @@ from training.games import get_game
 
 pytestmark = pytest.mark.slow  # MaskablePPO training runs
 
-TINY = ["--timesteps", "256", "--n-envs", "2", "--n-steps", "64", "--batch-size", "64",
-        "--n-epochs", "1", "--net-arch", "32", "--snapshot-every", "128",
-        "--checkpoint-every", "128", "--opponents", "random:1,self:1", "--no-progress",
-        "--device", "cpu"]
+TINY = [
+    "--timesteps",
+    "256",
+    "--n-envs",
+    "2",
+    "--n-steps",
+    "64",
+    "--batch-size",
+    "64",
+    "--n-epochs",
+    "1",
+    "--net-arch",
+    "32",
+    "--snapshot-every",
+    "128",
+    "--checkpoint-every",
+    "128",
+    "--opponents",
+    "random:1,self:1",
+    "--no-progress",
+    "--device",
+    "cpu",
+]
 
 
 @pytest.fixture(scope="module")
@@ -29,8 +48,15 @@ def run_dir(tmp_path_factory):
 
 
 def test_tiny_run_writes_everything(run_dir):
-    for name in ("config.json", "state.json", "summary.json", "progress.csv", "final.zip",
-                 "final.policy.npz", "final.json"):
+    for name in (
+        "config.json",
+        "state.json",
+        "summary.json",
+        "progress.csv",
+        "final.zip",
+        "final.policy.npz",
+        "final.json",
+    ):
         assert (run_dir / name).exists(), name
     assert list((run_dir / "tb").rglob("events.out.tfevents*"))
     assert len(list((run_dir / "checkpoints").glob("*.zip"))) >= 2
@@ -122,8 +148,9 @@ def no_unpickle(monkeypatch):
         ({"library_version": "0.0.0-other"}, ["library_version", "0.0.0-other"]),
     ],
 )
-def test_mismatched_checkpoint_is_refused_before_unpickling(run_dir, tmp_path, no_unpickle,
-                                                            changes, words):
+def test_mismatched_checkpoint_is_refused_before_unpickling(
+    run_dir, tmp_path, no_unpickle, changes, words
+):
     c = _copy_ckpt(run_dir, tmp_path)
     _edit_sidecar(c, **changes)
     with pytest.raises(CheckpointError) as e:

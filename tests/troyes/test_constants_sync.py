@@ -48,8 +48,11 @@ ENUM_COPIES = [
 ]
 
 
-@pytest.mark.parametrize(("module", "name", "member"), ENUM_COPIES,
-                         ids=[f"{m.__name__.rsplit('.', 1)[-1]}.{n}" for m, n, _ in ENUM_COPIES])
+@pytest.mark.parametrize(
+    ("module", "name", "member"),
+    ENUM_COPIES,
+    ids=[f"{m.__name__.rsplit('.', 1)[-1]}.{n}" for m, n, _ in ENUM_COPIES],
+)
 def test_engine_code_matches_its_enum(module, name, member):
     value = getattr(module, name)
     assert type(value) is int, f"{name} must be a plain int (numba freezes it as a constant)"
@@ -59,8 +62,14 @@ def test_engine_code_matches_its_enum(module, name, member):
 def test_every_enum_member_has_its_engine_code():
     """No member of a copied enum is missing from the engine's copies (a new card effect...)."""
     copied = {(type(m), int(m)) for _, _, m in ENUM_COPIES}
-    for enum in (rules_data.Count, rules_data.Effect, rules_data.Colour, rules_data.Res,
-                 rules_data.EventEffect, rules_data.Timing):
+    for enum in (
+        rules_data.Count,
+        rules_data.Effect,
+        rules_data.Colour,
+        rules_data.Res,
+        rules_data.EventEffect,
+        rules_data.Timing,
+    ):
         for member in enum:
             assert (enum, int(member)) in copied, f"{member!r} has no engine constant"
 
@@ -71,8 +80,9 @@ def test_layout_dimensions_match_the_rules():
     assert layout.N_DIST == layout.MAXP + 1  # the seats' districts and the neutral one
     assert layout.DIST_DICE == layout.N_COL * layout.N_VAL
     assert layout.N_DIE_TYPES == layout.N_DIST * layout.DIST_DICE
-    assert layout.N_SPACES == sum(rules_data.ROW_LENGTH[b] * len(set(rules_data.ROW_OF_VALUE[b]))
-                                  for b in range(layout.N_BLD))
+    assert layout.N_SPACES == sum(
+        rules_data.ROW_LENGTH[b] * len(set(rules_data.ROW_OF_VALUE[b])) for b in range(layout.N_BLD)
+    )
     assert layout.N_ACTPOS == layout.N_COL * 3  # one Activity card per colour and level 1..3
     L = layout.LAYOUT
     assert L.segments["dice"].shape == (layout.N_DIST, layout.N_COL, layout.N_VAL)

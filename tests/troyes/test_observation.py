@@ -22,8 +22,9 @@ def test_reciprocal_products_equal_the_divisions():
         d = int(name[3:])
         inv = getattr(obs_mod, name)
         assert inv == 1.0 / d
-        np.testing.assert_array_equal((x * inv).astype(np.float32), (x / d).astype(np.float32),
-                                      err_msg=name)
+        np.testing.assert_array_equal(
+            (x * inv).astype(np.float32), (x / d).astype(np.float32), err_msg=name
+        )
 
 
 def _states(n, seed):

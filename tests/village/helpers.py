@@ -55,9 +55,14 @@ def give(s, p, *, grain=0, coins=0, goods=None, cubes=None):
 
 def clear_player(s, p):
     """Return all of p's cubes, goods, grain and coins to the supply."""
-    give(s, p, grain=-int(v(s, "grain")[p]), coins=-int(v(s, "coins")[p]),
-         goods={g: -int(v(s, "goods")[p, GOOD[g]]) for g in rd.GOODS},
-         cubes={c: -int(v(s, "cubes")[p, COL[c]]) for c in rd.COLOURS})
+    give(
+        s,
+        p,
+        grain=-int(v(s, "grain")[p]),
+        coins=-int(v(s, "coins")[p]),
+        goods={g: -int(v(s, "goods")[p, GOOD[g]]) for g in rd.GOODS},
+        cubes={c: -int(v(s, "cubes")[p, COL[c]]) for c in rd.COLOURS},
+    )
     return s
 
 
@@ -140,10 +145,34 @@ def visible_index(loc):
 
 
 __all__ = [
-    "LOC_BAG", "LOC_CITY", "LOC_COUNCIL", "LOC_CRAFT", "LOC_FARM", "LOC_UNBORN", "LOC_WINDOW",
-    "BLD", "CITY", "COL", "GOOD", "SPACE", "V", "act", "aid", "clear_player", "give", "legal",
-    "legal_names", "move", "new", "recall_index", "set_board", "set_turn", "settle_state",
-    "start_mass", "v", "visible_index",
+    "LOC_BAG",
+    "LOC_CITY",
+    "LOC_COUNCIL",
+    "LOC_CRAFT",
+    "LOC_FARM",
+    "LOC_UNBORN",
+    "LOC_WINDOW",
+    "BLD",
+    "CITY",
+    "COL",
+    "GOOD",
+    "SPACE",
+    "V",
+    "act",
+    "aid",
+    "clear_player",
+    "give",
+    "legal",
+    "legal_names",
+    "move",
+    "new",
+    "recall_index",
+    "set_board",
+    "set_turn",
+    "settle_state",
+    "start_mass",
+    "v",
+    "visible_index",
 ]
 
 
@@ -191,8 +220,9 @@ def set_time(s, p, t):
 def where(s, p):
     """{(loc, gen): n} for every member of p that is not unborn (gen 1-based)."""
     m = v(s, "members")[p]
-    return {(loc, g + 1): int(m[loc, g]) for loc in range(1, m.shape[0]) for g in range(4)
-            if m[loc, g]}
+    return {
+        (loc, g + 1): int(m[loc, g]) for loc in range(1, m.shape[0]) for g in range(4) if m[loc, g]
+    }
 
 
 def bury_as(s, p, gen, section, src=None, k=1):

@@ -72,13 +72,16 @@ def _die_by_plague(s, p, t0=8):
     return s
 
 
-@pytest.mark.parametrize("loc,section", [
-    (LOC_FARM, "farmyard"),
-    (LOC_CRAFT + 1, "crafts"),  # stables
-    (LOC_COUNCIL + 3, "council"),  # level 4
-    (LOC_CITY + CITY["H"], "travel"),
-    (LOC_WINDOW + 2, "church"),  # W3
-])
+@pytest.mark.parametrize(
+    "loc,section",
+    [
+        (LOC_FARM, "farmyard"),
+        (LOC_CRAFT + 1, "crafts"),  # stables
+        (LOC_COUNCIL + 3, "council"),  # level 4
+        (LOC_CITY + CITY["H"], "travel"),
+        (LOC_WINDOW + 2, "church"),  # W3
+    ],
+)
 def test_dead_member_goes_to_the_section_of_its_occupation(loc, section):
     """§3.6: council / crafts / travel / church / farmyard by where the member stood."""
     s = _s()
@@ -155,8 +158,9 @@ def test_end_triggers_once_and_later_placements_change_nothing_ed18():
     """ED-18: player 0 fills the last grave (trigger); in player 1's final turn a death fills
     the last chronicle space: no second trigger, the final order stays."""
     s = _s(2)
-    _prefill(s, {"farmyard": 2, "grave": 3, "council": 1, "crafts": 2, "travel": 2,
-                 "church": 2}, [0, 1])
+    _prefill(
+        s, {"farmyard": 2, "grave": 3, "council": 1, "crafts": 2, "travel": 2, "church": 2}, [0, 1]
+    )
     move(s, 0, LOC_FARM, LOC_BAG, 1, 3)
     move(s, 1, LOC_FARM, LOC_BAG, 1, 3)
     move(s, 1, LOC_FARM, LOC_COUNCIL, 1)
@@ -206,8 +210,7 @@ def test_trigger_on_the_last_cube_gives_free_final_actions_ed13():
     assert V.current_player(s) == 1 and v(s, "free_action")[0] == 1
     assert v(s, "phase")[0] == PH_CHOOSE and v(s, "allowed")[0] == -1
     names = {name for name, _ in legal(s)}
-    assert names == {"done", "harvest", "birth", "craft_place", "market", "council_enter",
-                     "church"}
+    assert names == {"done", "harvest", "birth", "craft_place", "market", "council_enter", "church"}
     s = act(s, "harvest")
     assert v(s, "grain")[1] == 2 and v(s, "game_over")[0] == 1
     assert v(s, "cubes")[1].tolist() == [0, 0, 0, 3]  # no Well cost was paid

@@ -42,8 +42,13 @@ def church_turn(*, cubes=None, coins=0, gen2=False):
 def test_church_with_a_brown_cube_puts_a_member_in_the_bag():
     s = church_turn(cubes={"brown": 1}, gen2=True)
     # ED-25: brown or 3 time, for each generation on the farmyard
-    assert legal(s) == {("done", ()), ("church", (0, 0)), ("church", (0, 1)),
-                        ("church", (1, 0)), ("church", (1, 1))}
+    assert legal(s) == {
+        ("done", ()),
+        ("church", (0, 0)),
+        ("church", (0, 1)),
+        ("church", (1, 0)),
+        ("church", (1, 1)),
+    }
     s = act(s, "church", 1, 0)
     assert v(s, "cubes")[0, COL["brown"]] == 0 and v(s, "time")[0] == 0
     assert v(s, "members")[0, LOC_BAG].tolist() == [0, 1, 0, 0]

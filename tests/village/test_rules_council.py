@@ -92,8 +92,12 @@ def test_ed24_entering_gives_only_level1_privilege_even_with_a_member_higher_up(
 
 def test_climb_l1_to_l2_costs_1_time_and_offers_levels_1_2_cubes_of_choice():
     s = council_turn(cubes={"green": 2}, levels=(L1,))
-    assert legal(s) == {("done", ()), ("council_enter", (0, 0)), ("council_climb", (0, 0, 0)),
-                        ("council_privilege", ())}
+    assert legal(s) == {
+        ("done", ()),
+        ("council_enter", (0, 0)),
+        ("council_climb", (0, 0, 0)),
+        ("council_privilege", ()),
+    }
     s = act(s, "council_climb", 0, 0, 0)
     assert v(s, "time")[0] == 1 and v(s, "members")[0, L2, 0] == 1
     assert v(s, "members")[0, L1].sum() == 0
@@ -111,8 +115,7 @@ def test_climb_l2_to_l3_costs_2_time_and_gives_a_good_of_choice():
     s = act(s, "council_climb", 1, 0, 1)
     assert v(s, "time")[0] == 2 and v(s, "members")[0, L3, 0] == 1
     assert v(s, "goods")[0, GOOD["scroll"]] == 0
-    assert legal(s) == {("done", ()), ("privilege", (0,)), ("privilege", (1,)),
-                        ("privilege", (2,))}
+    assert legal(s) == {("done", ()), ("privilege", (0,)), ("privilege", (1,)), ("privilege", (2,))}
     s = act(s, "privilege", 2)
     assert legal(s) == {("choose_good", (g,)) for g in range(5)}
     s = act(s, "choose_good", GOOD["plow"])
@@ -123,8 +126,13 @@ def test_climb_l3_to_l4_costs_2_time_and_level4_buys_3_prestige_for_a_coin():
     s = council_turn(cubes={"green": 2}, coins=1, levels=(L3,))
     s = act(s, "council_climb", 2, 0, 0)
     assert v(s, "time")[0] == 2 and v(s, "members")[0, L4, 0] == 1
-    assert legal(s) == {("done", ()), ("privilege", (0,)), ("privilege", (1,)),
-                        ("privilege", (2,)), ("privilege", (3,))}
+    assert legal(s) == {
+        ("done", ()),
+        ("privilege", (0,)),
+        ("privilege", (1,)),
+        ("privilege", (2,)),
+        ("privilege", (3,)),
+    }
     s = act(s, "privilege", 3)
     assert v(s, "coins")[0] == 0 and v(s, "prestige")[0] == 3  # once per action
     assert V.current_player(s) == 1
@@ -135,8 +143,7 @@ def test_level4_privilege_needs_a_coin_not_a_joker_payment():
     s = council_turn(cubes={"green": 1}, coins=1, levels=(L3,))
     s = act(s, "council_climb", 2, 0, 0)
     assert v(s, "coins")[0] == 0
-    assert legal(s) == {("done", ()), ("privilege", (0,)), ("privilege", (1,)),
-                        ("privilege", (2,))}
+    assert legal(s) == {("done", ()), ("privilege", (0,)), ("privilege", (1,)), ("privilege", (2,))}
 
 
 def test_privilege_only_is_free_and_uses_the_highest_member():
@@ -144,8 +151,7 @@ def test_privilege_only_is_free_and_uses_the_highest_member():
     assert legal(s) == {("done", ()), ("council_privilege", ())}
     s = act(s, "council_privilege")
     assert v(s, "time")[0] == 0 and v(s, "members")[0, L3, 0] == 1
-    assert legal(s) == {("done", ()), ("privilege", (0,)), ("privilege", (1,)),
-                        ("privilege", (2,))}
+    assert legal(s) == {("done", ()), ("privilege", (0,)), ("privilege", (1,)), ("privilege", (2,))}
     s = act(s, "privilege", 0)
     assert v(s, "ns_holder")[0] == 0
 
@@ -169,8 +175,12 @@ def test_level4_privilege_price_comes_from_the_rules_data():
     try:
         s = council_turn(coins=1, levels=(L4,))
         s = act(s, "council_privilege")
-        assert legal(s) == {("done", ()), ("privilege", (0,)), ("privilege", (1,)),
-                            ("privilege", (2,))}
+        assert legal(s) == {
+            ("done", ()),
+            ("privilege", (0,)),
+            ("privilege", (1,)),
+            ("privilege", (2,)),
+        }
         v(s, "coins")[0] = 2
         v(s, "supply_coins")[0] -= 1
         assert ("privilege", (3,)) in legal(s)

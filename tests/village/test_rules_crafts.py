@@ -100,8 +100,11 @@ def test_member_already_there_pays_production_time_only_and_makes_only_that_good
     move(s, 0, LOC_FARM, LOC_CRAFT + ST, 1)
     move(s, 0, LOC_FARM, LOC_COUNCIL, 1, 3)  # no farmyard member: no placement
     s = _crafts(s)
-    assert legal(s) == {("done", ()), ("craft_produce", (GOOD["horse"],)),
-                        ("craft_produce", (GOOD["ox"],))}
+    assert legal(s) == {
+        ("done", ()),
+        ("craft_produce", (GOOD["horse"],)),
+        ("craft_produce", (GOOD["ox"],)),
+    }
     s = act(s, "craft_produce", GOOD["ox"])
     assert v(s, "time")[0] == 3 and v(s, "goods")[0, GOOD["ox"]] == 1
     assert where(s, 0)[(LOC_CRAFT + ST, 1)] == 1  # the member stays
@@ -148,14 +151,17 @@ def test_purchase_route_pays_cubes_or_grain_no_member_needed(b):
     assert v(s, "grain")[0] == 0 and v(s, "supply_grain")[0] == 20
 
 
-@pytest.mark.parametrize("orange,pink,coins,legal_buy,left", [
-    (1, 1, 1, True, (0, 0, 1)),  # cubes first: the coin is kept (ED-7)
-    (1, 0, 1, True, (0, 0, 0)),  # a coin replaces the missing pink
-    (0, 0, 2, True, (0, 0, 0)),  # two coins pay the whole cost
-    (0, 1, 1, True, (0, 0, 0)),
-    (0, 0, 1, False, None),
-    (2, 0, 0, False, None),  # cubes of another colour do not pay
-])
+@pytest.mark.parametrize(
+    "orange,pink,coins,legal_buy,left",
+    [
+        (1, 1, 1, True, (0, 0, 1)),  # cubes first: the coin is kept (ED-7)
+        (1, 0, 1, True, (0, 0, 0)),  # a coin replaces the missing pink
+        (0, 0, 2, True, (0, 0, 0)),  # two coins pay the whole cost
+        (0, 1, 1, True, (0, 0, 0)),
+        (0, 0, 1, False, None),
+        (2, 0, 0, False, None),  # cubes of another colour do not pay
+    ],
+)
 def test_coins_are_jokers_in_a_mixed_craft_purchase_ed7(orange, pink, coins, legal_buy, left):
     """§3.2 coins are jokers, ED-7: the wainwright's 1 orange + 1 pink is settled colour by
     colour, own cubes first, a coin per missing cube."""
@@ -182,7 +188,8 @@ def test_coins_never_pay_grain_ed7():
     assert ("craft_buy", (GOOD["horse"],)) not in legal(s)
     # 5 coins pay the 2-cube purchases (wagon, scroll, plow), never the stables' grain
     assert legal(s) == {("done", ()), ("mill", ())} | {
-        ("craft_buy", (GOOD[g],)) for g in ("wagon", "scroll", "plow")}
+        ("craft_buy", (GOOD[g],)) for g in ("wagon", "scroll", "plow")
+    }
 
 
 def test_time_route_or_purchase_player_chooses_ed25():

@@ -26,7 +26,7 @@ from village_env.engine.step import settle, step_inplace
 
 def _table(name):
     off, shape = tables.OFFSETS[name], tables.SHAPES[name]
-    return tables.TABLES[off: off + int(np.prod(shape))].reshape(shape).tolist()
+    return tables.TABLES[off : off + int(np.prod(shape))].reshape(shape).tolist()
 
 
 def test_default_table_holds_appendix_a_values():
@@ -51,8 +51,11 @@ def test_default_table_holds_appendix_a_values():
 def test_changed_table_reaches_the_compiled_engine_d2():
     """D2: a modified copy of the rules data (HARVEST_BASE=1) is built into a table and passed to
     the compiled functions; the engine follows it without recompiling, the default stays."""
-    t2 = tables.build_tables(tables.rules_with(HARVEST_BASE=1, CRAFTS={
-        **rd.CRAFTS, "wainwright": (5, 4, (0, 1, 1, 0), 0)}))
+    t2 = tables.build_tables(
+        tables.rules_with(
+            HARVEST_BASE=1, CRAFTS={**rd.CRAFTS, "wainwright": (5, 4, (0, 1, 1, 0), 0)}
+        )
+    )
     assert tables.tables_hash(t2) != tables.RULES_DATA_HASH
     s = new(2, 0)
     clear_player(s, 0)
@@ -72,8 +75,11 @@ def test_changed_table_reaches_the_compiled_engine_d2():
 
 def test_changed_setup_data_via_init_state_d2():
     """D2: setup reads the table too: STARTING_COINS=3 and a 4-player split of 6 x 3 + 6."""
-    t2 = tables.build_tables(tables.rules_with(
-        STARTING_COINS=3, CUBES_PER_SPACE={**rd.CUBES_PER_SPACE, 4: (6, 3, 3, 3, 3, 3, 3)}))
+    t2 = tables.build_tables(
+        tables.rules_with(
+            STARTING_COINS=3, CUBES_PER_SPACE={**rd.CUBES_PER_SPACE, 4: (6, 3, 3, 3, 3, 3, 3)}
+        )
+    )
     s = np.zeros(V.LAYOUT.size, dtype=np.int64)
     init_state(s, t2, 4, 1, 2, 3, 0)
     settle(s, t2, new_mask())

@@ -43,11 +43,13 @@ SECTIONS = ("council", "crafts", "travel", "church", "farmyard")
 def fill(s, counts, graves=0, seats=(1, 2)):
     """Dead members (unborn ones of `seats`, highest generation first) fill chronicle sections
     ({section: k}) and graves."""
+
     def donors():
         for p in seats:
             for g in (4, 3, 2):
                 for _ in range(int(v(s, "members")[p, LOC_UNBORN, g - 1])):
                     yield p, g
+
     it = donors()
     for sec, k in counts.items():
         for _ in range(k):
@@ -221,8 +223,9 @@ def test_free_final_actions_on_an_empty_board_and_market_in_a_free_action():
     assert v(s, "phase")[0] == PH_CHOOSE and V.current_player(s) == 1
     # ED-13: any of the 7 actions with a legal option, or decline; no Well cost (p1's unborn
     # members all lie in the chronicle: no birth)
-    assert legal(s) == {("done", ()), ("harvest", ()), ("market", ()),
-                        ("church", (0, 1))} | {("craft_place", (b, 0)) for b in range(4)}
+    assert legal(s) == {("done", ()), ("harvest", ()), ("market", ()), ("church", (0, 1))} | {
+        ("craft_place", (b, 0)) for b in range(4)
+    }
     s = act(s, "market")
     assert v(s, "phase")[0] == PH_MARKET and v(s, "mkt_opener")[0] == 1
     assert legal(s) == {("done", ()), ("serve", (0,))}
@@ -333,8 +336,11 @@ def test_ed32_a_final_turn_is_an_ordinary_turn_well_and_market_day_included():
     give(s, 0, goods={"ox": 1}, cubes={"green": 1})
     s = trigger_by_plague(s)
     assert V.current_player(s) == 1 and v(s, "phase")[0] == PH_TURN
-    assert legal(s) == {("take", (0, COL["pink"])), ("take", (1, COL["green"])),
-                        ("well", (COL["brown"],))}
+    assert legal(s) == {
+        ("take", (0, COL["pink"])),
+        ("take", (1, COL["green"])),
+        ("well", (COL["brown"],)),
+    }
     s = act(s, "well", COL["brown"])  # the Well cost is paid: this is not a free action
     assert v(s, "cubes")[1, COL["brown"]] == 0 and v(s, "free_action")[0] == 0
     s = act(s, "market")

@@ -43,16 +43,19 @@ def _take(s, space, p=0):
     return act(s, "take", SPACE[space], COL["brown"])
 
 
-@pytest.mark.parametrize("goods,gain", [
-    ({}, 2),
-    ({"plow": 1}, 2),
-    ({"horse": 1, "ox": 1}, 2),
-    ({"horse": 1, "plow": 1}, 3),
-    ({"ox": 1, "plow": 1}, 4),
-    ({"horse": 1, "ox": 1, "plow": 1}, 4),  # ED-22: the best combination
-    ({"horse": 2, "ox": 2, "plow": 2}, 4),  # only one combination applies
-    ({"scroll": 3, "wagon": 2}, 2),
-])
+@pytest.mark.parametrize(
+    "goods,gain",
+    [
+        ({}, 2),
+        ({"plow": 1}, 2),
+        ({"horse": 1, "ox": 1}, 2),
+        ({"horse": 1, "plow": 1}, 3),
+        ({"ox": 1, "plow": 1}, 4),
+        ({"horse": 1, "ox": 1, "plow": 1}, 4),  # ED-22: the best combination
+        ({"horse": 2, "ox": 2, "plow": 2}, 4),  # only one combination applies
+        ({"scroll": 3, "wagon": 2}, 2),
+    ],
+)
 def test_harvest_amount_by_goods(goods, gain):
     """§4.1, §4.4, ED-22: 2 grain; horse + plow 3; ox + plow 4; no second harvest; goods and
     members are not used up; no time cost."""
@@ -151,15 +154,21 @@ def test_recall_options_are_board_members_by_location_and_generation_ed4_ed22():
     v(s, "markers")[0, CITY["A"]] = 1
     s = _take(s, "family")
     assert legal(s) == {
-        ("done", ()), ("birth", ()),
+        ("done", ()),
+        ("birth", ()),
         ("recall", (recall_index(LOC_CRAFT + 2), 0)),
         ("recall", (recall_index(LOC_COUNCIL + 1), 1)),
         ("recall", (recall_index(LOC_CITY + CITY["C"]), 1)),
         ("recall", (recall_index(LOC_WINDOW), 2)),
     }
     s = act(s, "recall", recall_index(LOC_CITY + CITY["C"]), 1)
-    assert where(s, 0) == {(LOC_CRAFT + 2, 1): 2, (LOC_BAG, 1): 2, (LOC_COUNCIL + 1, 2): 1,
-                           (LOC_FARM, 2): 1, (LOC_WINDOW, 3): 1}
+    assert where(s, 0) == {
+        (LOC_CRAFT + 2, 1): 2,
+        (LOC_BAG, 1): 2,
+        (LOC_COUNCIL + 1, 2): 1,
+        (LOC_FARM, 2): 1,
+        (LOC_WINDOW, 3): 1,
+    }
     assert list(v(s, "markers")[0, :3]) == [1, 0, 1]  # §4.2: the city markers stay
     assert v(s, "time")[0] == 0 and V.current_player(s) == 1
 

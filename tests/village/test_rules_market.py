@@ -262,7 +262,6 @@ def test_market_sale_crossing_the_bridge_resolves_the_death_before_the_next_go()
     assert v(s, "phase")[0] == PH_MARKET and V.current_player(s) == 2
 
 
-
 def test_two_players_refill_only_the_three_stalls_in_play():
     s = market_state(stalls=(HORSE, OX, WAGON), n=2)
     give(s, 0, goods={"horse": 1})

@@ -80,10 +80,13 @@ def test_all_plague_cubes_enter_the_bag_only_from_the_supply():
     assert v(s, "supply_cubes")[4] == 0
 
 
-@pytest.mark.parametrize("refill,expect", [
-    (0, (3, 3, 0, 0, 0, 0, 0)),  # only the 6 plague cubes: A and B filled, then the bag is dry
-    (1, (3, 3, 3, 1, 0, 0, 0)),  # 4 + 6 = 10 cubes: A, B, C full, D gets the last one
-])
+@pytest.mark.parametrize(
+    "refill,expect",
+    [
+        (0, (3, 3, 0, 0, 0, 0, 0)),  # only the 6 plague cubes: A and B filled, then the bag is dry
+        (1, (3, 3, 3, 1, 0, 0, 0)),  # 4 + 6 = 10 cubes: A, B, C full, D gets the last one
+    ],
+)
 def test_seeding_fallback_fills_spaces_in_board_order(refill, expect):
     """§3.1 step 3 engine fallback, ED-9: with a short bag, spaces A..G are filled in order until
     the bag is empty; all 6 plague cubes always reach the board then (at least one turn)."""

@@ -75,6 +75,7 @@ def test_nothing_scores_nothing():
 def test_travel_markers(k, pts):
     def prep(s):
         v(s, "markers")[0, :k] = 1
+
     assert (k, pts) in [(0, 0), (1, 1), (2, 3), (3, 6), (4, 10), (5, 14), (6, 18)]
     assert final_scores(prep) == [pts, 0]
 
@@ -83,6 +84,7 @@ def test_travel_markers(k, pts):
 def test_council_per_member_and_level(level, pts):
     def prep(s):
         move(s, 0, LOC_FARM, LOC_COUNCIL + level - 1, 1, k=2)
+
     assert final_scores(prep) == [2 * pts, 0]
 
 
@@ -90,6 +92,7 @@ def test_council_per_member_and_level(level, pts):
 def test_church_window_per_member(window, pts):
     def prep(s):
         move(s, 0, LOC_FARM, LOC_WINDOW + window - 1, 1)
+
     # + 2: the final Mass majority (p0 is alone in the church)
     assert final_scores(prep) == [pts + 2, 0]
 
@@ -107,6 +110,7 @@ def test_chronicle_table(k, pts):
     def prep(s):
         for i in range(k):
             add_dead(s, 0, 2 + i % 3, section=("council", "travel", "church")[i // 2])
+
     assert final_scores(prep) == [pts, 0]
 
 
@@ -118,6 +122,7 @@ def test_customers_and_coins():
         set_market(s, [1, 2, 3], [4, 5, 7, 8, 9])
         give(s, 0, coins=4)
         give(s, 1, coins=1)
+
     assert final_scores(prep) == [6 + 10 + 4, 2 + 1]
 
 
@@ -134,6 +139,7 @@ def test_all_categories_add_to_in_game_prestige():
         v(s, "tile_owner")[[0, 4]] = 0  # T1 6 + T5 3
         set_market(s, [1, 2, 3], [5, 6, 7, 8, 9])
         give(s, 0, coins=3)
+
     # 5 + Mass majority 2 + travel 6 + council 12 + church 15 + chronicle 4 + customers 9 + coins 3
     assert final_scores(prep) == [56, 0]
 

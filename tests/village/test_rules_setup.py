@@ -74,7 +74,7 @@ def test_start_player_option_ed1():
 
 def test_setup_seeded_and_random():
     """Seeding is chance (decision points table): same seed same board, other seeds differ."""
-    boards = {new(4, seed)[V.LAYOUT.offset("board"):][:35].tobytes() for seed in range(6)}
+    boards = {new(4, seed)[V.LAYOUT.offset("board") :][:35].tobytes() for seed in range(6)}
     assert len(boards) > 1
     assert np.array_equal(new(4, 3), new(4, 3))
 

@@ -64,10 +64,21 @@ def test_time_costs_add_up_on_the_track():
     assert V.current_player(s) == 1 and v(s, "chron_used").sum() == 0
 
 
-@pytest.mark.parametrize("t0,deaths", [
-    (7, 0), (8, 1), (9, 1), (10, 0), (17, 0), (18, 1), (19, 1),
-    (128, 1), (129, 1), (130, 0),  # ED-8: time is unbounded, the lap keeps repeating
-])
+@pytest.mark.parametrize(
+    "t0,deaths",
+    [
+        (7, 0),
+        (8, 1),
+        (9, 1),
+        (10, 0),
+        (17, 0),
+        (18, 1),
+        (19, 1),
+        (128, 1),
+        (129, 1),
+        (130, 0),  # ED-8: time is unbounded, the lap keeps repeating
+    ],
+)
 def test_a_death_each_time_total_time_passes_a_multiple_of_10(t0, deaths):
     """§3.4: L = 10; a payment of n from T causes floor((T+n)/10) - floor(T/10) crossings,
     each one death (resolved at the end of the turn, ED-15)."""
@@ -135,8 +146,9 @@ def test_death_with_no_visible_member_is_lost_not_saved_ed16():
     s = _s()
     move(s, 0, LOC_FARM, LOC_BAG, 1, 4)
     set_time(s, 0, 9)
-    set_board(s, {"harvest": {"plague": 1, "pink": 1}, "family": {"green": 2},
-                  "church": {"brown": 2}})
+    set_board(
+        s, {"harvest": {"plague": 1, "pink": 1}, "family": {"green": 2}, "church": {"brown": 2}}
+    )
     before = where(s, 0)
     s = act(s, "take", SPACE["harvest"], COL["plague"])  # no farmyard member: no harvest
     assert V.current_player(s) == 1 and v(s, "time")[0] == 11

@@ -137,6 +137,7 @@ def test_coin_reward_capped_by_the_supply_trip_still_legal():
     def drain(s):
         k = int(v(s, "supply_coins")[0])
         give(s, 2, coins=k)  # p2 holds every coin left in the supply
+
     s = travel_turn(cubes={"pink": 2}, prep=drain)
     assert ("travel", (1, 0, 0)) in legal(s)  # ED-6: legal though the coin cannot be had
     s = act(s, "travel", 1, 0, 0)

@@ -56,10 +56,15 @@ def test_take_options_are_exactly_the_cubes_on_the_board_ed11():
     """§3.2 (a), ED-11: take = (space, kind present there), plague included; no Well without 3
     of a colour (cubes + coins)."""
     s = _board3()
-    set_board(s, {"harvest": {"brown": 1, "plague": 1}, "church": {"pink": 2},
-                  "market": {"green": 1}})
-    assert legal(s) == {("take", (0, COL["brown"])), ("take", (0, COL["plague"])),
-                        ("take", (6, COL["pink"])), ("take", (3, COL["green"]))}
+    set_board(
+        s, {"harvest": {"brown": 1, "plague": 1}, "church": {"pink": 2}, "market": {"green": 1}}
+    )
+    assert legal(s) == {
+        ("take", (0, COL["brown"])),
+        ("take", (0, COL["plague"])),
+        ("take", (6, COL["pink"])),
+        ("take", (3, COL["green"])),
+    }
     give(s, 0, cubes={"pink": 2}, coins=1)  # 2 pink + a coin joker = 3: Well in pink only
     assert {x for x in legal(s) if x[0] == "well"} == {("well", (COL["pink"],))}
 

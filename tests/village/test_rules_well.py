@@ -29,8 +29,12 @@ def well_state(cubes=None, coins=0, board=None):
 
 def test_well_is_offered_per_colour_with_three_cubes_or_coin_jokers():
     s = well_state(cubes={"brown": 3, "pink": 2, "orange": 1}, coins=1)
-    assert legal(s) == {("take", (0, COL["pink"])), ("take", (1, 4)),
-                        ("well", (COL["brown"],)), ("well", (COL["pink"],))}
+    assert legal(s) == {
+        ("take", (0, COL["pink"])),
+        ("take", (1, 4)),
+        ("well", (COL["brown"],)),
+        ("well", (COL["pink"],)),
+    }
     s = well_state(cubes={"green": 1}, coins=2)
     assert ("well", (COL["green"],)) in legal(s) and ("well", (COL["brown"],)) not in legal(s)
     s = act(s, "well", COL["green"])  # 1 green + 2 coins
@@ -47,8 +51,13 @@ def test_well_pays_three_cubes_then_any_action_even_one_whose_space_is_empty():
     assert v(s, "phase")[0] == PH_CHOOSE and v(s, "allowed")[0] == -1
     # four gen-1 members at home, nothing else: harvest, birth, place on a building, market,
     # church for 3 time (the church space has no cube)
-    assert legal(s) == {("done", ()), ("harvest", ()), ("birth", ()), ("market", ()),
-                        ("church", (0, 1))} | {("craft_place", (b, 0)) for b in range(4)}
+    assert legal(s) == {
+        ("done", ()),
+        ("harvest", ()),
+        ("birth", ()),
+        ("market", ()),
+        ("church", (0, 1)),
+    } | {("craft_place", (b, 0)) for b in range(4)}
     s = act(s, "church", 0, 1)
     assert v(s, "members")[0, LOC_BAG, 0] == 1 and v(s, "time")[0] == 3
     assert V.current_player(s) == 1

@@ -92,8 +92,13 @@ def _kernels() -> list:
                     d = s[S_DICE + p * 18 + c * 6 + k]
                     ndice += d
                     pips += d * (k + 1)
-            v += scale * (w[0] * (s[S_DEN + p] + s[S_DDEN + p]) + w[1] * s[S_INF + p]
-                          + w[2] * cubes + w[3] * standing + w[4] * s[S_SUP + p])
+            v += scale * (
+                w[0] * (s[S_DEN + p] + s[S_DDEN + p])
+                + w[1] * s[S_INF + p]
+                + w[2] * cubes
+                + w[3] * standing
+                + w[4] * s[S_SUP + p]
+            )
             v += w[5] * ndice + w[6] * pips
             out[p] = v
 
@@ -117,8 +122,18 @@ class TroyesHeuristic:
         self.o = {n: L.offset(n) for n in L.segments}
         self._mask = np.zeros(game.NUM_ACTIONS, dtype=np.bool_)
         self._work = None
-        self._w = np.array([W_DENIER, W_INFLUENCE, W_ACT_CUBE, W_STANDING, W_SUPPLY, W_DIE,
-                            W_DIE_VALUE, W_END_FRACTION])
+        self._w = np.array(
+            [
+                W_DENIER,
+                W_INFLUENCE,
+                W_ACT_CUBE,
+                W_STANDING,
+                W_SUPPLY,
+                W_DIE,
+                W_DIE_VALUE,
+                W_END_FRACTION,
+            ]
+        )
 
     # -- engine access (the compiled kernels the public API wraps; states are never modified) --
     def _tables(self):
@@ -168,8 +183,13 @@ class TroyesHeuristic:
     def _search(self, s: np.ndarray, me: int, cw: np.ndarray, depth: int, budget: list) -> float:
         """Max over `me`'s own continuation of the current action, static value at its end."""
         o = self.o
-        if (depth >= MAX_DEPTH or budget[0] <= 0 or s[o["cur"]] != me
-                or s[o["phase"]] == self._ph_turn or self.game.is_terminal(s)):
+        if (
+            depth >= MAX_DEPTH
+            or budget[0] <= 0
+            or s[o["cur"]] != me
+            or s[o["phase"]] == self._ph_turn
+            or self.game.is_terminal(s)
+        ):
             return self.evaluate(s, me, cw)
         best = -np.inf
         for a in self._legal(s):

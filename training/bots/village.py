@@ -66,8 +66,16 @@ class VillageHeuristic:
         self.coin_score = float(tab("coin_score")[0])
         L = game.LAYOUT
         self.seg = {n: (L.segments[n].offset, L.segments[n].shape) for n in L.segments}
-        self.loc = dict(farm=LOC_FARM, craft=LOC_CRAFT, council=LOC_COUNCIL, city=LOC_CITY,
-                        bag=LOC_BAG, window=LOC_WINDOW, chron=LOC_CHRONICLE, unborn=LOC_UNBORN)
+        self.loc = dict(
+            farm=LOC_FARM,
+            craft=LOC_CRAFT,
+            council=LOC_COUNCIL,
+            city=LOC_CITY,
+            bag=LOC_BAG,
+            window=LOC_WINDOW,
+            chron=LOC_CHRONICLE,
+            unborn=LOC_UNBORN,
+        )
 
     def _v(self, S: np.ndarray, name: str) -> np.ndarray:
         off, shape = self.seg[name]
@@ -123,7 +131,8 @@ class VillageHeuristic:
         over = S[:, self.seg["game_over"][0]] == 1
         for k in np.flatnonzero(over):  # a finished game: the real result dominates
             val[k] = 100.0 * float(g.returns(S[k], "win_loss")[me]) + float(
-                g.scores(S[k])[me] - np.delete(g.scores(S[k]), me).max())
+                g.scores(S[k])[me] - np.delete(g.scores(S[k]), me).max()
+            )
         return val
 
     def act(self, state: np.ndarray) -> int:

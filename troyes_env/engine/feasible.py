@@ -260,6 +260,8 @@ def _build_target_feasible(s, T, p, ti, cube_pos, work):
                     return True
                 break
     return False
+
+
 @jit(alloc=False)
 def _cath_target_feasible(s, T, p, cube_pos, mask, a_die, work):
     """The Cathedral (rules §4.2, ED-27: every die needs a free level of its value). One die of a
@@ -295,8 +297,6 @@ def _cath_target_feasible(s, T, p, cube_pos, mask, a_die, work):
                     return True
                 break
     return False
-
-
 
 
 @jit(inline=True, alloc=False)

@@ -110,4 +110,3 @@ def is_legal(s, T, a, mask, work):
         return False
     legal_mask_into(s, T, mask, work)
     return mask[a]
-

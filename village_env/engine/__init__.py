@@ -21,6 +21,14 @@ from village_env.engine.setup import init_state
 from village_env.engine.step import settle, step_inplace, step_trusted
 
 __all__ = [
-    "apply_action", "init_state", "legal_mask_into", "new_mask", "observe_into",
-    "play_random_games", "random_playout", "settle", "step_inplace", "step_trusted",
+    "apply_action",
+    "init_state",
+    "legal_mask_into",
+    "new_mask",
+    "observe_into",
+    "play_random_games",
+    "random_playout",
+    "settle",
+    "step_inplace",
+    "step_trusted",
 ]

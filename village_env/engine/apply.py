@@ -168,8 +168,9 @@ from village_env.tables import (
 def start_reward(s, T, kind, units):
     """A reward of choice (kind PK_CUBES or PK_GOODS), chosen one unit at a time (ED-23); units
     the supply cannot give are lost (ED-6)."""
-    if units > 0 and ((kind == PK_CUBES and supply_has_cubes(s)) or
-                      (kind == PK_GOODS and supply_has_goods(s))):
+    if units > 0 and (
+        (kind == PK_CUBES and supply_has_cubes(s)) or (kind == PK_GOODS and supply_has_goods(s))
+    ):
         s[S_PHASE] = PH_REWARD
         s[S_PKIND] = kind
         s[S_PUNITS] = units

@@ -82,17 +82,22 @@ from village_env.tables import (
 
 # indices of rules_data's names, for the compiled code (tests/village/test_constants_sync.py)
 SEC_COUNCIL, SEC_CRAFTS, SEC_TRAVEL, SEC_CHURCH, SEC_FARMYARD = (
-    rd.SECTIONS.index(x) for x in ("council", "crafts", "travel", "church", "farmyard"))
+    rd.SECTIONS.index(x) for x in ("council", "crafts", "travel", "church", "farmyard")
+)
 G_SCROLL, G_HORSE, G_PLOW, G_OX, G_WAGON = (
-    rd.GOODS.index(x) for x in ("scroll", "horse", "plow", "ox", "wagon"))
+    rd.GOODS.index(x) for x in ("scroll", "horse", "plow", "ox", "wagon")
+)
 C_BROWN, C_PINK, C_ORANGE, C_GREEN = (
-    rd.COLOURS.index(x) for x in ("brown", "pink", "orange", "green"))
+    rd.COLOURS.index(x) for x in ("brown", "pink", "orange", "green")
+)
 C_PLAGUE = rd.PLAGUE
 SP_HARVEST, SP_FAMILY, SP_CRAFTS, SP_MARKET, SP_TRAVEL, SP_COUNCIL, SP_CHURCH = (
     rd.SPACES.index(x)
-    for x in ("harvest", "family", "crafts", "market", "travel", "council", "church"))
+    for x in ("harvest", "family", "crafts", "market", "travel", "council", "church")
+)
 RW_PRESTIGE, RW_COINS, RW_CUBES, RW_GOODS = (
-    rd.REWARD_KINDS.index(x) for x in ("prestige", "coins", "cubes", "goods"))
+    rd.REWARD_KINDS.index(x) for x in ("prestige", "coins", "cubes", "goods")
+)
 VILLAGE = rd.VILLAGE_NODE  # travel map node of the Village (not a city)
 N_RECALL_LOW = LOC_BAG - LOC_CRAFT  # recall indices of crafts, council, cities (then windows)
 

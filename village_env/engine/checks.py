@@ -138,8 +138,7 @@ def check_invariants_code(s, T):
         used += s[S_CHRON + sec]
     if used != dead_chron or s[S_GRAVES] != dead_grave or s[S_GRAVES] > graves_cap(s, T):
         return 10
-    if s[S_PHASE] != PH_MASS_PICK and s[S_PHASE] != PH_MASS_ADVANCE and \
-            s[S_MONKS] != T[T_MONKS]:
+    if s[S_PHASE] != PH_MASS_PICK and s[S_PHASE] != PH_MASS_ADVANCE and s[S_MONKS] != T[T_MONKS]:
         return 11
     for t in range(N_CUSTOMERS):
         places = s[S_PILE + t]

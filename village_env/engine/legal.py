@@ -207,8 +207,10 @@ def _legal_options(s, T, p, allowed, mask):
             b = T[T_PRODUCT_BUILDING + prod]
             if count_at(s, p, LOC_CRAFT + b) > 0:
                 n += _mark(mask, A_CRAFT_PRODUCE + prod)
-            if can_pay_cube_vec(s, T, p, T_CRAFT_BUY_CUBES + CRAFT_BUY_ROW * b) and \
-                    s[S_GRAIN + p] >= T[T_CRAFT_BUY_GRAIN + b]:
+            if (
+                can_pay_cube_vec(s, T, p, T_CRAFT_BUY_CUBES + CRAFT_BUY_ROW * b)
+                and s[S_GRAIN + p] >= T[T_CRAFT_BUY_GRAIN + b]
+            ):
                 n += _mark(mask, A_CRAFT_BUY + prod)
         if s[S_GRAIN + p] >= T[T_MILL_GRAIN]:
             n += _mark(mask, A_MILL)
