@@ -9,6 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # a sweep compiled afresh with NUMBA_BOUNDSCHECK=1
+
 CODE = """
 import numba
 import numpy as np
@@ -36,8 +40,6 @@ for n in (2, 3, 4):
             T.observe(s, q)
     assert T.check_invariants(s) == []
 from core.testing import check_game
-
-pytestmark = pytest.mark.slow  # a sweep compiled afresh with NUMBA_BOUNDSCHECK=1
 for n in (2, 3, 4):
     rep = check_game(T, n, range(500, 530), sample_every=5, replay_every=3)
     assert rep.games == 30 and rep.alternatives_checked > 0 and rep.hidden_checked > 0
