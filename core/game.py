@@ -97,15 +97,24 @@ class GameSpec:
     options: tuple[str, ...] = ("start_player",)  # new_game keyword options
 
 
-class _Buffers(threading.local):
-    """Per-thread scratch and mask memo of one Game (created on first use in each thread)."""
+class _ThreadBuffers:
+    """Scratch and mask memo of one Game in one thread (a plain object: fast attributes)."""
+
+    __slots__ = ("scratch", "work", "memo")
 
     def __init__(self, state_size: int, work_size: int):
         self.scratch = np.zeros(state_size, _I64)
         self.work = np.zeros(max(work_size, 1), _I64)
-        self.memo_key = None  # bytes of the state `step` returned last in this thread
-        self.memo_mask = None  # ... and its legal mask (handed out once)
-        self.memo_tables = None  # the tables it was computed with
+        # (bytes of the state `step` returned last in this thread, its legal mask (handed out
+        # once), the tables it was computed with), or None
+        self.memo = None
+
+
+class _Buffers(threading.local):
+    """Per-thread `_ThreadBuffers` of one Game (`.b`, created on first use in each thread)."""
+
+    def __init__(self, state_size: int, work_size: int):
+        self.b = _ThreadBuffers(state_size, work_size)
 
 
 class Game:
@@ -124,7 +133,9 @@ class Game:
         self._phase, self._rng = f.phase, f.rng
         self._lv = spec.layout.version
         self._bufs = _Buffers(self.state_size, spec.work_size)
+        self._box = [None]  # [(T, new, observe, legal_mask, step)]: swapped whole
         self.load_rules_data(spec.rules_data)
+        self._bind_hot_path()
 
     # --- rules data ---------------------------------------------------------------------------
 
@@ -136,14 +147,14 @@ class Game:
         entry = self.spec.compile_entry_points(T)
         # one tuple swapped whole: a reader sees the old tables with the old entry points or
         # the new with the new (the memo records the tables it was made with)
-        self._active = (T, *entry)
+        self._box[0] = (T, *entry)
         self.rules_data_hash = self.spec.tables_hash(T)
         return self.rules_data_hash
 
     @property
     def tables(self) -> np.ndarray:
         """The rules tables in use (read-only)."""
-        return self._active[0]
+        return self._box[0][0]
 
     # --- validation ---------------------------------------------------------------------------
 
@@ -215,65 +226,118 @@ class Game:
         start = int(options.get("start_player", 0))
         if not 0 <= start < num_players:
             raise ValueError(f"{self.name}: start_player must be in 0..{num_players - 1}")
-        T, new, _, _, _ = self._active
+        T, new, _, _, _ = self._box[0]
         s = np.zeros(self.state_size, _I64)
         mask = np.empty(self.num_actions, _BOOL)
         a, b, c = split_seed(seed)
-        code = new(s, T, int(num_players), a, b, c, start, mask, self._bufs.work)
+        code = new(s, T, int(num_players), a, b, c, start, mask, self._bufs.b.work)
         if code != OK:
             raise RuntimeError(f"{self.name} engine error {code} while setting up a game")
         return s
 
-    def legal_mask(self, state: np.ndarray) -> np.ndarray:
-        """Bool mask (NUM_ACTIONS,) of the actions the rules allow now (all False once over)."""
-        bufs = self._bufs
-        active = self._active
-        key = bufs.memo_key
+    # --- the hot path -------------------------------------------------------------------------
+
+    def _bind_hot_path(self) -> None:
+        """`current_player`, `is_terminal`, `legal_mask`, `step` and `observe` are closures over
+        the game's constants and buffers (an API decision calls four of them: each attribute
+        lookup saved is measurable in benchmarks.engine_speed path (b))."""
+        box, bufs, check, usable = self._box, self._bufs, self._check, self._usable
+        shape, size, n_actions = self._shape, self.state_size, self.num_actions
+        obs_size = self.spec.obs_size
+        actor, over, over_value = self._actor, self._over, self._over_value
+        ndarray, empty, index = np.ndarray, np.empty, operator.index
+
+        def current_player(state: np.ndarray) -> int:
+            """Seat that must decide now; -1 once the game is over."""
+            if state.__class__ is ndarray and state.dtype is _I64 and state.shape == shape:
+                return state.item(actor)  # any int64 vector of this size reads safely
+            return check(state).item(actor)
+
+        def is_terminal(state: np.ndarray) -> bool:
+            """True once the game is over (final scoring done)."""
+            return check(state).item(over) == over_value
+
+        def legal_mask(state: np.ndarray) -> np.ndarray:
+            """Bool mask (NUM_ACTIONS,) of the actions the rules allow now (all False once
+            over)."""
+            active = box[0]
+            b = bufs.b
+            memo = b.memo
+            if (
+                memo is not None
+                and memo[2] is active[0]
+                and state.__class__ is ndarray
+                and state.dtype is _I64
+                and state.shape == shape
+                and state.tobytes() == memo[0]
+            ):
+                b.memo = None  # handed out once: the caller owns the array
+                return memo[1]
+            out = empty(n_actions, _BOOL)
+            try:
+                if active[3](state, active[0], out, b.scratch, b.work) == OK:
+                    return out
+            except TypeError:  # not a C-contiguous writable int64 vector: the checked path
+                pass
+            if active[3](usable(state), active[0], out, b.scratch, b.work) != OK:
+                self._check_slow(state)  # API_BAD_STATE
+            return out
+
+        def step(state: np.ndarray, action: int) -> np.ndarray:
+            """The state after `action`; IllegalActionError (state untouched) if not allowed."""
+            try:
+                a = index(action)
+            except TypeError:
+                check(state)
+                raise IllegalActionError(
+                    -1, repr(action), self.phase_name(state), "not an integer action"
+                ) from None
+            T, _, _, _, step_ = box[0]
+            b = bufs.b
+            new = empty(size, _I64)
+            mask = empty(n_actions, _BOOL)  # new's legal mask, built by the step
+            try:
+                code = step_(state, new, T, a, mask, b.work)
+            except (TypeError, OverflowError):  # an odd state array, or an id beyond int64
+                state = usable(state)
+                in_range = -(2**63) <= a < 2**63
+                code = step_(state, new, T, a, mask, b.work) if in_range else ERR_RANGE
+            if code == OK:
+                b.memo = (new.tobytes(), mask, T)
+                return new
+            self._raise_step_error(state, a, code)
+
+        def observe(state: np.ndarray, player: int) -> np.ndarray:
+            """Player's observation (float32, OBS_SIZE); no hidden information (DESIGN D6)."""
+            out = empty(obs_size, _F32)
+            active = box[0]
+            if player.__class__ is int:  # numba would truncate a float seat: integers only
+                try:
+                    if active[2](state, active[0], player, out) == OK:
+                        return out
+                except (TypeError, OverflowError):  # an odd state array: the checked path
+                    pass
+            return self._observe_slow(state, player, out)
+
+        self.current_player, self.is_terminal = current_player, is_terminal
+        self.legal_mask, self.step, self.observe = legal_mask, step, observe
+
+    def _observe_slow(self, state, player, out) -> np.ndarray:
+        T, _, observe, _, _ = self._box[0]
+        state = self._usable(state)
+        n = state.item(self._np)
         if (
-            key is not None
-            and state.__class__ is np.ndarray
-            and state.dtype is _I64
-            and state.shape == self._shape
-            and bufs.memo_tables is active[0]
-            and state.tobytes() == key
+            not isinstance(player, (int, np.integer))
+            or isinstance(player, bool)
+            or not 0 <= player < n
         ):
-            bufs.memo_key = None  # handed out once: the caller owns the array
-            return bufs.memo_mask
-        out = np.empty(self.num_actions, _BOOL)
-        try:
-            if active[3](state, active[0], out, bufs.scratch, bufs.work) == OK:
-                return out
-        except TypeError:  # not a C-contiguous writable int64 vector: the checked path
-            pass
-        code = active[3](self._usable(state), active[0], out, bufs.scratch, bufs.work)
+            raise ValueError(f"{self.name}: player must be a seat in 0..{n - 1}, got {player!r}")
+        code = observe(state, T, int(player), out)
         if code == API_BAD_STATE:
             self._check_slow(state)
+        if code == API_BAD_PLAYER:
+            raise ValueError(f"{self.name}: player must be a seat in 0..{n - 1}, got {player!r}")
         return out
-
-    def step(self, state: np.ndarray, action: int) -> np.ndarray:
-        """The state after `action`; IllegalActionError (state untouched) if not allowed."""
-        try:
-            a = operator.index(action)
-        except TypeError:
-            self._check(state)
-            raise IllegalActionError(
-                -1, repr(action), self.phase_name(state), "not an integer action"
-            ) from None
-        bufs = self._bufs
-        T, _, _, _, step = self._active
-        new = np.empty(self.state_size, _I64)
-        mask = np.empty(self.num_actions, _BOOL)  # new's legal mask, built by the step
-        try:
-            code = step(state, new, T, a, mask, bufs.work)
-        except (TypeError, OverflowError):  # an odd state array, or an action beyond int64
-            state = self._usable(state)
-            code = step(state, new, T, a, mask, bufs.work) if -(2**63) <= a < 2**63 else ERR_RANGE
-        if code == OK:
-            bufs.memo_key = new.tobytes()
-            bufs.memo_mask = mask
-            bufs.memo_tables = T
-            return new
-        self._raise_step_error(state, a, code)
 
     def _raise_step_error(self, state, a: int, code: int):
         if code == API_BAD_STATE:
@@ -307,40 +371,7 @@ class Game:
             f"(e.g. {self.describe(int(legal[0]), state)!r})"
         )
 
-    def observe(self, state: np.ndarray, player: int) -> np.ndarray:
-        """Player's observation (float32, OBS_SIZE); no hidden information (DESIGN D6)."""
-        out = np.empty(self.spec.obs_size, _F32)
-        T, _, observe, _, _ = self._active
-        if player.__class__ is int:  # numba would truncate a float seat: integers only
-            try:
-                if observe(state, T, player, out) == OK:
-                    return out
-            except (TypeError, OverflowError):  # an odd state array: the checked path
-                pass
-        state = self._usable(state)
-        n = state.item(self._np)
-        if (
-            not isinstance(player, (int, np.integer))
-            or isinstance(player, bool)
-            or not 0 <= player < n
-        ):
-            raise ValueError(f"{self.name}: player must be a seat in 0..{n - 1}, got {player!r}")
-        code = observe(state, T, int(player), out)
-        if code == API_BAD_STATE:
-            self._check_slow(state)
-        if code == API_BAD_PLAYER:
-            raise ValueError(f"{self.name}: player must be a seat in 0..{n - 1}, got {player!r}")
-        return out
-
     # --- reading a state ----------------------------------------------------------------------
-
-    def current_player(self, state: np.ndarray) -> int:
-        """Seat that must decide now; -1 once the game is over."""
-        return self._check(state).item(self._actor)
-
-    def is_terminal(self, state: np.ndarray) -> bool:
-        """True once the game is over (final scoring done)."""
-        return self._check(state).item(self._over) == self._over_value
 
     def is_truncated(self, state: np.ndarray) -> bool:
         """True when a safety cap, not the rules, ended the game (Village ED-34)."""
@@ -447,14 +478,14 @@ class Game:
 
     def memo_holds(self, state: np.ndarray) -> bool:
         """Whether the next legal_mask(state) in this thread is served by step's memo."""
-        b = self._bufs  # the test legal_mask makes
+        memo = self._bufs.b.memo  # the test legal_mask makes
         return (
-            b.memo_key is not None
-            and b.memo_tables is self.tables
+            memo is not None
+            and memo[2] is self.tables
             and state.__class__ is np.ndarray
             and state.dtype is _I64
             and state.shape == self._shape
-            and state.tobytes() == b.memo_key
+            and state.tobytes() == memo[0]
         )
 
     def export_to(self, namespace: dict) -> None:
