@@ -1,10 +1,13 @@
 """Throughput of our games side by side with the peer libraries installed (DESIGN §5).
 
-    python -m benchmarks.run            # full run (~10 min), writes benchmarks/results/
+    python -m benchmarks.run            # full run (~10 min), writes runs/benchmarks-<UTC time>/
     python -m benchmarks.run --quick    # under a minute (CI), peers skipped if not installed
+    python -m benchmarks.run --update-committed   # refresh the checked-in benchmarks/results/
 
-Writes results.json, results.md and results.png to --out (default benchmarks/results/) and
-prints the Markdown table. Every row runs single-threaded in this process (one core) unless its
+Writes results.json, results.md and results.png to --out (default: a fresh folder
+runs/benchmarks-<UTC timestamp>/ under the current directory, so a run never overwrites the
+committed results; --update-committed writes benchmarks/results/ instead) and prints the Markdown
+table. Every row runs single-threaded in this process (one core) unless its
 `threads`/`procs` column says otherwise. Decisions and games per second as DESIGN §5 defines
 them: a decision is a step with an agent-chosen action; forced single-option choices and chance
 outcomes are not counted. Targets are ratios measured in the same run: after the rows, the two
@@ -37,7 +40,8 @@ from benchmarks import engine_speed, peers  # noqa: E402
 from benchmarks.report import to_markdown, to_png  # noqa: E402
 from core.registry import game_names
 
-RESULTS = Path(__file__).parent / "results"
+RESULTS = Path(__file__).parent / "results"  # the committed results (--update-committed)
+RUNS = Path("runs")  # default parent of a run's own folder (git-ignored)
 TARGETS = [
     # (name, numerator row, denominator row or None, needed ratio / absolute)
     (
@@ -601,7 +605,25 @@ def check_targets(res: dict, games: list[str]) -> list[dict]:
     return out
 
 
-def main(argv=None) -> int:
+def default_out_dir(now: dt.datetime | None = None) -> Path:
+    """A fresh folder for one run: runs/benchmarks-<UTC timestamp> (relative to the cwd)."""
+    now = now or dt.datetime.now(dt.timezone.utc)
+    return RUNS / f"benchmarks-{now.astimezone(dt.timezone.utc):%Y%m%dT%H%M%SZ}"
+
+
+def output_dir(args: argparse.Namespace, now: dt.datetime | None = None) -> Path:
+    """Where a run writes: --out if given, the committed benchmarks/results/ only with
+    --update-committed, else a fresh default_out_dir()."""
+    if args.update_committed:
+        if args.out is not None and Path(args.out).resolve() != RESULTS.resolve():
+            raise SystemExit("--update-committed writes benchmarks/results/; drop --out")
+        return RESULTS
+    if args.out is not None:
+        return Path(args.out)
+    return default_out_dir(now)
+
+
+def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="short rows, no PPO (under a minute)")
     ap.add_argument(
@@ -610,14 +632,27 @@ def main(argv=None) -> int:
     ap.add_argument("--players", type=int, default=4, choices=[2, 3, 4])
     ap.add_argument("--seconds", type=float, default=None, help="seconds per row")
     ap.add_argument("--no-ppo", action="store_true", help="skip the MaskablePPO rows")
-    ap.add_argument("--out", default=str(RESULTS), help="folder for results.json/.md/.png")
-    args = ap.parse_args(argv)
+    ap.add_argument(
+        "--out",
+        default=None,
+        help="folder for results.json/.md/.png (default: a fresh runs/benchmarks-<UTC time>/)",
+    )
+    ap.add_argument(
+        "--update-committed",
+        action="store_true",
+        help=f"write the committed results in {RESULTS.parent.name}/{RESULTS.name}/ instead",
+    )
+    return ap
+
+
+def main(argv=None) -> int:
+    args = parser().parse_args(argv)
+    out = output_dir(args)
     if args.games:
         games = args.games.split(",")
     else:
         games = [g for g in game_names() if peers.available(f"{g}_env.batch")]
     res = run(args.quick, games, args.players, args.seconds, args.no_ppo)
-    out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "results.json").write_text(json.dumps(res, indent=2) + "\n")
     md = to_markdown(res)

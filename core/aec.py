@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import importlib
+import operator
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from core.returns import RETURN_KINDS
+from core.errors import IllegalActionError
+from core.returns import RETURN_KINDS, standing_ranks
+
+ILLEGAL_ACTION_MODES = ("raise", "penalty")
+ILLEGAL_ACTION_PENALTY = -1.0  # the offender's reward under illegal_action="penalty"
 
 
 class GameAECEnv(AECEnv):
@@ -16,6 +21,20 @@ class GameAECEnv(AECEnv):
 
     `game` is a module exposing the common API (new_game, step, legal_mask, observe, ...).
     Rewards are paid once, at the end of the game, from `game.returns(state, reward_kind)`.
+
+    When the game ends, every agent's info holds the final standing: ``score`` (its own),
+    ``rank`` (1 = first; tied standings share a place), ``tiebreaks`` (its tie-break keys, in
+    order), ``scores``/``ranks`` (every seat's, indexed by seat) and ``truncated``.
+
+    An action outside ``0..NUM_ACTIONS-1`` (or not an integer) always raises IllegalActionError
+    (a ValueError) naming the action and the allowed range. A masked-out action in range:
+    ``illegal_action="raise"`` (default) raises the engine's IllegalActionError and leaves the
+    game as it was; ``"penalty"`` ends the game as PettingZoo classic's TerminateIllegalWrapper
+    does: the offender's reward is -1 (ILLEGAL_ACTION_PENALTY), every other agent's 0, all
+    agents are terminated (not truncated), every info gets ``illegal_action`` (True for the
+    offender only) and ``offender`` (its name), and no final standing is added (the position was
+    not played out). `state()` is the global state: a copy of the raw int64 state array
+    (hidden information and the in-state RNG included; `state_space` is its Box).
     """
 
     metadata = {"render_modes": ["ansi", "human"], "is_parallelizable": False, "render_fps": 1}
@@ -26,6 +45,7 @@ class GameAECEnv(AECEnv):
         num_players: int = 4,
         render_mode: str | None = None,
         reward_kind: str = "win_loss",
+        illegal_action: str = "raise",
         **game_options,
     ):
         super().__init__()
@@ -40,8 +60,14 @@ class GameAECEnv(AECEnv):
             )
         if reward_kind not in RETURN_KINDS:
             raise ValueError(f"reward_kind must be one of {RETURN_KINDS}, got {reward_kind!r}")
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(
+                f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}"
+            )
         game.check_options(game_options)
         self.game = game
+        self.illegal_action = illegal_action
+        self._penalty = illegal_action == "penalty"
         self.game_options = dict(game_options)
         self.num_players = num_players
         self.render_mode = render_mode
@@ -57,6 +83,8 @@ class GameAECEnv(AECEnv):
         )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(game.NUM_ACTIONS) for a in self.possible_agents}
+        i64 = np.iinfo(np.int64)
+        self.state_space = spaces.Box(i64.min, i64.max, (game.STATE_SIZE,), dtype=np.int64)
         self.state_array: np.ndarray | None = None
         self._seed_rng = np.random.default_rng()
         self._enforce = False  # env() turns on call-order and bounds checks (see wrap_env)
@@ -102,26 +130,63 @@ class GameAECEnv(AECEnv):
         mask = self._mask if p == self._player else self._zero_mask
         return {"observation": obs, "action_mask": mask}
 
+    def state(self) -> np.ndarray:
+        """The global state: a copy of the raw int64 state array (see the class docstring)."""
+        if self.state_array is None:
+            raise RuntimeError("reset() must be called before state()")
+        return self.state_array.copy()
+
+    def _action_id(self, action) -> int:
+        """`action` as an int in 0..NUM_ACTIONS-1, else IllegalActionError naming the range."""
+        n = self.game.NUM_ACTIONS
+        try:
+            a = operator.index(action)
+        except TypeError:
+            a = None
+        if a is None or not 0 <= a < n:
+            why = (
+                f"{self.agent_selection} must choose an integer action in 0..{n - 1} "
+                f"(action space Discrete({n}))"
+            )
+            phase = self.game.phase_name(self.state_array)
+            if a is None:
+                raise IllegalActionError(-1, repr(action), phase, why)
+            raise IllegalActionError(a, "out of range", phase, why)
+        return a
+
     def step(self, action):
         if self._enforce:
             if self.state_array is None:
                 raise RuntimeError("reset() must be called before step()")
-            if action is not None and not 0 <= action < self.game.NUM_ACTIONS:
-                raise AssertionError(f"action {action} outside [0, {self.game.NUM_ACTIONS})")
+            if action is not None:
+                self._action_id(action)
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
+        if self._penalty and not self._mask[self._action_id(action)]:
+            return self._end_by_penalty(agent)
         self._cumulative_rewards[agent] = 0.0
         self.state_array = self.game.step(self.state_array, action)
         self._refresh()
         if self._player < 0:
-            ret = self.game.returns(self.state_array, self.reward_kind)
-            truncated = bool(self.game.is_truncated(self.state_array))
+            g, s = self.game, self.state_array
+            ret = g.returns(s, self.reward_kind)
+            truncated = bool(g.is_truncated(s))
+            scores, tiebreaks = g.scores(s), g.tiebreaks(s)
+            ranks = standing_ranks(scores, tiebreaks)
             for a in self.agents:
                 i = self.agent_name_mapping[a]
                 self.rewards[a] = float(ret[i])
                 self.terminations[a] = not truncated
                 self.truncations[a] = truncated
+                self.infos[a] = {
+                    "score": int(scores[i]),
+                    "rank": ranks[i],
+                    "tiebreaks": [int(x) for x in tiebreaks[i]],
+                    "scores": [int(x) for x in scores],
+                    "ranks": list(ranks),
+                    "truncated": truncated,
+                }
             # agent_selection stays valid; dead steps then remove agents one by one
         else:
             for a in self.agents:
@@ -129,6 +194,17 @@ class GameAECEnv(AECEnv):
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _end_by_penalty(self, offender: str) -> None:
+        """illegal_action="penalty": the game ends, the offender -1, the others 0."""
+        self._cumulative_rewards[offender] = 0.0
+        self._player = -1  # no agent acts any more: every action mask is zeros
+        for a in self.agents:
+            self.rewards[a] = ILLEGAL_ACTION_PENALTY if a == offender else 0.0
+            self.terminations[a] = True
+            self.truncations[a] = False
+            self.infos[a] = {"illegal_action": a == offender, "offender": offender}
+        self._accumulate_rewards()
 
     def render(self):
         if self.render_mode is None:
@@ -157,20 +233,23 @@ def env_factories(package: str):
         num_players: int = 4,
         render_mode: str | None = None,
         reward_kind: str = "win_loss",
+        illegal_action: str = "raise",
         **options,
     ) -> GameAECEnv:
-        """The unwrapped AEC env (agents player_0..player_{n-1})."""
+        """The unwrapped AEC env (agents player_0..player_{n-1}); `illegal_action` "raise" or
+        "penalty" (see GameAECEnv)."""
         game = importlib.import_module(package)
-        return GameAECEnv(game, num_players, render_mode, reward_kind, **options)
+        return GameAECEnv(game, num_players, render_mode, reward_kind, illegal_action, **options)
 
     def env(
         num_players: int = 4,
         render_mode: str | None = None,
         reward_kind: str = "win_loss",
+        illegal_action: str = "raise",
         **options,
     ) -> GameAECEnv:
         """The AEC env with PettingZoo's classic checks (calls before reset, out-of-bounds
-        actions), done inside the env (wrap_env)."""
-        return wrap_env(raw_env(num_players, render_mode, reward_kind, **options))
+        actions), done inside the env (wrap_env); `illegal_action` as in raw_env."""
+        return wrap_env(raw_env(num_players, render_mode, reward_kind, illegal_action, **options))
 
     return raw_env, env

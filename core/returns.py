@@ -12,6 +12,13 @@ def standing_keys(scores: np.ndarray, tiebreaks: np.ndarray) -> list[tuple]:
     return [(int(scores[p]),) + tuple(int(x) for x in tiebreaks[p]) for p in range(len(scores))]
 
 
+def standing_ranks(scores: np.ndarray, tiebreaks: np.ndarray) -> list[int]:
+    """Per player the finishing place, 1 = first: one plus the number of players whose standing
+    key (score, then tie-breaks) is strictly better, so tied players share a place (1, 2, 2, 4)."""
+    keys = standing_keys(scores, tiebreaks)
+    return [1 + sum(k > keys[p] for k in keys) for p in range(len(keys))]
+
+
 def compute_returns(
     scores: np.ndarray, tiebreaks: np.ndarray, kind: str, margin_scale: float
 ) -> np.ndarray:

@@ -121,3 +121,22 @@ def test_api_instruction_counter_parts(tmp_path):
     f.write_text("events: Ir\n")
     with pytest.raises(RuntimeError, match="no totals"):
         ai._summary(f)
+
+
+def test_default_output_is_a_fresh_run_folder_not_the_committed_results():
+    import datetime as dt
+
+    from benchmarks import run as br
+
+    when = dt.datetime(2026, 12, 1, 1, 2, 3, tzinfo=dt.timezone.utc)
+    for argv in ([], ["--quick"]):
+        out = br.output_dir(br.parser().parse_args(argv), now=when)
+        assert out == Path("runs") / "benchmarks-20261201T010203Z"
+        assert out.resolve() != br.RESULTS.resolve()
+    later = br.output_dir(br.parser().parse_args([]), now=when + dt.timedelta(seconds=1))
+    assert later != out  # each run its own folder
+    # the committed results only on request
+    assert br.output_dir(br.parser().parse_args(["--update-committed"])) == br.RESULTS
+    assert br.output_dir(br.parser().parse_args(["--out", "x/y"])) == Path("x/y")
+    with pytest.raises(SystemExit):
+        br.output_dir(br.parser().parse_args(["--update-committed", "--out", "x/y"]))

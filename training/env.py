@@ -24,6 +24,7 @@ from training.games import check_players, get_game
 
 OpponentPool = Sequence[tuple[str, float]]
 ILLEGAL_MODES = ("forfeit", "raise")
+GYM_NAMESPACE = "village_troyes_rl"
 
 
 def parse_pool(text: str) -> list[tuple[str, float]]:
@@ -205,3 +206,25 @@ class SingleSeatEnv(gym.Env):
                 "truncated": bool(g.is_truncated(self.state)),
             }
         return info
+
+
+def gym_id(game: str) -> str:
+    """The gymnasium id of a game's single-seat env: "village" -> "village_troyes_rl/Village-v0"."""
+    return f"{GYM_NAMESPACE}/{game.capitalize()}-v0"
+
+
+def register_gymnasium() -> None:
+    """Register every game's SingleSeatEnv with gymnasium (once), as `gym_id(game)`.
+
+    Gymnasium 1.x loads no plugins (its `gymnasium.envs` entry points went with 1.0), so this
+    runs when training.env is imported; `gymnasium.make("training.env:village_troyes_rl/
+    Village-v0", players=2)` imports it first in a fresh interpreter."""
+    from core.registry import game_names
+
+    for game in game_names():
+        env_id = gym_id(game)
+        if env_id not in gym.registry:
+            gym.register(env_id, entry_point="training.env:SingleSeatEnv", kwargs={"game": game})
+
+
+register_gymnasium()

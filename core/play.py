@@ -1,0 +1,82 @@
+"""Play and print one seeded game between random bots, for any registered game.
+
+    python -m village_env.play --players 4 --seed 0
+    python -m troyes_env.play --players 3 --seed 1
+    python -m core.play --game troyes          # the same, the game named by core.registry
+
+Each game's `play.py` is a thin entry point over `play_log` and `main` here; it only names the
+game and, optionally, labels for its tie-break columns in the final line.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from core.agents import RandomAgent
+from core.registry import game_names, get_game
+
+
+def play_log(
+    game,
+    num_players: int = 4,
+    seed: int = 0,
+    bot_seed: int = 0,
+    tiebreak_labels: Sequence[str] = (),
+) -> tuple[list[str], object]:
+    """Play a seeded game of `game` (a game module) with random bots; return (log lines, final
+    state). `tiebreak_labels` names the first tie-break columns in the final scores line."""
+    g = get_game(game) if isinstance(game, str) else game
+    s = g.new_game(num_players, seed)
+    bots = [RandomAgent(bot_seed + p) for p in range(num_players)]
+    title = g.NAME.capitalize()
+    lines = [f"{title}, {num_players} players, seed {seed}, rules data {g.RULES_DATA_HASH}"]
+    k = 0
+    while not g.is_terminal(s):
+        p = g.current_player(s)
+        a = bots[p].act(g, s)
+        lines.append(
+            f"{k:4d} r{int(g.LAYOUT.view(s, 'round')[0]):<2d} player_{p} "
+            f"[{g.phase_name(s)}] {g.describe(a, s)}"
+        )
+        s = g.step(s, a)
+        k += 1
+    lines.append(g.render(s))
+    sc, tb = g.scores(s), g.tiebreaks(s)
+
+    def seat(p: int) -> str:
+        text = f"player_{p} {sc[p]}"
+        if tiebreak_labels:
+            text += " (" + ", ".join(f"{n} {tb[p, i]}" for i, n in enumerate(tiebreak_labels)) + ")"
+        return text
+
+    lines.append("final scores: " + ", ".join(seat(p) for p in range(len(sc))))
+    lines.append(f"returns (win_loss): {g.returns(s).tolist()}; truncated: {g.is_truncated(s)}")
+    return lines, s
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    game: str | None = None,
+    tiebreak_labels: Sequence[str] = (),
+) -> None:
+    """Command line: `--players`, `--seed`, `--bot-seed` (and `--game` when `game` is None)."""
+    ap = argparse.ArgumentParser(
+        prog=f"python -m {game}_env.play" if game else "python -m core.play",
+        description="Play and print one seeded game between random bots.",
+    )
+    if game is None:
+        ap.add_argument("--game", required=True, choices=game_names())
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--bot-seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    g = get_game(game or args.game)
+    if args.players not in g.PLAYER_COUNTS:
+        ap.error(f"--players must be one of {g.PLAYER_COUNTS} for {g.NAME}")
+    lines, _ = play_log(g, args.players, args.seed, args.bot_seed, tiebreak_labels)
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()

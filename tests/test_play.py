@@ -1,0 +1,40 @@
+"""`python -m <game>_env.play`: one shared implementation (core.play) for every game."""
+
+from __future__ import annotations
+
+import runpy
+import sys
+
+import pytest
+
+from core.registry import game_names
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_play_module_runs_as_main(name, monkeypatch, capsys):
+    monkeypatch.setattr(sys, "argv", [f"{name}_env.play", "--players", "2", "--seed", "0"])
+    monkeypatch.delitem(sys.modules, f"{name}_env.play", raising=False)  # as a fresh -m run
+    runpy.run_module(f"{name}_env.play", run_name="__main__", alter_sys=False)
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"{name.capitalize()}, 2 players, seed 0, rules data ")
+    assert any(line.startswith("final scores: player_0 ") for line in out)
+    assert out[-1].startswith("returns (win_loss): ")
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_core_play_names_the_game_and_checks_players(name, capsys):
+    from core import play
+
+    play.main(["--game", name, "--players", "3", "--seed", "1"])
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith(f"{name.capitalize()}, 3 players, seed 1")
+    with pytest.raises(SystemExit):
+        play.main(["--game", name, "--players", "5"])
+    with pytest.raises(SystemExit):
+        play.main(["--game", "no_such_game"])
+
+
+def test_the_same_seeds_give_the_same_log():
+    from troyes_env.play import play_log
+
+    assert play_log(2, 4, 1)[0] == play_log(2, 4, 1)[0]
