@@ -158,8 +158,10 @@ class GameAECEnv(AECEnv):
         if self._enforce:
             if self.state_array is None:
                 raise RuntimeError("reset() must be called before step()")
-            if action is not None:
-                self._action_id(action)
+            if action is not None and not (
+                action.__class__ is int and 0 <= action < self.game.NUM_ACTIONS
+            ):
+                self._action_id(action)  # raises unless a numpy integer in range
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
