@@ -36,10 +36,13 @@ def to_markdown(res: dict) -> str:
     for r in res["rows"]:
         if r["group"] == "memory":
             continue
+        note = r.get("note", "")
+        if "median_decision_ms" in r:
+            note = f"median {_fmt(r['median_decision_ms'])} ms per decision; " + note
         lines.append(
             f"| {r['group']} | {r['name']} | {r['lib']} | "
             f"{_fmt(r.get('decisions_per_s'))} | {_fmt(r.get('games_per_s'))} | "
-            f"{r['threads']} | {r['procs']} | {r.get('note', '')} |"
+            f"{r['threads']} | {r['procs']} | {note} |"
         )
     mem = [r for r in res["rows"] if r["group"] == "memory"]
     if mem:

@@ -3,6 +3,7 @@
     python -m benchmarks.run            # full run (~10 min), writes runs/benchmarks-<UTC time>/
     python -m benchmarks.run --quick    # under a minute (CI), peers skipped if not installed
     python -m benchmarks.run --update-committed   # refresh the checked-in benchmarks/results/
+    python -m benchmarks.run --groups search      # only some groups (comma list; see GROUPS)
 
 Writes results.json, results.md and results.png to --out (default: a fresh folder
 runs/benchmarks-<UTC timestamp>/ under the current directory, so a run never overwrites the
@@ -37,13 +38,14 @@ from pathlib import Path  # noqa: E402
 import numba  # noqa: E402
 
 from benchmarks import engine_speed, peers  # noqa: E402
+from benchmarks import search as search_bench  # noqa: E402
 from benchmarks.report import to_markdown, to_png  # noqa: E402
 from core.registry import game_names
 
 RESULTS = Path(__file__).parent / "results"  # the committed results (--update-committed)
 RUNS = Path("runs")  # default parent of a run's own folder (git-ignored)
 TARGETS = [
-    # (name, numerator row, denominator row or None, needed ratio / absolute)
+    # (name, numerator row, denominator row or None, needed ratio / absolute[, field[, "<="]])
     (
         "compiled batch random play B=1024 >= 1,000,000 decisions/s",
         "compiled:{g} batch B=1024",
@@ -81,7 +83,22 @@ TARGETS = [
         3.0,
         "rollout_steps_per_s",
     ),
+    (
+        "search: engine decisions/s inside search >= 50% of compiled B=1 random play",
+        "search:{g} mcts iters=1000, random rollouts",
+        "search:{g} random play B=1 (reference)",
+        0.5,
+    ),
+    (
+        "search: median wall time of one 1,000-iteration decision, 4 players <= 100 ms",
+        "search:{g} mcts iters=1000, random rollouts",
+        None,
+        100.0,
+        "median_decision_ms",
+        "<=",
+    ),
 ]
+GROUPS = ("compiled", "batch-py", "api", "aec", "gym", "memory", "scaling", "ppo", "search")
 PAIRED_ROUNDS = 5  # rounds of the alternating re-measurement of each ratio target (full run)
 
 
@@ -141,9 +158,11 @@ class Bench:
             what = f"{out['bytes_per_state']:>14,.0f} bytes per game state"
         else:
             what = (
-                f"{out.get('decisions_per_s', 0):>14,.0f} dec/s "
+                f"{out.get('decisions_per_s') or 0:>14,.0f} dec/s "
                 f"{out.get('games_per_s') or 0:>10,.1f} games/s"
             )
+            if "median_decision_ms" in out:
+                what += f" {out['median_decision_ms']:,.1f} ms/decision"
         print(f"  {group:10s} {name:48s} {what}", file=sys.stderr, flush=True)
         return out
 
@@ -399,13 +418,9 @@ def machine_info() -> dict:
     return info
 
 
-def run(quick: bool, games: list[str], players: int, seconds: float | None, skip_ppo: bool) -> dict:
-    secs = seconds if seconds is not None else (0.6 if quick else 8.0)
-    b = Bench(secs, quick)
-    numba.set_num_threads(1)
-    t_start = time.perf_counter()
+def compiled_rows(b: Bench, games: list[str], players: int, groups: tuple[str, ...]) -> None:
     for g in games:
-        for B in (1, 64, 1024):
+        for B in (1, 64, 1024) if "compiled" in groups else ():
             b.row(
                 "compiled",
                 f"{g} batch B={B}",
@@ -413,6 +428,8 @@ def run(quick: bool, games: list[str], players: int, seconds: float | None, skip
                 compiled_batch(g, players, B),
                 note="batch random_play, one compiled call",
             )
+        if "batch-py" not in groups:
+            continue
         b.row(
             "batch-py",
             f"{g} batch step() B=1024 from Python + obs",
@@ -420,6 +437,8 @@ def run(quick: bool, games: list[str], players: int, seconds: float | None, skip
             python_driven_batch(g, players, 1024),
             note="eng.step(eng.random_actions()) with observations",
         )
+    if "compiled" not in groups:
+        return
     if peers.available("pyspiel"):
         for name in ("chess", "backgammon"):
             b.row(
@@ -442,6 +461,8 @@ def run(quick: bool, games: list[str], players: int, seconds: float | None, skip
     else:
         b.skip("compiled", "Catanatron 4p", "catanatron", "catanatron not installed")
 
+
+def api_rows(b: Bench, games: list[str], players: int) -> None:
     for g in games:
         game = importlib.import_module(f"{g}_env")
         b.row(
@@ -460,6 +481,8 @@ def run(quick: bool, games: list[str], players: int, seconds: float | None, skip
                 lambda s, n=name: timed(peers.spiel_rollout_fn(n, observe=True), s),
             )
 
+
+def aec_rows(b: Bench, games: list[str], players: int) -> None:
     for g in games:
         game = importlib.import_module(f"{g}_env")
         b.row(
@@ -484,27 +507,90 @@ def run(quick: bool, games: list[str], players: int, seconds: float | None, skip
     else:
         b.skip("aec", "PettingZoo classic env()", "pettingzoo", "pettingzoo[classic] missing")
 
+
+def scaling_rows(b: Bench, g: str, players: int) -> None:
+    b.row("scaling", f"{g} batch B=64, 1 process", "ours", processes(g, players, 64, 1))
+    b.row(
+        "scaling",
+        f"{g} batch B=64, 2 processes",
+        "ours",
+        processes(g, players, 64, 2),
+        procs=2,
+        note="summed over processes",
+    )
+    b.row(
+        "scaling",
+        f"{g} batch B=1024, 2 threads (prange)",
+        "ours",
+        compiled_batch(g, players, 1024, threads=2),
+        threads=2,
+    )
+
+
+def search_rows(b: Bench, games: list[str], players: int, quick: bool) -> None:
+    """The ISMCTS agent (benchmarks/search.py) beside the same game's compiled B=1 random play,
+    and OpenSpiel's C++ MCTSBot as the reference."""
     for g in games:
-        gym_rows(b, g, players)
-        memory_rows(b, g, players)
-        b.row("scaling", f"{g} batch B=64, 1 process", "ours", processes(g, players, 64, 1))
         b.row(
-            "scaling",
-            f"{g} batch B=64, 2 processes",
+            "search",
+            f"{g} random play B=1 (reference)",
             "ours",
-            processes(g, players, 64, 2),
-            procs=2,
-            note="summed over processes",
+            compiled_batch(g, players, 1),
+            note="batch random_play, one compiled call",
         )
-        b.row(
-            "scaling",
-            f"{g} batch B=1024, 2 threads (prange)",
-            "ours",
-            compiled_batch(g, players, 1024, threads=2),
-            threads=2,
-        )
-        if not (quick or skip_ppo):
+        for label, params in search_bench.SEARCH_CONFIGS.items():
+            b.row(
+                "search",
+                f"{g} mcts iters=1000, {label}",
+                "ours",
+                search_bench.search_rate(g, players, params),
+                note=f"mcts:{params}; engine steps inside search per busy second; "
+                "median ms per decision in JSON",
+            )
+    if quick:
+        return
+    if peers.available("pyspiel"):
+        for name in ("chess", "backgammon"):
+            b.row(
+                "search",
+                f"OpenSpiel {name} MCTSBot (C++), 1,000 simulations",
+                "open_spiel",
+                search_bench.spiel_mcts(name),
+                note="random rollouts to the end; median ms per decision in JSON",
+            )
+    else:
+        b.skip("search", "OpenSpiel MCTSBot", "open_spiel", "pyspiel not installed")
+
+
+def run(
+    quick: bool,
+    games: list[str],
+    players: int,
+    seconds: float | None,
+    skip_ppo: bool,
+    groups: tuple[str, ...] = GROUPS,
+) -> dict:
+    secs = seconds if seconds is not None else (0.6 if quick else 8.0)
+    b = Bench(secs, quick)
+    numba.set_num_threads(1)
+    t_start = time.perf_counter()
+    if "compiled" in groups or "batch-py" in groups:
+        compiled_rows(b, games, players, groups)
+    if "api" in groups:
+        api_rows(b, games, players)
+    if "aec" in groups:
+        aec_rows(b, games, players)
+    for g in games:
+        if "gym" in groups:
+            gym_rows(b, g, players)
+        if "memory" in groups:
+            memory_rows(b, g, players)
+        if "scaling" in groups:
+            scaling_rows(b, g, players)
+        if "ppo" in groups and not (quick or skip_ppo):
             ppo_rows(b, g, players)
+    if "search" in groups:
+        search_rows(b, games, players, quick)
 
     paired = paired_ratios(
         b, games, 1 if quick else PAIRED_ROUNDS, secs if quick else min(secs, 2.0)
@@ -513,6 +599,7 @@ def run(quick: bool, games: list[str], players: int, seconds: float | None, skip
     res = {
         "command": " ".join(["python -m benchmarks.run"] + sys.argv[1:]),
         "quick": quick,
+        "groups": list(groups),
         "seconds_per_row": secs,
         "players": players,
         "games": games,
@@ -587,6 +674,7 @@ def check_targets(res: dict, games: list[str]) -> list[dict]:
     for g in games:
         for text, num, den, need, *field in TARGETS:
             key = field[0] if field else "decisions_per_s"
+            at_most = len(field) > 1 and field[1] == "<="  # a ceiling (e.g. milliseconds)
             a = by.get(num.format(g=g))
             d = by.get(den.format(g=g)) if den else None
             if a is None or (den and d is None):
@@ -600,7 +688,7 @@ def check_targets(res: dict, games: list[str]) -> list[dict]:
                 row.update(
                     value=p["median"], rows_ratio=val, how=f"paired median of {len(p['ratios'])}"
                 )
-            row["met"] = bool(row["value"] >= need)
+            row["met"] = bool(row["value"] <= need if at_most else row["value"] >= need)
             out.append(row)
     return out
 
@@ -633,6 +721,11 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--seconds", type=float, default=None, help="seconds per row")
     ap.add_argument("--no-ppo", action="store_true", help="skip the MaskablePPO rows")
     ap.add_argument(
+        "--groups",
+        default=",".join(GROUPS),
+        help=f"comma list of row groups to run (default: all of {', '.join(GROUPS)})",
+    )
+    ap.add_argument(
         "--out",
         default=None,
         help="folder for results.json/.md/.png (default: a fresh runs/benchmarks-<UTC time>/)",
@@ -652,7 +745,11 @@ def main(argv=None) -> int:
         games = args.games.split(",")
     else:
         games = [g for g in game_names() if peers.available(f"{g}_env.batch")]
-    res = run(args.quick, games, args.players, args.seconds, args.no_ppo)
+    groups = tuple(x.strip() for x in args.groups.split(",") if x.strip())
+    unknown = sorted(set(groups) - set(GROUPS))
+    if unknown or not groups:
+        raise SystemExit(f"--groups: unknown {', '.join(unknown)}; allowed: {', '.join(GROUPS)}")
+    res = run(args.quick, games, args.players, args.seconds, args.no_ppo, groups)
     out.mkdir(parents=True, exist_ok=True)
     (out / "results.json").write_text(json.dumps(res, indent=2) + "\n")
     md = to_markdown(res)

@@ -5,8 +5,8 @@ k_observe, k_keys, k_over, k_actor, k_truncated) with the exact signatures docum
 `core/kernels_contract.py`, so the batch loops are the same for every game.
 
 The generic loops are a real module, `core/batch_loops_template.py`, never used at run time.
-`python -m core.batch <game>_env.engine.kernels` (`write_loops`, via `render_loops`) copies it to
-the checked-in `<game>_env/engine/batch_loops.py` with a GENERATED docstring and its one marked
+`python -m core.codegen` (which also writes the search loops of core.search) copies it to the
+checked-in `<game>_env/engine/batch_loops.py` with a GENERATED docstring and its one marked
 kernels import pointed at the game's module; a test checks the copies are current. Why not numba's
 first-class functions: a compiled function that takes another as an argument (or closes over
 one) cannot be cached, so every process would pay the parallel compile (seconds) again.
@@ -17,7 +17,6 @@ Seeds: slot i's k-th game is seeded by the words (seed mod 2**32, i, k), i.e. it
 
 from __future__ import annotations
 
-import ast
 import importlib
 import threading
 from dataclasses import dataclass
@@ -98,32 +97,11 @@ def returns_into(keys, n, kind, margin_scale, out):
         out[p] = 0.0
 
 
-TEMPLATE_PATH = Path(__file__).with_name("batch_loops_template.py")
-TEMPLATE_KERNELS_IMPORT = "from core.kernels_contract import ("  # the marked line of the template
-
-
 def render_loops(game: str, kernels_module: str) -> str:
-    """The batch-loops module source for one game's kernels module: the template's source with
-    its docstring replaced and its one kernels import pointed at `kernels_module`."""
-    src = TEMPLATE_PATH.read_text()
-    doc = ast.parse(src).body[0]
-    if not (
-        isinstance(doc, ast.Expr)
-        and isinstance(doc.value, ast.Constant)
-        and isinstance(doc.value.value, str)
-    ):
-        raise ValueError(f"{TEMPLATE_PATH} must start with its docstring")
-    lines = src.splitlines(keepends=True)
-    marked = [i for i, line in enumerate(lines) if line.rstrip("\n") == TEMPLATE_KERNELS_IMPORT]
-    if len(marked) != 1:
-        raise ValueError(f"{TEMPLATE_PATH}: expected one line {TEMPLATE_KERNELS_IMPORT!r}")
-    lines[marked[0]] = f"from {kernels_module} import (\n"
-    header = (
-        f'"""Batch loops for {game}: GENERATED from core/batch_loops_template.py by\n'
-        f"`python -m core.batch {kernels_module}`, do not edit\n"
-        '(tests/test_batch.py checks it is current)."""\n'
-    )
-    return header + "".join(lines[doc.end_lineno :])
+    """The batch-loops module source for one game's kernels module (core.codegen)."""
+    from core.codegen import render
+
+    return render("batch_loops", game, kernels_module)
 
 
 @dataclass(frozen=True)
@@ -405,20 +383,15 @@ def load_loops(game_pkg: str) -> ModuleType:
     return importlib.import_module(f"{game_pkg}.engine.batch_loops")
 
 
-def write_loops(kernels_module: str) -> Path:
-    """Regenerate `<game>_env/engine/batch_loops.py` for a kernels module like
-    'village_env.engine.kernels'."""
-    pkg = kernels_module.split(".")[0]
-    path = Path(importlib.import_module(pkg).__file__).parent / "engine" / "batch_loops.py"
-    path.write_text(render_loops(pkg.removesuffix("_env"), kernels_module))
-    return path
+def write_loops(kernels_module: str) -> list[Path]:
+    """Regenerate every generated loops module (batch and search) of a kernels module like
+    'village_env.engine.kernels' (core.codegen)."""
+    from core.codegen import write
+
+    return write(kernels_module)
 
 
-if __name__ == "__main__":
-    import sys
+if __name__ == "__main__":  # kept for the habit: the same as `python -m core.codegen`
+    from core.codegen import main
 
-    from core.registry import game_packages
-
-    every_game = [f"{pkg}.engine.kernels" for pkg in game_packages().values()]
-    for mod in sys.argv[1:] or every_game:
-        print(write_loops(mod))
+    main()

@@ -39,7 +39,7 @@ def test_generated_loops_match_template(name):
     game, batch = _mods(name)
     path = Path(batch.SPEC.loops.__file__)
     assert path.read_text() == render_loops(name, f"{name}_env.engine.kernels"), (
-        f"{path} is stale: run python -m core.batch {name}_env.engine.kernels"
+        f"{path} is stale: run python -m core.codegen {name}_env.engine.kernels"
     )
     template = importlib.import_module("core.batch_loops_template")
     assert _compiled_defs(batch.SPEC.loops) == _compiled_defs(template)

@@ -1,7 +1,15 @@
-"""Agents that play a seat: baseline bots by name, or trained policies from checkpoints."""
+"""The one agent registry of training/: every place that names an agent (evaluate, the self-play
+opponent pool, tournaments) builds it with `make_agent(spec, game, ...)` from a spec string:
+
+- a baseline bot by name: `random`, `heuristic` (training.bots);
+- a parametrised agent kind `name[:key=value,...]`: `mcts` (core.search, docs/agents.md), e.g.
+  `mcts:iters=1000,c=0.7,rollout=greedy,cutoff=20` (more kinds: `register_agent_kind`);
+- a trained policy: a checkpoint path (PATH.zip / PATH.json or a training output folder).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -76,17 +84,48 @@ def _cached_actor(path: str, game: ModuleType, players: int | None) -> dict[str,
     return _ACTOR_CACHE[key]
 
 
+# kind name -> factory(game_name, params after "name:", seed) -> Agent
+AgentKind = Callable[[str, str, int], Agent]
+_KINDS: dict[str, tuple[AgentKind, str]] = {}
+
+
+def register_agent_kind(name: str, factory: AgentKind, usage: str) -> None:
+    """Register a parametrised agent kind: specs `name` and `name:params` build
+    factory(game_name, params, seed); `usage` is shown in error messages."""
+    _KINDS[name] = (factory, usage)
+
+
+def _mcts(game_name: str, params: str, seed: int) -> Agent:
+    from core.search import MCTSAgent, SearchConfig
+
+    return MCTSAgent(game_name, SearchConfig.parse(params), seed)
+
+
+register_agent_kind("mcts", _mcts, "mcts[:iters=N,time=S,c=X,rollout=random|greedy,cutoff=K,...]")
+
+
+def agent_usage(game_name: str) -> str:
+    """Every way to name an agent of `game_name`, for help and error messages."""
+    kinds = [usage for _f, usage in _KINDS.values()]
+    return ", ".join(bot_names(game_name) + kinds + ["a checkpoint PATH"])
+
+
 def make_agent(
     spec: str, game_name: str, players: int | None = None, seed: int = 0, deterministic: bool = True
 ) -> Agent:
-    """An agent from a bot name ("random", "heuristic") or a checkpoint path; clear errors."""
+    """An agent from its spec (module docstring): a bot name, an agent kind with parameters, or a
+    checkpoint path; clear errors naming the alternatives."""
     game = get_game(game_name)
+    spec = str(spec)
     if is_bot(game_name, spec):
         return make_bot(game_name, spec, seed)
+    kind, _sep, params = spec.partition(":")
+    if kind in _KINDS:
+        return _KINDS[kind][0](game_name, params, int(seed))
     if looks_like_checkpoint(spec):
         arrays = _cached_actor(spec, game, players)
         return PolicyAgent(game, arrays, seed, deterministic, name=str(spec))
     raise CheckpointError(
-        f"{spec!r} is neither a bot of {game_name} ({', '.join(bot_names(game_name))}) nor an "
-        "existing checkpoint (PATH.zip/.json or a training output folder)"
+        f"{spec!r} is neither a bot, an agent kind nor an existing checkpoint of {game_name}; "
+        f"agents: {agent_usage(game_name)} (PATH.zip/.json or a training output folder)"
     )

@@ -28,11 +28,23 @@ GYM_NAMESPACE = "village_troyes_rl"
 
 
 def parse_pool(text: str) -> list[tuple[str, float]]:
-    """Parse "random:1,heuristic:0.5" (weights optional, default 1) into [(spec, weight)]."""
-    pool = []
+    """Parse "random:1,heuristic:0.5" (weights optional, default 1) into [(spec, weight)].
+
+    An agent spec with parameters keeps its commas: in "mcts:iters=100,c=0.5:2,random" a part
+    of the form key=value continues the spec before it, and ":2" is that spec's weight."""
+    parts: list[str] = []
     for part in (p.strip() for p in text.split(",")):
         if not part:
             continue
+        key = part.partition("=")[0]
+        if "=" in part and ":" not in key:  # key=value: a parameter of the spec before
+            if not parts or ":" not in parts[-1]:
+                raise ValueError(f"opponent pool {text!r}: {part!r} follows no agent spec")
+            parts[-1] += "," + part
+        else:
+            parts.append(part)
+    pool = []
+    for part in parts:
         spec, sep, w = part.rpartition(":")
         if not sep or not _is_number(w):
             spec, w = part, "1"
@@ -158,6 +170,7 @@ class SingleSeatEnv(gym.Env):
             info["illegal_action"] = True
             return self._obs(), self.illegal_reward, True, False, info
         self.state = g.step(self.state, a)
+        self._tell_opponents(a)
         self._play_opponents()
         if not g.is_terminal(self.state):
             return self._obs(), 0.0, False, False, self._info()
@@ -178,6 +191,12 @@ class SingleSeatEnv(gym.Env):
         return self.game.render(self.state)
 
     # --- helpers ---------------------------------------------------------------------------
+    def _tell_opponents(self, action: int) -> None:
+        """Opponents that track the game (the search agent's `notify`) hear every action."""
+        for op in self.opponents:
+            if op is not None and hasattr(op, "notify"):
+                op.notify(action)
+
     def _play_opponents(self) -> None:
         g = self.game
         self._opponent_moves = 0
@@ -185,7 +204,9 @@ class SingleSeatEnv(gym.Env):
             p = g.current_player(self.state)
             if p == self.seat:
                 return
-            self.state = g.step(self.state, self.opponents[p].act(self.state))
+            a = self.opponents[p].act(self.state)
+            self.state = g.step(self.state, a)
+            self._tell_opponents(a)
             self._opponent_moves += 1
 
     def _obs(self) -> np.ndarray:

@@ -1,8 +1,11 @@
-"""Evaluate agents (checkpoints or bot names) against each other, seats rotated, seeded.
+"""Evaluate agents (bots, the search agent, checkpoints) against each other, seats rotated, seeded.
 
     python -m training.evaluate --game village --players 2 --agents runs/village-2p random \
         --games 200 --json results.json
+    python -m training.evaluate --game troyes --players 2 --agents mcts:iters=1000 heuristic \
+        --games 200 --workers 2
 
+Agents are named as training.agents says (one registry for evaluate and the self-play pool).
 Exactly --players agents play every game. Games come in blocks of --players: a block replays one
 seeded deal once per rotation of the seats, so every agent plays every seat equally often on the
 same deals. Per agent: win rate (a win shared by k players counts 1/k) with a 95% Wilson interval,
@@ -18,6 +21,7 @@ import datetime as _dt
 import json
 import math
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -72,15 +76,52 @@ def _seed(*words: int) -> int:
 
 
 def play_game(game, agents: list[Agent], seed: int, max_decisions: int = 1_000_000) -> np.ndarray:
-    """Play one game, agents[seat] choosing for each seat; returns the final state."""
+    """Play one game, agents[seat] choosing for each seat; returns the final state. Agents with
+    a `notify(action)` method (the search agent) are told every action played."""
     s = game.new_game(len(agents), seed)
+    listeners = [a for a in agents if hasattr(a, "notify")]
     k = 0
     while not game.is_terminal(s):
-        s = game.step(s, agents[game.current_player(s)].act(s))
+        a = agents[game.current_player(s)].act(s)
+        s = game.step(s, a)
+        for agent in listeners:
+            agent.notify(a)
         k += 1
         if k > max_decisions:
             raise RuntimeError(f"game with seed {seed} exceeded {max_decisions} decisions")
     return s
+
+
+def _play_block(
+    game_name: str, n: int, agent_specs: list[str], seed: int, b: int, deterministic: bool
+) -> list[dict[str, Any]]:
+    """Block b: one seeded deal played once per rotation of the seats; one record per game
+    (seats, scores, win shares and ranks per seat, truncation)."""
+    game = get_game(game_name)
+    deal = _seed(seed, b)
+    out = []
+    for r in range(n):
+        seat_of = seat_rotation(n, r)
+        by_seat: list[Agent] = [None] * n  # type: ignore[list-item]
+        for i, spec in enumerate(agent_specs):
+            agent_seed = _seed(seed, b, r, i)
+            by_seat[seat_of[i]] = make_agent(spec, game_name, n, agent_seed, deterministic)
+        s = play_game(game, by_seat, deal)
+        out.append(
+            {
+                "deal_seed": deal,
+                "seats": seat_of,
+                "scores": [int(x) for x in game.scores(s)],
+                "win_shares": [float(x) for x in win_shares(game, s)],
+                "ranks": [float(x) for x in ranks(game, s)],
+                "truncated": bool(game.is_truncated(s)),
+            }
+        )
+    return out
+
+
+def _play_block_args(args: tuple) -> list[dict[str, Any]]:
+    return _play_block(*args)
 
 
 def evaluate(
@@ -91,8 +132,10 @@ def evaluate(
     seed: int = 0,
     deterministic: bool = True,
     progress: bool = False,
+    workers: int = 1,
 ) -> dict[str, Any]:
-    """Play `games` seeded games with rotated seats; per-agent statistics as a dict."""
+    """Play `games` seeded games with rotated seats; per-agent statistics as a dict. With
+    `workers` > 1 the blocks are played in that many processes (same games, same results)."""
     game = get_game(game_name)
     n = check_players(game, players)
     if len(agent_specs) != n:
@@ -105,6 +148,8 @@ def evaluate(
             f"--games must be a positive multiple of --players ({n}) so every agent "
             f"plays every seat equally often; got {games}"
         )
+    if workers < 1:
+        raise ValueError(f"--workers must be >= 1, got {workers}")
     for spec in agent_specs:  # fail fast with a clear message on a bad name or checkpoint
         make_agent(spec, game_name, n, 0, deterministic)
     labels = [
@@ -117,38 +162,36 @@ def evaluate(
     seat_count = np.zeros((n, n), dtype=np.int64)
     truncated = 0
     records = []
-    it = range(games // n)
+    jobs = [(game_name, n, list(agent_specs), seed, b, deterministic) for b in range(games // n)]
+    t_start = time.perf_counter()
+    pool = None
+    if workers > 1:
+        import multiprocessing as mp
+
+        pool = mp.get_context("spawn").Pool(workers)
+        blocks = pool.imap(_play_block_args, jobs)
+    else:
+        blocks = map(_play_block_args, jobs)
     if progress:
         from tqdm import tqdm
 
-        it = tqdm(it, desc="evaluate", unit="block")
-    for b in it:
-        deal = _seed(seed, b)
-        for r in range(n):
-            seat_of = seat_rotation(n, r)
-            by_seat: list[Agent] = [None] * n  # type: ignore[list-item]
-            for i, spec in enumerate(agent_specs):
-                by_seat[seat_of[i]] = make_agent(
-                    spec, game_name, n, _seed(seed, b, r, i), deterministic
-                )
-            s = play_game(game, by_seat, deal)
-            w, sc, rk = win_shares(game, s), game.scores(s), ranks(game, s)
-            tr = bool(game.is_truncated(s))
-            truncated += tr
-            for i in range(n):
-                p = seat_of[i]
-                win[i] += w[p]
-                score[i] += sc[p]
-                rank[i] += rk[p]
-                seat_count[i, p] += 1
-            records.append(
-                {
-                    "deal_seed": deal,
-                    "seats": seat_of,
-                    "scores": [int(x) for x in sc],
-                    "truncated": tr,
-                }
-            )
+        blocks = tqdm(blocks, total=len(jobs), desc="evaluate", unit="block")
+    try:
+        for block in blocks:
+            for rec in block:
+                seat_of = rec["seats"]
+                truncated += rec["truncated"]
+                for i in range(n):
+                    p = seat_of[i]
+                    win[i] += rec["win_shares"][p]
+                    score[i] += rec["scores"][p]
+                    rank[i] += rec["ranks"][p]
+                    seat_count[i, p] += 1
+                records.append(rec)
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
     results = []
     for i in range(n):
         lo, hi = wilson_interval(win[i], games)
@@ -177,6 +220,8 @@ def evaluate(
         "date_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "note": PROVISIONAL_NOTE.format(h=game.RULES_DATA_HASH),
         "agents": results,
+        "workers": workers,
+        "wall_seconds": round(time.perf_counter() - t_start, 1),
         "games_played": records,
     }
 
@@ -212,7 +257,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--agents",
         nargs="+",
         required=True,
-        help="exactly --players agents: bot names or checkpoint paths/run folders",
+        help="exactly --players agents: bot names, agent kinds with parameters (e.g. "
+        "mcts:iters=1000,rollout=greedy) or checkpoint paths/run folders",
     )
     p.add_argument("--games", type=int, default=100, help="a multiple of --players")
     p.add_argument("--seed", type=int, default=0)
@@ -220,6 +266,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--stochastic",
         action="store_true",
         help="sample trained policies' actions instead of taking the most likely",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="processes playing blocks in parallel (the games and results do not change)",
     )
     p.add_argument("--json", metavar="FILE", help="also save the results as JSON")
     p.add_argument("--no-progress", action="store_true")
@@ -239,6 +291,7 @@ def main(argv: list[str] | None = None) -> int:
             args.seed,
             deterministic=not args.stochastic,
             progress=not args.no_progress,
+            workers=args.workers,
         )
     except (ValueError, CheckpointError, GameNotAvailableError) as e:
         parser.error(str(e))

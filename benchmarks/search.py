@@ -1,0 +1,127 @@
+"""The `search` group of benchmarks.run: the speed of the ISMCTS agent (core.search).
+
+- engine decisions per second spent inside search (tree descent + rollouts: every k_step of an
+  iteration; the greedy rollout's lookahead steps are reported beside), to compare with the same
+  game's compiled B=1 random play measured in the same run;
+- the median wall time of one 1,000-iteration decision at 4 players, over positions of seeded
+  random games (each decision a fresh agent: no subtree reuse);
+- OpenSpiel's C++ MCTSBot (random rollouts, 1,000 simulations) on chess and backgammon, as the
+  reference row (its rollouts play to the end of the game).
+
+    python -m benchmarks.run --groups search --seconds 3
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from core.registry import get_game
+from core.search import MCTSAgent, SearchConfig
+
+SEARCH_CONFIGS = {  # row label -> agent spec parameters
+    "random rollouts": "iters=1000",
+    "greedy rollouts": "iters=1000,rollout=greedy,cutoff=8",
+}
+
+
+def search_positions(g: str, players: int, count: int, seed: int = 0) -> list[np.ndarray]:
+    """`count` decision points with >= 2 legal actions, from seeded random games (one position
+    per game, at a uniformly drawn decision)."""
+    game = get_game(g)
+    rng = np.random.default_rng(seed)
+    out = []
+    k = 0
+    while len(out) < count:
+        s = game.new_game(players, seed * 100_000 + k)
+        k += 1
+        for _ in range(int(rng.integers(0, 200))):
+            if game.is_terminal(s):
+                break
+            s = game.step(s, int(rng.choice(np.flatnonzero(game.legal_mask(s)))))
+        if not game.is_terminal(s) and game.legal_mask(s).sum() >= 2:
+            out.append(s)
+    return out
+
+
+def search_rate(g: str, players: int, params: str):
+    """Row function: decisions (engine steps) per second inside search, and the median wall
+    time of one decision, over fresh agents on a cycle of positions."""
+
+    def run(seconds: float) -> dict:
+        cfg = SearchConfig.parse(params)
+        states = search_positions(g, players, 16)
+        MCTSAgent(g, SearchConfig.parse("iters=20," + params.partition(",")[2]), 0).act(
+            states[0]
+        )  # compile or load from the cache outside the clock
+        steps = look = iters = 0
+        times = []
+        t0 = time.perf_counter()
+        i = 0
+        while i < len(states) or time.perf_counter() - t0 < seconds:
+            agent = MCTSAgent(g, cfg, seed=i)
+            agent.act(states[i % len(states)])
+            st = agent.last
+            steps += st["steps"]
+            look += st["lookahead_steps"]
+            iters += st["iterations"]
+            times.append(st["seconds"])
+            i += 1
+        busy = float(np.sum(times))
+        return {
+            "decisions_per_s": steps / busy,
+            "games_per_s": None,
+            "decisions": int(steps),
+            "seconds": round(busy, 3),
+            "median_decision_ms": float(np.median(times) * 1000.0),
+            "search_decisions": len(times),
+            "iterations_per_s": iters / busy,
+            "lookahead_steps_per_s": look / busy,
+        }
+
+    return run
+
+
+def spiel_mcts(name: str, sims: int = 1000):
+    """Row function: OpenSpiel's C++ MCTSBot (pyspiel.MCTSBot, RandomRolloutEvaluator with one
+    rollout, UCT c = 2, `sims` simulations) deciding at positions of seeded random games."""
+
+    def run(seconds: float) -> dict:
+        import pyspiel
+
+        game = pyspiel.load_game(name)
+        rng = np.random.default_rng(0)
+        times = []
+        t0 = time.perf_counter()
+        k = 0
+        while len(times) < 3 or time.perf_counter() - t0 < seconds:
+            state = game.new_initial_state()
+            for _ in range(int(rng.integers(0, 40))):
+                if state.is_terminal():
+                    break
+                if state.is_chance_node():
+                    outs, probs = zip(*state.chance_outcomes(), strict=True)
+                    state.apply_action(int(rng.choice(outs, p=probs)))
+                else:
+                    state.apply_action(int(rng.choice(state.legal_actions())))
+            while state.is_chance_node():
+                outs, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(int(rng.choice(outs, p=probs)))
+            if state.is_terminal():
+                continue
+            ev = pyspiel.RandomRolloutEvaluator(1, k)
+            bot = pyspiel.MCTSBot(game, ev, 2.0, sims, 1000, False, k, False)
+            c0 = time.perf_counter()
+            bot.step(state)
+            times.append(time.perf_counter() - c0)
+            k += 1
+        return {
+            "decisions_per_s": None,
+            "games_per_s": None,
+            "seconds": round(float(np.sum(times)), 3),
+            "median_decision_ms": float(np.median(times) * 1000.0),
+            "search_decisions": len(times),
+        }
+
+    return run

@@ -1,0 +1,332 @@
+"""Information-set Monte Carlo tree search (ISMCTS) for any registered game: the `mcts` agent.
+
+    from core.search import MCTSAgent, SearchConfig
+    agent = MCTSAgent("troyes", SearchConfig.parse("iters=1000,rollout=greedy"), seed=0)
+    action = agent.act(state)                       # for game.current_player(state)
+
+or, everywhere training/ names an agent: `mcts:iters=1000,c=0.7,rollout=greedy,cutoff=20`.
+
+How it searches (docs/agents.md has the full story and the measured strength): single-observer
+ISMCTS (Cowling, Powley & Whitehouse 2012). One tree per decision, keyed by the actions from the
+searcher's decision (every action of both games is public); each iteration determinizes a copy
+of the real state from the searcher's point of view (the game's `k_determinize`: other players'
+secret cards, deck and bag order, future chance redrawn), walks down the tree by UCB among the
+children legal in that determinization (availability counts), adds one node, rolls out with the
+uniform or an epsilon-greedy informed policy for at most `cutoff` decisions, scores the last
+state by the game's position evaluation (`k_evaluate`, the heuristic bots' projected final
+scores) or its real result, and backs the vector of returns up the path; each node's acting
+player maximises their own return. The iterations are compiled (core/search_template.py, one
+generated copy per game) over the engine's own kernels; the tree lives in flat preallocated
+arrays (core.search_tree), so an iteration allocates nothing.
+
+Determinism: the same seed and the same states give the same decisions with an iteration budget
+(`iters`); a time budget (`time`) depends on the machine's speed. Hidden information: the search
+reads the real state only through the determinization, whose result does not depend on what
+the searcher cannot see (tests/core/test_search.py checks it).
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from dataclasses import asdict, dataclass, fields
+from types import ModuleType
+
+import numpy as np
+
+from core.rng import rng_seed, split_seed
+from core.search_tree import (
+    MAX_SEATS,
+    N_PARAMS,
+    P_C,
+    P_CUTOFF,
+    P_EPS,
+    P_RETURNS,
+    P_ROLLOUT,
+    P_SCALE,
+    RETURN_CODES,
+    ROLLOUT_CODES,
+    child,
+    clear,
+    new_tree,
+    reroot,
+    root_choice,
+)
+
+SPEC_PREFIX = "mcts"
+TIME_BUDGET_NODES_PER_S = 200_000  # tree capacity per second of a time budget (more: no expansion)
+MAX_NODES = 4_000_000
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """The parameters of the `mcts` agent (spec `mcts:key=value,...`; docs/agents.md).
+
+    iters: iterations per decision (with `time`: a cap, when given explicitly); time: seconds per
+    decision (0 = no time budget); c: the UCB exploration constant (returns lie in [-1, 1] for
+    `rank` and `win_loss`); rollout: `random` (uniform legal) or `greedy` (epsilon-greedy on the
+    game's position evaluation); eps: the greedy rollout's exploration share; cutoff: decisions
+    per rollout before the position evaluation scores it (-1: play to the end; 0: score the new
+    leaf at once); returns: what a node maximises, `rank`, `margin` (own score minus the best
+    other, / the game's margin scale) or `win_loss`; reuse: keep the subtree of the actions
+    played since the last decision (needs `notify`); nodes: tree capacity (0 = from the budget).
+    """
+
+    iters: int = 1000
+    time: float = 0.0
+    c: float = 0.7
+    rollout: str = "random"
+    eps: float = 0.1
+    cutoff: int = 20
+    returns: str = "rank"
+    reuse: bool = True
+    nodes: int = 0
+
+    def __post_init__(self):
+        def bad(key, allowed):
+            raise ValueError(f"mcts: {key}={getattr(self, key)!r} is not allowed; {allowed}")
+
+        if not isinstance(self.iters, int) or self.iters < 1:
+            bad("iters", "a positive integer")
+        if not self.time >= 0:
+            bad("time", "seconds >= 0 (0: iterations only)")
+        if not self.c >= 0:
+            bad("c", "a number >= 0")
+        if self.rollout not in ROLLOUT_CODES:
+            bad("rollout", f"one of {', '.join(ROLLOUT_CODES)}")
+        if not 0.0 <= self.eps <= 1.0:
+            bad("eps", "a number in [0, 1]")
+        if not isinstance(self.cutoff, int) or self.cutoff < -1:
+            bad("cutoff", "an integer >= 0, or -1 for no cut-off")
+        if self.returns not in RETURN_CODES:
+            bad("returns", f"one of {', '.join(RETURN_CODES)}")
+        if not isinstance(self.nodes, int) or not 0 <= self.nodes <= MAX_NODES:
+            bad("nodes", f"an integer in 0..{MAX_NODES} (0: from the budget)")
+
+    @classmethod
+    def parse(cls, text: str) -> SearchConfig:
+        """From "iters=1000,c=0.7,rollout=greedy" (the part after `mcts:`); clear errors."""
+        types = {f.name: f.type for f in fields(cls)}
+        kw: dict = {}
+        for part in (p.strip() for p in text.split(",")):
+            if not part:
+                continue
+            key, sep, value = part.partition("=")
+            key = key.strip()
+            if not sep or key not in types:
+                raise ValueError(
+                    f"mcts: {part!r} is not key=value with a key among {', '.join(types)}"
+                )
+            value = value.strip()
+            try:
+                if types[key] in ("int", int):
+                    kw[key] = int(value)
+                elif types[key] in ("float", float):
+                    kw[key] = float(value)
+                elif types[key] in ("bool", bool):
+                    if value.lower() not in ("1", "0", "true", "false", "yes", "no"):
+                        raise ValueError(value)
+                    kw[key] = value.lower() in ("1", "true", "yes")
+                else:
+                    kw[key] = value
+            except ValueError:
+                raise ValueError(f"mcts: {key}={value!r} is not a valid {types[key]}") from None
+        if "time" in kw and "iters" not in kw:
+            kw["iters"] = 1 << 40  # a time budget alone: no iteration cap
+        return cls(**kw)
+
+    @classmethod
+    def from_spec(cls, spec: str) -> SearchConfig:
+        """From a full agent spec "mcts" or "mcts:iters=...,..."."""
+        name, _sep, rest = spec.partition(":")
+        if name != SPEC_PREFIX:
+            raise ValueError(f"not an mcts spec: {spec!r}")
+        return cls.parse(rest)
+
+    def spec(self) -> str:
+        """The canonical agent spec: every parameter that differs from the default."""
+        default = SearchConfig()
+        parts = []
+        for k, v in asdict(self).items():
+            if k == "iters" and v == 1 << 40:
+                continue
+            if v != getattr(default, k):
+                parts.append(f"{k}={int(v) if isinstance(v, bool) else v}")
+        return SPEC_PREFIX + (":" + ",".join(parts) if parts else "")
+
+
+def is_search_spec(spec: str) -> bool:
+    """Whether an agent spec names the search agent ("mcts" or "mcts:...")."""
+    return spec == SPEC_PREFIX or spec.startswith(SPEC_PREFIX + ":")
+
+
+def _game_object(game):
+    if isinstance(game, str):
+        from core.registry import get_game
+
+        game = get_game(game)
+    return game.GAME if isinstance(game, ModuleType) else game
+
+
+class MCTSAgent:
+    """The `mcts` agent of one game (module docstring). `act(state)` searches for the player to
+    act and returns a legal action; `notify(action)` after every step of the game (every
+    player's) lets it keep the matching subtree for its next decision; `last` holds the last
+    search's figures (iterations, engine steps, seconds, tree nodes, root visits)."""
+
+    def __init__(self, game, config: SearchConfig | str | None = None, seed: int = 0):
+        self.game = _game_object(game)
+        if config is None:
+            config = SearchConfig()
+        elif isinstance(config, str):
+            config = (
+                SearchConfig.from_spec(config)
+                if is_search_spec(config)
+                else SearchConfig.parse(config)
+            )
+        self.config = config
+        self.name = config.spec()
+        g = self.game
+        self._loops = importlib.import_module(f"{_package_of(g)}.engine.search_loops")
+        cfg = config
+        if cfg.nodes:
+            cap = cfg.nodes
+        elif cfg.time > 0:
+            cap = int(cfg.time * TIME_BUDGET_NODES_PER_S) + 2
+            if cfg.iters < (1 << 40):
+                cap = min(cap, 2 * cfg.iters + 2)
+        else:
+            cap = 2 * cfg.iters + 2  # room for a reused subtree plus this decision's nodes
+        cap = max(2, min(cap, MAX_NODES))
+        self.tree, self.vals, self.hdr = new_tree(cap)
+        self._tree2, self._vals2, _ = new_tree(cap)
+        self._queue = np.zeros(cap, dtype=np.int64)
+        self._path = np.zeros(cap + 1, dtype=np.int64)
+        size, na = g.state_size, g.num_actions
+        self._s = np.zeros(size, dtype=np.int64)
+        self._t = np.zeros(size, dtype=np.int64)
+        self._tmp = np.zeros(size + 16, dtype=np.int64)
+        self._work = np.zeros(max(1, g.spec.work_size), dtype=np.int64)
+        self._mask = np.zeros(na, dtype=np.bool_)
+        self._tmask = np.zeros(na, dtype=np.bool_)
+        self._child_of = np.full(na, -1, dtype=np.int64)
+        self._keys = np.zeros((MAX_SEATS, g.spec.n_keys), dtype=np.int64)
+        self._proj = np.zeros(MAX_SEATS, dtype=np.float64)
+        self._ret = np.zeros(MAX_SEATS, dtype=np.float64)
+        self._stats = np.zeros(4, dtype=np.int64)
+        self._choice = np.zeros(2, dtype=np.int64)
+        self._rng = np.zeros(4, dtype=np.int64)
+        rng_seed(self._rng, 0, *split_seed(int(seed)))
+        self._P = np.zeros(N_PARAMS, dtype=np.float64)
+        self._P[P_C] = cfg.c
+        self._P[P_CUTOFF] = cfg.cutoff
+        self._P[P_ROLLOUT] = ROLLOUT_CODES[cfg.rollout]
+        self._P[P_EPS] = cfg.eps
+        self._P[P_RETURNS] = RETURN_CODES[cfg.returns]
+        self._P[P_SCALE] = float(g.spec.margin_scale)
+        self._history: list[int] = []
+        self._searched = False
+        self.last: dict = {}
+
+    # --- the agent protocol --------------------------------------------------------------------
+    def reset(self) -> None:
+        """Forget the tree (a new game)."""
+        clear(self.tree, self.vals, self.hdr)
+        self._history.clear()
+        self._searched = False
+
+    def notify(self, action: int) -> None:
+        """Tell the agent that `action` was played (by anyone): keeps the subtree valid."""
+        self._history.append(int(action))
+
+    def act(self, state: np.ndarray) -> int:
+        """A legal action for game.current_player(state), chosen by the search."""
+        g = self.game
+        if g.is_terminal(state):
+            raise ValueError(f"{g.name}: the game is over; no player to act")
+        me = int(g.current_player(state))
+        n = int(g.num_players(state))
+        root_mask = np.ascontiguousarray(g.legal_mask(state), dtype=np.bool_)
+        legal = np.flatnonzero(root_mask)
+        t0 = time.perf_counter()
+        reused = self._reuse()
+        if len(legal) == 1:
+            self.reset()
+            self.last = {"iterations": 0, "steps": 0, "seconds": 0.0, "nodes": 1, "forced": True}
+            return int(legal[0])
+        root = np.ascontiguousarray(state, dtype=np.int64)
+        self._stats[:] = 0
+        self._run(root, root_mask, n, me, t0)
+        a = int(root_choice(self.tree, self.vals, root_mask, me, self._choice))
+        if a < 0:  # no iteration reached a child (cannot happen with iters >= 1): any legal one
+            a = int(legal[0])
+        self._history.clear()
+        self._searched = True
+        self.last = {
+            "iterations": int(self._stats[0]),
+            "steps": int(self._stats[1]),
+            "lookahead_steps": int(self._stats[2]),
+            "seconds": time.perf_counter() - t0,
+            "nodes": int(self.hdr[0]),
+            "root_visits": int(self._choice[1]),
+            "reused_nodes": reused,
+        }
+        return a
+
+    # --- internals -------------------------------------------------------------------------------
+    def _reuse(self) -> int:
+        """Move the subtree of the actions played since the last search to the root, if every
+        one of them is in the tree; else start afresh. Returns the nodes kept."""
+        if not (self.config.reuse and self._searched and self._history):
+            clear(self.tree, self.vals, self.hdr)
+            return 0
+        node = 0
+        for a in self._history:
+            node = int(child(self.tree, node, a))
+            if node < 0:
+                clear(self.tree, self.vals, self.hdr)
+                return 0
+        return int(
+            reroot(self.tree, self.vals, self.hdr, node, self._tree2, self._vals2, self._queue)
+        )
+
+    def _run(self, root, root_mask, n, me, t0) -> None:
+        cfg = self.config
+        T = self.game.tables
+        loops = self._loops
+
+        def chunk(k: int) -> None:
+            code = loops.search(
+                root, root_mask, T, n, me, k, self._P, self._rng, self.tree, self.vals,
+                self.hdr, self._s, self._mask, self._t, self._tmask, self._work, self._tmp,
+                self._child_of, self._path, self._keys, self._proj, self._ret, self._stats,
+            )  # fmt: skip
+            if code != 0:
+                raise RuntimeError(
+                    f"{self.game.name}: the engine refused an action during search (a bug; "
+                    "please report it with the state)"
+                )
+
+        if cfg.time <= 0:
+            chunk(cfg.iters)
+            return
+        deadline = t0 + cfg.time
+        done = 0
+        k = 8
+        while done < cfg.iters:
+            k = min(k, cfg.iters - done)
+            c0 = time.perf_counter()
+            chunk(k)
+            done += k
+            now = time.perf_counter()
+            per = (now - c0) / k
+            left = deadline - now
+            if left <= per:
+                break
+            k = max(1, min(int(left / per * 0.5), 4 * k))
+
+
+def _package_of(game) -> str:
+    from core.registry import game_packages
+
+    return game_packages()[game.name]

@@ -1,0 +1,152 @@
+"""The search tree of core.search (information-set MCTS), in flat preallocated arrays: the parts
+that do not depend on a game (the loops that step a game are core/search_template.py).
+
+A tree of capacity C is two arrays, made once per agent (`new_tree`) and reused for every
+decision, so the search allocates nothing per iteration and no Python object per node:
+
+- `tree` int64 (C, 5), one row per node: first child, next sibling (children form a linked list),
+  the action of the edge into the node, visits, availability (how often the node's action was
+  legal when its parent was visited: single-observer ISMCTS, Cowling, Powley & Whitehouse 2012);
+- `vals` float64 (C, 4): the sum of the returns each seat got through the node.
+
+`hdr[0]` is the number of nodes in use; node 0 is the root (the searcher's decision). A node is
+keyed by the actions from the root only (every action of both games is public), so the same node
+holds the statistics of every determinization that reaches it (open loop over chance).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.jit import jit
+
+F_FIRST, F_NEXT, F_ACTION, F_VISITS, F_AVAIL = range(5)
+TREE_COLS = 5
+MAX_SEATS = 4  # columns of `vals`: the most players of any game
+
+# the search parameters, one float64 array handed to the compiled loops
+P_C, P_CUTOFF, P_ROLLOUT, P_EPS, P_RETURNS, P_SCALE = range(6)
+N_PARAMS = 6
+ROLLOUT_CODES = {"random": 0, "greedy": 1}
+RETURN_CODES = {"win_loss": 0, "rank": 1, "margin": 2}  # as core.batch.KIND_CODES
+
+
+def new_tree(capacity: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(tree, vals, hdr) for at most `capacity` nodes, holding an empty root."""
+    tree = np.zeros((max(int(capacity), 1), TREE_COLS), dtype=np.int64)
+    vals = np.zeros((tree.shape[0], MAX_SEATS), dtype=np.float64)
+    hdr = np.zeros(2, dtype=np.int64)
+    clear(tree, vals, hdr)
+    return tree, vals, hdr
+
+
+@jit
+def clear(tree, vals, hdr):
+    """Empty the tree: one root node, no children, no statistics."""
+    tree[0, F_FIRST] = -1
+    tree[0, F_NEXT] = -1
+    tree[0, F_ACTION] = -1
+    tree[0, F_VISITS] = 0
+    tree[0, F_AVAIL] = 0
+    vals[0, :] = 0.0
+    hdr[0] = 1
+
+
+@jit
+def child(tree, node, action):
+    """The child of `node` reached by `action`, or -1."""
+    ch = tree[node, F_FIRST]
+    while ch >= 0:
+        if tree[ch, F_ACTION] == action:
+            return ch
+        ch = tree[ch, F_NEXT]
+    return -1
+
+
+@jit
+def reroot(tree, vals, hdr, new_root, tree2, vals2, queue):
+    """Keep only the subtree under `new_root`, moved to the front (it becomes node 0) in
+    breadth-first order, through the scratch arrays tree2/vals2/queue (same capacity). Returns
+    the number of nodes kept."""
+    queue[0] = new_root
+    m = 1
+    i = 0
+    while i < m:
+        old = queue[i]
+        tree2[i, F_ACTION] = tree[old, F_ACTION]
+        tree2[i, F_VISITS] = tree[old, F_VISITS]
+        tree2[i, F_AVAIL] = tree[old, F_AVAIL]
+        tree2[i, F_FIRST] = -1
+        tree2[i, F_NEXT] = -1
+        vals2[i, :] = vals[old, :]
+        prev = -1
+        ch = tree[old, F_FIRST]
+        while ch >= 0:
+            queue[m] = ch
+            if prev < 0:
+                tree2[i, F_FIRST] = m
+            else:
+                tree2[prev, F_NEXT] = m
+            prev = m
+            m += 1
+            ch = tree[ch, F_NEXT]
+        i += 1
+    tree[:m, :] = tree2[:m, :]
+    vals[:m, :] = vals2[:m, :]
+    tree[0, F_ACTION] = -1
+    tree[0, F_NEXT] = -1
+    hdr[0] = m
+    return m
+
+
+@jit
+def root_choice(tree, vals, root_mask, me, out):
+    """The most visited root child whose action is legal in `root_mask` (ties: the higher mean
+    return of seat `me`, then the lower action id); out = (action, visits). Action -1 when no
+    legal child exists."""
+    best = -1
+    best_n = -1
+    best_v = 0.0
+    ch = tree[0, F_FIRST]
+    while ch >= 0:
+        a = tree[ch, F_ACTION]
+        nv = tree[ch, F_VISITS]
+        if root_mask[a] and nv > 0:
+            v = vals[ch, me] / nv
+            if (
+                nv > best_n
+                or (nv == best_n and v > best_v)
+                or (nv == best_n and v == best_v and a < best)
+            ):
+                best, best_n, best_v = a, nv, v
+        ch = tree[ch, F_NEXT]
+    out[0] = best
+    out[1] = best_n
+    return best
+
+
+@jit
+def float_returns(v, n, kind, margin_scale, out):
+    """Returns of the seats from real-valued scores v[:n] (a position evaluation), with the same
+    meaning as core.batch.returns_into on final standings: kind 0 win/loss (+1 sole best, 0 a
+    shared best, -1 else), 1 rank (+1 first .. -1 last, ties averaged), 2 margin (own score
+    minus the best other, / margin_scale)."""
+    for p in range(n):
+        better = 0
+        equal = 0
+        best_other = -1e300
+        for q in range(n):
+            if v[q] > v[p]:
+                better += 1
+            elif v[q] == v[p]:
+                equal += 1
+            if q != p and v[q] > best_other:
+                best_other = v[q]
+        if kind == 0:
+            out[p] = -1.0 if better > 0 else (1.0 if equal == 1 else 0.0)
+        elif kind == 1:
+            out[p] = 1.0 - 2.0 * (better + (equal - 1) / 2.0) / (n - 1) if n > 1 else 0.0
+        else:
+            out[p] = (v[p] - best_other) / margin_scale
+    for p in range(n, out.shape[0]):
+        out[p] = 0.0

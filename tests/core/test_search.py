@@ -1,0 +1,202 @@
+"""The search agent (core.search, ISMCTS): configuration, legality, determinism, hidden
+information, the time budget, subtree reuse, and the generated loops being current."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from core.codegen import render
+from core.registry import game_names, get_game
+from core.search import MCTSAgent, SearchConfig, is_search_spec
+
+GAMES = game_names()
+
+
+def positions(game, n_players: int, count: int, seed: int) -> list[np.ndarray]:
+    """`count` states reached by seeded random play (each from its own game), the player to act
+    having at least two legal actions."""
+    rng = np.random.default_rng(seed)
+    out = []
+    g = 0
+    while len(out) < count:
+        s = game.new_game(n_players, seed * 1000 + g)
+        g += 1
+        stop = int(rng.integers(0, 120))
+        for _ in range(stop):
+            if game.is_terminal(s):
+                break
+            s = game.step(s, int(rng.choice(np.flatnonzero(game.legal_mask(s)))))
+        if not game.is_terminal(s) and game.legal_mask(s).sum() >= 2:
+            out.append(s)
+    return out
+
+
+# --- configuration -------------------------------------------------------------------------------
+def test_spec_parsing_defaults_and_round_trip():
+    assert SearchConfig.from_spec("mcts") == SearchConfig()
+    cfg = SearchConfig.from_spec("mcts:iters=200,c=0.5,rollout=greedy,cutoff=-1,returns=margin")
+    assert (cfg.iters, cfg.c, cfg.rollout, cfg.cutoff, cfg.returns) == (
+        200,
+        0.5,
+        "greedy",
+        -1,
+        "margin",
+    )
+    assert SearchConfig.from_spec(cfg.spec()) == cfg
+    assert cfg.spec() == "mcts:iters=200,c=0.5,rollout=greedy,cutoff=-1,returns=margin"
+    assert is_search_spec("mcts") and is_search_spec("mcts:iters=5")
+    assert not is_search_spec("mctsx") and not is_search_spec("heuristic")
+
+
+@pytest.mark.parametrize(
+    "text, needle",
+    [
+        ("iters=0", "iters=0"),
+        ("rollout=smart", "rollout"),
+        ("returns=score", "returns"),
+        ("depth=3", "key among"),
+        ("iters", "key=value"),
+        ("c=fast", "c='fast'"),
+        ("cutoff=-2", "cutoff"),
+        ("eps=1.5", "eps"),
+        ("reuse=maybe", "reuse"),
+    ],
+)
+def test_bad_spec_is_refused_with_the_allowed_values(text, needle):
+    with pytest.raises(ValueError, match="mcts") as e:
+        SearchConfig.parse(text)
+    assert needle in str(e.value)
+
+
+def test_time_budget_alone_has_no_iteration_cap():
+    cfg = SearchConfig.parse("time=0.02")
+    assert cfg.time == 0.02 and cfg.iters > 10**9
+    assert cfg.spec() == "mcts:time=0.02"
+
+
+# --- the generated loops --------------------------------------------------------------------------
+@pytest.mark.parametrize("name", GAMES)
+def test_search_loops_are_current(name):
+    pkg = get_game(name)
+    path = Path(pkg.__file__).parent / "engine" / "search_loops.py"
+    assert path.read_text() == render("search_loops", name, f"{pkg.__name__}.engine.kernels"), (
+        f"{path} is stale: run python -m core.codegen"
+    )
+
+
+# --- play ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("rollout", ["random", "greedy"])
+def test_never_chooses_a_masked_action(name, rollout):
+    game = get_game(name)
+    for n in (2, 4):
+        agent = MCTSAgent(game, SearchConfig(iters=40, rollout=rollout, cutoff=6), seed=n)
+        for s in positions(game, n, 12, seed=n):
+            a = agent.act(s)
+            assert game.legal_mask(s)[a], (name, n, a)
+            assert agent.last["iterations"] == 40
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_same_seed_same_decisions(name):
+    game = get_game(name)
+    states = positions(game, 3, 10, seed=7)
+    cfg = SearchConfig(iters=60, cutoff=10)
+    first = [MCTSAgent(game, cfg, seed=11).act(s) for s in states]
+    again = [MCTSAgent(game, cfg, seed=11).act(s) for s in states]
+    assert first == again
+    one = MCTSAgent(game, cfg, seed=11)  # one agent over a sequence: its stream moves on
+    seq = [one.act(s) for s in states]
+    one_again = MCTSAgent(game, cfg, seed=11)
+    assert seq == [one_again.act(s) for s in states]
+
+
+def _other_hidden_variants(game, s: np.ndarray, k: int) -> list[np.ndarray]:
+    """Copies of s that differ only in what the player to act cannot see: the order of decks
+    and bags, face-down cards and the chance stream (perturb_hidden), and other players' secret
+    cards (a determinization from the actor's own point of view)."""
+    me = game.current_player(s)
+    out = []
+    for j in range(k):
+        t = game.perturb_hidden(s, 1000 + j)
+        if j % 2:
+            t = game.determinize(t, me, 2000 + j)
+        out.append(t)
+    return out
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_decisions_never_depend_on_hidden_information(name):
+    game = get_game(name)
+    cfg = SearchConfig(iters=50, cutoff=8, rollout="greedy")
+    changed = 0
+    for n in (2, 3, 4):
+        for i, s in enumerate(positions(game, n, 8, seed=20 + n)):
+            want = MCTSAgent(game, cfg, seed=i).act(s)
+            for t in _other_hidden_variants(game, s, 4):
+                changed += not np.array_equal(t, s)
+                me = game.current_player(s)
+                np.testing.assert_array_equal(game.observe(t, me), game.observe(s, me))
+                assert MCTSAgent(game, cfg, seed=i).act(t) == want, (name, n, i)
+    assert changed > 0  # the variants really differ in their hidden parts
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_time_budget_is_respected(name):
+    game = get_game(name)
+    s = positions(game, 4, 1, seed=3)[0]
+    MCTSAgent(game, SearchConfig(iters=20), seed=0).act(s)  # compile or load outside the clock
+    agent = MCTSAgent(game, SearchConfig.parse("time=0.05"), seed=0)
+    for _ in range(3):
+        t0 = time.perf_counter()
+        agent.act(s)
+        took = time.perf_counter() - t0
+        assert took <= 0.05 + 0.03, took
+        assert agent.last["iterations"] >= 8
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_subtree_is_kept_between_decisions(name):
+    game = get_game(name)
+    agent = MCTSAgent(game, SearchConfig(iters=300, cutoff=5), seed=1)
+    other = MCTSAgent(game, SearchConfig(iters=30, cutoff=5), seed=2)
+    s = game.new_game(2, 5)
+    kept = 0
+    for _ in range(30):
+        if game.is_terminal(s):
+            break
+        mover = agent if game.current_player(s) == 0 else other
+        a = mover.act(s)
+        if mover is agent and agent.last.get("reused_nodes", 0) > 0:
+            kept += 1
+            assert agent.last["nodes"] >= agent.last["reused_nodes"]
+        s = game.step(s, a)
+        agent.notify(a)
+    assert kept > 0
+    # without notify the tree starts afresh
+    fresh = MCTSAgent(game, SearchConfig(iters=50, cutoff=5), seed=1)
+    s = positions(game, 2, 1, seed=9)[0]
+    fresh.act(s)
+    fresh.act(s)
+    assert fresh.last["reused_nodes"] == 0
+
+
+def test_make_agent_builds_the_search_agent_everywhere():
+    from training.agents import make_agent
+    from training.env import SingleSeatEnv
+
+    agent = make_agent("mcts:iters=20,cutoff=4", "village", 2, seed=3)
+    assert isinstance(agent, MCTSAgent) and agent.config.iters == 20
+    env = SingleSeatEnv("troyes", 2, "mcts:iters=10,cutoff=3:1,random:1")
+    obs, _ = env.reset(seed=0)
+    for _ in range(5):
+        mask = env.action_masks()
+        obs, _r, done, trunc, _ = env.step(int(np.flatnonzero(mask)[0]))
+        if done or trunc:
+            break
+    with pytest.raises(ValueError, match="rollout"):
+        make_agent("mcts:rollout=bad", "village", 2)
