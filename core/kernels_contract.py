@@ -10,11 +10,25 @@ compiles or calls them.
 Arguments: `s` one game's state (int64, STATE_SIZE), `T` the game's tables, `mask` the legal
 mask of the player to act (NUM_ACTIONS; int8 or bool), `work` the game's scratch (int64,
 max(1, WORK_SIZE)), `n` the number of players, `p` a seat.
+
+`k_determinize` and `k_evaluate` serve a compiled search (information-set MCTS); the batch loops
+do not call them. Neither allocates.
 """
 
 from __future__ import annotations
 
-__all__ = ["k_init", "k_step", "k_mask", "k_observe", "k_keys", "k_over", "k_actor", "k_truncated"]
+__all__ = [
+    "k_init",
+    "k_step",
+    "k_mask",
+    "k_observe",
+    "k_keys",
+    "k_over",
+    "k_actor",
+    "k_truncated",
+    "k_determinize",
+    "k_evaluate",
+]
 
 
 def _stub(name: str):
@@ -68,3 +82,19 @@ def k_actor(s) -> int:
 def k_truncated(s) -> bool:
     """Whether the game ended by a safety cap (a truncation, not a rules end)."""
     _stub("k_truncated")
+
+
+def k_determinize(s, T, observer, a, b, c, work) -> None:
+    """In place: redraw everything seat `observer` cannot see, consistently with what they know,
+    from the seed words (a, b, c) (ED-35). The result depends only on what `observer` sees and on
+    (observer, a, b, c): two states that differ only in hidden content give identical states.
+    Observer -1 keeps every private card with its owner (only what nobody sees is redrawn).
+    `work` is overwritten."""
+    _stub("k_determinize")
+
+
+def k_evaluate(s, T, out, tmp) -> None:
+    """Write each seat's projected final score into `out` (float64, max players; entries for seats
+    >= n may be left 0): the position evaluation of the game's `heuristic` bot. `tmp` is an int64
+    scratch of at least STATE_SIZE + 16 entries, overwritten."""
+    _stub("k_evaluate")

@@ -1,8 +1,9 @@
 """Troyes baseline bots: `heuristic`, a greedy lookahead over the acting player's own decisions.
 
-The evaluation projects each player's final score from the rules (docs/rules/troyes.md §7: VP
-tokens + 1 per unresolved event holding an own cube + printed VP of own supervisor slots - 2 per
-Cathedral level without an own cube + Character cards) and adds values for resources that turn
+The evaluation (troyes_env/engine/evaluate.py, compiled, with its hand-tuned EVAL_WEIGHTS; the
+search kernels' k_evaluate) projects each player's final score from the rules (docs/rules/troyes.md
+§7: VP tokens + 1 per unresolved event holding an own cube + printed VP of own supervisor slots - 2
+per Cathedral level without an own cube + Character cards) and adds values for resources that turn
 into points later (deniers, influence, Activity cubes, standing citizens, citizens in supply, own
 dice not yet used), scaled down as the game nears its end. Character cards count only as far as
 the bot knows them: its own cards fully, every card it cannot see with the probability that some
@@ -24,86 +25,8 @@ import numpy as np
 
 from training.bots import BotRng, register_bot
 
-# hand-tuned values (VP per unit) of things not yet scored, at the start of the game; they fade
-# linearly to W_END_FRACTION of that by the last round
-W_DENIER = 0.22
-W_INFLUENCE = 0.25
-W_ACT_CUBE = 0.7  # an Activity cube: one more activation of a card
-W_STANDING = 1.1  # a standing citizen in a main building: one die per round
-W_SUPPLY = 0.35  # a citizen in the personal supply
-W_DIE = 0.12  # an own die still in the district this round (plus W_DIE_VALUE per pip)
-W_DIE_VALUE = 0.02
-W_END_FRACTION = 0.25
 NODE_BUDGET = 24  # search nodes per first decision
 MAX_DEPTH = 6
-
-
-_KERNELS: list = []
-
-
-def _kernels() -> list:
-    """The compiled evaluation (core.jit, compiled or loaded from the cache on first use; its
-    cache is keyed by every first-party source, the engine code it inlines included)."""
-    if _KERNELS:
-        return _KERNELS
-    from core.jit import jit
-    from troyes_env.engine.board import character_vp, score_final
-    from troyes_env.layout import (
-        S_ACUBE,
-        S_CHARS,
-        S_DDEN,
-        S_DEN,
-        S_DICE,
-        S_INF,
-        S_NP,
-        S_NROUNDS,
-        S_ROUND,
-        S_SPACES,
-        S_SUP,
-    )
-
-    @jit
-    def project(s, T, cw, w, out):
-        n = s[S_NP]
-        t = s.copy()
-        for i in range(8):
-            t[S_CHARS + i] = -1
-        fin = np.zeros(4, dtype=np.int64)
-        score_final(t, T, fin)
-        rounds = max(s[S_NROUNDS], 1)
-        left = (rounds - max(s[S_ROUND], 1)) / max(rounds - 1, 1)
-        scale = w[7] + (1.0 - w[7]) * left
-        for p in range(n):
-            v = float(fin[p])
-            for ch in range(6):
-                if cw[ch] > 0:
-                    v += cw[ch] * character_vp(s, T, ch, p)
-            cubes = 0
-            for pos in range(9):
-                cubes += s[S_ACUBE + pos * 4 + p]
-            standing = 0
-            for i in range(18):
-                if s[S_SPACES + i] == p:
-                    standing += 1
-            ndice = 0
-            pips = 0
-            for c in range(3):
-                for k in range(6):
-                    d = s[S_DICE + p * 18 + c * 6 + k]
-                    ndice += d
-                    pips += d * (k + 1)
-            v += scale * (
-                w[0] * (s[S_DEN + p] + s[S_DDEN + p])
-                + w[1] * s[S_INF + p]
-                + w[2] * cubes
-                + w[3] * standing
-                + w[4] * s[S_SUP + p]
-            )
-            v += w[5] * ndice + w[6] * pips
-            out[p] = v
-
-    _KERNELS.append(project)
-    return _KERNELS
 
 
 class TroyesHeuristic:
@@ -113,6 +36,7 @@ class TroyesHeuristic:
 
     def __init__(self, game: ModuleType, seed: int = 0):
         from troyes_env.engine import legal_mask_into, step_inplace
+        from troyes_env.engine.evaluate import EVAL_WEIGHTS, project
 
         self.game = game
         self.rng = BotRng(seed)
@@ -122,18 +46,9 @@ class TroyesHeuristic:
         self.o = {n: L.offset(n) for n in L.segments}
         self._mask = np.zeros(game.NUM_ACTIONS, dtype=np.bool_)
         self._work = None
-        self._w = np.array(
-            [
-                W_DENIER,
-                W_INFLUENCE,
-                W_ACT_CUBE,
-                W_STANDING,
-                W_SUPPLY,
-                W_DIE,
-                W_DIE_VALUE,
-                W_END_FRACTION,
-            ]
-        )
+        self._project = project
+        self._w = EVAL_WEIGHTS
+        self._tmp = np.zeros(game.STATE_SIZE + 16, dtype=np.int64)  # project's scratch
 
     # -- engine access (the compiled kernels the public API wraps; states are never modified) --
     def _tables(self):
@@ -165,7 +80,7 @@ class TroyesHeuristic:
         """(n,) projected final score of every seat in state `s` (see the module docstring)."""
         n = int(s[self.o["n_players"]])
         out = np.zeros(n)
-        _kernels()[0](s, self._tables(), cw, self._w, out)
+        self._project(s, self._tables(), cw, self._w, out, self._tmp)
         return out
 
     def evaluate(self, s: np.ndarray, me: int, cw: np.ndarray) -> float:

@@ -7,6 +7,8 @@ import numpy as np
 
 from core.agents import pick_legal
 from core.jit import jit
+from troyes_env.engine.evaluate import evaluate_into
+from troyes_env.engine.hidden import determinize_into
 from troyes_env.engine.legal import legal_mask_into
 from troyes_env.engine.observe import observe_into
 from troyes_env.engine.setup import init_state
@@ -62,6 +64,20 @@ def k_actor(s):
 @jit(alloc=False)
 def k_truncated(s):
     return False
+
+
+@jit(alloc=False)
+def k_determinize(s, T, observer, a, b, c, work):
+    """ED-35: the others' Character cards, the undrawn deck orders, the face-down Activity cards
+    and the RNG redrawn (engine/hidden.py); observer -1 keeps every Character with its owner."""
+    determinize_into(s, T, observer, a, b, c, work)
+
+
+@jit(alloc=False)
+def k_evaluate(s, T, out, tmp):
+    """The heuristic bot's projected final score per seat (engine/evaluate.py), each Character
+    card some seat holds in s counted in full."""
+    evaluate_into(s, T, out, tmp)
 
 
 @jit

@@ -9,13 +9,15 @@ import numpy as np
 from core.agents import pick_legal
 from core.errors import OK
 from core.jit import jit
+from core.rng import rng_seed
 from village_env.actions import NUM_ACTIONS
+from village_env.engine.evaluate import evaluate_into
 from village_env.engine.legal import legal_mask_into
 from village_env.engine.observe import observe_into
 from village_env.engine.rounds import customers_served, living_members
 from village_env.engine.setup import init_state
 from village_env.engine.step import settle, step_trusted
-from village_env.layout import S_ACTOR, S_NP, S_OVER, S_PRESTIGE, S_TRUNC
+from village_env.layout import S_ACTOR, S_NP, S_OVER, S_PRESTIGE, S_RNG, S_TRUNC
 
 WORK_SIZE = 0  # Village needs no scratch beyond the mask
 N_KEYS = 3  # prestige, then rules §5.3 tie-breakers: customers served, living members (ED-33)
@@ -66,6 +68,19 @@ def k_actor(s):
 @jit
 def k_truncated(s):
     return s[S_TRUNC] != 0
+
+
+@jit(alloc=False)
+def k_determinize(s, T, observer, a, b, c, work):
+    """ED-35: nothing is hidden but future chance (the pile's composition is public, its order is
+    drawn at draw time from the state's RNG), so a determinization is a reseed (Game.reseed)."""
+    rng_seed(s, S_RNG, a, b, c)
+
+
+@jit(alloc=False)
+def k_evaluate(s, T, out, tmp):
+    """The heuristic bot's projected final score per seat (engine/evaluate.py)."""
+    evaluate_into(s, T, out, tmp)
 
 
 # --- the compiled random-play loop of the benchmarks (not used by the batch) --------------------

@@ -1,0 +1,124 @@
+"""The position evaluation of Troyes's `heuristic` bot (training/bots/troyes.py) and of the
+compiled search (kernels.k_evaluate): each seat's projected final score, allocation-free.
+
+A seat's projection is its final score as it stands now (rules §7: VP tokens + 1 per unresolved
+event holding an own cube + printed VP of own supervisor slots - 2 per Cathedral level without an
+own cube; `score_final` without the Character cards), plus each Character card's VP for the seat
+(§6.3: every revealed card scores for every player) times that card's weight `cw` (the chance it
+is in play), plus hand-tuned values (`EVAL_WEIGHTS`, VP per unit) of resources that turn into
+points later (deniers, influence, Activity cubes, standing citizens, citizens in supply, own dice
+not yet used), scaled down as the game nears its end.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.jit import jit
+from troyes_env.engine.board import character_vp, score_final
+from troyes_env.layout import (
+    DIST_DICE,
+    LAYOUT,
+    MAXP,
+    N_ACTPOS,
+    N_COL,
+    N_SPACES,
+    N_VAL,
+    S_ACUBE,
+    S_CHARS,
+    S_DDEN,
+    S_DEN,
+    S_DICE,
+    S_INF,
+    S_NP,
+    S_NROUNDS,
+    S_ROUND,
+    S_SPACES,
+    S_SUP,
+    STATE_SIZE,
+)
+from troyes_env.tables import N_CHAR
+
+# the one table of hand-tuned weights (VP per unit of a thing not yet scored, at the start of the
+# game; they fade linearly to EVAL_WEIGHTS[W_END_FRACTION] of that by the last round), indexed by
+# the W_* constants
+W_DENIER = 0  # a denier, in hand or on the own district
+W_INFLUENCE = 1  # a step on the influence track
+W_ACT_CUBE = 2  # an Activity cube: one more activation of a card
+W_STANDING = 3  # a standing citizen in a main building: one die per round
+W_SUPPLY = 4  # a citizen in the personal supply
+W_DIE = 5  # an own die still in the district this round (not faded) ...
+W_DIE_VALUE = 6  # ... plus this per pip (not faded)
+W_END_FRACTION = 7  # the share of the weights above left in the last round
+EVAL_WEIGHTS = np.array([0.22, 0.25, 0.7, 1.1, 0.35, 0.12, 0.02, 0.25])
+EVAL_WEIGHTS.setflags(write=False)  # compiled code reads it as a constant: edit the source
+N_WEIGHTS = EVAL_WEIGHTS.shape[0]
+N_CHAR_SLOTS = LAYOUT.segments["chars"].size  # Character card slots, seat by seat
+# tmp: [0:STATE_SIZE] the state without Character cards, then score_final's out, then cw
+TMP_FIN = STATE_SIZE
+TMP_CW = TMP_FIN + MAXP
+TMP_NEED = TMP_CW + N_CHAR
+
+
+@jit(alloc=False)
+def project(s, T, cw, w, out, tmp):
+    """out[p] = seat p's projected final score for p < n, with Character card weights cw (N_CHAR)
+    and weights w (EVAL_WEIGHTS' layout); tmp: int64 scratch of at least TMP_CW entries.
+
+    The terms are added in a fixed order (the bot's decisions depend on exact float values)."""
+    n = s[S_NP]
+    t = tmp[:STATE_SIZE]
+    for i in range(STATE_SIZE):
+        t[i] = s[i]
+    for i in range(N_CHAR_SLOTS):
+        t[S_CHARS + i] = -1
+    fin = tmp[TMP_FIN : TMP_FIN + MAXP]
+    score_final(t, T, fin)  # rules §7 items 1-4 (clamped at 0)
+    rounds = max(s[S_NROUNDS], 1)
+    left = (rounds - max(s[S_ROUND], 1)) / max(rounds - 1, 1)
+    scale = w[W_END_FRACTION] + (1.0 - w[W_END_FRACTION]) * left
+    for p in range(n):
+        v = float(fin[p])
+        for ch in range(N_CHAR):  # rules §7 item 5, §6.3
+            if cw[ch] > 0:
+                v += cw[ch] * character_vp(s, T, ch, p)
+        cubes = 0
+        for pos in range(N_ACTPOS):
+            cubes += s[S_ACUBE + pos * MAXP + p]
+        standing = 0
+        for i in range(N_SPACES):
+            if s[S_SPACES + i] == p:
+                standing += 1
+        ndice = 0
+        pips = 0
+        for c in range(N_COL):
+            for k in range(N_VAL):
+                d = s[S_DICE + p * DIST_DICE + c * N_VAL + k]
+                ndice += d
+                pips += d * (k + 1)
+        v += scale * (
+            w[W_DENIER] * (s[S_DEN + p] + s[S_DDEN + p])
+            + w[W_INFLUENCE] * s[S_INF + p]
+            + w[W_ACT_CUBE] * cubes
+            + w[W_STANDING] * standing
+            + w[W_SUPPLY] * s[S_SUP + p]
+        )
+        v += w[W_DIE] * ndice + w[W_DIE_VALUE] * pips
+        out[p] = v
+
+
+@jit(alloc=False)
+def evaluate_into(s, T, out, tmp):
+    """kernels.k_evaluate: `project` with EVAL_WEIGHTS and cw[ch] = 1 for each Character card
+    some seat holds in s, 0 for the others (on a determinized state every card's owner is
+    sampled, so the mean over determinizations weighs each card by the chance it is in play);
+    out[n:MAXP] = 0."""
+    cw = tmp[TMP_CW : TMP_CW + N_CHAR]
+    for ch in range(N_CHAR):
+        cw[ch] = 0
+    for i in range(N_CHAR_SLOTS):
+        if s[S_CHARS + i] >= 0:
+            cw[s[S_CHARS + i]] = 1
+    project(s, T, cw, EVAL_WEIGHTS, out, tmp)
+    for p in range(s[S_NP], MAXP):
+        out[p] = 0.0
