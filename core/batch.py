@@ -2,7 +2,8 @@
 
 What a game provides: its `engine/kernels.py`, eight compiled functions (k_init, k_step, k_mask,
 k_observe, k_keys, k_over, k_actor, k_truncated) with the exact signatures documented in
-`core/kernels_contract.py`, so the batch loops are the same for every game.
+`core/kernels_contract.py`, so the batch loops are the same for every game (the contract's two
+search kernels, k_determinize and k_evaluate, are not used by the loops).
 
 The generic loops are a real module, `core/batch_loops_template.py`, never used at run time.
 `python -m core.codegen` (which also writes the search loops of core.search) copies it to the

@@ -20,7 +20,7 @@ def resample(state: np.ndarray, observer: int, seed: int, T: np.ndarray) -> np.n
     they know; observer -1 keeps every Character with its owner (only what nobody sees moves).
 
     Other players' characters are redrawn from the cards the observer does not hold; the undrawn
-    part of each event deck is reshuffled; each face-down Activity card is redrawn
+    part of each event deck is sorted, then shuffled; each face-down Activity card is redrawn
     among the cards of its colour and level; the RNG is reseeded from `seed`."""
     s = np.array(state, dtype=np.int64, order="C")  # a copy
     a, b, c = split_seed(seed)

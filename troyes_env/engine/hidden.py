@@ -3,9 +3,10 @@ for a compiled search, and troyes_env.hidden's determinize / perturb_hidden (on 
 
 Hidden (ED-35): the other players' Character cards (rules §2.1: dealt at random, kept secret), the
 order of the undrawn part of each event deck (§2.3), each face-down Activity card (§2.2: only its
-colour and level are known) and future dice (the RNG). The other players' cards are drawn from
-the cards the observer does not hold, each deck's remainder is shuffled, each face-down card is
-drawn among the cards of its colour and level.
+colour and level are known) and future dice (the RNG). The redraw reads none of it: the other
+players' cards are drawn from the cards the observer does not hold, each deck's remainder is sorted
+before it is shuffled, each face-down card is drawn among the cards of its colour and level. So two
+states that differ only in what the observer cannot see give the same result.
 """
 
 from __future__ import annotations
@@ -36,6 +37,18 @@ def _shuffle(x, lo, hi, work):
         t = x[lo + i]
         x[lo + i] = x[lo + j]
         x[lo + j] = t
+
+
+@jit(alloc=False)
+def _sort(x, lo, hi):
+    """Insertion sort of x[lo:hi] (at most a deck of cards)."""
+    for i in range(lo + 1, hi):
+        v = x[i]
+        j = i - 1
+        while j >= lo and x[j] > v:
+            x[j + 1] = x[j]
+            j -= 1
+        x[j + 1] = v
 
 
 @jit(alloc=False)
@@ -72,6 +85,7 @@ def determinize_into(s, T, observer, a, b, c, work):
         for i in range(DECK):
             if s[lo + i] >= 0:
                 m += 1
+        _sort(s, lo + s[S_DRAWN + col], lo + m)
         _shuffle(s, lo + s[S_DRAWN + col], lo + m, work)
     for pos in range(N_ACTPOS):  # rules §2.2: a face-down card, among its colour and level
         if s[S_AHID + pos] >= 0:
