@@ -28,6 +28,7 @@ __all__ = [
     "k_truncated",
     "k_determinize",
     "k_evaluate",
+    "k_quiet",
 ]
 
 
@@ -98,3 +99,10 @@ def k_evaluate(s, T, out, tmp) -> None:
     >= n may be left 0): the position evaluation of the game's `heuristic` bot. `tmp` is an int64
     scratch of at least STATE_SIZE + 16 entries, overwritten."""
     _stub("k_evaluate")
+
+
+def k_quiet(s) -> bool:
+    """Whether k_evaluate's projection is meaningful in s: a decision between turns (not in the
+    middle of one player's multi-decision action), or the end. The search cuts a rollout off only
+    at a quiet state."""
+    _stub("k_quiet")

@@ -41,9 +41,11 @@ from core.search_tree import (
     P_C,
     P_CUTOFF,
     P_EPS,
+    P_QUIET,
     P_RETURNS,
     P_ROLLOUT,
     P_SCALE,
+    P_SPREAD,
     RETURN_CODES,
     ROLLOUT_CODES,
     child,
@@ -67,9 +69,13 @@ class SearchConfig:
     `rank` and `win_loss`); rollout: `random` (uniform legal) or `greedy` (epsilon-greedy on the
     game's position evaluation); eps: the greedy rollout's exploration share; cutoff: decisions
     per rollout before the position evaluation scores it (-1: play to the end; 0: score the new
-    leaf at once); returns: what a node maximises, `rank`, `margin` (own score minus the best
-    other, / the game's margin scale) or `win_loss`; reuse: keep the subtree of the actions
-    played since the last decision (needs `notify`); nodes: tree capacity (0 = from the budget).
+    leaf at once); quiet: after the cut-off, play on to the next quiet state (the game's k_quiet:
+    a turn's first decision), so no half-made action is scored; returns: what a node
+    maximises, `rank`, `margin` (own score minus the best other, / the game's margin scale) or
+    `win_loss`; spread: with `rank`, a cut-off position's projected scores count as the
+    expected rank under this many points of logistic noise (0: the plain rank); reuse: keep the
+    subtree of the actions played since the last decision (needs `notify`); nodes: tree
+    capacity (0 = from the budget).
     """
 
     iters: int = 1000
@@ -78,7 +84,9 @@ class SearchConfig:
     rollout: str = "random"
     eps: float = 0.1
     cutoff: int = 20
+    quiet: bool = True
     returns: str = "rank"
+    spread: float = 5.0
     reuse: bool = True
     nodes: int = 0
 
@@ -98,6 +106,8 @@ class SearchConfig:
             bad("eps", "a number in [0, 1]")
         if not isinstance(self.cutoff, int) or self.cutoff < -1:
             bad("cutoff", "an integer >= 0, or -1 for no cut-off")
+        if not self.spread >= 0:
+            bad("spread", "points >= 0 (0: the plain rank of the projection)")
         if self.returns not in RETURN_CODES:
             bad("returns", f"one of {', '.join(RETURN_CODES)}")
         if not isinstance(self.nodes, int) or not 0 <= self.nodes <= MAX_NODES:
@@ -224,6 +234,8 @@ class MCTSAgent:
         self._P[P_EPS] = cfg.eps
         self._P[P_RETURNS] = RETURN_CODES[cfg.returns]
         self._P[P_SCALE] = float(g.spec.margin_scale)
+        self._P[P_QUIET] = float(cfg.quiet)
+        self._P[P_SPREAD] = cfg.spread
         self._history: list[int] = []
         self._searched = False
         self.last: dict = {}

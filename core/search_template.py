@@ -23,6 +23,7 @@ from core.kernels_contract import (
     k_keys,
     k_mask,
     k_over,
+    k_quiet,
     k_step,
 )
 
@@ -93,7 +94,7 @@ def leaf_returns(s, T, n, P, keys, proj, tmp, out):
         returns_into(keys, n, int(P[st.P_RETURNS]), P[st.P_SCALE], out)
     else:
         k_evaluate(s, T, proj, tmp)
-        st.float_returns(proj, n, int(P[st.P_RETURNS]), P[st.P_SCALE], out)
+        st.float_returns(proj, n, int(P[st.P_RETURNS]), P[st.P_SCALE], P[st.P_SPREAD], out)
 
 
 @jit
@@ -128,15 +129,17 @@ def search(
     what me cannot see is redrawn, the chance stream reseeded from the search's own rng); descend
     from node 0 by UCB on the acting seat's mean return among the children legal in this
     determinization (availability counts in the log term); add one child for a legal action not
-    yet in the tree (chosen uniformly); roll out with the configured policy for at most
-    P[P_CUTOFF] decisions (< 0: to the end); score the last state (leaf_returns) and add the
-    return vector to every node on the path. `child_of` (NUM_ACTIONS, all -1) maps an action to
-    a child of the current node while it is examined. stats += (iterations, engine steps,
-    lookahead steps, errors). Returns 0, or -1 if the engine refused an action."""
+    yet in the tree (chosen uniformly); roll out with the configured policy for P[P_CUTOFF]
+    decisions (< 0: to the end) and, if P[P_QUIET], on to the next quiet state (k_quiet); score
+    the last state (leaf_returns) and add the return vector to every node on the path. `child_of`
+    (NUM_ACTIONS, all -1) maps an action to a child of the current node while it is examined.
+    stats += (iterations, engine steps, lookahead steps, errors). Returns 0, or -1 if the
+    engine refused an action."""
     cap = tree.shape[0]
     c = P[st.P_C]
     cutoff = int(P[st.P_CUTOFF])
     rollout = int(P[st.P_ROLLOUT])
+    quiet = P[st.P_QUIET] != 0.0
     na = mask.shape[0]
     steps = 0
     for _ in range(n_iter):
@@ -218,7 +221,9 @@ def search(
             if expanded:
                 break
         k = 0
-        while not k_over(s) and (cutoff < 0 or k < cutoff):
+        while not k_over(s) and (
+            cutoff < 0 or k < cutoff or (quiet and not k_quiet(s) and k < cutoff + st.QUIET_SLACK)
+        ):
             if rollout == 0:
                 a = pick_legal(mask, rng)
             else:

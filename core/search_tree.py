@@ -16,6 +16,8 @@ holds the statistics of every determinization that reaches it (open loop over ch
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from core.jit import jit
@@ -25,8 +27,9 @@ TREE_COLS = 5
 MAX_SEATS = 4  # columns of `vals`: the most players of any game
 
 # the search parameters, one float64 array handed to the compiled loops
-P_C, P_CUTOFF, P_ROLLOUT, P_EPS, P_RETURNS, P_SCALE = range(6)
-N_PARAMS = 6
+P_C, P_CUTOFF, P_ROLLOUT, P_EPS, P_RETURNS, P_SCALE, P_QUIET, P_SPREAD = range(8)
+N_PARAMS = 8
+QUIET_SLACK = 200  # most decisions a cut-off rollout goes on looking for a quiet state (k_quiet)
 ROLLOUT_CODES = {"random": 0, "greedy": 1}
 RETURN_CODES = {"win_loss": 0, "rank": 1, "margin": 2}  # as core.batch.KIND_CODES
 
@@ -126,26 +129,40 @@ def root_choice(tree, vals, root_mask, me, out):
 
 
 @jit
-def float_returns(v, n, kind, margin_scale, out):
+def float_returns(v, n, kind, margin_scale, spread, out):
     """Returns of the seats from real-valued scores v[:n] (a position evaluation), with the same
     meaning as core.batch.returns_into on final standings: kind 0 win/loss (+1 sole best, 0 a
     shared best, -1 else), 1 rank (+1 first .. -1 last, ties averaged), 2 margin (own score
-    minus the best other, / margin_scale)."""
+    minus the best other, / margin_scale).
+
+    A projection is not a result: with spread > 0 the rank is the expected one under logistic
+    noise of that many points on each pairwise gap, the mean over the others q of
+    tanh((v[p] - v[q]) / (2 spread)) (= 2 P(p ahead of q) - 1), so a lead of one point is worth
+    less than a decided game, and more than a lead of none."""
     for p in range(n):
         better = 0
         equal = 0
+        soft = 0.0
         best_other = -1e300
         for q in range(n):
             if v[q] > v[p]:
                 better += 1
             elif v[q] == v[p]:
                 equal += 1
-            if q != p and v[q] > best_other:
-                best_other = v[q]
+            if q != p:
+                if v[q] > best_other:
+                    best_other = v[q]
+                if spread > 0.0:
+                    soft += math.tanh((v[p] - v[q]) / (2.0 * spread))
         if kind == 0:
             out[p] = -1.0 if better > 0 else (1.0 if equal == 1 else 0.0)
         elif kind == 1:
-            out[p] = 1.0 - 2.0 * (better + (equal - 1) / 2.0) / (n - 1) if n > 1 else 0.0
+            if n <= 1:
+                out[p] = 0.0
+            elif spread > 0.0:
+                out[p] = soft / (n - 1)
+            else:
+                out[p] = 1.0 - 2.0 * (better + (equal - 1) / 2.0) / (n - 1)
         else:
             out[p] = (v[p] - best_other) / margin_scale
     for p in range(n, out.shape[0]):

@@ -46,6 +46,10 @@ def test_quick_benchmark_run(tmp_path):
     assert res["provisional_rules_data"] is True
     assert "| compiled | village batch B=1024 | ours |" in proc.stdout
     assert any(t["target"].startswith("compiled batch random play") for t in res["targets"])
+    search = {r["name"]: r for r in res["rows"] if r["group"] == "search"}
+    assert search["village mcts iters=1000, random rollouts"]["median_decision_ms"] > 0
+    assert "village random play B=1 (reference)" in search
+    assert any(t["target"].startswith("search: median wall time") for t in res["targets"])
 
 
 def test_ratio_targets_use_the_median_of_alternating_rounds():

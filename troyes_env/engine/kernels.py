@@ -13,7 +13,7 @@ from troyes_env.engine.legal import legal_mask_into
 from troyes_env.engine.observe import observe_into
 from troyes_env.engine.setup import init_state
 from troyes_env.engine.step import WORK_SIZE, settle, step_trusted
-from troyes_env.layout import PH_OVER, S_CUR, S_FINAL, S_NP, S_PHASE, S_VP
+from troyes_env.layout import PH_OVER, PH_SETUP, PH_TURN, S_CUR, S_FINAL, S_NP, S_PHASE, S_VP
 
 N_KEYS = 2  # VP, then one constant column: Troyes has no tie-breaker (ED-34)
 __all__ = ["WORK_SIZE", "N_KEYS"]
@@ -78,6 +78,15 @@ def k_evaluate(s, T, out, tmp):
     """The heuristic bot's projected final score per seat (engine/evaluate.py), each Character
     card some seat holds in s counted in full."""
     evaluate_into(s, T, out, tmp)
+
+
+@jit(alloc=False)
+def k_quiet(s):
+    """Quiet = a turn's first decision (pre-placement or an action-phase turn, DP-1/DP-4) or the
+    end: the search's rollout cut-off waits for one, so the projection never scores a half-made
+    action (a die chosen, its citizen source not yet)."""
+    ph = s[S_PHASE]
+    return ph == PH_SETUP or ph == PH_TURN or ph == PH_OVER
 
 
 @jit

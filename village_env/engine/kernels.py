@@ -17,7 +17,17 @@ from village_env.engine.observe import observe_into
 from village_env.engine.rounds import customers_served, living_members
 from village_env.engine.setup import init_state
 from village_env.engine.step import settle, step_trusted
-from village_env.layout import S_ACTOR, S_NP, S_OVER, S_PRESTIGE, S_RNG, S_TRUNC
+from village_env.layout import (
+    PH_OVER,
+    PH_TURN,
+    S_ACTOR,
+    S_NP,
+    S_OVER,
+    S_PHASE,
+    S_PRESTIGE,
+    S_RNG,
+    S_TRUNC,
+)
 
 WORK_SIZE = 0  # Village needs no scratch beyond the mask
 N_KEYS = 3  # prestige, then rules §5.3 tie-breakers: customers served, living members (ED-33)
@@ -81,6 +91,14 @@ def k_determinize(s, T, observer, a, b, c, work):
 def k_evaluate(s, T, out, tmp):
     """The heuristic bot's projected final score per seat (engine/evaluate.py)."""
     evaluate_into(s, T, out, tmp)
+
+
+@jit(alloc=False)
+def k_quiet(s):
+    """Quiet = a turn's first decision (PH_TURN) or the end: the search's rollout
+    cut-off waits for one, so the projection never scores a half-made action."""
+    ph = s[S_PHASE]
+    return ph == PH_TURN or ph == PH_OVER
 
 
 # --- the compiled random-play loop of the benchmarks (not used by the batch) --------------------
