@@ -173,9 +173,9 @@ def evaluate(
     else:
         blocks = map(_play_block_args, jobs)
     if progress:
-        from tqdm import tqdm
+        from training.progress import progress as show_progress
 
-        blocks = tqdm(blocks, total=len(jobs), desc="evaluate", unit="block")
+        blocks = show_progress(blocks, len(jobs), "evaluate", "block")
     try:
         for block in blocks:
             for rec in block:

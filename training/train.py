@@ -28,6 +28,7 @@ from training.bots import bot_names
 from training.checkpoint import CheckpointError, library_version, read_sidecar, save_checkpoint
 from training.env import SingleSeatEnv, parse_pool
 from training.games import check_players, game_names, get_game
+from training.progress import EVERY_S, interactive, progress_line
 
 VEC_KINDS = ("dummy", "subproc", "batch")
 SELF = "self"  # the opponent-pool entry that stands for "a frozen past snapshot of the learner"
@@ -195,8 +196,16 @@ def _self_play_callback():
             self._save_state()
             return path
 
+        def _on_training_end(self) -> None:
+            if self.cfg.progress_bar and not interactive() and hasattr(self, "_last_row"):
+                line = progress_line(
+                    "train", self.num_timesteps, self.cfg.timesteps, "step", self._t0_perf
+                )
+                print(f"{line}; done", file=sys.stderr, flush=True)
+
         def _on_training_start(self) -> None:
             self.t0, self.steps0 = time.time(), self.num_timesteps
+            self._t0_perf = time.perf_counter()
             if not self.state["snapshots"]:
                 self._snapshot()  # the untrained policy is the first self-play opponent
             else:
@@ -235,6 +244,24 @@ def _self_play_callback():
                     rate = float(np.mean(win))
                     row[f"win_rate_vs_{kind}"] = round(rate, 4)
                     self.logger.record(f"selfplay/win_rate_vs_{kind}", rate)
+            self._last_row = row
+            if self.cfg.progress_bar and not interactive():  # a log: a clean line now and then
+                now = time.time()
+                if now - getattr(self, "_last_line", 0.0) >= EVERY_S:
+                    self._last_line = now
+                    line = progress_line(
+                        "train", self.num_timesteps, self.cfg.timesteps, "step", self._t0_perf
+                    )
+                    rates = ", ".join(
+                        f"{k.removeprefix('win_rate_vs_')} {v:.2f}"
+                        for k, v in sorted(row.items())
+                        if k.startswith("win_rate_vs_")
+                    )
+                    print(
+                        f"{line}; {row['steps_per_s']} steps/s; win rate vs {rates or '-'}",
+                        file=sys.stderr,
+                        flush=True,
+                    )
             path = self.run / "progress.csv"
             rows = []
             if path.exists():
@@ -350,7 +377,7 @@ def _train(cfg: TrainConfig, resume: bool) -> dict[str, Any]:
     model.learn(
         total_timesteps=remaining,
         callback=cb,
-        progress_bar=cfg.progress_bar,
+        progress_bar=cfg.progress_bar and interactive(),  # else periodic lines (callback)
         reset_num_timesteps=not (resume or cfg.init_from),
         tb_log_name="ppo",
     )

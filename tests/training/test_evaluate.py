@@ -125,3 +125,19 @@ def test_cli_errors_and_json(tmp_path, capsys):
     )
     data = json.loads(out.read_text())
     assert data["players"] == 2 and len(data["agents"]) == 2 and data["rules_data_hash"]
+
+
+def test_progress_in_a_log_is_clean_lines(capsys):
+    """Issue 15 point 10: with stderr not a terminal, progress is plain lines, no carriage
+    returns, ending with the total."""
+    ev.evaluate("village", 2, ["random", "random"], games=4, seed=1, progress=True)
+    err = capsys.readouterr().err
+    assert "\r" not in err
+    assert err.strip().splitlines()[-1].startswith("evaluate: 2/2 blocks (100%)")
+
+
+def test_workers_play_the_same_games():
+    one = ev.evaluate("village", 2, ["random", "heuristic"], games=4, seed=3)
+    two = ev.evaluate("village", 2, ["random", "heuristic"], games=4, seed=3, workers=2)
+    assert one["games_played"] == two["games_played"]
+    assert [a["win_rate"] for a in one["agents"]] == [a["win_rate"] for a in two["agents"]]
