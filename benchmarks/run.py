@@ -671,8 +671,11 @@ def check_targets(res: dict, games: list[str]) -> list[dict]:
     by = {f"{r['group']}:{r['name']}": r for r in res["rows"]}
     paired = res.get("paired", {})
     out = []
+    groups = set(res.get("groups", GROUPS))
     for g in games:
         for text, num, den, need, *field in TARGETS:
+            if num.split(":")[0] not in groups:  # a group this run did not measure
+                continue
             key = field[0] if field else "decisions_per_s"
             at_most = len(field) > 1 and field[1] == "<="  # a ceiling (e.g. milliseconds)
             a = by.get(num.format(g=g))
