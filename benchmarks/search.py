@@ -19,6 +19,7 @@ import numpy as np
 
 from core.registry import get_game
 from core.search import MCTSAgent, SearchConfig
+from core.testing import decision_positions
 
 SEARCH_CONFIGS = {  # row label -> agent spec parameters
     "random rollouts": "iters=1000",
@@ -27,22 +28,9 @@ SEARCH_CONFIGS = {  # row label -> agent spec parameters
 
 
 def search_positions(g: str, players: int, count: int, seed: int = 0) -> list[np.ndarray]:
-    """`count` decision points with >= 2 legal actions, from seeded random games (one position
-    per game, at a uniformly drawn decision)."""
-    game = get_game(g)
-    rng = np.random.default_rng(seed)
-    out = []
-    k = 0
-    while len(out) < count:
-        s = game.new_game(players, seed * 100_000 + k)
-        k += 1
-        for _ in range(int(rng.integers(0, 200))):
-            if game.is_terminal(s):
-                break
-            s = game.step(s, int(rng.choice(np.flatnonzero(game.legal_mask(s)))))
-        if not game.is_terminal(s) and game.legal_mask(s).sum() >= 2:
-            out.append(s)
-    return out
+    """`count` decision points with >= 2 legal actions, from seeded random games
+    (core.testing.decision_positions)."""
+    return decision_positions(get_game(g), players, count, seed)
 
 
 def search_rate(g: str, players: int, params: str):

@@ -28,6 +28,27 @@ class ConformanceReport:
     lengths: list[int] = field(default_factory=list)
 
 
+def decision_positions(
+    game, num_players: int, count: int, seed: int = 0, max_moves: int = 200
+) -> list[np.ndarray]:
+    """`count` decision points where the player to act has >= 2 legal actions, from seeded
+    uniform random games (game k seeded seed * 100,000 + k; one position per game, after a
+    uniformly drawn number of moves below max_moves). Used by the search tests and benchmarks."""
+    rng = np.random.default_rng(seed)
+    out = []
+    k = 0
+    while len(out) < count:
+        s = game.new_game(num_players, seed * 100_000 + k)
+        k += 1
+        for _ in range(int(rng.integers(0, max_moves))):
+            if game.is_terminal(s):
+                break
+            s = game.step(s, int(rng.choice(np.flatnonzero(game.legal_mask(s)))))
+        if not game.is_terminal(s) and game.legal_mask(s).sum() >= 2:
+            out.append(s)
+    return out
+
+
 def _perturb_hidden(game, state: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A copy with every hidden segment replaced by other in-range values (where it has any)."""
     new = state.copy()

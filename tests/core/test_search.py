@@ -12,27 +12,13 @@ import pytest
 from core.codegen import render
 from core.registry import game_names, get_game
 from core.search import MCTSAgent, SearchConfig, is_search_spec
+from core.testing import decision_positions
 
 GAMES = game_names()
 
 
 def positions(game, n_players: int, count: int, seed: int) -> list[np.ndarray]:
-    """`count` states reached by seeded random play (each from its own game), the player to act
-    having at least two legal actions."""
-    rng = np.random.default_rng(seed)
-    out = []
-    g = 0
-    while len(out) < count:
-        s = game.new_game(n_players, seed * 1000 + g)
-        g += 1
-        stop = int(rng.integers(0, 120))
-        for _ in range(stop):
-            if game.is_terminal(s):
-                break
-            s = game.step(s, int(rng.choice(np.flatnonzero(game.legal_mask(s)))))
-        if not game.is_terminal(s) and game.legal_mask(s).sum() >= 2:
-            out.append(s)
-    return out
+    return decision_positions(game, n_players, count, seed, max_moves=120)
 
 
 # --- configuration -------------------------------------------------------------------------------
