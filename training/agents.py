@@ -4,19 +4,35 @@ opponent pool, tournaments) builds it with `make_agent(spec, game, ...)` from a 
 - a baseline bot by name: `random`, `heuristic` (training.bots);
 - a parametrised agent kind `name[:key=value,...]`: `mcts` (core.search, docs/agents.md), e.g.
   `mcts:iters=1000,c=0.7,rollout=greedy,cutoff=20` (more kinds: `register_agent_kind`);
-- a trained policy: a checkpoint path (PATH.zip / PATH.json or a training output folder).
+- a trained policy: a checkpoint path (PATH.zip / PATH.json or a training output folder);
+- a user's own agent: `py:package.module:factory` (the protocol: `UserAgent`, docs/tournaments.md).
+
+`agent_fingerprint(spec, game)` says which contents a spec names (a checkpoint's SHA-256, a
+digest of a bot's or the search agent's code, a user agent's own fingerprint): tournaments key
+their stored games on it, so a retrained checkpoint under the same path is another entrant.
 """
 
 from __future__ import annotations
 
+import hashlib
+import importlib
+import inspect
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 
 from training.bots import Agent, BotRng, bot_names, is_bot, make_bot
-from training.checkpoint import CheckpointError, load_actor, looks_like_checkpoint
+from training.checkpoint import (
+    CheckpointError,
+    base_path,
+    library_version,
+    load_actor,
+    looks_like_checkpoint,
+    read_sidecar,
+)
 from training.games import get_game
 
 
@@ -73,8 +89,6 @@ _ACTOR_CACHE: dict[tuple[str, float], dict[str, np.ndarray]] = {}
 
 
 def _cached_actor(path: str, game: ModuleType, players: int | None) -> dict[str, np.ndarray]:
-    from training.checkpoint import base_path
-
     base = base_path(path)
     side = Path(f"{base}.json")
     key = (str(base.resolve()), side.stat().st_mtime if side.exists() else 0.0)
@@ -104,10 +118,128 @@ def _mcts(game_name: str, params: str, seed: int) -> Agent:
 register_agent_kind("mcts", _mcts, "mcts[:iters=N,time=S,c=X,rollout=random|greedy,cutoff=K,...]")
 
 
+class AgentSpecError(CheckpointError):
+    """An agent spec names nothing usable (unknown name, broken `py:` factory, bad parameters)."""
+
+
+class UserAgent:
+    """Adapter for a user's own agent named `py:package.module:factory`.
+
+    The protocol (docs/tournaments.md): `factory(game_name, players, seed)` returns an object with
+    `act(state, legal_mask, seat) -> int` (state: the engine's int64 array, which holds hidden
+    information: an honest agent looks only at `game.observe(state, seat)`; legal_mask: bool per
+    action id; seat: the player to act), and optionally `name` (str), `fingerprint` (str: which
+    version of the agent this is; default: a digest of its module's source), `reset(seed)`
+    (called before each game) and `notify(action)` (told every action played).
+    """
+
+    def __init__(self, spec: str, game: ModuleType, inner: Any):
+        self.spec = spec
+        self.game = game
+        self.inner = inner
+        self.name = str(getattr(inner, "name", spec))
+        if hasattr(inner, "notify"):
+            self.notify = inner.notify
+
+    def reset(self, seed: int) -> None:
+        if hasattr(self.inner, "reset"):
+            self.inner.reset(int(seed))
+
+    def act(self, state: np.ndarray) -> int:
+        g = self.game
+        mask = g.legal_mask(state)
+        a = self.inner.act(state, mask.copy(), int(g.current_player(state)))
+        try:
+            a = int(a)
+        except (TypeError, ValueError):
+            raise AgentSpecError(f"{self.spec}: act returned {a!r}, not an action id") from None
+        if not (0 <= a < len(mask) and mask[a]):
+            raise AgentSpecError(f"{self.spec}: act returned {a}, not a legal action here")
+        return a
+
+
+_PY_USAGE = "py:package.module:factory"
+
+
+def _load_factory(spec: str, game_name: str) -> Callable:
+    target = spec[3:]
+    module_name, sep, attr = target.partition(":")
+    if not sep or not module_name or not attr:
+        raise AgentSpecError(f"{spec!r}: a user agent is named {_PY_USAGE}")
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as e:  # noqa: BLE001 - any import failure is the spec's fault
+        raise AgentSpecError(f"{spec!r}: cannot import {module_name} ({e})") from None
+    factory = getattr(module, attr, None)
+    if not callable(factory):
+        raise AgentSpecError(f"{spec!r}: {module_name} has no callable {attr!r}")
+    return factory
+
+
+def _make_user_agent(spec: str, game_name: str, players: int | None, seed: int) -> Agent:
+    factory = _load_factory(spec, game_name)
+    try:
+        inner = factory(game_name, players, int(seed))
+    except Exception as e:  # noqa: BLE001
+        raise AgentSpecError(f"{spec!r}: the factory failed ({type(e).__name__}: {e})") from None
+    if not callable(getattr(inner, "act", None)):
+        raise AgentSpecError(f"{spec!r}: the factory returned {inner!r}, which has no act()")
+    return UserAgent(spec, get_game(game_name), inner)
+
+
 def agent_usage(game_name: str) -> str:
     """Every way to name an agent of `game_name`, for help and error messages."""
     kinds = [usage for _f, usage in _KINDS.values()]
-    return ", ".join(bot_names(game_name) + kinds + ["a checkpoint PATH"])
+    return ", ".join(bot_names(game_name) + kinds + ["a checkpoint PATH", _PY_USAGE])
+
+
+def _digest(*parts: bytes | str) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p.encode() if isinstance(p, str) else p)
+    return h.hexdigest()[:16]
+
+
+def _source_digest(*modules: str) -> str:
+    srcs = []
+    for name in modules:
+        try:
+            srcs.append(inspect.getsource(importlib.import_module(name)))
+        except (ImportError, OSError, TypeError):
+            srcs.append(name)
+    return _digest(*srcs)
+
+
+def agent_fingerprint(spec: str, game_name: str, players: int | None = None) -> str:
+    """Which contents `spec` names, as a short string (module docstring): equal fingerprints mean
+    the same agent plays the same way on the same seeds."""
+    spec = str(spec)
+    version = library_version()
+    if is_bot(game_name, spec):
+        src = _source_digest("training.bots", f"training.bots.{game_name}", f"{game_name}_env")
+        return f"bot {spec} {version} src:{src}"
+    kind, _sep, params = spec.partition(":")
+    if kind == "mcts":
+        from core.search import SearchConfig
+
+        canon = SearchConfig.parse(params).spec()
+        src = _source_digest("core.search", "core.search_tree", "core.search_template")
+        return f"{canon} {version} src:{src}"
+    if kind == "py":
+        inner = _make_user_agent(spec, game_name, players, 0).inner
+        own = getattr(inner, "fingerprint", None)
+        if own is not None:
+            return f"py {own}"
+        return f"py src:{_source_digest(spec[3:].partition(':')[0])}"
+    if kind in _KINDS:
+        return f"{kind} {params} {version}"
+    if looks_like_checkpoint(spec):
+        meta = read_sidecar(spec)
+        npz = Path(f"{base_path(spec)}.policy.npz")
+        content = npz.read_bytes() if npz.exists() else b""
+        return f"checkpoint sha256:{_digest(content)} rules:{meta.get('rules_data_hash')}"
+    make_agent(spec, game_name, players)  # raises the one-line error naming what is accepted
+    raise AssertionError("unreachable")
 
 
 def make_agent(
@@ -120,12 +252,19 @@ def make_agent(
     if is_bot(game_name, spec):
         return make_bot(game_name, spec, seed)
     kind, _sep, params = spec.partition(":")
+    if kind == "py":
+        return _make_user_agent(spec, game_name, players, seed)
     if kind in _KINDS:
-        return _KINDS[kind][0](game_name, params, int(seed))
+        try:
+            return _KINDS[kind][0](game_name, params, int(seed))
+        except AgentSpecError:
+            raise
+        except ValueError as e:
+            raise AgentSpecError(f"{spec!r}: {e}; usage: {_KINDS[kind][1]}") from None
     if looks_like_checkpoint(spec):
         arrays = _cached_actor(spec, game, players)
         return PolicyAgent(game, arrays, seed, deterministic, name=str(spec))
-    raise CheckpointError(
+    raise AgentSpecError(
         f"{spec!r} is neither a bot, an agent kind nor an existing checkpoint of {game_name}; "
         f"agents: {agent_usage(game_name)} (PATH.zip/.json or a training output folder)"
     )

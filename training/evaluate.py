@@ -9,7 +9,9 @@ Agents are named as training.agents says (one registry for evaluate and the self
 Exactly --players agents play every game. Games come in blocks of --players: a block replays one
 seeded deal once per rotation of the seats, so every agent plays every seat equally often on the
 same deals. Per agent: win rate (a win shared by k players counts 1/k) with a 95% Wilson interval,
-mean score, mean rank (1 = first, tied players share the average) and truncated games.
+mean score, mean rank (1 = first, tied players share the average), truncated games, and the win
+rate in each seat; the JSON also lists every game (deal seed, seats, scores, ranks, win shares).
+For ratings, stored games and replays use training.tournament.
 Every result carries RULES_DATA_HASH: the rules data is provisional, and a result holds for that
 hash only.
 """
@@ -160,6 +162,7 @@ def evaluate(
     score = np.zeros(n)
     rank = np.zeros(n)
     seat_count = np.zeros((n, n), dtype=np.int64)
+    seat_win = np.zeros((n, n))
     truncated = 0
     records = []
     jobs = [(game_name, n, list(agent_specs), seed, b, deterministic) for b in range(games // n)]
@@ -187,6 +190,7 @@ def evaluate(
                     score[i] += rec["scores"][p]
                     rank[i] += rec["ranks"][p]
                     seat_count[i, p] += 1
+                    seat_win[i, p] += rec["win_shares"][p]
                 records.append(rec)
     finally:
         if pool is not None:
@@ -207,6 +211,17 @@ def evaluate(
                 "mean_rank": rank[i] / games,
                 "truncated_games": truncated,
                 "games_per_seat": seat_count[i].tolist(),
+                "win_rate_by_seat": [
+                    {
+                        "seat": p,
+                        "games": int(seat_count[i, p]),
+                        "win_rate": seat_win[i, p] / max(int(seat_count[i, p]), 1),
+                        "win_rate_ci95": list(
+                            wilson_interval(seat_win[i, p], int(seat_count[i, p]))
+                        ),
+                    }
+                    for p in range(n)
+                ],
             }
         )
     return {

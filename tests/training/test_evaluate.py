@@ -96,6 +96,21 @@ def test_seat_order_matters_when_seat_wins(monkeypatch):
     assert [a["win_rate"] for a in res["agents"]] == pytest.approx([1 / 3] * 3)
 
 
+def test_win_rate_by_seat(monkeypatch):
+    """Seat 0 always wins: every agent wins all its seat-0 games and none of the others."""
+    game = _stub_game([[9, 1, 1]])
+    monkeypatch.setattr(ev, "get_game", lambda name: game)
+    monkeypatch.setattr(ev, "make_agent", lambda *a, **k: None)
+    res = ev.evaluate("stub", 3, ["x", "y", "z"], games=6)
+    for a in res["agents"]:
+        by_seat = a["win_rate_by_seat"]
+        assert [x["games"] for x in by_seat] == [2, 2, 2]
+        assert [x["win_rate"] for x in by_seat] == [1.0, 0.0, 0.0]
+        lo, hi = by_seat[0]["win_rate_ci95"]
+        assert lo < 1.0 == hi
+    assert len(res["games_played"]) == 6
+
+
 def test_real_games_rotate_and_replay():
     a = ev.evaluate("village", 3, ["random", "heuristic", "random"], games=3, seed=5)
     b = ev.evaluate("village", 3, ["random", "heuristic", "random"], games=3, seed=5)

@@ -1,0 +1,78 @@
+"""User agents (`py:tournament_agents:...`) for the tournament tests: the documented protocol
+(factory(game_name, players, seed) -> object with act(state, legal_mask, seat))."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+
+import numpy as np
+
+KILL_FILE_ENV = "TOURNAMENT_TEST_KILL_FILE"
+
+
+class FirstLegal:
+    """Always the lowest legal action id."""
+
+    name = "first-legal"
+    fingerprint = "first-legal v1"
+
+    def __init__(self, seed: int = 0):
+        self.seed = int(seed)
+        self.resets: list[int] = []
+
+    def reset(self, seed: int) -> None:
+        self.resets.append(seed)
+
+    def act(self, state, legal_mask, seat) -> int:
+        return int(np.flatnonzero(legal_mask)[0])
+
+
+def first_legal(game_name, players, seed):
+    return FirstLegal(seed)
+
+
+class Killer(FirstLegal):
+    """Plays like FirstLegal; in a worker process (never the test's own), when the file named by
+    $TOURNAMENT_TEST_KILL_FILE holds this agent's seed (so the test picks the game), removes it
+    and kills its own process with SIGKILL (as an out-of-memory killer would), once."""
+
+    name = "killer"
+    fingerprint = "killer v1"
+
+    def act(self, state, legal_mask, seat) -> int:
+        path = os.environ.get(KILL_FILE_ENV)
+        if path and multiprocessing.parent_process() is not None:
+            try:
+                with open(path) as f:
+                    if f.read().strip() != str(self.seed):
+                        return super().act(state, legal_mask, seat)
+                os.remove(path)
+            except FileNotFoundError:
+                pass
+            else:
+                os.kill(os.getpid(), signal.SIGKILL)
+        return super().act(state, legal_mask, seat)
+
+
+def killer(game_name, players, seed):
+    return Killer(seed)
+
+
+class Cheater:
+    name = "cheater"
+
+    def act(self, state, legal_mask, seat) -> int:
+        return int(np.flatnonzero(~legal_mask)[0])
+
+
+def cheater(game_name, players, seed):
+    return Cheater()
+
+
+def broken(game_name, players, seed):
+    raise RuntimeError("no weights here")
+
+
+not_callable = 3

@@ -1,0 +1,550 @@
+"""Agent-vs-agent tournaments: duplicate-format line-ups, a game store, ratings, resumable.
+
+    python -m training.tournament --game village --players 2 \\
+        --agents random heuristic mcts:iters=100 --games 20 --db runs/village.sqlite
+    python -m training.tournament --game troyes --players 2 --agents mcts:iters=400 heuristic \\
+        --sprt 0,50 --games 2000 --db runs/troyes.sqlite
+
+Line-ups: every combination of --players entrants (round robin) or one entrant with every
+combination of the others (`--format gauntlet:SPEC`). Every line-up plays --games games per
+line-up: --games / --players deals, each deal played once per seat rotation (a cyclic Latin
+square: every entrant sits in every seat once per deal). Deals are seeded from (tournament seed,
+deal index) only, so every line-up, rotation and later tournament with the same --seed plays the
+same deals (common random numbers); each agent's own seed comes from (tournament seed, line-up,
+rotation, deal, seat). Results do not depend on --workers or on the order games finish.
+
+Every finished game goes to the store (training.store) in one transaction; the same command rerun
+plays only the games the store lacks. Ratings (training.ratings) use the tournament's games under
+the current RULES_DATA_HASH only, unless --pool-rules. docs/tournaments.md has a worked example.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import itertools
+import json
+import os
+import sys
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from training.agents import AgentSpecError, UserAgent, agent_fingerprint, make_agent
+from training.checkpoint import CheckpointError, library_version
+from training.evaluate import PROVISIONAL_NOTE, ranks, win_shares
+from training.games import GameNotAvailableError, check_players, game_names, get_game
+from training.store import GameRecord, GameStore, StoreError, state_check
+
+
+def seed_of(*words: int) -> int:
+    """A 63-bit seed from integer words (numpy's SeedSequence: well mixed, platform-independent)."""
+    ss = np.random.SeedSequence([int(w) & 0xFFFFFFFF for w in words])
+    return int(ss.generate_state(2, dtype=np.uint64)[0] >> np.uint64(1))
+
+
+def _h32(text: str) -> int:
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "little")
+
+
+def rotation_seats(players: int, rotation: int) -> list[int]:
+    """seat_of[i] for line-up member i in rotation r: seat (i + r) % players (a cyclic Latin
+    square over the rotations: each member sits in each seat exactly once)."""
+    return [(i + rotation) % players for i in range(players)]
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A tournament entrant: its spec, the fingerprint of what the spec names, its label."""
+
+    spec: str
+    fingerprint: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Job:
+    """One game of the schedule: who sits where and with which seeds."""
+
+    order: int  # position in the schedule (reports and SPRT read games in this order)
+    match_key: str
+    lineup: str
+    rotation: int
+    deal: int
+    seed: int
+    specs: tuple[str, ...]  # by seat
+    labels: tuple[str, ...]  # by seat
+    agent_seeds: tuple[int, ...]  # by seat
+
+
+def make_lineups(n_entrants: int, players: int, fmt: str, entrants: list[Entrant]) -> list:
+    """Line-ups as tuples of entrant indices: round robin or a gauntlet of one entrant."""
+    if fmt == "round-robin":
+        return list(itertools.combinations(range(n_entrants), players))
+    if fmt.startswith("gauntlet:"):
+        hero = fmt.partition(":")[2]
+        idx = [i for i, e in enumerate(entrants) if hero in (e.spec, e.label)]
+        if len(idx) != 1:
+            raise ValueError(
+                f"--format gauntlet:SPEC needs SPEC to be one of --agents; got {hero!r}"
+            )
+        others = [i for i in range(n_entrants) if i != idx[0]]
+        return [(idx[0], *rest) for rest in itertools.combinations(others, players - 1)]
+    raise ValueError(f"--format must be round-robin or gauntlet:SPEC, got {fmt!r}")
+
+
+def lineup_key(members: list[Entrant]) -> str:
+    """A line-up's identity: its members' specs and fingerprints, in line-up order."""
+    text = json.dumps([[e.spec, e.fingerprint] for e in members])
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def schedule(
+    players: int, entrants: list[Entrant], fmt: str, games: int, seed: int, rules_hash: str
+) -> list[Job]:
+    """Every game of a tournament, in schedule order: line-up, deal, rotation."""
+    jobs: list[Job] = []
+    for lu in make_lineups(len(entrants), players, fmt, entrants):
+        members = [entrants[i] for i in lu]
+        lkey = lineup_key(members)
+        for deal in range(games // players):
+            for r in range(players):
+                seat_of = rotation_seats(players, r)
+                specs = [""] * players
+                labels = [""] * players
+                aseeds = [0] * players
+                for i, e in enumerate(members):
+                    p = seat_of[i]
+                    specs[p] = e.spec
+                    labels[p] = e.label
+                    aseeds[p] = seed_of(seed, _h32(lkey), r, deal, p)
+                mkey = f"{players}p/s{seed}/{lkey}/r{r}/d{deal}/{rules_hash}"
+                jobs.append(
+                    Job(
+                        len(jobs),
+                        mkey,
+                        lkey,
+                        r,
+                        deal,
+                        seed_of(seed, deal),
+                        tuple(specs),
+                        tuple(labels),
+                        tuple(aseeds),
+                    )
+                )
+    return jobs
+
+
+def play_recorded(game, agents: list, seed: int, max_decisions: int = 1_000_000):
+    """Play one game; (final state, actions, state checks, wall seconds)."""
+    t0 = time.perf_counter()
+    s = game.new_game(len(agents), seed)
+    listeners = [a for a in agents if hasattr(a, "notify")]
+    actions: list[int] = []
+    checks: list[int] = []
+    while not game.is_terminal(s):
+        a = int(agents[game.current_player(s)].act(s))
+        s = game.step(s, a)
+        actions.append(a)
+        checks.append(state_check(s))
+        for agent in listeners:
+            agent.notify(a)
+        if len(actions) > max_decisions:
+            raise RuntimeError(f"game with seed {seed} exceeded {max_decisions} decisions")
+    return s, actions, checks, time.perf_counter() - t0
+
+
+def play_job(game_name: str, players: int, job: Job, seat_ids: list[int]) -> GameRecord:
+    """Play one scheduled game and return its record (entrants by store id)."""
+    game = get_game(game_name)
+    agents = []
+    for p in range(players):
+        agent = make_agent(job.specs[p], game_name, players, job.agent_seeds[p])
+        if isinstance(agent, UserAgent):  # the user protocol's optional reset(seed)
+            agent.reset(job.agent_seeds[p])
+        agents.append(agent)
+    s, actions, checks, wall = play_recorded(game, agents, job.seed)
+    return GameRecord(
+        match_key=job.match_key,
+        players=players,
+        lineup=job.lineup,
+        rotation=job.rotation,
+        game_index=job.deal,
+        seed=job.seed,
+        seats=list(seat_ids),
+        agent_seeds=list(job.agent_seeds),
+        scores=[int(x) for x in game.scores(s)],
+        ranks=[float(x) for x in ranks(game, s)],
+        tiebreaks=np.asarray(game.tiebreaks(s)).reshape(players, -1).tolist(),
+        win_shares=[float(x) for x in win_shares(game, s)],
+        truncated=bool(game.is_truncated(s)),
+        decisions=len(actions),
+        wall_seconds=round(wall, 4),
+        rules_data_hash=str(game.RULES_DATA_HASH),
+        library_version=library_version(),
+        actions=actions,
+        checks=checks,
+    )
+
+
+def _play_chunk(args: tuple) -> list[GameRecord]:
+    game_name, players, chunk = args
+    return [play_job(game_name, players, job, ids) for job, ids in chunk]
+
+
+def _chunks(items: list, size: int) -> list[list]:
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+def run_jobs(
+    store: GameStore,
+    game_name: str,
+    players: int,
+    todo: list[tuple[Job, list[int]]],
+    tournament_id: int,
+    workers: int = 1,
+    progress: bool = True,
+    stop=None,
+) -> int:
+    """Play the jobs the store lacks and write each finished chunk of games in one transaction.
+
+    With `workers` > 1 a process pool plays chunks; a killed worker stops the run with
+    BrokenProcessPool after every chunk finished before it is stored. `stop(store)` (optional) is
+    asked after each stored chunk whether to stop early (SPRT). Returns games written."""
+    if not todo:
+        return 0
+    chunk = max(1, min(8, len(todo) // (4 * max(workers, 1))))
+    chunks = _chunks(todo, chunk)
+    written = 0
+    bar = None
+    if progress:
+        from training.progress import progress as show_progress
+
+        bar = show_progress(iter(range(len(todo))), len(todo), "tournament", "game")
+
+    def _store(records: list[GameRecord]) -> bool:
+        nonlocal written
+        for r in records:
+            r.tournament_id = tournament_id
+        written += store.add_games(records)
+        if bar is not None:
+            for _ in records:
+                next(bar, None)
+        return bool(stop and stop(store))
+
+    if workers <= 1:
+        for c in chunks:
+            if _store(_play_chunk((game_name, players, c))):
+                break
+        return written
+    import multiprocessing as mp
+
+    ex = ProcessPoolExecutor(workers, mp_context=mp.get_context("spawn"))
+    pending: set = set()
+    it = iter(chunks)
+    try:
+        for c in itertools.islice(it, 2 * workers):
+            pending.add(ex.submit(_play_chunk, (game_name, players, c)))
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            halt = False
+            for f in done:
+                halt |= _store(f.result())
+            if halt:
+                break
+            for c in itertools.islice(it, len(done)):
+                pending.add(ex.submit(_play_chunk, (game_name, players, c)))
+    finally:
+        for f in pending:
+            f.cancel()
+        ex.shutdown(wait=True, cancel_futures=True)
+    return written
+
+
+def resolve_entrants(game_name: str, players: int, specs: list[str]) -> list[Entrant]:
+    """Entrants from specs: each checked (one-line error naming what is accepted) and
+    fingerprinted; duplicate specs get #k labels."""
+    out = []
+    for i, spec in enumerate(specs):
+        make_agent(spec, game_name, players, 0)
+        label = spec if specs.count(spec) == 1 else f"{spec}#{specs[: i + 1].count(spec)}"
+        out.append(Entrant(spec, agent_fingerprint(spec, game_name, players), label))
+    return out
+
+
+def results_for_ratings(
+    records: list[GameRecord], order: dict[str, int], labels: dict[int, str]
+) -> list[tuple[tuple[str, ...], tuple[float, ...]]]:
+    """(labels by seat, ranks by seat) per game, in schedule order (workers do not matter)."""
+    recs = sorted(records, key=lambda r: order[r.match_key])
+    return [(tuple(labels[i] for i in r.seats), tuple(r.ranks)) for r in recs]
+
+
+def sprt_samples(records: list[GameRecord], order: dict[str, int], a_id: int) -> list[float]:
+    """Per complete deal in schedule order (both seat rotations stored, no gap before it): the
+    mean score of entrant a_id over the pair (1 win, 0.5 tie, 0 loss), as fishtest pairs games."""
+    by_deal: dict[int, list[GameRecord]] = {}
+    for r in records:
+        by_deal.setdefault(r.game_index, []).append(r)
+    out = []
+    for d in range(len(by_deal) + 1):
+        pair = by_deal.get(d)
+        if not pair or len(pair) < 2:
+            break
+        s = []
+        for r in pair:
+            me = r.seats.index(a_id)
+            other = 1 - me
+            mine, theirs = r.ranks[me], r.ranks[other]
+            s.append(1.0 if mine < theirs else 0.5 if mine == theirs else 0.0)
+        out.append(sum(s) / len(s))
+    return out
+
+
+def sequential_sprt(samples: list[float], elo0: float, elo1: float) -> dict[str, Any]:
+    """The SPRT as played: the test on each prefix of the samples in schedule order, stopping at
+    the first prefix that decides (so games stored after that, by other workers, change nothing)."""
+    from training.ratings import sprt as sprt_test
+
+    res = sprt_test(samples[:0], elo0, elo1)
+    for k in range(1, len(samples) + 1):
+        res = sprt_test(samples[:k], elo0, elo1)
+        if res["decision"] is not None:
+            break
+    return res
+
+
+def run_tournament(
+    game_name: str,
+    players: int,
+    specs: list[str],
+    games: int,
+    db: str | Path,
+    fmt: str = "round-robin",
+    workers: int = 1,
+    seed: int = 0,
+    sprt: tuple[float, float] | None = None,
+    pool_rules: bool = False,
+    progress: bool = True,
+    n_boot: int = 200,
+) -> dict[str, Any]:
+    """Play what the store lacks of a tournament and rate it; the result as a dict (see main)."""
+    game = get_game(game_name)
+    n = check_players(game, players)
+    if len(specs) < n:
+        raise ValueError(f"--agents needs at least --players = {n} entrants, got {len(specs)}")
+    if games <= 0 or games % n:
+        raise ValueError(
+            f"--games (per line-up) must be a positive multiple of --players ({n}) so every "
+            f"entrant plays every seat equally often; got {games}"
+        )
+    if workers < 1:
+        raise ValueError(f"--workers must be >= 1, got {workers}")
+    if sprt is not None and (n != 2 or len(specs) != 2):
+        raise ValueError("--sprt is a head-to-head: it needs --players 2 and exactly two --agents")
+    entrants = resolve_entrants(game_name, n, specs)
+    rules_hash = str(game.RULES_DATA_HASH)
+    jobs = schedule(n, entrants, fmt, games, seed, rules_hash)
+    config = {
+        "game": game_name,
+        "players": n,
+        "format": fmt,
+        "games_per_lineup": games,
+        "seed": seed,
+        "entrants": [[e.spec, e.fingerprint] for e in entrants],
+        "sprt": list(sprt) if sprt else None,
+    }
+    key = hashlib.sha256(json.dumps(config, sort_keys=True).encode()).hexdigest()[:24]
+    t0 = time.perf_counter()
+    with GameStore(db, game_name) as store:
+        tid = store.tournament_id(key, n, config)
+        ids = {e.label: store.entrant_id(e.spec, e.fingerprint) for e in entrants}
+        labels = {v: k for k, v in ids.items()}
+        order = {j.match_key: j.order for j in jobs}
+        have = store.has_keys(order)
+        todo = [(j, [ids[lab] for lab in j.labels]) for j in jobs if j.match_key not in have]
+        stop = None
+        if sprt is not None:
+            a_id = ids[entrants[0].label]
+
+            def stop(st: GameStore) -> bool:
+                recs = list(st.games(match_keys=order))
+                res = sequential_sprt(sprt_samples(recs, order, a_id), sprt[0], sprt[1])
+                return res["decision"] is not None
+
+            if stop(store):
+                todo = []
+        played = run_jobs(store, game_name, n, todo, tid, workers, progress, stop)
+        wall = time.perf_counter() - t0
+        want = None if pool_rules else rules_hash
+        records = list(store.games(match_keys=order if not pool_rules else None, players=n))
+        if pool_rules:
+            lineups = {j.lineup for j in jobs}
+            records = [r for r in records if r.lineup in lineups]
+        records = [r for r in records if want is None or r.rules_data_hash == want]
+        for r in records:
+            order.setdefault(r.match_key, len(order) + r.id)
+    results = results_for_ratings(records, order, labels)
+    out: dict[str, Any] = {
+        "game": game_name,
+        "players": n,
+        "format": fmt,
+        "seed": seed,
+        "games_per_lineup": games,
+        "scheduled_games": len(jobs),
+        "stored_games": len(records),
+        "played_now": played,
+        "wall_seconds": round(wall, 1),
+        "workers": workers,
+        "rules_data_hash": rules_hash,
+        "pooled_rules": pool_rules,
+        "library_version": library_version(),
+        "note": PROVISIONAL_NOTE.format(h=rules_hash),
+        "entrants": [
+            {"label": e.label, "spec": e.spec, "fingerprint": e.fingerprint} for e in entrants
+        ],
+    }
+    if results:
+        from training.ratings import leaderboard
+
+        out["board"] = leaderboard(results, [e.label for e in entrants], n_boot=n_boot, seed=seed)
+    if sprt is not None:
+        from training.ratings import sprt_text
+
+        samples = sprt_samples(records, order, ids[entrants[0].label])
+        res = sequential_sprt(samples, sprt[0], sprt[1])
+        out["sprt"] = dict(res, text=sprt_text(res, entrants[0].label, entrants[1].label))
+    return out
+
+
+def write_report(result: dict[str, Any], out_dir: str | Path) -> list[Path]:
+    """leaderboard.md, ratings.png, winrates.png and result.json under out_dir."""
+    from training.leaderboard import markdown, plot_heatmap, plot_ratings
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    title = (
+        f"{result['game']}, {result['players']} players, {result['stored_games']} games "
+        f"({result['format']}, seed {result['seed']})"
+    )
+    notes = [result["note"], f"library {result['library_version']}"]
+    if "sprt" in result:
+        notes.append(result["sprt"]["text"])
+    paths = [out / "result.json"]
+    paths[0].write_text(json.dumps(result, indent=2, default=_json_default))
+    if "board" in result:
+        (out / "leaderboard.md").write_text(markdown(result["board"], title, notes))
+        plot_ratings(result["board"], out / "ratings.png")
+        plot_heatmap(result["board"], out / "winrates.png")
+        paths += [out / "leaderboard.md", out / "ratings.png", out / "winrates.png"]
+    return paths
+
+
+def _json_default(x):
+    if isinstance(x, np.generic):
+        return x.item()
+    if isinstance(x, np.ndarray):
+        return x.tolist()
+    raise TypeError(f"not JSON serialisable: {type(x).__name__}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command-line interface of `python -m training.tournament`."""
+    p = argparse.ArgumentParser(
+        prog="python -m training.tournament",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--game", default="village", choices=game_names())
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument(
+        "--agents",
+        nargs="+",
+        required=True,
+        help="entrants: bot names, mcts:key=value,..., checkpoint paths, py:module:factory",
+    )
+    p.add_argument("--games", type=int, default=20, help="games per line-up (multiple of players)")
+    p.add_argument("--db", required=True, help="the SQLite game store (created if missing)")
+    p.add_argument("--format", default="round-robin", help="round-robin or gauntlet:SPEC")
+    p.add_argument("--workers", type=int, default=1, help="processes playing games")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--sprt",
+        metavar="ELO0,ELO1",
+        help="head-to-head of two agents: stop when a sequential probability ratio test decides "
+        "between 'first agent is ELO0 stronger' and 'ELO1 stronger' (alpha = beta = 0.05); "
+        "--games is then the most games played",
+    )
+    p.add_argument(
+        "--pool-rules",
+        action="store_true",
+        help="rate games played under other RULES_DATA_HASH values together with these",
+    )
+    p.add_argument("--report", metavar="DIR", help="report folder (default: DB name + _report)")
+    p.add_argument("--bootstrap", type=int, default=200, help="bootstrap resamples per interval")
+    p.add_argument("--no-progress", action="store_true")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """CLI entry point."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    sprt = None
+    if args.sprt:
+        try:
+            e0, e1 = (float(x) for x in args.sprt.split(","))
+        except ValueError:
+            parser.error(f"--sprt takes ELO0,ELO1 (e.g. 0,50), got {args.sprt!r}")
+        sprt = (e0, e1)
+    try:
+        result = run_tournament(
+            args.game,
+            args.players,
+            args.agents,
+            args.games,
+            args.db,
+            args.format,
+            args.workers,
+            args.seed,
+            sprt,
+            args.pool_rules,
+            not args.no_progress,
+            args.bootstrap,
+        )
+    except (ValueError, CheckpointError, GameNotAvailableError, StoreError, AgentSpecError) as e:
+        parser.error(str(e))
+    except BrokenProcessPool:
+        print(
+            "a worker process died; every game finished before it is stored; rerun the same "
+            "command to play the rest",
+            file=sys.stderr,
+        )
+        return 3
+    except KeyboardInterrupt:
+        print("interrupted; finished games are stored; rerun to continue", file=sys.stderr)
+        return 130
+    report = args.report or f"{os.path.splitext(args.db)[0]}_report"
+    paths = write_report(result, report)
+    print(
+        f"{result['stored_games']}/{result['scheduled_games']} games in {args.db} "
+        f"({result['played_now']} played now, {result['wall_seconds']} s)"
+    )
+    if "board" in result:
+        from training.leaderboard import print_board
+
+        print_board(result["board"], f"{args.game}, {result['players']} players")
+    if "sprt" in result:
+        print(result["sprt"]["text"])
+    print(result["note"])
+    print("report: " + ", ".join(str(p) for p in paths))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
