@@ -62,11 +62,14 @@ def test_replay_names_the_first_diverging_decision(tmp_path):
     rec = _fill(path)[0]
     # a tampered action: the first decision with another legal choice
     s = village_env.new_game(2, rec.seed)
-    for k, a in enumerate(rec.actions):
+    k = 0
+    while True:
+        a = rec.actions[k]
         legal = [int(x) for x in village_env.legal_mask(s).nonzero()[0] if x != a]
         if legal:
             break
         s = village_env.step(s, a)
+        k += 1
     tampered = list(rec.actions)
     tampered[k] = legal[0]
     db = sqlite3.connect(path)
