@@ -1,0 +1,160 @@
+"""Reports of a ``training.ratings.leaderboard`` dict: rich table, Markdown, PNG plots.
+
+The plots use matplotlib's object-oriented API (``Figure`` with an Agg canvas), so they never touch
+pyplot or change the global backend.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+
+def _f(x: float | None, fmt: str = ".3f") -> str:
+    return "-" if x is None else format(x, fmt)
+
+
+def _ci(pair: Sequence[float | None], fmt: str = ".3f") -> str:
+    return f"[{_f(pair[0], fmt)}, {_f(pair[1], fmt)}]"
+
+
+def _has_bt(board: dict[str, Any]) -> bool:
+    return any("bt_elo" in row for row in board["entrants"])
+
+
+def _rows(board: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """Header and cells of the main table, shared by the rich and the Markdown renderings."""
+    header = ["#", "entrant", "games", "win share [95% CI]", "mean rank", "mu ± sigma"]
+    header += ["mu 95% bootstrap", "ordinal"]
+    bt = _has_bt(board)
+    if bt:
+        header.append("BT Elo [95% bootstrap]")
+    cells = []
+    for i, row in enumerate(board["entrants"], 1):
+        line = [
+            str(i),
+            row["name"],
+            str(row["games"]),
+            f"{_f(row['win_share'])} {_ci(row['win_share_ci95'])}",
+            _f(row["mean_rank"], ".2f"),
+            f"{row['mu']:.2f} ± {row['sigma']:.2f}",
+            _ci(row["mu_ci95"], ".2f"),
+            f"{row['ordinal']:.2f}",
+        ]
+        if bt:
+            bt_ci = _ci(row.get("bt_elo_ci95", (None, None)), "+.0f")
+            line.append(f"{_f(row.get('bt_elo'), '+.0f')} {bt_ci}")
+        cells.append(line)
+    return header, cells
+
+
+def _caption(board: dict[str, Any]) -> str:
+    players = ", ".join(f"{n}p: {c}" for n, c in board["players"].items()) or "none"
+    return (
+        f"{board['games']} games ({players}); bootstrap {board['n_boot']} x, seed {board['seed']}"
+    )
+
+
+def rich_table(board: dict[str, Any], title: str) -> Table:
+    """The leaderboard as a rich Table (entrants by openskill mu)."""
+    header, cells = _rows(board)
+    table = Table(title=title, caption=_caption(board))
+    for i, col in enumerate(header):
+        table.add_column(col, justify="left" if i == 1 else "right")
+    for line in cells:
+        table.add_row(*line)
+    return table
+
+
+def print_board(board: dict[str, Any], title: str, console: Console | None = None) -> None:
+    """Print the leaderboard table to ``console`` (a new rich Console by default)."""
+    (console or Console()).print(rich_table(board, title))
+
+
+def _md_table(header: list[str], cells: list[list[str]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    return lines + ["| " + " | ".join(line) + " |" for line in cells]
+
+
+def markdown(board: dict[str, Any], title: str, notes: Sequence[str] = ()) -> str:
+    """The leaderboard as Markdown: main table, pairwise win-rate matrix, then the notes."""
+    header, cells = _rows(board)
+    out = [f"## {title}", "", _caption(board) + ".", ""]
+    out += _md_table(header, cells)
+    pw = board["pairwise"]
+    names = pw["entrants"]
+    matrix = []
+    for i, a in enumerate(names):
+        line = [a]
+        for j in range(len(names)):
+            n = pw["n"][i][j]
+            if i == j or not n:
+                line.append("-")
+            else:
+                line.append(
+                    f"{pw['rate'][i][j]:.2f} [{pw['lo'][i][j]:.2f}, {pw['hi'][i][j]:.2f}] ({n:.0f})"
+                )
+        matrix.append(line)
+    out += ["", "Pairwise score of the row against the column: rate [95% Wilson] (games).", ""]
+    out += _md_table(["row vs column", *names], matrix)
+    if notes:
+        out += [""] + list(notes)
+    return "\n".join(out) + "\n"
+
+
+def _figure(width: float, height: float):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height), layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def plot_ratings(board: dict[str, Any], path: str | Path) -> None:
+    """PNG: openskill mu per entrant (best on top) with its bootstrap 95% interval."""
+    rows = board["entrants"]
+    fig = _figure(6.5, 1.2 + 0.45 * max(len(rows), 1))
+    ax = fig.add_subplot()
+    for y, row in enumerate(rows):
+        lo, hi = row["mu_ci95"]
+        if lo is not None and hi is not None:
+            ax.hlines(y, lo, hi, color="tab:blue", linewidth=2)
+            ax.vlines([lo, hi], y - 0.15, y + 0.15, color="tab:blue")
+        ax.plot(row["mu"], y, "o", color="black")
+    ax.set_yticks(range(len(rows)), [row["name"] for row in rows])
+    ax.set_ylim(len(rows) - 0.5, -0.5)
+    ax.set_xlabel("openskill mu (bootstrap 95% interval)")
+    ax.grid(axis="x", alpha=0.3)
+    fig.savefig(path, dpi=120)
+
+
+def plot_heatmap(board: dict[str, Any], path: str | Path) -> None:
+    """PNG: pairwise score rate of row against column, annotated with the rate and games."""
+    import numpy as np
+
+    pw = board["pairwise"]
+    names = pw["entrants"]
+    k = len(names)
+    rate = np.array([[np.nan if v is None else v for v in line] for line in pw["rate"]], float)
+    rate = rate.reshape(k, k)
+    fig = _figure(1.6 + 0.9 * max(k, 1), 1.2 + 0.8 * max(k, 1))
+    ax = fig.add_subplot()
+    im = ax.imshow(np.ma.masked_invalid(rate), cmap="RdBu", vmin=0.0, vmax=1.0)
+    for i in range(k):
+        for j in range(k):
+            n = pw["n"][i][j]
+            if i != j and n:
+                color = "white" if abs(rate[i, j] - 0.5) > 0.3 else "black"  # legible on dark cells
+                label = f"{rate[i, j]:.2f}\n({n:.0f})"
+                ax.text(j, i, label, ha="center", va="center", fontsize=8, color=color)
+    ax.set_xticks(range(k), names, rotation=45, ha="right")
+    ax.set_yticks(range(k), names)
+    ax.set_xlabel("opponent (column)")
+    ax.set_ylabel("entrant (row)")
+    fig.colorbar(im, ax=ax, label="score rate of row vs column")
+    fig.savefig(path, dpi=120)

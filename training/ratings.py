@@ -1,0 +1,552 @@
+"""Ratings and tests of strength from tournament results (pure Python + numpy).
+
+A game result is ``(names by seat, finishing rank by seat)``: ranks are 1-based and tied players
+share the average position (two tied firsts in a 3-player game: ``(1.5, 1.5, 3.0)``), 2 to 4
+players. Results come as a list in a fixed order (the order the game store returns them); every
+function here is deterministic for a given list (and seed).
+
+Methods, and why each is here:
+
+- ``pairwise``: for every ordered pair of entrants, the games they played together and the score of
+  one against the other (1 better rank, 0.5 tie, 0 worse; in a multi-player game each pair at the
+  table counts once), with a 95% Wilson score interval (E. B. Wilson, "Probable inference, the law
+  of succession, and statistical inference", JASA 1927), which, unlike the normal "Wald" interval,
+  stays inside [0, 1] and behaves near 0 and 1. The pairs of one multi-player game are not
+  independent, so for multi-player games these intervals are somewhat too narrow.
+- ``openskill_ratings``: the Weng-Lin Bayesian online rating (R. C. Weng and C.-J. Lin, "A Bayesian
+  approximation method for online ranking", JMLR 2011) as implemented by the ``openskill`` package,
+  Plackett-Luce model by default: the natural model for a full finishing order of 2-4 players, with
+  a mean ``mu`` and an uncertainty ``sigma`` per entrant and ``ordinal = mu - 3 sigma`` as the
+  conservative figure. It is sequential, so it depends on the order of the results.
+  Ties: we never hand openskill a tie. openskill 6.2 with tied ranks is order-independent up to
+  floating-point summation order (results differ in the last bits with the seat order), but its
+  tie treatment is poor in 4-player games: fresh players ranked (1, 1, 3, 4) leave the third
+  player with exactly the gain of the two tied winners, and the code meant to give tied teams
+  the same mu change never acts (it compares objects it has already mutated; openskill.py issue
+  201). So a tie is treated as every strict order of the tied players being equally likely: the
+  update is the average of the updates over all permutations of each tied group (at most 4! = 24
+  orders), summed with ``math.fsum`` in a canonical order so the result does not depend, to the
+  bit, on the order the seats are listed in, and two entrants with the same history end with the
+  same rating. Breaking ties by name instead would favour one name over another.
+- ``bradley_terry``: the Bradley-Terry model (Bradley and Terry 1952; Zermelo 1929), the maximum
+  likelihood fit of P(a beats b) = 1 / (1 + 10^((R_b - R_a) / 400)), ties counted as half a win
+  each, reported on the Elo scale and centred so that the mean rating is 0. Unlike sequential Elo
+  it does not depend on the order of games. A weak prior of ``prior`` virtual draws of every entrant
+  against a fictitious player of rating 0 (the device of R. Coulom's Whole-History Rating, 2008)
+  keeps an entrant that never lost finite. Fitted from the pairwise scores, so it also takes
+  multi-player games, each pair at a table counting as one game; that is a composite likelihood
+  (the pairs of one game are dependent): a fair point estimate, but use the bootstrap over games
+  for its uncertainty. ``elo_sequential`` is classic Elo (A. Elo, "The Rating of Chessplayers,
+  Past and Present", 1978) for comparison; it depends on the order of games.
+- ``bootstrap``: percentile 95% interval of any rating function by resampling games (or groups of
+  games, e.g. the seat rotations of one deal) with replacement (B. Efron and R. Tibshirani, "An
+  Introduction to the Bootstrap", 1993). Works for every method above, sequential ones included.
+- ``leaderboard``: all of it in one JSON-serialisable dict (``training.leaderboard`` renders it).
+- ``sprt``: the generalized sequential probability ratio test (A. Wald, "Sequential tests of
+  statistical hypotheses", 1945) with the normal approximation of the log-likelihood ratio, as the
+  chess engine testing framework fishtest (Stockfish) runs it: stop a head-to-head as soon as the
+  data favour elo1 over elo0 (or the reverse) at error rates alpha and beta.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import numpy as np
+
+GameResult = tuple[tuple[str, ...], tuple[float, ...]]
+
+ELO_PER_NAT = 400.0 / math.log(10.0)  # Elo points per unit of natural log-odds
+Z95 = 1.959964
+SPRT_VAR_FLOOR = 1e-4  # variance floor of the SPRT when all samples are equal (see sprt)
+
+
+# ---------------------------------------------------------------------------- input and intervals
+
+
+def _index(results: Sequence[GameResult], entrants: Sequence[str]) -> dict[str, int]:
+    """Validate results against entrants; returns name -> index."""
+    idx = {name: i for i, name in enumerate(entrants)}
+    if len(idx) != len(entrants):
+        raise ValueError(f"entrants must be unique, got {list(entrants)}")
+    for g, (names, ranks) in enumerate(results):
+        if not 2 <= len(names) <= 4 or len(ranks) != len(names):
+            raise ValueError(f"result {g}: 2-4 names with one rank each, got {names} {ranks}")
+        if len(set(names)) != len(names):
+            raise ValueError(f"result {g}: an entrant sits twice at one table: {names}")
+        for name in names:
+            if name not in idx:
+                raise ValueError(f"result {g}: {name!r} is not an entrant")
+    return idx
+
+
+def wilson_interval(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """95% Wilson score interval of the proportion wins/n (wins may be fractional).
+
+    (0, 1) for n = 0. The interval always holds p = wins/n (at p = 0 or 1 rounding could otherwise
+    leave it a hair outside).
+    """
+    if n <= 0:
+        return 0.0, 1.0
+    p = wins / n
+    denom = 1.0 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(max(p * (1 - p), 0.0) / n + z * z / (4 * n * n)) / denom
+    return min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half))
+
+
+def pairwise(results: Sequence[GameResult], entrants: Sequence[str]) -> dict[str, Any]:
+    """Head-to-head table: for row a, column b, a's record against b.
+
+    Returns ``{"entrants", "n", "score", "rate", "lo", "hi"}``: ``n[a, b]`` games a and b played at
+    one table, ``score[a, b]`` a's points against b (1 better rank, 0.5 tie, 0 worse; every pair at
+    a multi-player table counts once), ``rate = score / n`` and its 95% Wilson interval
+    ``[lo, hi]``; rate, lo and hi are nan where n = 0 (the diagonal included).
+    """
+    idx = _index(results, entrants)
+    k = len(entrants)
+    n = np.zeros((k, k))
+    score = np.zeros((k, k))
+    for names, ranks in results:
+        for (a, ra), (b, rb) in itertools.combinations(zip(names, ranks, strict=True), 2):
+            i, j = idx[a], idx[b]
+            s = 1.0 if ra < rb else 0.5 if ra == rb else 0.0
+            n[i, j] += 1
+            n[j, i] += 1
+            score[i, j] += s
+            score[j, i] += 1.0 - s
+    rate = np.full((k, k), np.nan)
+    lo = np.full((k, k), np.nan)
+    hi = np.full((k, k), np.nan)
+    for i, j in zip(*np.nonzero(n), strict=True):
+        rate[i, j] = score[i, j] / n[i, j]
+        lo[i, j], hi[i, j] = wilson_interval(score[i, j], int(n[i, j]))
+    return {"entrants": list(entrants), "n": n, "score": score, "rate": rate, "lo": lo, "hi": hi}
+
+
+# ---------------------------------------------------------------------------- openskill
+
+
+class Rating(NamedTuple):
+    """An openskill rating, unpacking as ``(mu, sigma)``; ``ordinal`` is mu - 3 sigma."""
+
+    mu: float
+    sigma: float
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3.0 * self.sigma
+
+
+_MODELS = {
+    "plackett_luce": "PlackettLuce",
+    "bradley_terry_full": "BradleyTerryFull",
+    "bradley_terry_part": "BradleyTerryPart",
+    "thurstone_mosteller_full": "ThurstoneMostellerFull",
+    "thurstone_mosteller_part": "ThurstoneMostellerPart",
+}
+
+
+def _strict_orders(names: Sequence[str], ranks: Sequence[float]) -> list[list[str]]:
+    """Every strict finishing order consistent with the ranks, in a canonical order.
+
+    The table is sorted by (rank, name); each group of tied players is then permuted.
+    """
+    table = sorted(zip(ranks, names, strict=True))
+    groups = [[name for _, name in grp] for _, grp in itertools.groupby(table, key=lambda t: t[0])]
+    return [
+        [name for grp in combo for name in grp]
+        for combo in itertools.product(*(itertools.permutations(g) for g in groups))
+    ]
+
+
+def openskill_ratings(
+    results: Sequence[GameResult], entrants: Sequence[str], model: str = "plackett_luce"
+) -> dict[str, Rating]:
+    """Weng-Lin ratings (openskill, default model parameters) after the results, in order.
+
+    Each player is a team of one. A tie is rated as the average update over every strict order of
+    the tied players (see the module docstring), so the outcome does not depend on the seat order
+    and tied players with the same prior get the same new rating. Entrants without games keep the
+    prior (mu 25, sigma 25/3). ``model`` is one of plackett_luce, bradley_terry_full,
+    bradley_terry_part, thurstone_mosteller_full, thurstone_mosteller_part.
+    """
+    _index(results, entrants)
+    if model not in _MODELS:
+        raise ValueError(f"model must be one of {sorted(_MODELS)}, got {model!r}")
+    import openskill.models
+
+    m = getattr(openskill.models, _MODELS[model])()
+    state = {name: (float(m.mu), float(m.sigma)) for name in entrants}
+    for names, ranks in results:
+        orders = _strict_orders(names, ranks)
+        new: dict[str, list[tuple[float, float]]] = {name: [] for name in names}
+        for order in orders:
+            teams = [[m.rating(mu=state[p][0], sigma=state[p][1], name=p)] for p in order]
+            rated = m.rate(teams, ranks=[float(r) for r in range(1, len(order) + 1)])
+            for p, team in zip(order, rated, strict=True):
+                new[p].append((team[0].mu, team[0].sigma))
+        for p, updates in new.items():
+            if len(updates) == 1:
+                state[p] = updates[0]
+            else:  # math.fsum is exactly rounded: the mean does not depend on the summation order
+                state[p] = (
+                    math.fsum(u[0] for u in updates) / len(updates),
+                    math.fsum(u[1] for u in updates) / len(updates),
+                )
+    return {name: Rating(*state[name]) for name in entrants}
+
+
+# ---------------------------------------------------------------------------- Bradley-Terry, Elo
+
+
+def _log_sigmoid(x: np.ndarray) -> np.ndarray:
+    return -np.logaddexp(0.0, -x)
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return np.exp(_log_sigmoid(x))
+
+
+def _strongly_connected(beats: np.ndarray) -> bool:
+    """Whether every entrant reaches every other along 'scored against' edges (Ford's condition)."""
+    k = len(beats)
+    reach = np.eye(k, dtype=bool) | beats
+    for _ in range(max(1, int(math.ceil(math.log2(max(k, 2))))) + 1):
+        reach = reach | ((reach.astype(np.int64) @ reach.astype(np.int64)) > 0)
+    return bool(reach.all())
+
+
+def bradley_terry(
+    results: Sequence[GameResult], entrants: Sequence[str], prior: float = 1.0
+) -> dict[str, float]:
+    """Bradley-Terry maximum-likelihood (with prior: maximum a posteriori) ratings on the Elo scale.
+
+    Fitted by Newton's method on the concave log-likelihood of the pairwise scores (ties count half
+    a win each; multi-player games enter as their pairs). ``prior`` virtual draws of every entrant
+    against a fictitious player of rating 0 keep unbeaten or winless entrants finite; with
+    ``prior=0`` the plain MLE, which exists only if the 'scored against' graph is strongly
+    connected (Ford 1957) - otherwise ValueError. Ratings are centred: their mean is 0.
+    """
+    if prior < 0:
+        raise ValueError(f"prior must be >= 0, got {prior}")
+    pw = pairwise(results, entrants)
+    n, w = pw["n"], pw["score"]
+    k = len(entrants)
+    if k == 0:
+        return {}
+    if prior == 0 and not _strongly_connected(w > 0):
+        raise ValueError(
+            "no finite Bradley-Terry MLE: some entrants never scored against others "
+            "(or never played); use prior > 0"
+        )
+
+    def objective(theta: np.ndarray) -> float:
+        d = theta[:, None] - theta[None, :]
+        return float((w * _log_sigmoid(d)).sum()) + 0.5 * prior * float(
+            (_log_sigmoid(theta) + _log_sigmoid(-theta)).sum()
+        )
+
+    theta = np.zeros(k)
+    value = objective(theta)
+    for _ in range(200):
+        p = _sigmoid(theta[:, None] - theta[None, :])
+        grad = (w - n * p).sum(axis=1) + prior * (0.5 - _sigmoid(theta))
+        h = n * p * (1.0 - p)  # minus the Hessian: a weighted graph Laplacian plus the prior
+        neg_hess = np.diag(h.sum(axis=1)) - h
+        s = _sigmoid(theta)
+        neg_hess[np.diag_indices(k)] += prior * s * (1.0 - s)
+        step = np.linalg.lstsq(neg_hess, grad, rcond=None)[0]  # min-norm step when prior = 0
+        t = 1.0
+        while True:  # backtracking: never accept a step that lowers the likelihood
+            candidate = theta + t * step
+            cand_value = objective(candidate)
+            if cand_value >= value - 1e-12 * abs(value) or t < 1e-8:
+                break
+            t *= 0.5
+        theta, value = candidate, cand_value
+        if np.abs(t * step).max() < 1e-12:
+            break
+    elo = theta * ELO_PER_NAT
+    elo -= elo.mean()
+    return {name: float(r) for name, r in zip(entrants, elo, strict=True)}
+
+
+def elo_sequential(
+    results: Sequence[GameResult], entrants: Sequence[str], k: float = 16.0
+) -> dict[str, float]:
+    """Classic sequential Elo from 0, the games in the given order.
+
+    A multi-player game is scored as its pairs (1 / 0.5 / 0 by rank), all from the ratings before
+    the game, each pair with weight k / (players - 1), so that a game moves a rating by at most k
+    whatever the player count. Updates are zero-sum, so the mean rating stays 0.
+    """
+    _index(results, entrants)
+    rating = {name: 0.0 for name in entrants}
+    for names, ranks in results:
+        kk = k / (len(names) - 1)
+        delta = {name: 0.0 for name in names}
+        for (a, ra), (b, rb) in itertools.combinations(zip(names, ranks, strict=True), 2):
+            expected = 1.0 / (1.0 + 10.0 ** ((rating[b] - rating[a]) / 400.0))
+            s = 1.0 if ra < rb else 0.5 if ra == rb else 0.0
+            delta[a] += kk * (s - expected)
+            delta[b] -= kk * (s - expected)
+        for name, d in delta.items():
+            rating[name] += d
+    return rating
+
+
+# ---------------------------------------------------------------------------- bootstrap
+
+
+def bootstrap(
+    results: Sequence[GameResult],
+    entrants: Sequence[str],
+    rate_fn: Callable[[list[GameResult], Sequence[str]], Mapping[str, float]],
+    n_boot: int = 200,
+    seed: int = 0,
+    groups: Sequence[Hashable] | None = None,
+) -> dict[str, tuple[float, float]]:
+    """Percentile 95% interval of ``rate_fn(results, entrants)[name]`` for every entrant.
+
+    Each of ``n_boot`` replicates draws len(results) games with replacement (numpy Generator
+    seeded with ``seed``; deterministic) and rates them in the order drawn. With ``groups`` (one
+    key per result, e.g. the deal seed shared by the seat rotations of one deal) whole groups are
+    drawn instead, as many as there are groups, which respects the dependence inside a group.
+    (nan, nan) for every entrant when there are no results.
+    """
+    if n_boot < 1:
+        raise ValueError(f"n_boot must be >= 1, got {n_boot}")
+    _index(results, entrants)
+    if not results:
+        return {name: (math.nan, math.nan) for name in entrants}
+    if groups is None:
+        blocks = [[i] for i in range(len(results))]
+    else:
+        if len(groups) != len(results):
+            raise ValueError("groups needs one key per result")
+        members: dict[Hashable, list[int]] = {}
+        for i, key in enumerate(groups):
+            members.setdefault(key, []).append(i)
+        blocks = list(members.values())
+    rng = np.random.default_rng(seed)
+    values = np.empty((n_boot, len(entrants)))
+    for b in range(n_boot):
+        drawn = rng.integers(0, len(blocks), size=len(blocks))
+        sample = [results[i] for block in drawn for i in blocks[block]]
+        rated = rate_fn(sample, entrants)
+        values[b] = [rated[name] for name in entrants]
+    lo, hi = np.percentile(values, [2.5, 97.5], axis=0)
+    return {name: (float(a), float(b)) for name, a, b in zip(entrants, lo, hi, strict=True)}
+
+
+def _openskill_mu(results: list[GameResult], entrants: Sequence[str]) -> dict[str, float]:
+    return {name: r.mu for name, r in openskill_ratings(results, entrants).items()}
+
+
+# ---------------------------------------------------------------------------- leaderboard
+
+
+def _finite(x: float) -> float | None:
+    x = float(x)
+    return x if math.isfinite(x) else None
+
+
+def leaderboard(
+    results: Sequence[GameResult],
+    entrants: Sequence[str],
+    n_boot: int = 200,
+    seed: int = 0,
+    groups: Sequence[Hashable] | None = None,
+) -> dict[str, Any]:
+    """Everything above in one JSON-serialisable dict, entrants by openskill mu (ties by name).
+
+    Per entrant ("entrants", a list of dicts): name, games, mean_rank (over all player counts
+    together), wins (a win shared by k tied firsts counts 1/k), win_share with win_share_ci95
+    (Wilson), mu, sigma, ordinal, mu_ci95 (bootstrap); when every game has 2 players also bt_elo
+    and bt_elo_ci95 (Bradley-Terry, prior 1, bootstrap). Also "games", "players" (player count as a
+    string -> number of games), "pairwise" (as ``pairwise``, in leaderboard order, lists with None
+    for nan), "n_boot", "seed" and "model". Undefined figures (no games) are None. An entrant
+    without games keeps the prior mu 25, so it sorts among the others; its ordinal (mu - 3 sigma
+    = 0) and games show it.
+    """
+    idx = _index(results, entrants)
+    k = len(entrants)
+    games = np.zeros(k, dtype=int)
+    rank_sum = np.zeros(k)
+    wins = np.zeros(k)
+    players: dict[str, int] = {}
+    for names, ranks in results:
+        players[str(len(names))] = players.get(str(len(names)), 0) + 1
+        best = min(ranks)
+        n_best = sum(1 for r in ranks if r == best)
+        for name, r in zip(names, ranks, strict=True):
+            i = idx[name]
+            games[i] += 1
+            rank_sum[i] += r
+            wins[i] += 1.0 / n_best if r == best else 0.0
+    os_rating = openskill_ratings(results, entrants)
+    mu_ci = bootstrap(results, entrants, _openskill_mu, n_boot=n_boot, seed=seed, groups=groups)
+    two_player = bool(results) and set(players) == {"2"}
+    if two_player:
+        bt = bradley_terry(results, entrants)
+        bt_ci = bootstrap(results, entrants, bradley_terry, n_boot=n_boot, seed=seed, groups=groups)
+    rows = []
+    for name in entrants:
+        i = idx[name]
+        r = os_rating[name]
+        lo, hi = wilson_interval(wins[i], int(games[i]))
+        row: dict[str, Any] = {
+            "name": name,
+            "games": int(games[i]),
+            "mean_rank": float(rank_sum[i] / games[i]) if games[i] else None,
+            "wins": float(wins[i]),
+            "win_share": float(wins[i] / games[i]) if games[i] else None,
+            "win_share_ci95": [lo, hi],
+            "mu": r.mu,
+            "sigma": r.sigma,
+            "ordinal": r.ordinal,
+            "mu_ci95": [_finite(v) for v in mu_ci[name]],
+        }
+        if two_player:
+            row["bt_elo"] = bt[name]
+            row["bt_elo_ci95"] = [_finite(v) for v in bt_ci[name]]
+        rows.append(row)
+    rows.sort(key=lambda row: (-row["mu"], row["name"]))
+    order = [row["name"] for row in rows]
+    pw = pairwise(results, order)
+    return {
+        "entrants": rows,
+        "games": len(results),
+        "players": dict(sorted(players.items())),
+        "pairwise": {
+            "entrants": order,
+            **{
+                key: [[_finite(v) for v in line] for line in pw[key]]
+                for key in ("n", "score", "rate", "lo", "hi")
+            },
+        },
+        "n_boot": n_boot,
+        "seed": seed,
+        "model": "plackett_luce",
+    }
+
+
+# ---------------------------------------------------------------------------- SPRT
+
+
+def expected_score(elo: float) -> float:
+    """Logistic Elo: expected score of a player ``elo`` points stronger, 1 / (1 + 10^(-elo/400))."""
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+def score_to_elo(score: float) -> float:
+    """Inverse of ``expected_score``; +-inf at a score of 1 or 0."""
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0) + 0.0  # + 0.0: no "-0.0" at a score of 0.5
+
+
+@dataclass(frozen=True)
+class SprtResult:
+    """Outcome of ``sprt``: decision is "H1" (elo >= elo1), "H0" (elo <= elo0) or None (go on)."""
+
+    llr: float
+    lower: float
+    upper: float
+    decision: str | None
+    n: int
+    mean: float
+    elo: float
+    elo_lo: float
+    elo_hi: float
+    elo0: float
+    elo1: float
+    alpha: float
+    beta: float
+
+
+def sprt(
+    samples: Sequence[float],
+    elo0: float,
+    elo1: float,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+) -> SprtResult:
+    """Generalized SPRT of H0: A is elo0 Elo stronger than B, against H1: elo1 (elo1 > elo0).
+
+    ``samples`` are A's scores in [0, 1] in the order played: per game (1 win, 0.5 draw, 0 loss) or,
+    preferably, per pair of games - the mean of the two seat rotations of one deal, fishtest's
+    "pentanomial" scheme - since the pair cancels most of the luck of the seat and of the deal
+    and so lowers the variance (a multi-player table gives A's pairwise score against B).
+    Normal approximation as in fishtest: LLR = N (s1 - s0) (2 mean - s0 - s1) / (2 var), with
+    s = expected_score(elo) and var the variance of the samples (1/N normalisation). If all
+    samples are equal var is 0 and the LLR would be infinite; var is floored at 1e-4 (a standard
+    deviation of 0.01 per sample), so such a run still ends fast - the approximation needs tens of
+    samples to mean anything. With fewer than 2 samples the LLR is 0. Stop with "H1" when
+    LLR >= ln((1 - beta) / alpha), "H0" when LLR <= ln(beta / (1 - alpha)). The Elo estimate and
+    its 95% interval come from the mean and its standard error (+-inf at a mean of 0 or 1).
+    """
+    if not elo1 > elo0:
+        raise ValueError(f"need elo1 > elo0, got {elo0}, {elo1}")
+    if not (0 < alpha < 1 and 0 < beta < 1):
+        raise ValueError("alpha and beta must lie in (0, 1)")
+    x = np.asarray(samples, dtype=float)
+    if x.size and (x.min() < 0 or x.max() > 1):
+        raise ValueError("samples must lie in [0, 1]")
+    n = int(x.size)
+    lower = math.log(beta / (1 - alpha))
+    upper = math.log((1 - beta) / alpha)
+    mean = float(x.mean()) if n else math.nan
+    if n < 2:
+        return SprtResult(
+            0.0, lower, upper, None, n, mean, math.nan, math.nan, math.nan, elo0, elo1, alpha, beta
+        )
+    var = max(float(x.var()), SPRT_VAR_FLOOR)
+    s0, s1 = expected_score(elo0), expected_score(elo1)
+    llr = n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
+    decision = "H1" if llr >= upper else "H0" if llr <= lower else None
+    se = math.sqrt(var / n)
+    return SprtResult(
+        llr,
+        lower,
+        upper,
+        decision,
+        n,
+        mean,
+        score_to_elo(mean),
+        score_to_elo(mean - Z95 * se),
+        score_to_elo(mean + Z95 * se),
+        elo0,
+        elo1,
+        alpha,
+        beta,
+    )
+
+
+def sprt_text(result: SprtResult, name_a: str, name_b: str) -> str:
+    """One sentence: which hypothesis the SPRT accepted (or that it goes on), with the evidence."""
+    r = result
+    where = (
+        f"LLR {r.llr:.2f}, bounds {r.lower:.2f} and {r.upper:.2f}, after {r.n} samples; "
+        f"Elo {r.elo:+.1f} [{r.elo_lo:+.1f}, {r.elo_hi:+.1f}]"
+    )
+    if r.decision == "H1":
+        return (
+            f"SPRT accepted H1: {name_a} is at least {r.elo1:g} Elo stronger than {name_b} "
+            f"rather than {r.elo0:g} ({where})."
+        )
+    if r.decision == "H0":
+        return (
+            f"SPRT accepted H0: {name_a} is not {r.elo1:g} Elo stronger than {name_b}; "
+            f"the data favour {r.elo0:g} ({where})."
+        )
+    return (
+        f"SPRT undecided between {r.elo0:g} and {r.elo1:g} Elo for {name_a} vs {name_b} ({where})."
+    )
