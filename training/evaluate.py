@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import json
-import math
 import sys
 import time
 from pathlib import Path
@@ -33,23 +32,12 @@ from training.agents import make_agent
 from training.bots import Agent
 from training.checkpoint import CheckpointError, library_version
 from training.games import GameNotAvailableError, check_players, game_names, get_game
+from training.ratings import wilson_interval
 
 PROVISIONAL_NOTE = (
     "Rules data is PROVISIONAL (many values are reconstructed, see the rules "
     "spec); these figures hold for rules_data_hash {h} only."
 )
-
-
-def wilson_interval(wins: float, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion wins/n (wins may be fractional)."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = wins / n
-    denom = 1.0 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    # the interval always holds p; at p = 0 or 1 rounding could leave it a hair outside
-    return min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half))
 
 
 def seat_rotation(n_agents: int, rotation: int) -> list[int]:

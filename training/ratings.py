@@ -478,6 +478,7 @@ def sprt(
     elo1: float,
     alpha: float = 0.05,
     beta: float = 0.05,
+    min_samples: int = 8,
 ) -> SprtResult:
     """Generalized SPRT of H0: A is elo0 Elo stronger than B, against H1: elo1 (elo1 > elo0).
 
@@ -489,7 +490,8 @@ def sprt(
     s = expected_score(elo) and var the variance of the samples (1/N normalisation). If all
     samples are equal var is 0 and the LLR would be infinite; var is floored at 1e-4 (a standard
     deviation of 0.01 per sample), so such a run still ends fast - the approximation needs tens of
-    samples to mean anything. With fewer than 2 samples the LLR is 0. Stop with "H1" when
+    samples to mean anything, so no decision is taken before `min_samples` samples (default 8:
+    8 pairs, 16 games). With fewer than 2 samples the LLR is 0. Stop with "H1" when
     LLR >= ln((1 - beta) / alpha), "H0" when LLR <= ln(beta / (1 - alpha)). The Elo estimate and
     its 95% interval come from the mean and its standard error (+-inf at a mean of 0 or 1).
     """
@@ -512,6 +514,8 @@ def sprt(
     s0, s1 = expected_score(elo0), expected_score(elo1)
     llr = n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
     decision = "H1" if llr >= upper else "H0" if llr <= lower else None
+    if n < min_samples:
+        decision = None
     se = math.sqrt(var / n)
     return SprtResult(
         llr,

@@ -40,7 +40,8 @@ CREATE TABLE entrants (
     id INTEGER PRIMARY KEY,
     spec TEXT NOT NULL,
     fingerprint TEXT NOT NULL,
-    UNIQUE (spec, fingerprint)
+    copy INTEGER NOT NULL DEFAULT 1,
+    UNIQUE (spec, fingerprint, copy)
 );
 CREATE TABLE tournaments (
     id INTEGER PRIMARY KEY,
@@ -264,24 +265,25 @@ class GameStore:
         self.close()
 
     # -- entrants and tournaments ----------------------------------------------------------------
-    def entrant_id(self, spec: str, fingerprint: str) -> int:
-        """The id of entrant (spec, fingerprint), added if new."""
-        row = self.db.execute(
-            "SELECT id FROM entrants WHERE spec = ? AND fingerprint = ?", (spec, fingerprint)
-        ).fetchone()
+    def entrant_id(self, spec: str, fingerprint: str, copy: int = 1) -> int:
+        """The id of entrant (spec, fingerprint, copy), added if new (copy: the k-th entrant
+        with this spec in a field that holds one agent more than once)."""
+        key = (spec, fingerprint, int(copy))
+        q = "SELECT id FROM entrants WHERE spec = ? AND fingerprint = ? AND copy = ?"
+        row = self.db.execute(q, key).fetchone()
         if row:
             return int(row[0])
         with self.transaction():
             cur = self.db.execute(
-                "INSERT INTO entrants (spec, fingerprint) VALUES (?, ?)", (spec, fingerprint)
+                "INSERT INTO entrants (spec, fingerprint, copy) VALUES (?, ?, ?)", key
             )
         return int(cur.lastrowid)
 
     def entrants(self) -> dict[int, tuple[str, str]]:
-        """id -> (spec, fingerprint) of every entrant."""
+        """id -> (label, fingerprint) of every entrant (label: the spec, #k for a k-th copy)."""
         return {
-            int(i): (s, f)
-            for i, s, f in self.db.execute("SELECT id, spec, fingerprint FROM entrants")
+            int(i): (s if c == 1 else f"{s}#{c}", f)
+            for i, s, f, c in self.db.execute("SELECT id, spec, fingerprint, copy FROM entrants")
         }
 
     def tournament_id(self, key: str, players: int, config: dict[str, Any]) -> int:

@@ -21,6 +21,7 @@ the current RULES_DATA_HASH only, unless --pool-rules. docs/tournaments.md has a
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import itertools
 import json
@@ -65,6 +66,7 @@ class Entrant:
     spec: str
     fingerprint: str
     label: str
+    copy: int = 1  # the k-th entrant with this spec (a field may hold one agent twice)
 
 
 @dataclass(frozen=True)
@@ -100,7 +102,7 @@ def make_lineups(n_entrants: int, players: int, fmt: str, entrants: list[Entrant
 
 def lineup_key(members: list[Entrant]) -> str:
     """A line-up's identity: its members' specs and fingerprints, in line-up order."""
-    text = json.dumps([[e.spec, e.fingerprint] for e in members])
+    text = json.dumps([[e.spec, e.fingerprint] + ([e.copy] if e.copy > 1 else []) for e in members])
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
@@ -272,17 +274,21 @@ def resolve_entrants(game_name: str, players: int, specs: list[str]) -> list[Ent
     out = []
     for i, spec in enumerate(specs):
         make_agent(spec, game_name, players, 0)
-        label = spec if specs.count(spec) == 1 else f"{spec}#{specs[: i + 1].count(spec)}"
-        out.append(Entrant(spec, agent_fingerprint(spec, game_name, players), label))
+        copy = specs[: i + 1].count(spec)
+        label = spec if specs.count(spec) == 1 else f"{spec}#{copy}"
+        out.append(Entrant(spec, agent_fingerprint(spec, game_name, players), label, copy))
     return out
 
 
 def results_for_ratings(
     records: list[GameRecord], order: dict[str, int], labels: dict[int, str]
-) -> list[tuple[tuple[str, ...], tuple[float, ...]]]:
-    """(labels by seat, ranks by seat) per game, in schedule order (workers do not matter)."""
+) -> tuple[list[tuple[tuple[str, ...], tuple[float, ...]]], list[str]]:
+    """(labels by seat, ranks by seat) per game in schedule order (so workers do not matter),
+    and each game's bootstrap group: its line-up and deal (the rotations of one deal share
+    their luck, so the bootstrap resamples them together)."""
     recs = sorted(records, key=lambda r: order[r.match_key])
-    return [(tuple(labels[i] for i in r.seats), tuple(r.ranks)) for r in recs]
+    results = [(tuple(labels[i] for i in r.seats), tuple(r.ranks)) for r in recs]
+    return results, [f"{r.lineup}/{r.seed}" for r in recs]
 
 
 def sprt_samples(records: list[GameRecord], order: dict[str, int], a_id: int) -> list[float]:
@@ -306,7 +312,7 @@ def sprt_samples(records: list[GameRecord], order: dict[str, int], a_id: int) ->
     return out
 
 
-def sequential_sprt(samples: list[float], elo0: float, elo1: float) -> dict[str, Any]:
+def sequential_sprt(samples: list[float], elo0: float, elo1: float):
     """The SPRT as played: the test on each prefix of the samples in schedule order, stopping at
     the first prefix that decides (so games stored after that, by other workers, change nothing)."""
     from training.ratings import sprt as sprt_test
@@ -314,7 +320,7 @@ def sequential_sprt(samples: list[float], elo0: float, elo1: float) -> dict[str,
     res = sprt_test(samples[:0], elo0, elo1)
     for k in range(1, len(samples) + 1):
         res = sprt_test(samples[:k], elo0, elo1)
-        if res["decision"] is not None:
+        if res.decision is not None:
             break
     return res
 
@@ -363,7 +369,7 @@ def run_tournament(
     t0 = time.perf_counter()
     with GameStore(db, game_name) as store:
         tid = store.tournament_id(key, n, config)
-        ids = {e.label: store.entrant_id(e.spec, e.fingerprint) for e in entrants}
+        ids = {e.label: store.entrant_id(e.spec, e.fingerprint, e.copy) for e in entrants}
         labels = {v: k for k, v in ids.items()}
         order = {j.match_key: j.order for j in jobs}
         have = store.has_keys(order)
@@ -375,7 +381,7 @@ def run_tournament(
             def stop(st: GameStore) -> bool:
                 recs = list(st.games(match_keys=order))
                 res = sequential_sprt(sprt_samples(recs, order, a_id), sprt[0], sprt[1])
-                return res["decision"] is not None
+                return res.decision is not None
 
             if stop(store):
                 todo = []
@@ -389,7 +395,7 @@ def run_tournament(
         records = [r for r in records if want is None or r.rules_data_hash == want]
         for r in records:
             order.setdefault(r.match_key, len(order) + r.id)
-    results = results_for_ratings(records, order, labels)
+    results, groups = results_for_ratings(records, order, labels)
     out: dict[str, Any] = {
         "game": game_name,
         "players": n,
@@ -412,13 +418,16 @@ def run_tournament(
     if results:
         from training.ratings import leaderboard
 
-        out["board"] = leaderboard(results, [e.label for e in entrants], n_boot=n_boot, seed=seed)
+        names = [e.label for e in entrants]
+        out["board"] = leaderboard(results, names, n_boot=n_boot, seed=seed, groups=groups)
     if sprt is not None:
         from training.ratings import sprt_text
 
         samples = sprt_samples(records, order, ids[entrants[0].label])
         res = sequential_sprt(samples, sprt[0], sprt[1])
-        out["sprt"] = dict(res, text=sprt_text(res, entrants[0].label, entrants[1].label))
+        out["sprt"] = dict(
+            dataclasses.asdict(res), text=sprt_text(res, entrants[0].label, entrants[1].label)
+        )
     return out
 
 
@@ -536,9 +545,14 @@ def main(argv: list[str] | None = None) -> int:
         f"({result['played_now']} played now, {result['wall_seconds']} s)"
     )
     if "board" in result:
+        from rich.console import Console
+
         from training.leaderboard import print_board
 
-        print_board(result["board"], f"{args.game}, {result['players']} players")
+        console = Console()
+        if not console.is_terminal:  # a log or a pipe: no wrapping at 80 columns
+            console = Console(width=200)
+        print_board(result["board"], f"{args.game}, {result['players']} players", console)
     if "sprt" in result:
         print(result["sprt"]["text"])
     print(result["note"])
