@@ -8,6 +8,7 @@ shipped in another distribution registers itself instead under the entry-point g
 
 from __future__ import annotations
 
+import functools
 import importlib
 from importlib.metadata import entry_points
 from types import ModuleType
@@ -24,11 +25,18 @@ class GameNotAvailableError(ValueError):
     """The named game is unknown, or its package cannot be imported."""
 
 
+@functools.lru_cache(maxsize=1)
+def _entry_point_games() -> tuple[tuple[str, str], ...]:
+    # scanning the installed distributions takes ~15 ms: once per process (a distribution
+    # installed while the process runs is seen after _entry_point_games.cache_clear())
+    return tuple((ep.name, ep.value) for ep in entry_points(group=ENTRY_POINT_GROUP))
+
+
 def game_packages() -> dict[str, str]:
     """Every registered game: name -> package (built-in first, then entry points)."""
     found = dict(BUILTIN_GAMES)
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        found.setdefault(ep.name, ep.value)
+    for name, value in _entry_point_games():
+        found.setdefault(name, value)
     return found
 
 
@@ -39,7 +47,7 @@ def game_names() -> list[str]:
 
 def get_game(name: str) -> ModuleType:
     """The game package for `name`; GameNotAvailableError listing the known games if unknown."""
-    packages = game_packages()
+    packages = BUILTIN_GAMES if name in BUILTIN_GAMES else game_packages()
     if name not in packages:
         raise GameNotAvailableError(
             f"unknown game {name!r}; known games: {', '.join(sorted(packages))}"
