@@ -53,3 +53,33 @@ def progress(
         if now - last >= every_s or (total is not None and done == total):
             print(progress_line(desc, done, total, unit, t0), file=sys.stderr, flush=True)
             last = now
+
+
+class ProgressCounter:
+    """Progress counted by hand (`update(k)`), its clock started at construction: a tqdm bar in
+    a terminal, else the same periodic lines as `progress`."""
+
+    def __init__(self, total: int | None, desc: str, unit: str = "it", every_s: float = EVERY_S):
+        self.total, self.desc, self.unit, self.every_s = total, desc, unit, every_s
+        self.done = 0
+        self.t0 = self.last = time.perf_counter()
+        self.bar = None
+        if interactive():
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, desc=desc, unit=unit)
+
+    def update(self, k: int = 1) -> None:
+        self.done += k
+        if self.bar is not None:
+            self.bar.update(k)
+            return
+        now = time.perf_counter()
+        if now - self.last >= self.every_s or (self.total is not None and self.done >= self.total):
+            line = progress_line(self.desc, self.done, self.total, self.unit, self.t0)
+            print(line, file=sys.stderr, flush=True)
+            self.last = now
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()

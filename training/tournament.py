@@ -199,6 +199,9 @@ def _play_chunk(args: tuple) -> list[GameRecord]:
     return [play_job(game_name, players, job, ids) for job, ids in chunk]
 
 
+CHUNK_GAMES = 8  # games per task and per transaction, at most (fewer when there is little to do)
+
+
 def _chunks(items: list, size: int) -> list[list]:
     return [items[i : i + size] for i in range(0, len(items), size)]
 
@@ -220,14 +223,14 @@ def run_jobs(
     asked after each stored chunk whether to stop early (SPRT). Returns games written."""
     if not todo:
         return 0
-    chunk = max(1, min(8, len(todo) // (4 * max(workers, 1))))
+    chunk = max(1, min(CHUNK_GAMES, len(todo) // (4 * max(workers, 1))))
     chunks = _chunks(todo, chunk)
     written = 0
     bar = None
     if progress:
-        from training.progress import progress as show_progress
+        from training.progress import ProgressCounter
 
-        bar = show_progress(iter(range(len(todo))), len(todo), "tournament", "game")
+        bar = ProgressCounter(len(todo), "tournament", "game")
 
     def _store(records: list[GameRecord]) -> bool:
         nonlocal written
@@ -235,14 +238,17 @@ def run_jobs(
             r.tournament_id = tournament_id
         written += store.add_games(records)
         if bar is not None:
-            for _ in records:
-                next(bar, None)
+            bar.update(len(records))
         return bool(stop and stop(store))
 
     if workers <= 1:
-        for c in chunks:
-            if _store(_play_chunk((game_name, players, c))):
-                break
+        try:
+            for c in chunks:
+                if _store(_play_chunk((game_name, players, c))):
+                    break
+        finally:
+            if bar is not None:
+                bar.close()
         return written
     import multiprocessing as mp
 
@@ -265,6 +271,8 @@ def run_jobs(
         for f in pending:
             f.cancel()
         ex.shutdown(wait=True, cancel_futures=True)
+        if bar is not None:
+            bar.close()
     return written
 
 
@@ -387,12 +395,17 @@ def run_tournament(
                 todo = []
         played = run_jobs(store, game_name, n, todo, tid, workers, progress, stop)
         wall = time.perf_counter() - t0
-        want = None if pool_rules else rules_hash
-        records = list(store.games(match_keys=order if not pool_rules else None, players=n))
-        if pool_rules:
-            lineups = {j.lineup for j in jobs}
-            records = [r for r in records if r.lineup in lineups]
-        records = [r for r in records if want is None or r.rules_data_hash == want]
+        lineups = {j.lineup for j in jobs}
+        n_games = max(games // n, 1)
+        prefix = f"{n}p/s{seed}/"
+        records = [  # this tournament's games under any rules data
+            r
+            for r in store.games(players=n)
+            if r.lineup in lineups and r.game_index < n_games and r.match_key.startswith(prefix)
+        ]
+        other_rules = sum(r.rules_data_hash != rules_hash for r in records)
+        if not pool_rules:
+            records = [r for r in records if r.rules_data_hash == rules_hash]
         for r in records:
             order.setdefault(r.match_key, len(order) + r.id)
     results, groups = results_for_ratings(records, order, labels)
@@ -409,6 +422,7 @@ def run_tournament(
         "workers": workers,
         "rules_data_hash": rules_hash,
         "pooled_rules": pool_rules,
+        "games_under_other_rules_data": other_rules,
         "library_version": library_version(),
         "note": PROVISIONAL_NOTE.format(h=rules_hash),
         "entrants": [
@@ -442,6 +456,12 @@ def write_report(result: dict[str, Any], out_dir: str | Path) -> list[Path]:
         f"({result['format']}, seed {result['seed']})"
     )
     notes = [result["note"], f"library {result['library_version']}"]
+    if result.get("games_under_other_rules_data"):
+        k = result["games_under_other_rules_data"]
+        notes.append(
+            f"{k} stored games of this tournament were played under other rules data and are "
+            + ("pooled here (--pool-rules)." if result["pooled_rules"] else "not rated here.")
+        )
     if "sprt" in result:
         notes.append(result["sprt"]["text"])
     paths = [out / "result.json"]

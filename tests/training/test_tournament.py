@@ -158,6 +158,26 @@ def test_killed_worker_loses_and_duplicates_nothing(tmp_path, monkeypatch):
     assert full == _games(clean)
 
 
+def test_ctrl_c_leaves_only_whole_games(tmp_path, monkeypatch):
+    db = tmp_path / "i.sqlite"
+    specs = ["random", "py:tournament_agents:interrupter"]
+    ents = tn.resolve_entrants("village", 2, specs)
+    jobs = tn.schedule(2, ents, "round-robin", 40, 0, RULES)
+    victim = jobs[29]  # in the fourth chunk of 8 games
+    kill_file = tmp_path / "kill"
+    kill_file.write_text(str(victim.agent_seeds[victim.labels.index(specs[1])]))
+    monkeypatch.setenv("TOURNAMENT_TEST_KILL_FILE", str(kill_file))
+    with pytest.raises(KeyboardInterrupt):
+        tn.run_tournament("village", 2, specs, 40, db, progress=False)
+    partial = _games(db)
+    assert len(partial) == 24  # the three chunks finished before the interrupted one
+    with GameStore(db, "village") as st:
+        for rec in st.games():
+            replay(village_env, rec)
+    done = tn.run_tournament("village", 2, specs, 40, db, progress=False)
+    assert done["played_now"] == 16 and len(_games(db)) == 40
+
+
 def test_sprt_stops_when_decided(tmp_path):
     r = tn.run_tournament(
         "village",

@@ -76,3 +76,25 @@ def broken(game_name, players, seed):
 
 
 not_callable = 3
+
+
+class Interrupter(FirstLegal):
+    """Plays like FirstLegal; raises KeyboardInterrupt (as Ctrl-C does) in the game where its
+    seed equals the contents of $TOURNAMENT_TEST_KILL_FILE, once (the file is removed)."""
+
+    name = "interrupter"
+    fingerprint = "interrupter v1"
+
+    def act(self, state, legal_mask, seat) -> int:
+        path = os.environ.get(KILL_FILE_ENV)
+        if path and os.path.exists(path):
+            with open(path) as f:
+                hit = f.read().strip() == str(self.seed)
+            if hit:
+                os.remove(path)
+                raise KeyboardInterrupt
+        return super().act(state, legal_mask, seat)
+
+
+def interrupter(game_name, players, seed):
+    return Interrupter(seed)
