@@ -95,11 +95,19 @@ def markdown(board: dict[str, Any], title: str, notes: Sequence[str] = ()) -> st
             if i == j or not n:
                 line.append("-")
             else:
+                p_holm = (pw.get("p_holm") or [[None] * len(names)] * len(names))[i][j]
+                mark = "*" if p_holm is not None and p_holm < 0.05 else ""
                 line.append(
-                    f"{pw['rate'][i][j]:.2f} [{pw['lo'][i][j]:.2f}, {pw['hi'][i][j]:.2f}] ({n:.0f})"
+                    f"{pw['rate'][i][j]:.2f}{mark} [{pw['lo'][i][j]:.2f}, {pw['hi'][i][j]:.2f}] "
+                    f"({n:.0f})"
                 )
         matrix.append(line)
-    out += ["", "Pairwise score of the row against the column: rate [95% Wilson] (games).", ""]
+    out += [
+        "",
+        "Pairwise score of the row against the column: rate [95% Wilson] (games); * the pair "
+        "differs from even at family-wise level 0.05 (Holm correction over every pair).",
+        "",
+    ]
     out += _md_table(["row vs column", *names], matrix)
     if notes:
         out += [""] + list(notes)

@@ -125,7 +125,41 @@ def pairwise(results: Sequence[GameResult], entrants: Sequence[str]) -> dict[str
     for i, j in zip(*np.nonzero(n), strict=True):
         rate[i, j] = score[i, j] / n[i, j]
         lo[i, j], hi[i, j] = wilson_interval(score[i, j], int(n[i, j]))
-    return {"entrants": list(entrants), "n": n, "score": score, "rate": rate, "lo": lo, "hi": hi}
+    return {
+        "entrants": list(entrants),
+        "n": n,
+        "score": score,
+        "rate": rate,
+        "lo": lo,
+        "hi": hi,
+        "p_holm": holm(_even_p_values(n, score)),
+    }
+
+
+def _even_p_values(n: np.ndarray, score: np.ndarray) -> np.ndarray:
+    """Two-sided p-value of "a and b are even" (rate 0.5) per pair: the normal approximation with
+    the null variance 1/4 per game (conservative when there are ties); nan where n = 0."""
+    p = np.full(n.shape, np.nan)
+    for i, j in zip(*np.nonzero(n), strict=True):
+        z = (score[i, j] / n[i, j] - 0.5) / (0.5 / math.sqrt(n[i, j]))
+        p[i, j] = math.erfc(abs(z) / math.sqrt(2.0))
+    return p
+
+
+def holm(p: np.ndarray) -> np.ndarray:
+    """Holm-Bonferroni adjusted p-values of a symmetric matrix of pairwise p-values: one test
+    per unordered pair (the upper triangle), the family being every pair that played; the result
+    is symmetric, nan where p is nan. A pair differs at family-wise level 0.05 when its adjusted
+    p-value is below 0.05 (S. Holm, Scand. J. Statist. 1979)."""
+    k = p.shape[0]
+    pairs = [(i, j) for i in range(k) for j in range(i + 1, k) if not np.isnan(p[i, j])]
+    out = np.full(p.shape, np.nan)
+    m = len(pairs)
+    running = 0.0
+    for rank, (i, j) in enumerate(sorted(pairs, key=lambda ij: p[ij])):
+        running = max(running, min(1.0, (m - rank) * p[i, j]))
+        out[i, j] = out[j, i] = running
+    return out
 
 
 # ---------------------------------------------------------------------------- openskill
@@ -427,7 +461,7 @@ def leaderboard(
             "entrants": order,
             **{
                 key: [[_finite(v) for v in line] for line in pw[key]]
-                for key in ("n", "score", "rate", "lo", "hi")
+                for key in ("n", "score", "rate", "lo", "hi", "p_holm")
             },
         },
         "n_boot": n_boot,

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from training import leaderboard as report
+from training import ratings
 from training.ratings import (
     bootstrap,
     bradley_terry,
@@ -287,3 +288,24 @@ def test_leaderboard_two_player_has_bt_elo():
     console = Console(record=True, width=200)
     report.print_board(board, "2p", console=console)
     assert "idle" in console.export_text()
+
+
+def test_holm_adjusts_over_every_pair():
+    p = np.full((3, 3), np.nan)
+    p[0, 1] = p[1, 0] = 0.01
+    p[0, 2] = p[2, 0] = 0.04
+    p[1, 2] = p[2, 1] = 0.03
+    adj = ratings.holm(p)
+    # sorted 0.01, 0.03, 0.04 -> x3, x2, x1 with the running maximum: 0.03, 0.06, 0.06
+    assert adj[0, 1] == pytest.approx(0.03) and adj[1, 0] == adj[0, 1]
+    assert adj[1, 2] == pytest.approx(0.06)
+    assert adj[0, 2] == pytest.approx(0.06)
+    assert np.isnan(adj[0, 0])
+
+
+def test_pairwise_p_values():
+    res = [(("a", "b"), (1.0, 2.0))] * 20 + [(("a", "c"), (1.0, 2.0)), (("c", "a"), (1.0, 2.0))]
+    pw = ratings.pairwise(res, ["a", "b", "c"])
+    assert pw["p_holm"][0, 1] < 0.05  # 20 of 20
+    assert pw["p_holm"][0, 2] == pytest.approx(1.0)  # 1 of 2: even
+    assert np.isnan(pw["p_holm"][1, 2])  # never met
