@@ -237,8 +237,7 @@ def agent_fingerprint(spec: str, game_name: str, players: int | None = None) -> 
         meta = read_sidecar(spec)
         npz = Path(f"{base_path(spec)}.policy.npz")
         content = npz.read_bytes() if npz.exists() else b""
-        sha = hashlib.sha256(content).hexdigest()
-        return f"checkpoint sha256:{sha} rules:{meta.get('rules_data_hash')}"
+        return f"checkpoint sha256:{_digest(content)} rules:{meta.get('rules_data_hash')}"
     make_agent(spec, game_name, players)  # raises the one-line error naming what is accepted
     raise AssertionError("unreachable")
 
