@@ -348,7 +348,9 @@ def bootstrap(
     """Percentile 95% interval of ``rate_fn(results, entrants)[name]`` for every entrant.
 
     Each of ``n_boot`` replicates draws len(results) games with replacement (numpy Generator
-    seeded with ``seed``; deterministic) and rates them in the order drawn. With ``groups`` (one
+    seeded with ``seed``; deterministic) and rates them in their original order (a sequential
+    rating such as openskill depends on the order, so a replicate keeps the order the point
+    estimate used, or the point estimate could fall outside its own interval). With ``groups`` (one
     key per result, e.g. the deal seed shared by the seat rotations of one deal) whole groups are
     drawn instead, as many as there are groups, which respects the dependence inside a group.
     (nan, nan) for every entrant when there are no results.
@@ -370,7 +372,7 @@ def bootstrap(
     rng = np.random.default_rng(seed)
     values = np.empty((n_boot, len(entrants)))
     for b in range(n_boot):
-        drawn = rng.integers(0, len(blocks), size=len(blocks))
+        drawn = np.sort(rng.integers(0, len(blocks), size=len(blocks)))
         sample = [results[i] for block in drawn for i in blocks[block]]
         rated = rate_fn(sample, entrants)
         values[b] = [rated[name] for name in entrants]

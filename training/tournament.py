@@ -109,12 +109,16 @@ def lineup_key(members: list[Entrant]) -> str:
 def schedule(
     players: int, entrants: list[Entrant], fmt: str, games: int, seed: int, rules_hash: str
 ) -> list[Job]:
-    """Every game of a tournament, in schedule order: line-up, deal, rotation."""
-    jobs: list[Job] = []
+    """Every game of a tournament, in schedule order: deal, then line-up, then rotation (round
+    after round: an interrupted tournament has played every line-up about equally, and the
+    sequential ratings see the line-ups interleaved, not one after the other)."""
+    lineups = []
     for lu in make_lineups(len(entrants), players, fmt, entrants):
         members = [entrants[i] for i in lu]
-        lkey = lineup_key(members)
-        for deal in range(games // players):
+        lineups.append((members, lineup_key(members)))
+    jobs: list[Job] = []
+    for deal in range(games // players):
+        for members, lkey in lineups:
             for r in range(players):
                 seat_of = rotation_seats(players, r)
                 specs = [""] * players
