@@ -85,13 +85,23 @@ class PolicyAgent:
         return a if mask[min(a, len(mask) - 1)] else int(np.flatnonzero(mask)[-1])
 
 
-_ACTOR_CACHE: dict[tuple[str, float], dict[str, np.ndarray]] = {}
+_ACTOR_CACHE: dict[tuple, dict[str, np.ndarray]] = {}
+
+
+def _file_stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size
 
 
 def _cached_actor(path: str, game: ModuleType, players: int | None) -> dict[str, np.ndarray]:
+    """load_actor's arrays, loaded (and checked) again for another game or player count and
+    whenever a file of the checkpoint changes (a .zip corrupted after a clean load is refused)."""
     base = base_path(path)
-    side = Path(f"{base}.json")
-    key = (str(base.resolve()), side.stat().st_mtime if side.exists() else 0.0)
+    stamps = tuple(_file_stamp(Path(f"{base}{suf}")) for suf in (".json", ".zip", ".policy.npz"))
+    key = (str(base.resolve()), stamps, game.NAME, players)  # the checks depend on both
     if key not in _ACTOR_CACHE:
         arrays, _meta = load_actor(path, game, players)
         _ACTOR_CACHE[key] = arrays

@@ -3,10 +3,12 @@
 import json
 import shutil
 import tempfile
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+import training.evaluate as ev
 import training.train as tr
 from training.agents import PolicyAgent, make_agent, mlp_logits
 from training.checkpoint import CheckpointError, load_actor, load_checkpoint, read_sidecar
@@ -206,6 +208,108 @@ def test_corrupt_and_foreign_checkpoints(run_dir, tmp_path, no_unpickle):
     shutil.copy(run_dir / "final.zip", lone)
     with pytest.raises(CheckpointError, match="no sidecar"):
         load_checkpoint(lone)
+
+
+def _flip_byte(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
+def _evaluate_cli(*agents: str) -> int:
+    return ev.main(["--agents", *agents, "--games", "2", "--no-progress"])
+
+
+def test_renamed_byte_identical_copy_loads_and_plays(run_dir, tmp_path, capsys):
+    """Issue 15 point 4: the sidecar's hashes are keyed by part, not file name."""
+    for suf in (".zip", ".policy.npz", ".json"):
+        shutil.copy(run_dir / f"final{suf}", tmp_path / f"clean{suf}")
+    clean = tmp_path / "clean"
+    g = get_game("village")
+    _model, meta = load_checkpoint(clean, g, 2)
+    assert sorted(meta["files"]) == [".policy.npz", ".zip"]
+    agent = make_agent(str(clean), "village", 2, seed=0)
+    assert g.is_terminal(play_game(g, [agent, make_agent("random", "village", 2, seed=1)], 5))
+    assert _evaluate_cli(f"{clean}.zip", "random") == 0
+    assert "clean.zip" in capsys.readouterr().out
+
+
+def test_sidecar_keyed_by_file_name_still_loads_and_is_checked(run_dir, tmp_path, no_unpickle):
+    """Sidecars written before the change keyed the hashes by file name ('final.zip')."""
+    c = _copy_ckpt(run_dir, tmp_path)  # c.*, a sidecar naming final.*: renamed too
+    hashes = json.loads(c.with_suffix(".json").read_text())["files"]
+    _edit_sidecar(c, files={f"final{part}": h for part, h in hashes.items()})
+    arrays, _meta = load_actor(c, get_game("village"), 2)
+    assert "W0" in arrays
+    _flip_byte(Path(f"{c}.zip"))
+    with pytest.raises(CheckpointError, match=r"c\.zip: contents do not match"):
+        load_actor(c)
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip"])
+def test_corrupt_zip_is_refused_by_evaluate(run_dir, tmp_path, capsys, damage):
+    """evaluate runs the .policy.npz, but a corrupt .zip beside it is refused, by name."""
+    c = _copy_ckpt(run_dir, tmp_path)
+    z = Path(f"{c}.zip")
+    if damage == "truncate":
+        z.write_bytes(z.read_bytes()[: z.stat().st_size // 2])
+    else:
+        _flip_byte(z)
+    with pytest.raises(SystemExit):
+        _evaluate_cli(str(c), "random")
+    assert f"{z}: contents do not match the sidecar's SHA-256" in capsys.readouterr().err
+    with pytest.raises(CheckpointError, match=r"c\.zip: contents do not match"):
+        make_agent(str(c), "village", 2)
+
+
+def test_corrupt_policy_npz_is_refused(run_dir, tmp_path, no_unpickle):
+    c = _copy_ckpt(run_dir, tmp_path)
+    _flip_byte(Path(f"{c}.policy.npz"))
+    for load in (load_actor, load_checkpoint, lambda p: make_agent(str(p), "village", 2)):
+        with pytest.raises(CheckpointError, match=r"c\.policy\.npz: contents do not match"):
+            load(c)
+
+
+def test_zip_corrupted_after_a_clean_load_is_refused(run_dir, tmp_path):
+    """make_agent caches the actor; a change to any file of the checkpoint is checked again."""
+    c = _copy_ckpt(run_dir, tmp_path)
+    make_agent(str(c), "village", 2)
+    _flip_byte(Path(f"{c}.zip"))
+    with pytest.raises(CheckpointError, match=r"c\.zip: contents do not match"):
+        make_agent(str(c), "village", 2)
+
+
+def test_parts_are_checked_when_present_and_required_when_loaded(run_dir, tmp_path, no_unpickle):
+    c = _copy_ckpt(run_dir, tmp_path)
+    Path(f"{c}.zip").unlink()
+    assert "W0" in load_actor(c)[0]  # the actor needs no .zip (pool snapshots have none)
+    with pytest.raises(CheckpointError, match=r"missing c\.zip"):
+        load_checkpoint(c)
+
+
+@pytest.mark.parametrize(
+    "files, words",
+    [
+        (None, "'files' must map .zip, .policy.npz to SHA-256 digests, got None"),
+        ({".policy.npz": "0" * 64, "notes.txt": "0"}, "lists 'notes.txt', not a checkpoint part"),
+        ({".zip": "0" * 64}, "lists no SHA-256 for c.policy.npz"),
+        ({".zip": "0" * 64, "final.zip": "1" * 64}, "two different SHA-256 for .zip"),
+    ],
+)
+def test_bad_files_map_in_the_sidecar_is_refused(run_dir, tmp_path, files, words):
+    c = _copy_ckpt(run_dir, tmp_path)
+    _edit_sidecar(c, files=files)
+    with pytest.raises(CheckpointError) as e:
+        load_actor(c)
+    assert words in str(e.value)
+
+
+def test_foreign_sidecar_of_a_renamed_copy_is_refused_by_evaluate(run_dir, tmp_path, capsys):
+    c = _copy_ckpt(run_dir, tmp_path)
+    c.with_suffix(".json").write_text(json.dumps({"files": {".zip": "0"}}))
+    with pytest.raises(SystemExit):
+        _evaluate_cli(str(c), "random")
+    assert "not a village-troyes-rl/checkpoint sidecar (foreign file)" in capsys.readouterr().err
 
 
 def test_bad_cli_input_gives_clear_errors(tmp_path, capsys):
