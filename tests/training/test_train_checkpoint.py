@@ -279,6 +279,12 @@ def test_zip_corrupted_after_a_clean_load_is_refused(run_dir, tmp_path):
         make_agent(str(c), "village", 2)
 
 
+def test_actor_cache_does_not_skip_the_game_check(run_dir):
+    make_agent(str(run_dir), "village", 2)  # cached
+    with pytest.raises(CheckpointError, match="game: checkpoint has 'village'"):
+        make_agent(str(run_dir), "troyes", 2)
+
+
 def test_parts_are_checked_when_present_and_required_when_loaded(run_dir, tmp_path, no_unpickle):
     c = _copy_ckpt(run_dir, tmp_path)
     Path(f"{c}.zip").unlink()
