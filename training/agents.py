@@ -33,7 +33,7 @@ from training.checkpoint import (
     looks_like_checkpoint,
     read_sidecar,
 )
-from training.games import get_game
+from training.games import GameNotAvailableError, game_names, get_game
 
 
 def mlp_logits(arrays: dict[str, np.ndarray], obs: np.ndarray) -> np.ndarray:
@@ -250,6 +250,23 @@ def agent_fingerprint(spec: str, game_name: str, players: int | None = None) -> 
         return f"checkpoint sha256:{_digest(content)} rules:{meta.get('rules_data_hash')}"
     make_agent(spec, game_name, players)  # raises the one-line error naming what is accepted
     raise AssertionError("unreachable")
+
+
+def checkpoint_sidecar(spec: str) -> dict[str, Any] | None:
+    """The sidecar of the checkpoint `spec` names, or None if `spec` is a bot name (of any
+    game), an agent kind, a `py:` agent or no existing path; a clear error for a path that is
+    not a checkpoint of ours (read_sidecar)."""
+    spec = str(spec)
+    kind = spec.partition(":")[0]
+    if kind == "py" or kind in _KINDS or not looks_like_checkpoint(spec):
+        return None
+    for name in game_names():
+        try:
+            if is_bot(name, spec):
+                return None
+        except (GameNotAvailableError, ImportError):  # a game whose package is not installed
+            continue
+    return read_sidecar(spec)
 
 
 def make_agent(

@@ -2,12 +2,13 @@
 
 A checkpoint named `PATH` is three files: `PATH.zip` (the MaskablePPO model, as SB3 saves it),
 `PATH.policy.npz` (the actor's weights as plain arrays, loadable without unpickling) and
-`PATH.json` (the sidecar). The sidecar records the game, player count, NUM_ACTIONS, OBS_SIZE,
-layout versions, RULES_DATA_HASH, library version and the SHA-256 of the other two files, keyed
-by part (".zip", ".policy.npz"), not by file name: a renamed copy
-(`final.*` -> `clean.*`) is the same checkpoint. Every load reads and checks the sidecar BEFORE
-anything is unpickled, refuses a mismatch with a message naming what differs, and checks the
-SHA-256 of every part the sidecar lists that exists (not only the part it loads).
+`PATH.json` (the sidecar). The sidecar records the game, the player count it was trained at
+(a policy may play at any count of its game), NUM_ACTIONS, OBS_SIZE, layout versions,
+RULES_DATA_HASH, library version and the SHA-256 of the other two files, keyed by part (".zip",
+".policy.npz"), not by file name: a renamed copy (`final.*` -> `clean.*`) is the same
+checkpoint. Every load reads and checks the sidecar BEFORE anything is unpickled, refuses a
+mismatch with a message naming what differs, and checks the SHA-256 of every part the sidecar
+lists that exists (not only the part it loads).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from training.games import get_game
+from training.games import check_players, get_game
 
 FORMAT = "village-troyes-rl/checkpoint"
 FORMAT_VERSION = 1
@@ -205,12 +206,18 @@ def check_sidecar(
     players: int | None = None,
     where: str = "checkpoint",
 ) -> ModuleType:
-    """Refuse `meta` if it does not fit `game` (default: the game it names) and `players`.
+    """Refuse `meta` if it does not fit `game` (default: the game it names); returns the game.
 
-    Returns the game module. The message names every field that differs.
+    The message names every field that differs. `players`, the count the policy is to play at,
+    must be one of the game's counts but need not be the count it was trained at (the sidecar's
+    `players`): a game's OBS_SIZE and NUM_ACTIONS do not depend on the player count (the
+    observation has a block per seat up to the maximum, zero for absent seats, and a player-count
+    one-hot), and the sidecar's obs_size and num_actions are checked.
     """
     if game is None:
         game = get_game(str(meta.get("game")))
+    if players is not None:
+        check_players(game, players)
     want = game_fingerprint(game)
     diffs = [
         f"{k}: checkpoint has {meta.get(k)!r}, this library has {v!r}"
@@ -221,10 +228,6 @@ def check_sidecar(
         diffs.append(
             f"library_version: checkpoint has {meta.get('library_version')!r}, "
             f"this library has {library_version()!r}"
-        )
-    if players is not None and meta.get("players") != int(players):
-        diffs.append(
-            f"players: checkpoint was trained for {meta.get('players')!r}, asked for {int(players)}"
         )
     if diffs:
         raise CheckpointError(f"{where} does not match: " + "; ".join(diffs))

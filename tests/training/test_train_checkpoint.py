@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from training_helpers import GAMES
 
 import training.evaluate as ev
 import training.train as tr
@@ -163,12 +164,18 @@ def test_mismatched_checkpoint_is_refused_before_unpickling(
         make_agent(str(c), "village", 2)
 
 
-def test_tiny_troyes_run_against_its_bots(tmp_path):
-    """Troyes trains like Village (the heuristic in the pool), and its checkpoint plays Troyes."""
-    out = tmp_path / "troyes"
+@pytest.fixture(scope="module")
+def troyes_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("run") / "troyes"
     argv = TINY + ["--out", str(out), "--seed", "5", "--game", "troyes"]
     argv[argv.index("random:1,self:1")] = "random:1,heuristic:1,self:1"
     assert tr.main(argv) == 0
+    return out
+
+
+def test_tiny_troyes_run_against_its_bots(troyes_run):
+    """Troyes trains like Village (the heuristic in the pool), and its checkpoint plays Troyes."""
+    out = troyes_run
     g = get_game("troyes")
     side = read_sidecar(out / "final")
     assert side["game"] == "troyes" and side["players"] == 2
@@ -186,9 +193,78 @@ def test_village_checkpoint_is_refused_for_troyes(run_dir, no_unpickle):
         load_checkpoint(run_dir / "final", get_game("troyes"), 2)
 
 
-def test_wrong_player_count_is_refused(run_dir, no_unpickle):
-    with pytest.raises(CheckpointError, match="players: checkpoint was trained for 2"):
-        load_checkpoint(run_dir / "final", get_game("village"), 3)
+def test_evaluate_takes_the_game_from_the_checkpoint(troyes_run, tmp_path, capsys):
+    """Issue 15 point 11a: no --game and a Troyes checkpoint: Troyes is played."""
+    out = tmp_path / "r.json"
+    argv = ["--agents", str(troyes_run), "random", "--games", "2", "--json", str(out)]
+    assert ev.main(argv + ["--no-progress"]) == 0
+    assert json.loads(out.read_text())["game"] == "troyes"
+    assert ev.evaluate(None, 2, ["random", str(troyes_run)], 2)["game"] == "troyes"
+    assert ev.evaluate(None, 2, ["random", "heuristic"], 2)["game"] == "village"  # no checkpoint
+
+
+def test_evaluate_refuses_a_checkpoint_of_another_game(run_dir, troyes_run, capsys):
+    with pytest.raises(SystemExit):
+        ev.main(["--game", "village", "--agents", str(troyes_run), "random", "--games", "2"])
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert f"--game village, but checkpoint {troyes_run} is a troyes policy" in err
+    assert "pass --game troyes or leave --game out" in err
+    with pytest.raises(SystemExit):
+        ev.main(["--agents", str(run_dir), str(troyes_run), "--games", "2"])
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "policies of different games" in err
+    assert f"{run_dir} (village)" in err and f"{troyes_run} (troyes)" in err
+
+
+def test_observation_and_action_sizes_do_not_depend_on_the_player_count():
+    """Why a policy trained at one count may play at another (checkpoint.check_sidecar)."""
+    for name in GAMES:
+        g = get_game(name)
+        for n in g.PLAYER_COUNTS:
+            s = g.new_game(n, 1)
+            assert g.observe(s, 0).shape == (g.OBS_SIZE,), (name, n)
+            assert g.legal_mask(s).shape == (g.NUM_ACTIONS,), (name, n)
+
+
+def test_other_player_count_is_allowed_a_bad_one_refused(run_dir):
+    """Issue 15 point 11b: a 2-player policy acts at 3 and 4 players."""
+    g = get_game("village")
+    model, meta = load_checkpoint(run_dir / "final", g, 4)
+    assert meta["players"] == 2
+    s = g.new_game(4, 2)
+    a, _ = model.predict(g.observe(s, 0), action_masks=g.legal_mask(s), deterministic=True)
+    assert g.legal_mask(s)[int(a)]
+    agent = make_agent(str(run_dir), "village", 3, seed=0)
+    others = [make_agent("random", "village", 3, seed=k) for k in (1, 2)]
+    assert g.is_terminal(play_game(g, [agent, *others], 7))
+    with pytest.raises(ValueError, match=r"village: players must be one of \(2, 3, 4\), got 5"):
+        load_actor(run_dir / "final", g, 5)
+
+
+def test_evaluate_at_another_player_count_notes_it_once(run_dir, capsys):
+    ckpt = str(run_dir / "final")
+    res = ev.evaluate(None, 3, [ckpt, "random", ckpt], games=3)
+    assert [a["trained_players"] for a in res["agents"]] == [2, None, 2]
+    notes = [x for x in capsys.readouterr().err.splitlines() if x.startswith("note:")]
+    assert notes == [
+        f"note: {ckpt} was trained at 2 players and plays at 3 here (observation and action "
+        "sizes do not depend on the player count)"
+    ]
+    res = ev.evaluate("village", 2, [ckpt, "random"], games=2)
+    assert [a["trained_players"] for a in res["agents"]] == [2, None]
+    assert "note:" not in capsys.readouterr().err
+
+
+def test_init_from_a_2p_checkpoint_fine_tunes_at_3p(run_dir, tmp_path, capsys):
+    """docs/training.md: a run trains at one count; --init-from carries a policy to another."""
+    out = tmp_path / "ft3"
+    argv = [a for a in TINY]
+    argv[argv.index("--timesteps") + 1] = "384"  # counts on from the checkpoint's 256+
+    argv += ["--init-from", str(run_dir / "final"), "--players", "3", "--out", str(out)]
+    assert tr.main(argv) == 0
+    assert "was trained at 2 players; training on at 3" in capsys.readouterr().err
+    side = read_sidecar(out / "final")
+    assert side["players"] == 3 and side["num_timesteps"] >= 384
 
 
 def test_corrupt_and_foreign_checkpoints(run_dir, tmp_path, no_unpickle):
