@@ -33,7 +33,7 @@ from training.checkpoint import (
     looks_like_checkpoint,
     read_sidecar,
 )
-from training.games import get_game
+from training.games import GameNotAvailableError, game_names, get_game
 
 
 def mlp_logits(arrays: dict[str, np.ndarray], obs: np.ndarray) -> np.ndarray:
@@ -85,13 +85,23 @@ class PolicyAgent:
         return a if mask[min(a, len(mask) - 1)] else int(np.flatnonzero(mask)[-1])
 
 
-_ACTOR_CACHE: dict[tuple[str, float], dict[str, np.ndarray]] = {}
+_ACTOR_CACHE: dict[tuple, dict[str, np.ndarray]] = {}
+
+
+def _file_stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size
 
 
 def _cached_actor(path: str, game: ModuleType, players: int | None) -> dict[str, np.ndarray]:
+    """load_actor's arrays, loaded (and checked) again for another game or player count and
+    whenever a file of the checkpoint changes (a .zip corrupted after a clean load is refused)."""
     base = base_path(path)
-    side = Path(f"{base}.json")
-    key = (str(base.resolve()), side.stat().st_mtime if side.exists() else 0.0)
+    stamps = tuple(_file_stamp(Path(f"{base}{suf}")) for suf in (".json", ".zip", ".policy.npz"))
+    key = (str(base.resolve()), stamps, game.NAME, players)  # the checks depend on both
     if key not in _ACTOR_CACHE:
         arrays, _meta = load_actor(path, game, players)
         _ACTOR_CACHE[key] = arrays
@@ -240,6 +250,23 @@ def agent_fingerprint(spec: str, game_name: str, players: int | None = None) -> 
         return f"checkpoint sha256:{_digest(content)} rules:{meta.get('rules_data_hash')}"
     make_agent(spec, game_name, players)  # raises the one-line error naming what is accepted
     raise AssertionError("unreachable")
+
+
+def checkpoint_sidecar(spec: str) -> dict[str, Any] | None:
+    """The sidecar of the checkpoint `spec` names, or None if `spec` is a bot name (of any
+    game), an agent kind, a `py:` agent or no existing path; a clear error for a path that is
+    not a checkpoint of ours (read_sidecar)."""
+    spec = str(spec)
+    kind = spec.partition(":")[0]
+    if kind == "py" or kind in _KINDS or not looks_like_checkpoint(spec):
+        return None
+    for name in game_names():
+        try:
+            if is_bot(name, spec):
+                return None
+        except (GameNotAvailableError, ImportError):  # a game whose package is not installed
+            continue
+    return read_sidecar(spec)
 
 
 def make_agent(

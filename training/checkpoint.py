@@ -2,10 +2,13 @@
 
 A checkpoint named `PATH` is three files: `PATH.zip` (the MaskablePPO model, as SB3 saves it),
 `PATH.policy.npz` (the actor's weights as plain arrays, loadable without unpickling) and
-`PATH.json` (the sidecar). The sidecar records the game, player count, NUM_ACTIONS, OBS_SIZE,
-layout versions, RULES_DATA_HASH, library version and the SHA-256 of the other two files. Every
-load reads and checks the sidecar BEFORE anything is unpickled, and refuses a mismatch with a
-message naming what differs.
+`PATH.json` (the sidecar). The sidecar records the game, the player count it was trained at
+(a policy may play at any count of its game), NUM_ACTIONS, OBS_SIZE, layout versions,
+RULES_DATA_HASH, library version and the SHA-256 of the other two files, keyed by part (".zip",
+".policy.npz"), not by file name: a renamed copy (`final.*` -> `clean.*`) is the same
+checkpoint. Every load reads and checks the sidecar BEFORE anything is unpickled, refuses a
+mismatch with a message naming what differs, and checks the SHA-256 of every part the sidecar
+lists that exists (not only the part it loads).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from training.games import get_game
+from training.games import check_players, get_game
 
 FORMAT = "village-troyes-rl/checkpoint"
 FORMAT_VERSION = 1
@@ -77,6 +80,18 @@ def looks_like_checkpoint(path: str | Path) -> bool:
         return base_path(p).with_suffix(".json").exists() or p.exists()
     except CheckpointError:
         return False
+
+
+PARTS = (".zip", ".policy.npz")  # the files a sidecar hashes, by suffix
+
+
+def _part_of(key: str) -> str | None:
+    """The part a sidecar `files` key names: the key is the part (".zip", ".policy.npz") or,
+    in sidecars written before the hashes were keyed by part, a file name ending in one."""
+    for suf in (".policy.npz", ".zip"):
+        if key.endswith(suf):
+            return suf
+    return None
 
 
 def _sha256(path: Path) -> str:
@@ -138,13 +153,10 @@ def save_checkpoint(
     """
     base = base_path(path)
     base.parent.mkdir(parents=True, exist_ok=True)
-    zip_path = Path(f"{base}.zip")
-    npz_path = Path(f"{base}.policy.npz")
-    files = [npz_path]
+    parts = [".zip", ".policy.npz"] if with_zip else [".policy.npz"]
     if with_zip:
-        model.save(zip_path)
-        files.insert(0, zip_path)
-    save_actor_npz(model, npz_path)
+        model.save(Path(f"{base}.zip"))
+    save_actor_npz(model, Path(f"{base}.policy.npz"))
     meta = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -154,7 +166,7 @@ def save_checkpoint(
         "algo": type(model).__name__,
         "num_timesteps": int(model.num_timesteps),
         "created_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-        "files": {f.name: _sha256(f) for f in files},
+        "files": {part: _sha256(Path(f"{base}{part}")) for part in parts},
         **(extra or {}),
     }
     tmp = Path(f"{base}.json.tmp")
@@ -194,12 +206,18 @@ def check_sidecar(
     players: int | None = None,
     where: str = "checkpoint",
 ) -> ModuleType:
-    """Refuse `meta` if it does not fit `game` (default: the game it names) and `players`.
+    """Refuse `meta` if it does not fit `game` (default: the game it names); returns the game.
 
-    Returns the game module. The message names every field that differs.
+    The message names every field that differs. `players`, the count the policy is to play at,
+    must be one of the game's counts but need not be the count it was trained at (the sidecar's
+    `players`): a game's OBS_SIZE and NUM_ACTIONS do not depend on the player count (the
+    observation has a block per seat up to the maximum, zero for absent seats, and a player-count
+    one-hot), and the sidecar's obs_size and num_actions are checked.
     """
     if game is None:
         game = get_game(str(meta.get("game")))
+    if players is not None:
+        check_players(game, players)
     want = game_fingerprint(game)
     diffs = [
         f"{k}: checkpoint has {meta.get(k)!r}, this library has {v!r}"
@@ -211,26 +229,49 @@ def check_sidecar(
             f"library_version: checkpoint has {meta.get('library_version')!r}, "
             f"this library has {library_version()!r}"
         )
-    if players is not None and meta.get("players") != int(players):
-        diffs.append(
-            f"players: checkpoint was trained for {meta.get('players')!r}, asked for {int(players)}"
-        )
     if diffs:
         raise CheckpointError(f"{where} does not match: " + "; ".join(diffs))
     return game
 
 
+def sidecar_hashes(path: str | Path, meta: dict[str, Any]) -> dict[str, str]:
+    """{part: SHA-256} of the files the sidecar of checkpoint `path` lists (module docstring)."""
+    side = Path(f"{base_path(path)}.json")
+    files = meta.get("files")
+    if not isinstance(files, dict):
+        raise CheckpointError(
+            f"{side}: 'files' must map {', '.join(PARTS)} to SHA-256 digests, got {files!r}"
+        )
+    out: dict[str, str] = {}
+    for key, digest in files.items():
+        part = _part_of(str(key))
+        if part is None:
+            raise CheckpointError(
+                f"{side}: 'files' lists {key!r}, not a checkpoint part ({', '.join(PARTS)})"
+            )
+        if out.setdefault(part, digest) != digest:
+            raise CheckpointError(f"{side}: 'files' lists two different SHA-256 for {part}")
+    return out
+
+
 def verify_files(path: str | Path, meta: dict[str, Any], names: tuple[str, ...]) -> None:
-    """Check the SHA-256 of the checkpoint's files named in `names` against the sidecar."""
+    """Check the SHA-256 of every part the sidecar lists that exists; the parts in `names`
+    (suffixes, e.g. (".zip",)) must also be listed and exist."""
     base = base_path(path)
-    files = meta.get("files") or {}
+    hashes = sidecar_hashes(path, meta)
     for suffix in names:
+        if suffix not in hashes:
+            raise CheckpointError(f"{base}.json: lists no SHA-256 for {base.name}{suffix}")
+    for suffix, digest in hashes.items():
         f = Path(f"{base}{suffix}")
         if not f.exists():
-            raise CheckpointError(f"{base}: missing {f.name}")
-        if files.get(f.name) != _sha256(f):
+            if suffix in names:
+                raise CheckpointError(f"{base}: missing {f.name}")
+            continue
+        if digest != _sha256(f):
             raise CheckpointError(
-                f"{f}: contents do not match the sidecar's SHA-256 (corrupt or replaced file)"
+                f"{f}: contents do not match the sidecar's SHA-256 (corrupt, truncated or "
+                "replaced file)"
             )
 
 
@@ -241,7 +282,7 @@ def load_checkpoint(
     env=None,
     device: str = "cpu",
 ):
-    """(MaskablePPO model, sidecar) after checking the sidecar and file hashes."""
+    """(MaskablePPO model, sidecar) after checking the sidecar and every listed file's hash."""
     meta = read_sidecar(path)
     check_sidecar(meta, game, players, where=str(path))
     verify_files(path, meta, (".zip",))
@@ -254,7 +295,8 @@ def load_checkpoint(
 def load_actor(
     path: str | Path, game: ModuleType | None = None, players: int | None = None
 ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    """(actor arrays, sidecar) of a checkpoint, checked; never unpickles anything."""
+    """(actor arrays, sidecar) of a checkpoint, checked (the .zip too, when present); never
+    unpickles anything."""
     meta = read_sidecar(path)
     check_sidecar(meta, game, players, where=str(path))
     verify_files(path, meta, (".policy.npz",))

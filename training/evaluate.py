@@ -6,11 +6,15 @@
         --games 200 --workers 2
 
 Agents are named as training.agents says (one registry for evaluate and the self-play pool).
-Exactly --players agents play every game. Games come in blocks of --players: a block replays one
-seeded deal once per rotation of the seats, so every agent plays every seat equally often on the
-same deals. Per agent: win rate (a win shared by k players counts 1/k) with a 95% Wilson interval,
-mean score, mean rank (1 = first, tied players share the average), truncated games, and the win
-rate in each seat; the JSON also lists every game (deal seed, seats, scores, ranks, win shares).
+Without --game the game is the one the checkpoint agents were trained on (else village); a
+checkpoint of another game than --game is refused. A checkpoint trained at another player count
+plays (observation and action sizes do not depend on it): a note on stderr says so, and its
+result records `trained_players`. Exactly --players agents play every game. Games come in
+blocks of --players: a block replays one seeded deal once per rotation of the seats, so every
+agent plays every seat equally often on the same deals. Per agent: win rate (a win shared by k
+players counts 1/k) with a 95% Wilson interval, mean score, mean rank (1 = first, tied players
+share the average), truncated games, and the win rate in each seat; the JSON also lists every
+game (deal seed, seats, scores, ranks, win shares).
 For ratings, stored games and replays use training.tournament.
 Every result carries RULES_DATA_HASH: the rules data is provisional, and a result holds for that
 hash only.
@@ -28,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from training.agents import make_agent
+from training.agents import checkpoint_sidecar, make_agent
 from training.bots import Agent
 from training.checkpoint import CheckpointError, library_version
 from training.games import GameNotAvailableError, check_players, game_names, get_game
@@ -114,8 +118,35 @@ def _play_block_args(args: tuple) -> list[dict[str, Any]]:
     return _play_block(*args)
 
 
+DEFAULT_GAME = "village"
+
+
+def resolve_game(game_name: str | None, agent_specs: list[str]) -> str:
+    """The game to play: `game_name` if given, else the game the checkpoint agents were trained
+    on, else village. A checkpoint of another game than `game_name`, or checkpoints of two
+    games, are refused in one line naming both."""
+    trained: dict[str, str] = {}
+    for spec in agent_specs:
+        meta = checkpoint_sidecar(spec)
+        if meta is not None:
+            trained[spec] = str(meta.get("game"))
+    if game_name is None:
+        games = sorted(set(trained.values()))
+        if len(games) > 1:
+            named = ", ".join(f"{s} ({g})" for s, g in trained.items())
+            raise ValueError(f"the checkpoints are policies of different games: {named}")
+        return games[0] if games else DEFAULT_GAME
+    for spec, g in trained.items():
+        if g != game_name:
+            raise ValueError(
+                f"--game {game_name}, but checkpoint {spec} is a {g} policy; "
+                f"pass --game {g} or leave --game out"
+            )
+    return game_name
+
+
 def evaluate(
-    game_name: str,
+    game_name: str | None,
     players: int,
     agent_specs: list[str],
     games: int,
@@ -125,7 +156,9 @@ def evaluate(
     workers: int = 1,
 ) -> dict[str, Any]:
     """Play `games` seeded games with rotated seats; per-agent statistics as a dict. With
-    `workers` > 1 the blocks are played in that many processes (same games, same results)."""
+    `workers` > 1 the blocks are played in that many processes (same games, same results).
+    `game_name` None: the game of the checkpoint agents (resolve_game)."""
+    game_name = resolve_game(game_name, agent_specs)
     game = get_game(game_name)
     n = check_players(game, players)
     if len(agent_specs) != n:
@@ -140,8 +173,18 @@ def evaluate(
         )
     if workers < 1:
         raise ValueError(f"--workers must be >= 1, got {workers}")
+    trained_players: dict[str, int | None] = {}
     for spec in agent_specs:  # fail fast with a clear message on a bad name or checkpoint
         make_agent(spec, game_name, n, 0, deterministic)
+        meta = checkpoint_sidecar(spec)
+        trained_players[spec] = None if meta is None else meta.get("players")
+    for spec, tp in trained_players.items():  # once per checkpoint
+        if tp is not None and tp != n:
+            print(
+                f"note: {spec} was trained at {tp} players and plays at {n} here (observation "
+                "and action sizes do not depend on the player count)",
+                file=sys.stderr,
+            )
     labels = [
         s if agent_specs.count(s) == 1 else f"{s}#{agent_specs[: i + 1].count(s)}"
         for i, s in enumerate(agent_specs)
@@ -191,6 +234,7 @@ def evaluate(
             {
                 "agent": labels[i],
                 "spec": agent_specs[i],
+                "trained_players": trained_players[agent_specs[i]],
                 "games": games,
                 "win_rate": win[i] / games,
                 "win_rate_ci95": [lo, hi],
@@ -254,7 +298,11 @@ def build_parser() -> argparse.ArgumentParser:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--game", default="village", choices=game_names())
+    p.add_argument(
+        "--game",
+        choices=game_names(),
+        help=f"default: the game the checkpoint agents were trained on, else {DEFAULT_GAME}",
+    )
     p.add_argument("--players", type=int, default=2)
     p.add_argument(
         "--agents",

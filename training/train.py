@@ -340,7 +340,13 @@ def _train(cfg: TrainConfig, resume: bool) -> dict[str, Any]:
     elif cfg.init_from:
         from training.checkpoint import load_checkpoint
 
-        model, _meta = load_checkpoint(cfg.init_from, game, cfg.players, env=venv, device=device)
+        model, meta = load_checkpoint(cfg.init_from, game, cfg.players, env=venv, device=device)
+        if meta.get("players") != cfg.players:
+            print(
+                f"note: --init-from {cfg.init_from} was trained at {meta.get('players')} players;"
+                f" training on at {cfg.players}",
+                file=sys.stderr,
+            )
         model.tensorboard_log = tb
         model.set_random_seed(cfg.seed)
     else:

@@ -3,10 +3,13 @@
 import json
 import shutil
 import tempfile
+from pathlib import Path
 
 import numpy as np
 import pytest
+from training_helpers import GAMES
 
+import training.evaluate as ev
 import training.train as tr
 from training.agents import PolicyAgent, make_agent, mlp_logits
 from training.checkpoint import CheckpointError, load_actor, load_checkpoint, read_sidecar
@@ -161,12 +164,18 @@ def test_mismatched_checkpoint_is_refused_before_unpickling(
         make_agent(str(c), "village", 2)
 
 
-def test_tiny_troyes_run_against_its_bots(tmp_path):
-    """Troyes trains like Village (the heuristic in the pool), and its checkpoint plays Troyes."""
-    out = tmp_path / "troyes"
+@pytest.fixture(scope="module")
+def troyes_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("run") / "troyes"
     argv = TINY + ["--out", str(out), "--seed", "5", "--game", "troyes"]
     argv[argv.index("random:1,self:1")] = "random:1,heuristic:1,self:1"
     assert tr.main(argv) == 0
+    return out
+
+
+def test_tiny_troyes_run_against_its_bots(troyes_run):
+    """Troyes trains like Village (the heuristic in the pool), and its checkpoint plays Troyes."""
+    out = troyes_run
     g = get_game("troyes")
     side = read_sidecar(out / "final")
     assert side["game"] == "troyes" and side["players"] == 2
@@ -184,9 +193,78 @@ def test_village_checkpoint_is_refused_for_troyes(run_dir, no_unpickle):
         load_checkpoint(run_dir / "final", get_game("troyes"), 2)
 
 
-def test_wrong_player_count_is_refused(run_dir, no_unpickle):
-    with pytest.raises(CheckpointError, match="players: checkpoint was trained for 2"):
-        load_checkpoint(run_dir / "final", get_game("village"), 3)
+def test_evaluate_takes_the_game_from_the_checkpoint(troyes_run, tmp_path, capsys):
+    """Issue 15 point 11a: no --game and a Troyes checkpoint: Troyes is played."""
+    out = tmp_path / "r.json"
+    argv = ["--agents", str(troyes_run), "random", "--games", "2", "--json", str(out)]
+    assert ev.main(argv + ["--no-progress"]) == 0
+    assert json.loads(out.read_text())["game"] == "troyes"
+    assert ev.evaluate(None, 2, ["random", str(troyes_run)], 2)["game"] == "troyes"
+    assert ev.evaluate(None, 2, ["random", "heuristic"], 2)["game"] == "village"  # no checkpoint
+
+
+def test_evaluate_refuses_a_checkpoint_of_another_game(run_dir, troyes_run, capsys):
+    with pytest.raises(SystemExit):
+        ev.main(["--game", "village", "--agents", str(troyes_run), "random", "--games", "2"])
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert f"--game village, but checkpoint {troyes_run} is a troyes policy" in err
+    assert "pass --game troyes or leave --game out" in err
+    with pytest.raises(SystemExit):
+        ev.main(["--agents", str(run_dir), str(troyes_run), "--games", "2"])
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "policies of different games" in err
+    assert f"{run_dir} (village)" in err and f"{troyes_run} (troyes)" in err
+
+
+def test_observation_and_action_sizes_do_not_depend_on_the_player_count():
+    """Why a policy trained at one count may play at another (checkpoint.check_sidecar)."""
+    for name in GAMES:
+        g = get_game(name)
+        for n in g.PLAYER_COUNTS:
+            s = g.new_game(n, 1)
+            assert g.observe(s, 0).shape == (g.OBS_SIZE,), (name, n)
+            assert g.legal_mask(s).shape == (g.NUM_ACTIONS,), (name, n)
+
+
+def test_other_player_count_is_allowed_a_bad_one_refused(run_dir):
+    """Issue 15 point 11b: a 2-player policy acts at 3 and 4 players."""
+    g = get_game("village")
+    model, meta = load_checkpoint(run_dir / "final", g, 4)
+    assert meta["players"] == 2
+    s = g.new_game(4, 2)
+    a, _ = model.predict(g.observe(s, 0), action_masks=g.legal_mask(s), deterministic=True)
+    assert g.legal_mask(s)[int(a)]
+    agent = make_agent(str(run_dir), "village", 3, seed=0)
+    others = [make_agent("random", "village", 3, seed=k) for k in (1, 2)]
+    assert g.is_terminal(play_game(g, [agent, *others], 7))
+    with pytest.raises(ValueError, match=r"village: players must be one of \(2, 3, 4\), got 5"):
+        load_actor(run_dir / "final", g, 5)
+
+
+def test_evaluate_at_another_player_count_notes_it_once(run_dir, capsys):
+    ckpt = str(run_dir / "final")
+    res = ev.evaluate(None, 3, [ckpt, "random", ckpt], games=3)
+    assert [a["trained_players"] for a in res["agents"]] == [2, None, 2]
+    notes = [x for x in capsys.readouterr().err.splitlines() if x.startswith("note:")]
+    assert notes == [
+        f"note: {ckpt} was trained at 2 players and plays at 3 here (observation and action "
+        "sizes do not depend on the player count)"
+    ]
+    res = ev.evaluate("village", 2, [ckpt, "random"], games=2)
+    assert [a["trained_players"] for a in res["agents"]] == [2, None]
+    assert "note:" not in capsys.readouterr().err
+
+
+def test_init_from_a_2p_checkpoint_fine_tunes_at_3p(run_dir, tmp_path, capsys):
+    """docs/training.md: a run trains at one count; --init-from carries a policy to another."""
+    out = tmp_path / "ft3"
+    argv = [a for a in TINY]
+    argv[argv.index("--timesteps") + 1] = "384"  # counts on from the checkpoint's 256+
+    argv += ["--init-from", str(run_dir / "final"), "--players", "3", "--out", str(out)]
+    assert tr.main(argv) == 0
+    assert "was trained at 2 players; training on at 3" in capsys.readouterr().err
+    side = read_sidecar(out / "final")
+    assert side["players"] == 3 and side["num_timesteps"] >= 384
 
 
 def test_corrupt_and_foreign_checkpoints(run_dir, tmp_path, no_unpickle):
@@ -206,6 +284,114 @@ def test_corrupt_and_foreign_checkpoints(run_dir, tmp_path, no_unpickle):
     shutil.copy(run_dir / "final.zip", lone)
     with pytest.raises(CheckpointError, match="no sidecar"):
         load_checkpoint(lone)
+
+
+def _flip_byte(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
+def _evaluate_cli(*agents: str) -> int:
+    return ev.main(["--agents", *agents, "--games", "2", "--no-progress"])
+
+
+def test_renamed_byte_identical_copy_loads_and_plays(run_dir, tmp_path, capsys):
+    """Issue 15 point 4: the sidecar's hashes are keyed by part, not file name."""
+    for suf in (".zip", ".policy.npz", ".json"):
+        shutil.copy(run_dir / f"final{suf}", tmp_path / f"clean{suf}")
+    clean = tmp_path / "clean"
+    g = get_game("village")
+    _model, meta = load_checkpoint(clean, g, 2)
+    assert sorted(meta["files"]) == [".policy.npz", ".zip"]
+    agent = make_agent(str(clean), "village", 2, seed=0)
+    assert g.is_terminal(play_game(g, [agent, make_agent("random", "village", 2, seed=1)], 5))
+    assert _evaluate_cli(f"{clean}.zip", "random") == 0
+    assert "clean.zip" in capsys.readouterr().out
+
+
+def test_sidecar_keyed_by_file_name_still_loads_and_is_checked(run_dir, tmp_path, no_unpickle):
+    """Sidecars written before the change keyed the hashes by file name ('final.zip')."""
+    c = _copy_ckpt(run_dir, tmp_path)  # c.*, a sidecar naming final.*: renamed too
+    hashes = json.loads(c.with_suffix(".json").read_text())["files"]
+    _edit_sidecar(c, files={f"final{part}": h for part, h in hashes.items()})
+    arrays, _meta = load_actor(c, get_game("village"), 2)
+    assert "W0" in arrays
+    _flip_byte(Path(f"{c}.zip"))
+    with pytest.raises(CheckpointError, match=r"c\.zip: contents do not match"):
+        load_actor(c)
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip"])
+def test_corrupt_zip_is_refused_by_evaluate(run_dir, tmp_path, capsys, damage):
+    """evaluate runs the .policy.npz, but a corrupt .zip beside it is refused, by name."""
+    c = _copy_ckpt(run_dir, tmp_path)
+    z = Path(f"{c}.zip")
+    if damage == "truncate":
+        z.write_bytes(z.read_bytes()[: z.stat().st_size // 2])
+    else:
+        _flip_byte(z)
+    with pytest.raises(SystemExit):
+        _evaluate_cli(str(c), "random")
+    assert f"{z}: contents do not match the sidecar's SHA-256" in capsys.readouterr().err
+    with pytest.raises(CheckpointError, match=r"c\.zip: contents do not match"):
+        make_agent(str(c), "village", 2)
+
+
+def test_corrupt_policy_npz_is_refused(run_dir, tmp_path, no_unpickle):
+    c = _copy_ckpt(run_dir, tmp_path)
+    _flip_byte(Path(f"{c}.policy.npz"))
+    for load in (load_actor, load_checkpoint, lambda p: make_agent(str(p), "village", 2)):
+        with pytest.raises(CheckpointError, match=r"c\.policy\.npz: contents do not match"):
+            load(c)
+
+
+def test_zip_corrupted_after_a_clean_load_is_refused(run_dir, tmp_path):
+    """make_agent caches the actor; a change to any file of the checkpoint is checked again."""
+    c = _copy_ckpt(run_dir, tmp_path)
+    make_agent(str(c), "village", 2)
+    _flip_byte(Path(f"{c}.zip"))
+    with pytest.raises(CheckpointError, match=r"c\.zip: contents do not match"):
+        make_agent(str(c), "village", 2)
+
+
+def test_actor_cache_does_not_skip_the_game_check(run_dir):
+    make_agent(str(run_dir), "village", 2)  # cached
+    with pytest.raises(CheckpointError, match="game: checkpoint has 'village'"):
+        make_agent(str(run_dir), "troyes", 2)
+
+
+def test_parts_are_checked_when_present_and_required_when_loaded(run_dir, tmp_path, no_unpickle):
+    c = _copy_ckpt(run_dir, tmp_path)
+    Path(f"{c}.zip").unlink()
+    assert "W0" in load_actor(c)[0]  # the actor needs no .zip (pool snapshots have none)
+    with pytest.raises(CheckpointError, match=r"missing c\.zip"):
+        load_checkpoint(c)
+
+
+@pytest.mark.parametrize(
+    "files, words",
+    [
+        (None, "'files' must map .zip, .policy.npz to SHA-256 digests, got None"),
+        ({".policy.npz": "0" * 64, "notes.txt": "0"}, "lists 'notes.txt', not a checkpoint part"),
+        ({".zip": "0" * 64}, "lists no SHA-256 for c.policy.npz"),
+        ({".zip": "0" * 64, "final.zip": "1" * 64}, "two different SHA-256 for .zip"),
+    ],
+)
+def test_bad_files_map_in_the_sidecar_is_refused(run_dir, tmp_path, files, words):
+    c = _copy_ckpt(run_dir, tmp_path)
+    _edit_sidecar(c, files=files)
+    with pytest.raises(CheckpointError) as e:
+        load_actor(c)
+    assert words in str(e.value)
+
+
+def test_foreign_sidecar_of_a_renamed_copy_is_refused_by_evaluate(run_dir, tmp_path, capsys):
+    c = _copy_ckpt(run_dir, tmp_path)
+    c.with_suffix(".json").write_text(json.dumps({"files": {".zip": "0"}}))
+    with pytest.raises(SystemExit):
+        _evaluate_cli(str(c), "random")
+    assert "not a village-troyes-rl/checkpoint sidecar (foreign file)" in capsys.readouterr().err
 
 
 def test_bad_cli_input_gives_clear_errors(tmp_path, capsys):
