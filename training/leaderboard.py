@@ -114,6 +114,14 @@ def markdown(board: dict[str, Any], title: str, notes: Sequence[str] = ()) -> st
     return "\n".join(out) + "\n"
 
 
+def _short(name: str, width: int = 34) -> str:
+    """A plot label: a long name (a checkpoint path, an mcts spec) keeps its start and its end."""
+    if len(name) <= width:
+        return name
+    head = (width - 1) // 2
+    return name[:head] + "…" + name[-(width - 1 - head) :]
+
+
 def _figure(width: float, height: float):
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -126,7 +134,10 @@ def _figure(width: float, height: float):
 def plot_ratings(board: dict[str, Any], path: str | Path) -> None:
     """PNG: openskill mu per entrant (best on top) with its bootstrap 95% interval."""
     rows = board["entrants"]
-    fig = _figure(6.5, 1.2 + 0.45 * max(len(rows), 1))
+    fig = _figure(
+        4.5 + 0.07 * max((len(_short(r["name"])) for r in rows), default=0),
+        1.2 + 0.45 * max(len(rows), 1),
+    )
     ax = fig.add_subplot()
     for y, row in enumerate(rows):
         lo, hi = row["mu_ci95"]
@@ -134,7 +145,7 @@ def plot_ratings(board: dict[str, Any], path: str | Path) -> None:
             ax.hlines(y, lo, hi, color="tab:blue", linewidth=2)
             ax.vlines([lo, hi], y - 0.15, y + 0.15, color="tab:blue")
         ax.plot(row["mu"], y, "o", color="black")
-    ax.set_yticks(range(len(rows)), [row["name"] for row in rows])
+    ax.set_yticks(range(len(rows)), [_short(row["name"]) for row in rows])
     ax.set_ylim(len(rows) - 0.5, -0.5)
     ax.set_xlabel("openskill mu (bootstrap 95% interval)")
     ax.grid(axis="x", alpha=0.3)
@@ -150,7 +161,9 @@ def plot_heatmap(board: dict[str, Any], path: str | Path) -> None:
     k = len(names)
     rate = np.array([[np.nan if v is None else v for v in line] for line in pw["rate"]], float)
     rate = rate.reshape(k, k)
-    fig = _figure(1.6 + 0.9 * max(k, 1), 1.2 + 0.8 * max(k, 1))
+    labels = [_short(name) for name in names]
+    room = 0.07 * max((len(x) for x in labels), default=0)  # inches for the tick labels
+    fig = _figure(1.6 + room + 0.9 * max(k, 1), 1.2 + room + 0.8 * max(k, 1))
     ax = fig.add_subplot()
     im = ax.imshow(np.ma.masked_invalid(rate), cmap="RdBu", vmin=0.0, vmax=1.0)
     for i in range(k):
@@ -160,8 +173,8 @@ def plot_heatmap(board: dict[str, Any], path: str | Path) -> None:
                 color = "white" if abs(rate[i, j] - 0.5) > 0.3 else "black"  # legible on dark cells
                 label = f"{rate[i, j]:.2f}\n({n:.0f})"
                 ax.text(j, i, label, ha="center", va="center", fontsize=8, color=color)
-    ax.set_xticks(range(k), names, rotation=45, ha="right")
-    ax.set_yticks(range(k), names)
+    ax.set_xticks(range(k), labels, rotation=45, ha="right")
+    ax.set_yticks(range(k), labels)
     ax.set_xlabel("opponent (column)")
     ax.set_ylabel("entrant (row)")
     fig.colorbar(im, ax=ax, label="score rate of row vs column")

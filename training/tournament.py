@@ -38,7 +38,7 @@ import numpy as np
 
 from training.agents import AgentSpecError, UserAgent, agent_fingerprint, make_agent
 from training.checkpoint import CheckpointError, library_version
-from training.evaluate import PROVISIONAL_NOTE, ranks, win_shares
+from training.evaluate import PROVISIONAL_NOTE, ranks, resolve_game, win_shares
 from training.games import GameNotAvailableError, check_players, game_names, get_game
 from training.store import GameRecord, GameStore, StoreError, state_check
 
@@ -493,7 +493,12 @@ def build_parser() -> argparse.ArgumentParser:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--game", default="village", choices=game_names())
+    p.add_argument(
+        "--game",
+        default=None,
+        choices=game_names(),
+        help="default: the game of the checkpoint entrants, else village",
+    )
     p.add_argument("--players", type=int, default=2)
     p.add_argument(
         "--agents",
@@ -536,6 +541,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--sprt takes ELO0,ELO1 (e.g. 0,50), got {args.sprt!r}")
         sprt = (e0, e1)
     try:
+        args.game = resolve_game(args.game, args.agents)
         result = run_tournament(
             args.game,
             args.players,

@@ -443,3 +443,33 @@ def test_tiny_run_with_other_vec_envs(tmp_path, vec, monkeypatch):
     assert not list(temp.glob("SB3-*"))  # no empty SB3 log folder left behind
     assert read_sidecar(out / "final")["num_timesteps"] >= 128
     assert (out / "progress.csv").read_text().startswith("timesteps,")
+
+
+def test_tournament_takes_the_game_from_a_checkpoint_and_keys_on_its_contents(
+    troyes_run, tmp_path
+):
+    """A checkpoint entrant: the game comes from its sidecar, and its fingerprint is the SHA-256
+    of its weights (a retrained checkpoint at the same path is another entrant)."""
+    import shutil
+
+    from training import tournament as tn
+    from training.agents import agent_fingerprint
+    from training.store import GameStore
+
+    ckpt = tmp_path / "ckpt"
+    shutil.copytree(troyes_run, ckpt)
+    db = tmp_path / "t.sqlite"
+    argv = ["--players", "2", "--agents", str(ckpt), "random", "--games", "2", "--db", str(db)]
+    assert tn.main([*argv, "--no-progress", "--report", str(tmp_path / "rep")]) == 0
+    assert GameStore.game_of(db) == "troyes"
+    fp = agent_fingerprint(str(ckpt), "troyes", 2)
+    assert fp.startswith("checkpoint sha256:")
+    # the same path with other weights (a later checkpoint of the run): another entrant
+    later = sorted((ckpt / "checkpoints").glob("*.policy.npz"))[0]
+    for suffix in (".zip", ".policy.npz", ".json"):
+        shutil.copy(str(later).replace(".policy.npz", suffix), ckpt / f"final{suffix}")
+    assert agent_fingerprint(str(ckpt), "troyes", 2) != fp
+    r = tn.run_tournament("troyes", 2, [str(ckpt), "random"], 2, db, progress=False)
+    assert r["played_now"] == 2
+    with GameStore(db, "troyes") as st:
+        assert len([e for e in st.entrants().values() if e[0] == str(ckpt)]) == 2
