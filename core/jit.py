@@ -201,7 +201,7 @@ NOTICE_AFTER_S = 1.0  # a compile still running after this long is announced (0:
 
 # what the compiled code of a module is for, by module name after the package
 _WHAT = {
-    "engine.api": "the rules engine behind the public API (every start needs it)",
+    "engine.api": "the rules engine behind the public API (new_game, step, ...)",
     "engine.batch_loops": "the batch engine's parallel loops (make_batch, training)",
     "engine.search_loops": "the search agent's loops (mcts)",
     "engine.kernels": "the engine kernels of the bots and the search",
@@ -282,9 +282,9 @@ class CompileNotice(_numba_event.Listener):
                 f"{package}: numba is compiling {what}.\n"
                 "  It is not in the compile cache yet (first start, or the code or numba "
                 "changed): this takes\n"
-                "  about half a minute to two minutes per part on 2 CPU cores, once; later "
-                "starts load it\n"
-                f"  in a few seconds from {cache_dir_for(package)}\n"
+                "  up to a minute or two per part on 2 CPU cores, once; later starts load it "
+                "in about a second\n"
+                f"  from {cache_dir_for(package)}\n"
                 "  To compile everything ahead of time: python -m core.compile"
             )
         else:

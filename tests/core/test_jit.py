@@ -177,8 +177,8 @@ def test_compile_notice_says_once_what_compiles(monkeypatch):
         assert _first_party_function("numpy.fake")(1) == 2  # not ours: nothing
     lines = out.getvalue().splitlines()
     assert lines[0] == (
-        "village_env: numba is compiling the rules engine behind the public API (every start "
-        "needs it)."
+        "village_env: numba is compiling the rules engine behind the public API (new_game, "
+        "step, ...)."
     )
     assert "python -m core.compile" in lines[-2] and cj.cache_dir_for("village_env") in lines[-3]
     assert lines[-1] == (
