@@ -11,6 +11,11 @@ by `load_rules_data`), the compiled entry points for them, and per-thread scratc
 mask memo (`threading.local`), so threads stepping different games never share a buffer, with
 or without the GIL.
 
+The entry points are compiled (or loaded from numba's disk cache) by the first call that needs
+them, not at import: `import village_env` only builds the tables, so reading a constant, a
+`--help` or a process that never plays that game does not wait for numba (on a cold cache the
+compile takes tens of seconds; core.jit announces it on stderr).
+
 Compiled entry points (`<game>_env/engine/api.py`), one signature each (core.jit.compile_exactly),
 all returning a status code of core.errors:
 
@@ -117,6 +122,20 @@ class _Buffers(threading.local):
         self.b = _ThreadBuffers(state_size, work_size)
 
 
+class _CompileOnFirstCall:
+    """Stands in the game's box for entry point `index` until a call needs it: that call compiles
+    (or loads) all four for tables `T` (`spec.compile_entry_points`), puts them in the box and
+    runs; every later call reads the compiled dispatcher from the box directly."""
+
+    __slots__ = ("game", "T", "index")
+
+    def __init__(self, game: Game, T: np.ndarray, index: int):
+        self.game, self.T, self.index = game, T, index
+
+    def __call__(self, *args):
+        return self.game._compiled_for(self.T)[self.index](*args)
+
+
 class Game:
     """One game's public API over its spec (the functions each game package exports)."""
 
@@ -134,6 +153,7 @@ class Game:
         self._lv = spec.layout.version
         self._bufs = _Buffers(self.state_size, spec.work_size)
         self._box = [None]  # [(T, new, observe, legal_mask, step)]: swapped whole
+        self._compile_lock = threading.Lock()
         self.load_rules_data(spec.rules_data)
         self._bind_hot_path()
 
@@ -144,12 +164,24 @@ class Game:
         rules_data.py); returns the new RULES_DATA_HASH. Shapes must match the layout."""
         T = self.spec.build_tables(self.spec.rules_data if rd is None else rd)
         T.setflags(write=False)
-        entry = self.spec.compile_entry_points(T)
         # one tuple swapped whole: a reader sees the old tables with the old entry points or
-        # the new with the new (the memo records the tables it was made with)
-        self._box[0] = (T, *entry)
+        # the new with the new (the memo records the tables it was made with); the entry points
+        # are compiled by the first call that uses them (module docstring)
+        self._box[0] = (T, *(_CompileOnFirstCall(self, T, i) for i in range(1, 5)))
         self.rules_data_hash = self.spec.tables_hash(T)
         return self.rules_data_hash
+
+    def _compiled_for(self, T: np.ndarray) -> tuple:
+        """(T, new, observe, legal_mask, step) compiled for tables T; into the box if T is the
+        tables in use (it is not when load_rules_data ran meanwhile)."""
+        with self._compile_lock:
+            active = self._box[0]
+            if active[0] is T and not isinstance(active[1], _CompileOnFirstCall):
+                return active
+            compiled = (T, *self.spec.compile_entry_points(T))
+            if active[0] is T:
+                self._box[0] = compiled
+            return compiled
 
     @property
     def tables(self) -> np.ndarray:

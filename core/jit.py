@@ -37,6 +37,13 @@ new, empty directory and numba compiles afresh. This uses only numba's documente
 Where the directories live: under ``$NUMBA_CACHE_DIR`` when the user set it, else in the
 package's own ``__pycache__/numba/`` (old digests there are removed), else in the user's cache
 folder when the package folder is read-only.
+
+First start: compiling takes tens of seconds, so a compile that is still running after
+`NOTICE_AFTER_S` prints one line on stderr saying what is compiled, about how long it takes and
+where it is cached (`CompileNotice`, once per module of compiled code per process). It listens to
+numba's ``numba:compile`` event, which numba raises only after its disk cache had nothing for the
+function (a cache miss), so a warm start prints nothing and pays nothing.
+`python -m core.compile` compiles everything a game needs ahead of time.
 """
 
 from __future__ import annotations
@@ -46,14 +53,26 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
+import time
 from pathlib import Path
 
 import llvmlite
 import numba
 import numpy as np
 from numba import config as _numba_config
+from numba.core import event as _numba_event
 
-__all__ = ["jit", "njit_options", "nl", "compile_exactly", "source_digest", "cache_dir_for"]
+__all__ = [
+    "jit",
+    "njit_options",
+    "nl",
+    "compile_exactly",
+    "source_digest",
+    "cache_dir_for",
+    "CompileNotice",
+    "NOTICE",
+]
 
 _CORE = Path(__file__).resolve().parent
 _ROOT = _CORE.parent
@@ -174,3 +193,105 @@ def compile_exactly(dispatchers_and_signatures) -> None:
         dispatcher.disable_compile(False)
         dispatcher.compile(sig)
         dispatcher.disable_compile()
+
+
+# --- first start: say what numba is compiling (issue 15) -----------------------------------------
+
+NOTICE_AFTER_S = 1.0  # a compile still running after this long is announced (0: at once)
+
+# what the compiled code of a module is for, by module name after the package
+_WHAT = {
+    "engine.api": "the rules engine behind the public API (new_game, step, ...)",
+    "engine.batch_loops": "the batch engine's parallel loops (make_batch, training)",
+    "engine.search_loops": "the search agent's loops (mcts)",
+    "engine.kernels": "the engine kernels of the bots and the search",
+}
+
+
+class CompileNotice(_numba_event.Listener):
+    """Announces on stderr a numba compile of this library that is still running after
+    `NOTICE_AFTER_S` (see the module docstring): the first one of the process at length (what,
+    why, about how long, where it is cached, how to compile ahead of time), later ones of other
+    modules in one line each; every module once.
+
+    numba raises ``numba:compile`` only on a cache miss, nested for the functions a compiled
+    function calls; the outermost one names what is compiled. `seconds` and `functions` count the
+    outermost compiles per package (python -m core.compile reports them); `enabled` False keeps
+    it quiet (python -m core.compile prints its own lines)."""
+
+    def __init__(self, stream=None):
+        self.stream = stream  # None: sys.stderr at the time of printing
+        self.enabled = True
+        self.depth = 0
+        self.announced: set[str] = set()
+        self.seconds: dict[str, float] = {}
+        self.functions: dict[str, int] = {}
+        self._timer: threading.Timer | None = None
+        self._started = 0.0
+        self._current: str | None = None  # package of the compile in progress (first-party)
+        self._lock = threading.Lock()
+
+    def on_start(self, event):
+        self.depth += 1  # numba holds its compiler lock: one compiling thread at a time
+        if self.depth != 1:
+            return
+        self._started = time.perf_counter()
+        self._current = None
+        try:
+            module = event.data["dispatcher"].py_func.__module__
+        except (AttributeError, KeyError, TypeError):
+            return
+        package = module.split(".")[0]
+        if package not in _FIRST_PARTY:
+            return
+        self._current = package
+        if module in self.announced or not self.enabled:
+            return
+        if NOTICE_AFTER_S <= 0:
+            self._say(module)
+        else:
+            self._timer = threading.Timer(NOTICE_AFTER_S, self._say, (module,))
+            self._timer.daemon = True
+            self._timer.start()
+
+    def on_end(self, event):
+        self.depth -= 1
+        if self.depth != 0:
+            return
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+        package = self._current
+        if package is not None:
+            took = time.perf_counter() - self._started
+            self.seconds[package] = self.seconds.get(package, 0.0) + took
+            self.functions[package] = self.functions.get(package, 0) + 1
+
+    def _say(self, module: str) -> None:
+        with self._lock:
+            self._timer = None
+            if module in self.announced or not self.enabled:
+                return
+            first = not self.announced
+            self.announced.add(module)
+        package, _, rest = module.partition(".")
+        what = _WHAT.get(rest, f"the compiled code of {module}")
+        if first:
+            text = (
+                f"{package}: numba is compiling {what}.\n"
+                "  It is not in the compile cache yet (first start, or the code or numba "
+                "changed): this takes\n"
+                "  up to a minute or two per part on 2 CPU cores, once; later starts load it "
+                "in about a second\n"
+                f"  from {cache_dir_for(package)}\n"
+                "  To compile everything ahead of time: python -m core.compile"
+            )
+        else:
+            text = f"{package}: numba is compiling {what} (not cached yet; once)"
+        print(text, file=self.stream or sys.stderr, flush=True)
+
+
+_FIRST_PARTY = frozenset(_first_party())
+NOTICE = CompileNotice()
+_numba_event.register("numba:compile", NOTICE)

@@ -145,3 +145,158 @@ def test_editing_rules_data_recompiles(tmp_path):
     # the superseded digest's directory is gone; one remains
     cache = tmp_path / "village_env" / "__pycache__" / "numba"
     assert len(list(cache.glob("village_env-*"))) == 1
+
+
+# --- first start: the compile notice and the warm-up command (issue 15, point 1) ---------------
+
+
+def _first_party_function(module: str):
+    """A fresh, uncached compiled function that numba's events attribute to `module`."""
+    import numba
+
+    def f(x):
+        return x + 1
+
+    f.__module__ = module
+    return numba.njit(cache=False)(f)
+
+
+def test_compile_notice_says_once_what_compiles(monkeypatch):
+    import io
+
+    from numba.core import event
+
+    monkeypatch.setattr(cj.NOTICE, "enabled", False)  # the process-wide one stays quiet
+    out = io.StringIO()
+    notice = cj.CompileNotice(stream=out)
+    monkeypatch.setattr(cj, "NOTICE_AFTER_S", 0.0)
+    with event.install_listener("numba:compile", notice):
+        assert _first_party_function("village_env.engine.api")(1) == 2
+        assert _first_party_function("village_env.engine.api")(1) == 2  # same module: once
+        assert _first_party_function("village_env.engine.batch_loops")(1) == 2
+        assert _first_party_function("numpy.fake")(1) == 2  # not ours: nothing
+    lines = out.getvalue().splitlines()
+    assert lines[0] == (
+        "village_env: numba is compiling the rules engine behind the public API (new_game, "
+        "step, ...)."
+    )
+    assert "python -m core.compile" in lines[-2] and cj.cache_dir_for("village_env") in lines[-3]
+    assert lines[-1] == (
+        "village_env: numba is compiling the batch engine's parallel loops (make_batch, "
+        "training) (not cached yet; once)"
+    )
+    assert notice.functions == {"village_env": 3}
+
+
+def test_compile_notice_waits_for_a_slow_compile(monkeypatch):
+    """A compile shorter than NOTICE_AFTER_S (most small functions) prints nothing."""
+    import io
+
+    from numba.core import event
+
+    monkeypatch.setattr(cj.NOTICE, "enabled", False)
+    out = io.StringIO()
+    notice = cj.CompileNotice(stream=out)
+    monkeypatch.setattr(cj, "NOTICE_AFTER_S", 60.0)
+    with event.install_listener("numba:compile", notice):
+        assert _first_party_function("core.fake")(1) == 2
+    assert out.getvalue() == "" and notice.functions == {"core": 1}
+    assert notice._timer is None  # cancelled when the compile ended
+
+
+_PROBE = textwrap.dedent(
+    """
+    import numpy as np
+    import core.jit as cj
+    cj.NOTICE_AFTER_S = 0.0  # announce at once: these compile in about a second
+    from core.rng import rng_seed
+    assert cj.nl(3) == 3
+    rng_seed(np.zeros(4, dtype=np.int64), 0, 1, 2, 3)
+    print("compiled", cj.NOTICE.functions.get("core", 0))
+    """
+)
+
+
+def _run_cold_or_warm(code: str, cache: Path, timeout: int) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+    env["NUMBA_CACHE_DIR"] = str(cache)
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def test_notice_only_when_the_cache_misses(tmp_path):
+    """An empty cache directory: numba compiles and the notice says so; the same directory
+    again: everything loads from the cache, no notice."""
+    cold = _run_cold_or_warm(_PROBE, tmp_path / "cache", 120)
+    assert cold.returncode == 0, cold.stderr[-3000:]
+    assert cold.stdout.split() == ["compiled", "2"]
+    assert cold.stderr.count("core: numba is compiling") == 2  # two modules: core.jit, core.rng
+    assert cold.stderr.count("python -m core.compile") == 1  # explained once
+    warm = _run_cold_or_warm(_PROBE, tmp_path / "cache", 120)
+    assert warm.returncode == 0, warm.stderr[-3000:]
+    assert warm.stdout.split() == ["compiled", "0"]
+    assert "numba is compiling" not in warm.stderr
+
+
+def test_importing_a_game_compiles_nothing(tmp_path):
+    """On an empty cache, importing both games (constants, --help, registration) takes no numba
+    compile: the entry points compile on the first call that needs them (core.game)."""
+    code = (
+        "import core.jit as cj, village_env, troyes_env, training.env\n"
+        "print(village_env.NUM_ACTIONS > 0, troyes_env.RULES_DATA_HASH != '', "
+        "sum(cj.NOTICE.functions.values()))"
+    )
+    r = _run_cold_or_warm(code, tmp_path / "cache", 120)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert r.stdout.split() == ["True", "True", "0"]
+    assert "numba is compiling" not in r.stderr
+
+
+@pytest.mark.slow
+def test_first_game_says_it_compiles(tmp_path):
+    """The new user's case (issue 15): the first game on an empty cache compiles for tens of
+    seconds and says so on stderr (default NOTICE_AFTER_S); the next start says nothing."""
+    code = (
+        "import numpy as np, village_env as V\n"
+        "s = V.new_game(2, seed=0)\n"
+        "V.step(s, int(np.flatnonzero(V.legal_mask(s))[0]))"
+    )
+    cold = _run_cold_or_warm(code, tmp_path / "cache", 600)
+    assert cold.returncode == 0, cold.stderr[-3000:]
+    assert cold.stderr.startswith(
+        "village_env: numba is compiling the rules engine behind the public API"
+    )
+    warm = _run_cold_or_warm(code, tmp_path / "cache", 600)
+    assert warm.returncode == 0 and "numba is compiling" not in warm.stderr
+
+
+def test_compile_command(capsys):
+    import re
+
+    from core import compile as cc
+
+    assert cc.main(["--game", "village", "--parts", "api,bots"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    line = r" +\d+\.\d s  \((compiled \d+ functions|loaded from the cache)\)"
+    assert re.fullmatch("village  api    " + line, out[0]), out
+    assert re.fullmatch("village  bots   " + line, out[1]), out
+    assert re.fullmatch(r"done in \d+\.\d s; compiled code is cached in:", out[2]), out
+    assert out[3:] == ["  " + cj.cache_dir_for(p) for p in ("core", "village_env")]
+    with pytest.raises(SystemExit):
+        cc.main(["--parts", "api,nope"])
+    assert "--parts: unknown nope" in capsys.readouterr().err
+
+
+def test_game_compile_entry_points_name_their_game(capsys):
+    import troyes_env.compile
+    import village_env.compile
+
+    for mod, name in ((village_env.compile, "village"), (troyes_env.compile, "troyes")):
+        assert mod.main(["--parts", "api"]) == 0
+        assert capsys.readouterr().out.startswith(f"{name:<8} api ")
