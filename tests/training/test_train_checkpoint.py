@@ -445,9 +445,7 @@ def test_tiny_run_with_other_vec_envs(tmp_path, vec, monkeypatch):
     assert (out / "progress.csv").read_text().startswith("timesteps,")
 
 
-def test_tournament_takes_the_game_from_a_checkpoint_and_keys_on_its_contents(
-    troyes_run, tmp_path
-):
+def test_tournament_takes_the_game_from_a_checkpoint_and_keys_on_its_contents(troyes_run, tmp_path):
     """A checkpoint entrant: the game comes from its sidecar, and its fingerprint is the SHA-256
     of its weights (a retrained checkpoint at the same path is another entrant)."""
     import shutil
