@@ -69,15 +69,20 @@ def _seed(*words: int) -> int:
     return int(np.random.SeedSequence([int(w) & 0xFFFFFFFF for w in words]).generate_state(1)[0])
 
 
-def play_game(game, agents: list[Agent], seed: int, max_decisions: int = 1_000_000) -> np.ndarray:
+def play_game(
+    game, agents: list[Agent], seed: int, max_decisions: int = 1_000_000, on_step=None
+) -> np.ndarray:
     """Play one game, agents[seat] choosing for each seat; returns the final state. Agents with
-    a `notify(action)` method (the search agent) are told every action played."""
+    a `notify(action)` method (the search agent) are told every action played; `on_step(action,
+    state)`, if given, sees every action and the state after it (the tournament records both)."""
     s = game.new_game(len(agents), seed)
     listeners = [a for a in agents if hasattr(a, "notify")]
     k = 0
     while not game.is_terminal(s):
         a = agents[game.current_player(s)].act(s)
         s = game.step(s, a)
+        if on_step is not None:
+            on_step(a, s)
         for agent in listeners:
             agent.notify(a)
         k += 1

@@ -38,7 +38,7 @@ import numpy as np
 
 from training.agents import AgentSpecError, UserAgent, agent_fingerprint, make_agent
 from training.checkpoint import CheckpointError, library_version
-from training.evaluate import PROVISIONAL_NOTE, ranks, resolve_game, win_shares
+from training.evaluate import PROVISIONAL_NOTE, play_game, ranks, resolve_game, win_shares
 from training.games import GameNotAvailableError, check_players, game_names, get_game
 from training.store import GameRecord, GameStore, StoreError, state_check
 
@@ -147,21 +147,16 @@ def schedule(
 
 
 def play_recorded(game, agents: list, seed: int, max_decisions: int = 1_000_000):
-    """Play one game; (final state, actions, state checks, wall seconds)."""
+    """Play one game (evaluate.play_game); (final state, actions, state checks, wall seconds)."""
     t0 = time.perf_counter()
-    s = game.new_game(len(agents), seed)
-    listeners = [a for a in agents if hasattr(a, "notify")]
     actions: list[int] = []
     checks: list[int] = []
-    while not game.is_terminal(s):
-        a = int(agents[game.current_player(s)].act(s))
-        s = game.step(s, a)
-        actions.append(a)
+
+    def record(a: int, s: np.ndarray) -> None:
+        actions.append(int(a))
         checks.append(state_check(s))
-        for agent in listeners:
-            agent.notify(a)
-        if len(actions) > max_decisions:
-            raise RuntimeError(f"game with seed {seed} exceeded {max_decisions} decisions")
+
+    s = play_game(game, agents, seed, max_decisions, on_step=record)
     return s, actions, checks, time.perf_counter() - t0
 
 
