@@ -7,12 +7,23 @@ written for one game runs on the other.
 
 from __future__ import annotations
 
+import numpy as np
+
 from core.errors import IllegalActionError, StateFormatError
 from core.game import PUBLIC_NAMES, Game
+from village_env.layout import SCORE_SOURCES
 from village_env.spec import SPEC
 
 GAME = Game(SPEC)
 GAME.export_to(globals())
+
+
+def score_by_source(state: np.ndarray) -> np.ndarray:
+    """Prestige per player and source (issue 14): int64 (num_players, len(SCORE_SOURCES)), a
+    copy; column k is SCORE_SOURCES[k]. Each row sums to the player's prestige, and to
+    `scores(state)` once the game is over (final scoring included, rules §5.2)."""
+    n = GAME.num_players(state)  # the format check (StateFormatError)
+    return GAME.layout.view(state, "score_src")[:n].copy()
 
 
 def __getattr__(name: str):  # RULES_DATA_HASH and TABLES follow load_rules_data
@@ -22,5 +33,6 @@ def __getattr__(name: str):  # RULES_DATA_HASH and TABLES follow load_rules_data
 # the AEC env (imported last: binding the names here replaces the `env` submodule attribute)
 from village_env.env import env, raw_env  # noqa: E402
 
-__all__ = list(PUBLIC_NAMES)
+# Village's own additions to the shared API (core.game.PUBLIC_NAMES)
+__all__ = [*PUBLIC_NAMES, "SCORE_SOURCES", "score_by_source"]
 _ = (IllegalActionError, StateFormatError, env, raw_env)

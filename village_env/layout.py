@@ -6,7 +6,7 @@ from core.layout import Layout
 from village_env.tables import N_CITIES, N_CUSTOMERS
 
 GAME_ID = 0x56494C  # "VIL"
-VERSION = 1
+VERSION = 2  # 2: the score_src segment (issue 14)
 MAXP = 4
 N_SPACES = 7
 N_KINDS = 5  # 4 influence colours + plague
@@ -59,6 +59,28 @@ PHASE_NAMES = (
     "Mass: advance",
     "game over",
 )
+
+# where prestige comes from (issue 14): the `score_src` segment's second axis, in this order.
+# Every change of a player's prestige is credited to exactly one source when it happens
+# (board.add_prestige), so each seat's row sums to its prestige at every moment.
+SCORE_SOURCES = (
+    "travel_rewards",  # in game: a city reward of kind prestige on placing a marker (rules §4.6)
+    "council_privilege",  # in game: the level-4 privilege, coins -> prestige (rules §4.7)
+    "mass_majority",  # in game: the majority bonus at each Mass (rules §4.9 step 3, ED-29)
+    "travel",  # final scoring: travel markers on the map (rules §5.2)
+    "council",  # final scoring: living members on council levels (rules §5.2)
+    "church",  # final scoring: members on the church windows (rules §5.2)
+    "chronicle",  # final scoring: members in the village chronicle (rules §5.2)
+    "customers",  # final scoring: printed values of the customer tiles served (rules §5.2)
+    "coins",  # final scoring: coins left (rules §5.2)
+)
+N_SCORE_SOURCES = len(SCORE_SOURCES)
+SRC_TRAVEL_REWARDS, SRC_COUNCIL_PRIVILEGE, SRC_MASS_MAJORITY = 0, 1, 2
+# final scoring: source SRC_FINAL + k holds part k of engine.rounds.final_score_parts
+# (travel, council, church, chronicle, customers, coins)
+SRC_FINAL = SCORE_SOURCES.index("travel")
+N_FINAL_SOURCES = N_SCORE_SOURCES - SRC_FINAL
+assert SCORE_SOURCES[:SRC_FINAL] == ("travel_rewards", "council_privilege", "mass_majority")
 
 BIG = 1 << 40
 P, S = MAXP, N_SPACES
@@ -123,6 +145,8 @@ SEGMENTS = [
     ("game_over", (), 0, 1, False, "terminal"),
     ("truncated", (), 0, 1, False, "ended by the round cap (ED-34)"),
     ("n_turns", (), 0, BIG, False, "turns started (statistics)"),
+    # not observed (the observation has prestige); rows sum to `prestige` (engine.checks)
+    ("score_src", (P, N_SCORE_SOURCES), 0, BIG, False, "prestige by SCORE_SOURCES, per seat"),
 ]
 LAYOUT = Layout("village", VERSION, SEGMENTS)
 STATE_SIZE = LAYOUT.size
@@ -170,4 +194,5 @@ S_FREE, S_OVER, S_TRUNC, S_NTURNS = (
     _o("truncated"),
     _o("n_turns"),
 )
+S_SCORE_SRC = _o("score_src")  # score_src[p, k] at S_SCORE_SRC + p*N_SCORE_SOURCES + k
 MEM_STRIDE = N_LOC * N_GEN  # members[p, loc, g] at S_MEM + p*MEM_STRIDE + loc*N_GEN + g

@@ -243,3 +243,15 @@ def set_bag(s, kinds: dict):
     assert (sup >= 0).all()
     assert not V.check_invariants(s), V.check_invariants(s)
     return s
+
+
+# --- prestige by source (issue 14, append only) --------------------------------------------
+def set_prestige(s, p, k, source):
+    """Give p exactly k prestige, all credited to `source` (a layout.SCORE_SOURCES name), so the
+    score_src rows still sum to prestige (V.check_invariants)."""
+    from village_env.layout import SCORE_SOURCES
+
+    v(s, "prestige")[p] = k
+    v(s, "score_src")[p] = 0
+    v(s, "score_src")[p, SCORE_SOURCES.index(source)] = k
+    return s

@@ -23,6 +23,7 @@ from village.helpers import (
     new,
     set_board,
     set_market,
+    set_prestige,
     set_turn,
     v,
 )
@@ -128,7 +129,7 @@ def test_customers_and_coins():
 
 def test_all_categories_add_to_in_game_prestige():
     def prep(s):
-        v(s, "prestige")[0] = 5
+        set_prestige(s, 0, 5, "travel_rewards")
         v(s, "markers")[0, [0, 2, 5]] = 1  # 3 markers: 6
         for lv in range(4):  # one member on each council level: 0 + 2 + 4 + 6
             move(s, 0, LOC_FARM, LOC_COUNCIL + lv, 1)
@@ -157,7 +158,8 @@ def ended(prestige, customers, dead=None, n=3):
     set_market(s, [], [])
     for p, k in (dead or {}).items():
         add_dead(s, p, 1, src=LOC_FARM, k=k)
-    v(s, "prestige")[:n] = prestige
+    for p, k in enumerate(prestige):
+        set_prestige(s, p, k, "customers")
     v(s, "game_over")[0] = 1
     assert not V.check_invariants(s)
     return s

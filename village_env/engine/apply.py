@@ -120,6 +120,8 @@ from village_env.layout import (
     S_PUNITS,
     S_SCUBES,
     S_STALLS,
+    SRC_COUNCIL_PRIVILEGE,
+    SRC_TRAVEL_REWARDS,
 )
 from village_env.tables import (
     CITY_REWARD_ROW,
@@ -217,7 +219,7 @@ def _apply_travel(s, T, p, e, d, g):
         kind = T[T_CITY_REWARD + CITY_REWARD_ROW * dst]
         amount = T[T_CITY_REWARD + CITY_REWARD_ROW * dst + 1]
         if kind == RW_PRESTIGE:
-            add_prestige(s, p, amount)
+            add_prestige(s, p, amount, SRC_TRAVEL_REWARDS)  # rules §4.6
         elif kind == RW_COINS:
             gain_coins(s, p, amount)
         else:  # RW_CUBES -> PK_CUBES, RW_GOODS -> PK_GOODS
@@ -315,7 +317,7 @@ def _apply_privilege(s, T, p, lv):
         start_reward(s, T, PK_GOODS, T[T_PRIVILEGE_GOODS])
     else:
         pay_coins(s, p, T[T_PRIVILEGE_COIN])
-        add_prestige(s, p, T[T_PRIVILEGE_PRESTIGE])
+        add_prestige(s, p, T[T_PRIVILEGE_PRESTIGE], SRC_COUNCIL_PRIVILEGE)  # rules §4.7
         finish_action(s, T)
 
 

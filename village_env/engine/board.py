@@ -25,6 +25,7 @@ from village_env.layout import (
     N_GOODS,
     N_KINDS,
     N_LEVELS,
+    N_SCORE_SOURCES,
     N_SECTIONS,
     N_SPACES,
     N_WINDOWS,
@@ -57,6 +58,7 @@ from village_env.layout import (
     S_PUNITS,
     S_RNG,
     S_SCOINS,
+    S_SCORE_SRC,
     S_SCUBES,
     S_SGOODS,
     S_SGRAIN,
@@ -383,8 +385,11 @@ def draw_tile(s):
 
 
 @jit
-def add_prestige(s, p, k):
+def add_prestige(s, p, k, src):
+    """p gains k prestige from source `src` (layout.SRC_*, issue 14): the one place prestige
+    changes, so score_src[p] sums to prestige[p] at every moment."""
     s[S_PRESTIGE + p] += k
+    s[S_SCORE_SRC + N_SCORE_SOURCES * p + src] += k
 
 
 # --- decision context and the start of a turn (rules §3.2, §5.1 step 3) -----------------------

@@ -18,6 +18,7 @@ from village_env.layout import (
     N_GOODS,
     N_KINDS,
     N_LOC,
+    N_SCORE_SOURCES,
     N_SECTIONS,
     N_SLOTS,
     N_SPACES,
@@ -37,8 +38,10 @@ from village_env.layout import (
     S_OWNER,
     S_PHASE,
     S_PILE,
+    S_PRESTIGE,
     S_QUEUE,
     S_SCOINS,
+    S_SCORE_SRC,
     S_SCUBES,
     S_SGOODS,
     S_SGRAIN,
@@ -74,6 +77,7 @@ INVARIANT_MESSAGES = (
     "monks missing from the black bag outside a Mass",
     "a stall outside the servable ones holds a tile",
     "a negative count",
+    "prestige by source (score_src) does not add up to prestige",
 )
 
 
@@ -154,4 +158,10 @@ def check_invariants_code(s, T):
     for k in range(T[T_STALLS + n], N_SLOTS):
         if s[S_STALLS + k] >= 0:
             return 12
+    for p in range(n):  # issue 14: every prestige change is credited to one source
+        tot = 0
+        for k in range(N_SCORE_SOURCES):
+            tot += s[S_SCORE_SRC + N_SCORE_SOURCES * p + k]
+        if tot != s[S_PRESTIGE + p]:
+            return 14
     return 0

@@ -62,7 +62,6 @@ from village_env.layout import (
     S_OVER,
     S_OWNER,
     S_PHASE,
-    S_PRESTIGE,
     S_QUEUE,
     S_RNG,
     S_ROUND,
@@ -74,6 +73,9 @@ from village_env.layout import (
     S_TRIGP,
     S_TRUNC,
     S_TURN,
+    SCORE_SOURCES,
+    SRC_FINAL,
+    SRC_MASS_MAJORITY,
 )
 from village_env.tables import (
     CHRONICLE_SCORE_TOP,
@@ -94,6 +96,15 @@ from village_env.tables import (
 )
 
 N_SCORE_PARTS = 6  # final_score_parts: travel, council, church, chronicle, customers, coins
+# part k is credited to score source SRC_FINAL + k (layout.SCORE_SOURCES, issue 14)
+assert SCORE_SOURCES[SRC_FINAL:] == (
+    "travel",
+    "council",
+    "church",
+    "chronicle",
+    "customers",
+    "coins",
+)
 
 
 # --- rounds and turns (rules §3.1, §3.2) ------------------------------------------------------
@@ -371,7 +382,7 @@ def mass_majority(s, T):
             if c > 0:
                 left = w
         if m == best_m and left == best_left:
-            add_prestige(s, p, T[T_MASS_PRESTIGE])
+            add_prestige(s, p, T[T_MASS_PRESTIGE], SRC_MASS_MAJORITY)  # rules §4.9 step 3
 
 
 @jit
@@ -416,8 +427,8 @@ def final_scoring(s, T):
     parts = np.zeros(N_SCORE_PARTS, dtype=np.int64)  # once per game
     for p in range(s[S_NP]):
         final_score_parts(s, T, p, parts)
-        for k in range(N_SCORE_PARTS):
-            s[S_PRESTIGE + p] += parts[k]
+        for k in range(N_SCORE_PARTS):  # rules §5.2, each category to its own source
+            add_prestige(s, p, parts[k], SRC_FINAL + k)
     clear_context(s)
     s[S_PHASE] = PH_OVER
     s[S_ACTOR] = -1
