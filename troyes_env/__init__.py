@@ -7,12 +7,25 @@ API is core.game's, shared with `village_env`, so code written for one game runs
 
 from __future__ import annotations
 
+import numpy as np
+
 from core.errors import IllegalActionError, StateFormatError
 from core.game import PUBLIC_NAMES, Game
+from troyes_env.layout import LAYOUT as _LAYOUT
+from troyes_env.layout import SCORE_SOURCES
 from troyes_env.spec import SPEC
 
 GAME = Game(SPEC)
 GAME.export_to(globals())
+
+
+def score_by_source(state: np.ndarray) -> np.ndarray:
+    """Points by source (issue 14): an int64 array (num_players, len(SCORE_SOURCES)), a copy, of
+    the VP each player got from each source (SCORE_SOURCES names the columns; losses are
+    negative). Each row sums to the player's VP during play and to its score, scores(state),
+    once the game is over (the final-scoring columns are 0 before)."""
+    n = GAME.num_players(state)  # checks the state's format and version
+    return _LAYOUT.view(state, "score_src")[:n].copy()
 
 
 def __getattr__(name: str):  # RULES_DATA_HASH and TABLES follow load_rules_data
@@ -22,5 +35,5 @@ def __getattr__(name: str):  # RULES_DATA_HASH and TABLES follow load_rules_data
 # the AEC env (imported last: binding the names here replaces the `env` submodule attribute)
 from troyes_env.env import env, raw_env  # noqa: E402
 
-__all__ = list(PUBLIC_NAMES)
+__all__ = [*PUBLIC_NAMES, "SCORE_SOURCES", "score_by_source"]
 _ = (IllegalActionError, StateFormatError, env, raw_env)

@@ -13,7 +13,17 @@ import numpy as np
 
 from troyes_env import tables as _tables
 from troyes_env.engine.checks import F_NAMES, full_invariant_code, layout_bounds
-from troyes_env.layout import LAYOUT, PH_COUNTER, PH_OVER, PH_SETUP, STATE_SIZE
+from troyes_env.layout import (
+    LAYOUT,
+    PH_COUNTER,
+    PH_OVER,
+    PH_SETUP,
+    SCORE_SOURCES,
+    SRC_FLOOR,
+    SRC_PENALTY,
+    SRC_SLOTS,
+    STATE_SIZE,
+)
 from troyes_env.tables import A_TIMING, A_W, E_FLAGS, E_W, T_ACT, T_EV, T_SETUP
 
 
@@ -39,7 +49,7 @@ def invariant_errors(state: np.ndarray, T: np.ndarray | None = None) -> list[str
         placed = int((spaces == p).sum()) + int(lying[:, p].sum()) + int((sup[:, p] > 0).sum())
         total = placed + int(v("supply")[p])
         if p >= n:
-            if total or v("owned")[p] or v("deniers")[p] or v("vp")[p]:
+            if total or v("owned")[p] or v("deniers")[p] or v("vp")[p] or v("score_src")[p].any():
                 err.append(f"seat {p} is not in the game but holds something")
             continue
         if total != v("owned")[p]:
@@ -129,6 +139,21 @@ def invariant_errors(state: np.ndarray, T: np.ndarray | None = None) -> list[str
         err.append("black dice outside the counter step")
     if ph == PH_OVER and (dice.sum() or lying.sum()):
         err.append("dice or lying citizens left after the game")
+    # points by source (issue 14): the sources of play sum to the VP; the final-scoring ones are
+    # credited at the end only, and then every source sums to the final score
+    src = v("score_src")
+    for p in range(n):
+        row = [int(x) for x in src[p]]
+        play, fin = sum(row[:SRC_SLOTS]), sum(row[SRC_SLOTS:])
+        if play != v("vp")[p]:
+            err.append(f"P{p}: score sources of play sum to {play} != VP {int(v('vp')[p])}")
+        if row[SRC_PENALTY] > 0 or row[SRC_FLOOR] < 0:
+            err.append(f"P{p}: penalties {row[SRC_PENALTY]} > 0 or floor {row[SRC_FLOOR]} < 0")
+        if ph == PH_OVER and play + fin != v("final")[p]:
+            err.append(f"P{p}: score sources sum to {play + fin} != final {int(v('final')[p])}")
+        if ph != PH_OVER and any(row[SRC_SLOTS:]):
+            names = [SCORE_SOURCES[k] for k in range(SRC_SLOTS, len(row)) if row[k]]
+            err.append(f"P{p}: final-scoring sources {names} credited before the end")
     return err
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from core.layout import Layout
 
-VERSION = 1
+VERSION = 2  # 2: the score_src segment (points by source, issue 14)
 MAXP = 4
 BIG = 1 << 30
 NROW = 13  # event row: Marauding + at most 6 red + 6 white/yellow (DP table)
@@ -61,6 +61,67 @@ PHASE_NAMES = (
 
 # pending action target kinds
 TK_NONE, TK_ACT, TK_EVENT, TK_CATH, TK_BUILD, TK_AGRI = range(6)
+
+# Points by source (issue 14): every change of a player's VP and every final-scoring term is
+# credited, when it happens, to exactly one of these sources in the `score_src` segment (one row
+# per seat). During play a row sums to the seat's VP; once the game is over it sums to the final
+# score. Not observed: VP are public (ED-35) and the final terms exist only at the end.
+SCORE_SOURCES = (
+    # VP gained by activating an Activity card (rules §4.1, §6.1.2), one source per card in
+    # rules_data.ACTIVITY_CARDS order (card id = index), net of the VP a PAY_GAIN card makes the
+    # player pay. Cards whose activation never gives VP stay at 0 (effects below as in the
+    # standard rules data, docs/rules/troyes.md §6.1.1).
+    "activity:ARTISAN",  # card 0, PAY_GAIN influence -> deniers: never VP
+    "activity:MERCHANT",  # card 1, GAIN deniers: never VP
+    "activity:MILLER",  # card 2, deniers per citizen: never VP
+    "activity:INNKEEPER",  # card 3, PAY_GAIN deniers -> influence: never VP
+    "activity:BLACKSMITH",  # card 4, delayed (cubes): never VP
+    "activity:MILITIA",  # card 5, delayed: never VP
+    "activity:JOURNEYMAN",  # card 6, PAY_GAIN deniers -> VP: the VP gained
+    "activity:GOLDSMITH",  # card 7, GAIN deniers and VP: the VP part
+    "activity:SCULPTOR",  # card 8, GAIN VP
+    "activity:TITHING",  # card 9, delayed: never VP
+    "activity:MONK",  # card 10, delayed: never VP
+    "activity:PRIEST",  # card 11, delayed: never VP
+    "activity:APPRENTICESHIP",  # card 12, delayed: never VP
+    "activity:TEMPLAR",  # card 13, delayed: never VP
+    "activity:CONFESSION",  # card 14, delayed: never VP
+    "activity:PILGRIMAGE",  # card 15, GAIN VP
+    "activity:GLASSMAKER",  # card 16, VP_PER own Cathedral cube
+    "activity:PROCESSION",  # card 17, VP_PER own Bishopric citizen
+    "activity:ARCHER",  # card 18, event cubes (a resolution they cause is "events"): never VP
+    "activity:DIPLOMAT",  # card 19, GAIN influence: never VP
+    "activity:KNIGHT",  # card 20, event cubes (as the Archer): never VP
+    "activity:HUNT",  # card 21, GAIN influence: never VP
+    "activity:MERCENARY",  # card 22, GAIN deniers: never VP
+    "activity:RED_II_3",  # card 23, GAIN deniers: never VP
+    "activity:CAPTAIN",  # card 24, VP_PER event with an own cube
+    "activity:JOUSTS",  # card 25, VP_PER own Palace citizen
+    "activity:TROUBADOUR",  # card 26, PAY_GAIN influence -> VP: the VP gained
+    "events",  # R1 / R2 rewards and shares of an event card resolved (rules §4.3, ED-33)
+    "cathedral",  # +1 VP per Cathedral cube placed (rules §4.2)
+    # VP really lost (<= 0, after the clamp at 0, ED-4) to the flat 2 VP penalty: a salary not
+    # paid in full (rules §3 phase 1), an event not carried out in full (§3 phase 3 step 2,
+    # ED-15), a black die conceded (§3 phase 3 step 4, ED-18)
+    "penalties",
+    # the final scoring terms (rules §7), credited once, when the game ends (ED-34)
+    "supervisor_slots",  # §7 item 3: VP printed on the Activity slots holding own supervisors
+    "unresolved_events",  # §7 item 2: +1 per unresolved event card holding an own cube
+    "cathedral_absence",  # §7 item 4: -2 per Cathedral level without an own cube (<= 0)
+    "characters",  # §7 item 5, §6.3: every revealed Character card, scored for this player
+    "floor",  # U-VP-FLOOR, ED-34: what the clamp of the final total at 0 adds (>= 0)
+)
+N_SCORE_SOURCES = len(SCORE_SOURCES)
+N_ACT_CARDS = 27  # Activity cards (rules §6.1: 9 per colour), one score source each
+SRC_ACT = 0  # score source of Activity card c: SRC_ACT + c
+SRC_EVENTS = SCORE_SOURCES.index("events")
+SRC_CATH = SCORE_SOURCES.index("cathedral")
+SRC_PENALTY = SCORE_SOURCES.index("penalties")
+SRC_SLOTS = SCORE_SOURCES.index("supervisor_slots")  # the first final-scoring source
+SRC_UNRES = SCORE_SOURCES.index("unresolved_events")
+SRC_CATH_ABS = SCORE_SOURCES.index("cathedral_absence")
+SRC_CHARS = SCORE_SOURCES.index("characters")
+SRC_FLOOR = SCORE_SOURCES.index("floor")
 
 LAYOUT = Layout(
     "troyes",
@@ -131,6 +192,14 @@ LAYOUT = Layout(
         ("flip_sel", (3, 6), 0, 6, False, "own dice chosen to flip"),
         ("flip_last", (), -1, 17, False, "last die id chosen to flip"),
         ("flip_ret", (), 0, 13, False, "phase to return to after a flip"),
+        (
+            "score_src",
+            (MAXP, N_SCORE_SOURCES),
+            -BIG,
+            BIG,
+            False,
+            "VP credited per seat and source (SCORE_SOURCES); not observed",
+        ),
     ],
 )
 
@@ -192,4 +261,5 @@ S_ACTK = _L.offset("act_k")
 S_FSEL = _L.offset("flip_sel")
 S_FLAST = _L.offset("flip_last")
 S_FRET = _L.offset("flip_ret")
+S_SCORE_SRC = _L.offset("score_src")
 STATE_SIZE = _L.size

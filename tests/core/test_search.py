@@ -200,6 +200,9 @@ DATA = Path(__file__).parent / "data"
 # in-game prestige credited from what the state shows, the travel rewards of the marked cities
 # (p0 5, p1 3) and p0's other 14 to the Mass majority (p0 holds no council member now; which of
 # Mass majority or level-4 privilege it came from is not recorded in a v1 state).
+# The two Troyes files were saved with layout
+# v1 and moved to v2 (issue 14) by appending the score_src segment with each seat's VP credited
+# to "events": their history is unknown, and the search does not read the segment.
 SCENARIOS = [
     # a family action that ends the game while ahead, or declining (which also ends it); the
     # recall from window W4 lets the game go on and loses

@@ -341,6 +341,13 @@ def dice_after_game(s):
     return s
 
 
+def score_src_off(s):
+    """A VP credited to no source (issue 14: the sources sum to the VP, the final score)."""
+    s = s.copy()
+    v(s, "score_src")[0, 0] += 1
+    return s
+
+
 CORRUPTIONS = [
     (size, C.F_SIZE),
     (out_of_range, C.F_RANGE),
@@ -369,6 +376,7 @@ CORRUPTIONS = [
     (too_many_rolled, C.F_ROLLED),
     (black_outside_counter, C.F_BLACK),
     (dice_after_game, C.F_OVER),
+    (score_src_off, C.F_SCORE_SRC),
 ]
 
 

@@ -12,6 +12,7 @@ from troyes_env.layout import (
     N_ACTPOS,
     N_CATH,
     N_DIE_TYPES,
+    N_SCORE_SOURCES,
     N_SPACES,
     N_VAL,
     NFLAG,
@@ -24,6 +25,7 @@ from troyes_env.layout import (
     S_CUBES,
     S_DEN,
     S_DICE,
+    S_FINAL,
     S_FLAGS,
     S_INF,
     S_KEPT,
@@ -31,9 +33,18 @@ from troyes_env.layout import (
     S_NP,
     S_RNG,
     S_ROW,
+    S_SCORE_SRC,
     S_SPACES,
     S_SUP,
     S_VP,
+    SRC_CATH,
+    SRC_CATH_ABS,
+    SRC_CHARS,
+    SRC_EVENTS,
+    SRC_FLOOR,
+    SRC_PENALTY,
+    SRC_SLOTS,
+    SRC_UNRES,
 )
 from troyes_env.rules_data import Count
 from troyes_env.tables import (
@@ -88,16 +99,35 @@ def gain_influence(s, T, p, x):
 
 
 @jit(alloc=False)
-def lose_vp(s, p, x):
-    """ED-4: a VP loss stops at 0."""
+def credit(s, p, src, k):
+    """Points by source (issue 14): add k to seat p's score source src (layout SCORE_SOURCES)."""
+    s[S_SCORE_SRC + p * N_SCORE_SOURCES + src] += k
+
+
+@jit(alloc=False)
+def gain_vp(s, p, k, src):
+    """Seat p's VP change by k (k < 0: a voluntary payment, ED-4), credited to source src.
+    Every VP change during play goes through here or lose_vp."""
+    s[S_VP + p] += k
+    credit(s, p, src, k)
+
+
+@jit(alloc=False)
+def lose_vp(s, p, x, src):
+    """ED-4: a VP loss stops at 0; the VP really lost are debited to src. Returns them."""
     v = s[S_VP + p] - x
-    s[S_VP + p] = v if v > 0 else 0
+    if v < 0:
+        v = 0
+    lost = s[S_VP + p] - v
+    s[S_VP + p] = v
+    credit(s, p, src, -lost)
+    return lost
 
 
 @jit(alloc=False)
 def penalty(s, T, p):
-    """rules §3: the flat 2 VP penalty (never below 0)."""
-    lose_vp(s, p, T[T_MISC + M_PENALTY])
+    """rules §3: the flat 2 VP penalty (never below 0), debited to "penalties"."""
+    lose_vp(s, p, T[T_MISC + M_PENALTY], nl(SRC_PENALTY))
 
 
 # ---------------------------------------------------------------- dice
@@ -290,12 +320,13 @@ def resolve_event(s, T, i):
         for o in range(5):
             if own_flags(s, i, o) == mx:
                 keeper = o
+    # VP rewards credited to "events" (rules §4.3)
     if npres == 1:
         if keeper < 4:
-            s[S_VP + keeper] += r1 + r2
+            gain_vp(s, keeper, r1 + r2, nl(SRC_EVENTS))
     elif nmx == 1:
         if keeper < 4:
-            s[S_VP + keeper] += r1
+            gain_vp(s, keeper, r1, nl(SRC_EVENTS))
         sc = 0
         for o in range(5):
             c = own_flags(s, i, o)
@@ -308,12 +339,12 @@ def resolve_event(s, T, i):
         share = r2 // nsc
         for o in range(4):
             if own_flags(s, i, o) == sc:
-                s[S_VP + o] += share
+                gain_vp(s, o, share, nl(SRC_EVENTS))
     else:
         share = (r1 + r2) // nmx
         for o in range(4):
             if own_flags(s, i, o) == mx:
-                s[S_VP + o] += share
+                gain_vp(s, o, share, nl(SRC_EVENTS))
         # ED-33: the tied player holding the lowest-numbered flag keeps the card
         for f in range(nf):
             o = s[S_FLAGS + i * NFLAG + f]
@@ -368,7 +399,7 @@ def build_cathedral_cube(s, T, p, v):
     h = cath_height(s, v)
     s[S_CATH + h * 6 + v - 1] = p
     s[S_CUBES + p] += 1
-    s[S_VP + p] += T[T_MISC + M_CATH_VP]
+    gain_vp(s, p, T[T_MISC + M_CATH_VP], nl(SRC_CATH))
     gain_influence(s, T, p, T[T_CATH_INFL + v - 1])
 
 
@@ -423,33 +454,93 @@ def character_vp(s, T, ch, p):
 
 
 @jit(alloc=False)
+def final_unresolved(s, T, p):
+    """rules §7 item 2: +1 VP per unresolved event card (Marauding included) with an own cube."""
+    t = 0
+    for i in range(NROW):
+        if s[S_ROW + i] >= 0 and own_flags(s, i, p) > 0:
+            t += T[T_MISC + M_UNRES_VP]
+    return t
+
+
+@jit(alloc=False)
+def final_slots(s, T, p):
+    """rules §7 item 3: the VP printed on each Activity slot holding p's supervisor."""
+    t = 0
+    for pos in range(N_ACTPOS):
+        w = s[S_ASUP + pos * 4 + p]
+        if w == 1 or w == 2:
+            card = s[S_ACARD + pos]
+            t += T[T_ACT + card * A_W + A_VP1 + w - 1]
+    return t
+
+
+@jit(alloc=False)
+def final_cathedral_absence(s, T, p):
+    """rules §7 item 4: -2 VP per Cathedral level without a cube of p (a term <= 0)."""
+    t = 0
+    for lv in range(3):
+        has = False
+        for v in range(6):
+            if s[S_CATH + lv * 6 + v] == p:
+                has = True
+        if not has:
+            t -= T[T_MISC + M_CATH_PEN]
+    return t
+
+
+@jit(alloc=False)
+def final_characters(s, T, p):
+    """rules §7 item 5, §6.3: every dealt Character card, scored for p (ED-11)."""
+    t = 0
+    for q in range(4):
+        for k in range(2):
+            ch = s[S_CHARS + q * 2 + k]
+            if ch >= 0:
+                t += character_vp(s, T, ch, p)
+    return t
+
+
+@jit(alloc=False)
+def final_unclamped(s, T, p):
+    """rules §7 items 1-5 for seat p, before the clamp at 0."""
+    return (
+        s[S_VP + p]
+        + final_unresolved(s, T, p)
+        + final_slots(s, T, p)
+        + final_cathedral_absence(s, T, p)
+        + final_characters(s, T, p)
+    )
+
+
+@jit(alloc=False)
 def score_final(s, T, out):
-    """rules §7 final scoring into out[0..P) (clamped at 0, U-VP-FLOOR)."""
+    """rules §7 final scoring into out[0..P) (clamped at 0, U-VP-FLOOR). Reads s only: callers
+    may project the score of any state (evaluate.py); score sources are credited only by
+    credit_final_scoring, when the game ends."""
     n = s[S_NP]
     for p in range(n):
-        t = s[S_VP + p]
-        for i in range(NROW):
-            if s[S_ROW + i] >= 0 and own_flags(s, i, p) > 0:
-                t += T[T_MISC + M_UNRES_VP]
-        for pos in range(N_ACTPOS):
-            w = s[S_ASUP + pos * 4 + p]
-            if w == 1 or w == 2:
-                card = s[S_ACARD + pos]
-                t += T[T_ACT + card * A_W + A_VP1 + w - 1]
-        for lv in range(3):
-            has = False
-            for v in range(6):
-                if s[S_CATH + lv * 6 + v] == p:
-                    has = True
-            if not has:
-                t -= T[T_MISC + M_CATH_PEN]
-        for q in range(4):
-            for k in range(2):
-                ch = s[S_CHARS + q * 2 + k]
-                if ch >= 0:
-                    t += character_vp(s, T, ch, p)
+        t = final_unclamped(s, T, p)
         out[p] = t if t > 0 else 0
     return 0
+
+
+@jit(alloc=False)
+def credit_final_scoring(s, T):
+    """The end of the game (rules §7, ED-34): credit each final term to its score source and the
+    clamp at 0 to "floor", so each seat's score sources sum to its final score (S_FINAL, which
+    the caller has just written with score_final)."""
+    n = s[S_NP]
+    for p in range(n):
+        u = final_unresolved(s, T, p)
+        w = final_slots(s, T, p)
+        c = final_cathedral_absence(s, T, p)
+        ch = final_characters(s, T, p)
+        credit(s, p, nl(SRC_UNRES), u)
+        credit(s, p, nl(SRC_SLOTS), w)
+        credit(s, p, nl(SRC_CATH_ABS), c)
+        credit(s, p, nl(SRC_CHARS), ch)
+        credit(s, p, nl(SRC_FLOOR), s[S_FINAL + p] - (s[S_VP + p] + u + w + c + ch))
 
 
 @jit(alloc=False)

@@ -23,6 +23,7 @@ from troyes_env.layout import (
     N_ACTPOS,
     N_CATH,
     N_DIE_TYPES,
+    N_SCORE_SOURCES,
     N_SPACES,
     N_VAL,
     NFLAG,
@@ -42,6 +43,7 @@ from troyes_env.layout import (
     S_DEN,
     S_DICE,
     S_DRAWN,
+    S_FINAL,
     S_FLAGS,
     S_GREY,
     S_INF,
@@ -53,14 +55,51 @@ from troyes_env.layout import (
     S_ROLLED,
     S_ROUND,
     S_ROW,
+    S_SCORE_SRC,
     S_SPACES,
     S_SUP,
     S_VP,
+    SRC_FLOOR,
+    SRC_PENALTY,
+    SRC_SLOTS,
     STATE_SIZE,
 )
 from troyes_env.tables import A_TIMING, A_W, E_FLAGS, E_W, T_ACT, T_EV, T_SETUP
 
-E_CITIZENS, E_GREY, E_CUBES, E_LYING, E_DICE, E_NEG, E_ROW, E_EMPTY_MASK, E_LONG = range(1, 10)
+E_CITIZENS, E_GREY, E_CUBES, E_LYING, E_DICE, E_NEG, E_ROW, E_EMPTY_MASK, E_LONG, E_SCORE_SRC = (
+    range(1, 11)
+)
+
+
+@jit(alloc=False)
+def score_src_ok(s, p):
+    """Points by source (issue 14) for seat p in the game: its score sources sum to its VP
+    during play and to its final score once the game is over; the final-scoring sources are 0
+    before the end; penalties are <= 0 and the floor >= 0."""
+    o = S_SCORE_SRC + p * N_SCORE_SOURCES
+    play = 0
+    for k in range(SRC_SLOTS):
+        play += s[o + k]
+    fin = 0
+    for k in range(SRC_SLOTS, N_SCORE_SOURCES):
+        fin += s[o + k]
+    if play != s[S_VP + p] or s[o + SRC_PENALTY] > 0 or s[o + SRC_FLOOR] < 0:
+        return False
+    if s[S_PHASE] == PH_OVER:
+        return play + fin == s[S_FINAL + p]
+    for k in range(SRC_SLOTS, N_SCORE_SOURCES):
+        if s[o + k] != 0:
+            return False
+    return True
+
+
+@jit(alloc=False)
+def score_src_empty(s, p):
+    """A seat not in the game has no score source."""
+    for k in range(N_SCORE_SOURCES):
+        if s[S_SCORE_SRC + p * N_SCORE_SOURCES + k] != 0:
+            return False
+    return True
 
 
 @jit
@@ -92,6 +131,8 @@ def invariant_code(s, T):
             return E_CUBES
         if s[S_DEN + p] < 0 or s[S_VP + p] < 0 or s[S_INF + p] < 0 or s[S_INF + p] > 20:
             return E_NEG
+        if not score_src_ok(s, p):
+            return E_SCORE_SRC
     g = s[S_GREY]
     for i in range(N_SPACES):
         if s[S_SPACES + i] == 4:
@@ -184,7 +225,8 @@ def random_game(s, T, mask, work, rng4, spare, explore, max_steps):
     F_ROLLED,  # more than 6 dice of a colour rolled (ED-3)
     F_BLACK,  # black dice outside the counter step
     F_OVER,  # dice or lying citizens left after the game
-) = range(1, 27)
+    F_SCORE_SRC,  # a seat's score sources do not sum to its VP (its final score once over)
+) = range(1, 28)
 
 F_NAMES = (
     "",
@@ -214,6 +256,7 @@ F_NAMES = (
     "rolled",
     "black",
     "over",
+    "score sources",
 )
 
 
@@ -252,6 +295,8 @@ def full_invariant_code(s, T, lo, hi):
         own = s[S_OWNED + p]
         if p >= n:
             if total != 0 or own != 0 or s[S_DEN + p] != 0 or s[S_VP + p] != 0:
+                return F_ABSENT_SEAT
+            if not score_src_empty(s, p):
                 return F_ABSENT_SEAT
             continue
         if total != own:
@@ -388,4 +433,8 @@ def full_invariant_code(s, T, lo, hi):
         for i in range(15):
             if s[S_LYING + i] != 0:
                 return F_OVER
+    # points by source (issue 14): each seat's sources sum to its VP, or final score once over
+    for p in range(n):
+        if not score_src_ok(s, p):
+            return F_SCORE_SRC
     return 0

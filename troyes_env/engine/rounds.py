@@ -5,6 +5,7 @@ from __future__ import annotations
 from core.jit import jit, nl
 from troyes_env.engine.board import (
     any_dice,
+    credit_final_scoring,
     dice_idx,
     penalty,
     place_citizen,
@@ -244,6 +245,7 @@ def _end_round(s, T):
     s[S_START] = (s[S_START] + 1) % n
     if s[S_ROUND] >= s[S_NROUNDS]:
         score_final(s, T, s[S_FINAL : S_FINAL + 4])
+        credit_final_scoring(s, T)  # points by source: the rules §7 terms, once
         s[S_PHASE] = PH_OVER
         s[S_CUR] = -1
         return

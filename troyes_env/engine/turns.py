@@ -24,6 +24,7 @@ from troyes_env.engine.board import (
     count_of,
     free_flags,
     gain_influence,
+    gain_vp,
     place_citizen,
     place_event_cube,
     placement_ok,
@@ -97,7 +98,7 @@ from troyes_env.layout import (
     S_SUP,
     S_TI,
     S_TK,
-    S_VP,
+    SRC_ACT,
     TK_ACT,
     TK_AGRI,
     TK_BUILD,
@@ -465,10 +466,10 @@ def _start_activations(s, T, p):
     if eff == EF_GAIN:
         s[S_DEN + p] += T[o + A_P0] * nact
         gain_influence(s, T, p, T[o + A_P1] * nact)
-        s[S_VP + p] += T[o + A_P2] * nact
+        gain_vp(s, p, T[o + A_P2] * nact, SRC_ACT + card)  # "activity:<KEY>" (rules §6.1.2)
         _end_turn(s, T)
     elif eff == EF_VP_PER:
-        s[S_VP + p] += T[o + A_P1] * count_of(s, T, p, T[o + A_P0]) * nact
+        gain_vp(s, p, T[o + A_P1] * count_of(s, T, p, T[o + A_P0]) * nact, SRC_ACT + card)
         _end_turn(s, T)
     elif eff == EF_MILLER:
         a = standing(s, p, nl(0))
@@ -491,15 +492,15 @@ def _do_activation(s, T, p):
             s[S_DEN + p] -= amt
         elif T[o + A_P0] == RES_INF:
             s[S_INF + p] -= amt
-        else:
-            s[S_VP + p] -= amt
+        else:  # a voluntary payment (ED-4: affordable), netted into "activity:<KEY>"
+            gain_vp(s, p, -amt, SRC_ACT + card)
         g = T[o + A_P3]
         if T[o + A_P2] == RES_DEN:
             s[S_DEN + p] += g
         elif T[o + A_P2] == RES_INF:
             gain_influence(s, T, p, g)
         else:
-            s[S_VP + p] += g
+            gain_vp(s, p, g, SRC_ACT + card)
         s[S_ACTK] += 1
         _after_activation(s, T, p)
     else:  # EVENT_CUBE (rules §6.1.2, ED-31)
