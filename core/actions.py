@@ -40,6 +40,11 @@ class ActionSpace:
     def offset(self, name: str) -> int:
         return self.segments[name].offset
 
+    @property
+    def segment_index(self) -> np.ndarray:
+        """(N,) int64: for each action id, the position of its segment in `segments`."""
+        return self._owner
+
     def encode(self, name: str, *idx: int) -> int:
         seg = self.segments[name]
         if not seg.shape:

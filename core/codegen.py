@@ -8,6 +8,7 @@ copied into each game's engine folder with their kernels import pointed at the g
 |---|---|---|
 | core/batch_loops_template.py | `<game>_env/engine/batch_loops.py` | core.batch (DESIGN D8) |
 | core/search_template.py | `<game>_env/engine/search_loops.py` | core.search (ISMCTS) |
+| core/stats_template.py | `<game>_env/engine/stats_loops.py` | training.game_stats (balance) |
 
 Why copies: a compiled function that takes another as an argument (or closes over one) cannot be
 cached by numba, so every process would pay the compile (seconds) again; a copy per game imports
@@ -25,6 +26,7 @@ _CORE = Path(__file__).resolve().parent
 TEMPLATES = {  # generated module name -> (template file, the test that checks the copies)
     "batch_loops": (_CORE / "batch_loops_template.py", "tests/test_batch.py"),
     "search_loops": (_CORE / "search_template.py", "tests/core/test_search.py"),
+    "stats_loops": (_CORE / "stats_template.py", "tests/training/test_game_stats.py"),
 }
 KERNELS_IMPORT = "from core.kernels_contract import ("  # the marked line of every template
 

@@ -29,6 +29,7 @@ all returning a status code of core.errors:
 
 from __future__ import annotations
 
+import contextlib
 import operator
 import threading
 from dataclasses import dataclass
@@ -170,6 +171,16 @@ class Game:
         self._box[0] = (T, *(_CompileOnFirstCall(self, T, i) for i in range(1, 5)))
         self.rules_data_hash = self.spec.tables_hash(T)
         return self.rules_data_hash
+
+    @contextlib.contextmanager
+    def using_rules_data(self, rd: ModuleType | None):
+        """For a `with` block: load rules data `rd` (None: the default), yield its hash, and
+        afterwards put back the tables (and compiled entry points) that were in use before."""
+        saved = (self._box[0], self.rules_data_hash)
+        try:
+            yield self.load_rules_data(rd)
+        finally:
+            self._box[0], self.rules_data_hash = saved
 
     def _compiled_for(self, T: np.ndarray) -> tuple:
         """(T, new, observe, legal_mask, step) compiled for tables T; into the box if T is the

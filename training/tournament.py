@@ -194,8 +194,19 @@ def play_job(game_name: str, players: int, job: Job, seat_ids: list[int]) -> Gam
 
 
 def _play_chunk(args: tuple) -> list[GameRecord]:
-    game_name, players, chunk = args
+    game_name, players, chunk, rules = args
+    if rules is not None:  # a rules variant (rules_file, its hash): load it once per process
+        game = get_game(game_name)
+        if game.RULES_DATA_HASH != rules[1]:
+            game.load_rules_data(load_rules_file(game_name, rules[0]))
     return [play_job(game_name, players, job, ids) for job, ids in chunk]
+
+
+def load_rules_file(game_name: str, path: str | Path):
+    """The rules data of a rules file (docs/rules_data.md) for `game_name`'s load_rules_data."""
+    from core.rules_file import load_rules_file as load
+
+    return load(path, game_name)
 
 
 CHUNK_GAMES = 8  # games per task and per transaction, at most (fewer when there is little to do)
@@ -214,12 +225,14 @@ def run_jobs(
     workers: int = 1,
     progress: bool = True,
     stop=None,
+    rules: tuple[str, str] | None = None,
 ) -> int:
     """Play the jobs the store lacks and write each finished chunk of games in one transaction.
 
     With `workers` > 1 a process pool plays chunks; a killed worker stops the run with
     BrokenProcessPool after every chunk finished before it is stored. `stop(store)` (optional) is
-    asked after each stored chunk whether to stop early (SPRT). Returns games written."""
+    asked after each stored chunk whether to stop early (SPRT). `rules`: (rules file, its
+    RULES_DATA_HASH) of a rules variant the workers load. Returns games written."""
     if not todo:
         return 0
     chunk = max(1, min(CHUNK_GAMES, len(todo) // (4 * max(workers, 1))))
@@ -243,7 +256,7 @@ def run_jobs(
     if workers <= 1:
         try:
             for c in chunks:
-                if _store(_play_chunk((game_name, players, c))):
+                if _store(_play_chunk((game_name, players, c, rules))):
                     break
         finally:
             if bar is not None:
@@ -256,7 +269,7 @@ def run_jobs(
     it = iter(chunks)
     try:
         for c in itertools.islice(it, 2 * workers):
-            pending.add(ex.submit(_play_chunk, (game_name, players, c)))
+            pending.add(ex.submit(_play_chunk, (game_name, players, c, rules)))
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             halt = False
@@ -265,7 +278,7 @@ def run_jobs(
             if halt:
                 break
             for c in itertools.islice(it, len(done)):
-                pending.add(ex.submit(_play_chunk, (game_name, players, c)))
+                pending.add(ex.submit(_play_chunk, (game_name, players, c, rules)))
     finally:
         for f in pending:
             f.cancel()
@@ -345,9 +358,27 @@ def run_tournament(
     pool_rules: bool = False,
     progress: bool = True,
     n_boot: int = 200,
+    rules_file: str | Path | None = None,
+    keep_records: bool = False,
+    rate: bool = True,
 ) -> dict[str, Any]:
-    """Play what the store lacks of a tournament and rate it; the result as a dict (see main)."""
+    """Play what the store lacks of a tournament and rate it; the result as a dict (see main).
+
+    `rules_file`: play and rate under a rules variant (docs/rules_data.md), loaded for the run
+    only. `keep_records`: also return this tournament's GameRecords under "records" (schedule
+    order; not JSON). `rate=False` skips the ratings (e.g. self-play studies)."""
     game = get_game(game_name)
+    args = (game, game_name, players, specs, games, db, fmt, workers, seed, sprt, pool_rules)
+    if rules_file is None:
+        return _run_tournament(*args, progress, n_boot, None, keep_records, rate)
+    with game.GAME.using_rules_data(load_rules_file(game_name, rules_file)) as h:
+        return _run_tournament(*args, progress, n_boot, (str(rules_file), h), keep_records, rate)
+
+
+def _run_tournament(
+    game, game_name, players, specs, games, db, fmt, workers, seed, sprt, pool_rules, progress,
+    n_boot, rules, keep_records, rate,
+) -> dict[str, Any]:  # fmt: skip
     n = check_players(game, players)
     if len(specs) < n:
         raise ValueError(f"--agents needs at least --players = {n} entrants, got {len(specs)}")
@@ -392,7 +423,7 @@ def run_tournament(
 
             if stop(store):
                 todo = []
-        played = run_jobs(store, game_name, n, todo, tid, workers, progress, stop)
+        played = run_jobs(store, game_name, n, todo, tid, workers, progress, stop, rules)
         wall = time.perf_counter() - t0
         lineups = {j.lineup for j in jobs}
         n_games = max(games // n, 1)
@@ -420,6 +451,7 @@ def run_tournament(
         "wall_seconds": round(wall, 1),
         "workers": workers,
         "rules_data_hash": rules_hash,
+        "rules_file": rules[0] if rules else None,
         "pooled_rules": pool_rules,
         "games_under_other_rules_data": other_rules,
         "library_version": library_version(),
@@ -427,12 +459,15 @@ def run_tournament(
         "entrants": [
             {"label": e.label, "spec": e.spec, "fingerprint": e.fingerprint} for e in entrants
         ],
+        "entrant_ids": dict(ids),
     }
-    if results:
+    if results and rate:
         from training.ratings import leaderboard
 
         names = [e.label for e in entrants]
         out["board"] = leaderboard(results, names, n_boot=n_boot, seed=seed, groups=groups)
+    if keep_records:
+        out["records"] = sorted(records, key=lambda r: order[r.match_key])
     if sprt is not None:
         from training.ratings import sprt_text
 
@@ -518,6 +553,11 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="rate games played under other RULES_DATA_HASH values together with these",
     )
+    p.add_argument(
+        "--rules",
+        metavar="FILE",
+        help="play under a rules variant / corrected provisional values (docs/rules_data.md)",
+    )
     p.add_argument("--report", metavar="DIR", help="report folder (default: DB name + _report)")
     p.add_argument("--bootstrap", type=int, default=200, help="bootstrap resamples per interval")
     p.add_argument("--no-progress", action="store_true")
@@ -550,6 +590,7 @@ def main(argv: list[str] | None = None) -> int:
             args.pool_rules,
             not args.no_progress,
             args.bootstrap,
+            args.rules,
         )
     except (ValueError, CheckpointError, GameNotAvailableError, StoreError, AgentSpecError) as e:
         parser.error(str(e))

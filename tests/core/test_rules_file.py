@@ -291,3 +291,11 @@ def test_every_rules_value_is_addressable():
             for k in ("COLOURS", "GOODS", "BUILDINGS", "REWARD_KINDS", "SECTIONS"):
                 setattr(ns, k, getattr(rk.default, k))
         assert rk.hash_of(ns) == GAMES[game][0].RULES_DATA_HASH
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.json")), ids=lambda p: p.name)
+def test_every_variant_file_in_the_docs_is_valid(path):
+    game = json.loads(path.read_text(encoding="utf-8"))["game"]
+    mod, keys = GAMES[game]
+    _ns, h = keys.rules_file_data(path)
+    assert h != mod.RULES_DATA_HASH

@@ -1,0 +1,77 @@
+"""The statistics of balance studies (training.balance_stats) on synthetic outcomes with a known
+truth: a seat bias is flagged, a fair game is flagged no more often than the test's level."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from training import balance_stats as bs
+
+
+def synthetic_games(rng, games: int, seat_p: list[float]) -> np.ndarray:
+    """Win shares (games, seats) of a synthetic game whose seat s wins with probability
+    seat_p[s] (one winner per game)."""
+    n = len(seat_p)
+    winner = rng.choice(n, size=games, p=seat_p)
+    ws = np.zeros((games, n))
+    ws[np.arange(games), winner] = 1.0
+    return ws
+
+
+def test_a_known_seat_bias_is_flagged():
+    rng = np.random.default_rng(1)
+    ws = synthetic_games(rng, 2000, [0.56, 0.44])  # first seat +6 points
+    res = bs.seat_advantage(ws)
+    assert res["p"] < 1e-4
+    s0 = res["seats"][0]
+    assert s0["win_share_lo"] <= 0.56 <= s0["win_share_hi"]
+    assert s0["win_share_lo"] > 0.5
+
+
+def test_a_fair_game_is_flagged_at_about_the_tests_level():
+    # 400 independent fair 3-seat studies of 300 games: the equal-shares test at 5% must reject
+    # about 5% of them (binomial 95% range for 400 trials at 0.05: 11..30)
+    rng = np.random.default_rng(7)
+    rejections = sum(
+        bs.seat_advantage(synthetic_games(rng, 300, [1 / 3] * 3))["p"] < 0.05 for _ in range(400)
+    )
+    assert 8 <= rejections <= 32, rejections
+
+
+def test_seat_shares_count_a_shared_win_as_a_fraction():
+    ws = np.array([[0.5, 0.5], [1.0, 0.0], [0.0, 1.0], [1.0, 0.0]])
+    res = bs.seat_advantage(ws, scores=np.array([[3, 3], [5, 1], [0, 2], [4, 4]]))
+    assert [r["wins"] for r in res["seats"]] == [2.5, 1.5]
+    assert res["seats"][0]["mean_score"] == 3.0
+    assert res["df"] == 1
+
+
+def test_benjamini_hochberg_matches_the_definition_and_keeps_untested_rows():
+    p = [0.01, None, 0.04, 0.03, 0.5]
+    adj = bs.bh(p)
+    assert adj[1] is None
+    # sorted 0.01, 0.03, 0.04, 0.5 (m = 4): 0.04, 0.04 (min(0.06, 0.0533)), 0.0533, 0.5
+    assert adj[0] == pytest.approx(0.04)
+    assert adj[3] == pytest.approx(0.04 * 4 / 3)
+    assert adj[2] == pytest.approx(0.04 * 4 / 3)
+    assert adj[4] == pytest.approx(0.5)
+
+
+def test_difference_interval_covers_the_truth_and_its_test_rejects_a_real_gap():
+    rng = np.random.default_rng(3)
+    a = rng.normal(1.0, 1.0, 4000)
+    b = rng.normal(0.8, 1.0, 4000)
+    d = bs.diff_ci(a, b)
+    assert d["lo"] < 0.2 < d["hi"] and d["p"] < 1e-6
+    same = bs.diff_ci(rng.normal(0, 1, 50), rng.normal(0, 1, 50))
+    assert same["lo"] < 0 < same["hi"] or same["p"] < 0.05  # the 5% case is allowed
+    assert bs.diff_ci(a[:1], b)["diff"] is None
+
+
+def test_mean_ci_on_known_values():
+    m = bs.mean_ci(np.array([1.0, 2.0, 3.0, 4.0]))
+    h = 1.959963984540054 * np.std([1, 2, 3, 4], ddof=1) / 2
+    assert m["mean"] == 2.5 and m["n"] == 4
+    assert m["lo"] == pytest.approx(2.5 - h) and m["hi"] == pytest.approx(2.5 + h)
+    assert bs.mean_ci(np.array([]))["mean"] is None

@@ -1,0 +1,133 @@
+"""Game statistics by compiled replay (training.game_stats) and the balance study CLI."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from core.codegen import render
+from core.registry import get_game
+from training import balance
+from training.game_stats import GameStats, StatsError, collect, lead_stats
+from training.store import GameStore
+from training.tournament import run_tournament
+
+GAMES = ("village", "troyes")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_stats_loops_are_current(name):
+    pkg = importlib.import_module(f"{name}_env")
+    path = Path(pkg.__file__).parent / "engine" / "stats_loops.py"
+    assert path.read_text() == render("stats_loops", name, f"{name}_env.engine.kernels"), (
+        f"{path} is stale: run python -m core.codegen"
+    )
+
+
+def test_lead_stats_counts_changes_and_when_the_winner_led_for_good():
+    rows = np.array([[1, 0], [1, 2], [3, 2], [4, 4], [6, 4]])
+    # sole leaders: 0, 1, 0, (tie), 0 -> two changes; seat 0 leads for good from row 4 of 5
+    assert lead_stats(rows, 0) == (2, 0.8)
+    assert lead_stats(np.array([[2, 0], [3, 1]]), 0) == (0, 0.0)
+    changes, at = lead_stats(rows, -1)
+    assert changes == 2 and np.isnan(at)
+
+
+def _tournament(tmp_path, name, players, games, agents=("random",), rules=None):
+    specs = list(agents) * players if len(agents) == 1 else list(agents)
+    db = tmp_path / f"{name}.sqlite"
+    t = run_tournament(
+        name, players, specs, games, db, progress=False, n_boot=20, keep_records=True,
+        rules_file=rules,
+    )  # fmt: skip
+    return t, db
+
+
+@pytest.mark.parametrize("name,players", [("village", 2), ("village", 4), ("troyes", 3)])
+def test_collect_replays_games_to_their_scores_and_resources(tmp_path, name, players):
+    game = get_game(name)
+    t, _db = _tournament(tmp_path, name, players, 2 * players)
+    recs = t["records"]
+    st = collect(name, recs)
+    assert len(st) == len(recs) == 2 * players
+    # points by source add up to each final score (issue 14)
+    assert (st.points.sum(axis=2) == st.scores).all()
+    assert st.scores.tolist() == [r.scores for r in recs]
+    assert (st.decisions == [len(r.actions) for r in recs]).all()
+    assert (st.actions.sum(axis=(1, 2)) == st.decisions).all()
+    # every tracked resource: start + gained - spent == final (one game, replayed by the API)
+    rec = recs[0]
+    s0 = game.new_game(players, rec.seed)
+    s = s0
+    for a in rec.actions:
+        s = game.step(s, a)
+    mod = importlib.import_module(f"{name}_env.stats")
+    L = game.LAYOUT
+    for r, (_res, seg, k) in enumerate(mod.RESOURCES):
+        for p in range(players):
+            v0, v1 = L.view(s0, seg)[p], L.view(s, seg)[p]
+            v0, v1 = (v0, v1) if k is None else (v0[k], v1[k])
+            assert int(v0) + st.gained[0, p, r] - st.spent[0, p, r] == int(v1), (seg, k, p)
+    assert st.in_play[0].any()
+    assert (st.margin >= 0).all() and (st.rounds >= 1).all()
+
+
+def test_collect_refuses_games_of_other_rules_data_and_mismatching_records(tmp_path):
+    t, _db = _tournament(tmp_path, "village", 2, 2)
+    recs = t["records"]
+    other = [r.__class__(**{**r.__dict__, "rules_data_hash": "0" * 16}) for r in recs]
+    with pytest.raises(StatsError, match="rules data"):
+        collect("village", other)
+    bad = [r.__class__(**{**r.__dict__, "scores": [s + 1 for s in r.scores]}) for r in recs]
+    with pytest.raises(StatsError, match="replay ends with scores"):
+        collect("village", bad)
+
+
+def test_stats_save_and_load_round_trip(tmp_path):
+    t, _db = _tournament(tmp_path, "troyes", 2, 2)
+    st = collect("troyes", t["records"], {1: "a"})
+    back = GameStats.load(st.save(tmp_path / "s.npz"))
+    assert back.sources == st.sources and back.labels == {1: "a"}
+    assert (back.points == st.points).all() and (back.taken == st.taken).all()
+
+
+def test_balance_cli_writes_the_report_and_a_variant_side_by_side(tmp_path, capsys):
+    variant = tmp_path / "variant.json"
+    variant.write_text(json.dumps({"game": "village", "values": {"STARTING_COINS": 3}}))
+    out = tmp_path / "report"
+    db = tmp_path / "b.sqlite"
+    args = ["--game", "village", "--players", "2", "--agents", "random", "--games", "6"]
+    args += ["--db", str(db), "--out", str(out), "--rules", str(variant), "--no-progress"]
+    assert balance.main(args) == 0
+    text = (out / "report.md").read_text()
+    base_hash = get_game("village").RULES_DATA_HASH
+    res = json.loads((out / "result.json").read_text())
+    var_hash = res["variant"]["analysis"]["rules_data_hash"]
+    assert var_hash != base_hash
+    assert base_hash in text and var_hash in text  # the report names both
+    for f in ("seats.png", "scores.png", "sources.png", "items.png", "shape.png", "variant.png"):
+        assert (out / f).stat().st_size > 1000, f
+    for f in ("seats.csv", "sources.csv", "items.csv", "variant.csv", "stats.npz"):
+        assert (out / f).exists(), f
+    assert (out / "variant" / "report.md").exists()
+    assert res["analysis"]["games"] == 6
+    with GameStore(db, "village") as st:
+        assert {r.rules_data_hash for r in st.games()} == {base_hash, var_hash}
+    assert get_game("village").RULES_DATA_HASH == base_hash  # the variant was unloaded
+
+
+def test_balance_cli_refuses_a_bad_variant_file_and_stores_nothing(tmp_path, capsys):
+    variant = tmp_path / "bad.json"
+    variant.write_text(json.dumps({"game": "village", "values": {"NO_SUCH_KEY": 1}}))
+    db = tmp_path / "b.sqlite"
+    args = ["--game", "village", "--players", "2", "--agents", "random", "--games", "2"]
+    args += ["--db", str(db), "--out", str(tmp_path / "r"), "--rules", str(variant)]
+    with pytest.raises(SystemExit) as e:
+        balance.main(args + ["--no-progress"])
+    assert e.value.code == 2
+    assert "NO_SUCH_KEY" in capsys.readouterr().err
+    assert not db.exists() or GameStore(db, "village").count() == 0

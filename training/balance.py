@@ -1,0 +1,632 @@
+"""Strategy-balance studies: seat advantage, scoring paths, cards, skill, rules variants.
+
+    python -m training.balance --game village --players 3 --agents heuristic --games 300 \\
+        --db runs/balance/village.sqlite --out runs/balance/village_3p
+
+plays what the store lacks (the tournament machinery, training.tournament: one agent is
+self-play, several a round robin, every deal once per seat rotation), re-simulates every game
+(training.game_stats) and writes a Markdown report with PNG plots and CSV tables under --out:
+
+- seat (turn order) advantage: win share (Wilson 95%) and mean score (95%) per seat, and the
+  chi-square test of equal shares;
+- score distributions; points by source for winners and for the rest;
+- per item (Village customer tile; Troyes Activity card, event, character): the win-share lift
+  for the players who took it and, per seat, when it is in play, with 95% intervals and
+  Benjamini-Hochberg adjusted p-values over all those comparisons;
+- game length, winner's margins, lead changes, decisiveness; actions by kind; resources;
+- skill sensitivity (several agents): the pairwise win-rate matrix (Wilson, Holm);
+- `--rules FILE`: the same study under a rules-data override file (docs/rules_data.md), side by
+  side with the current rules, every difference with its interval (BH-adjusted).
+
+Every figure names the RULES_DATA_HASH it rests on; many rule numbers are PROVISIONAL.
+docs/balance.md has worked studies.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from core.registry import GameNotAvailableError, game_names, get_game
+from training import balance_stats as bs
+from training.checkpoint import CheckpointError
+from training.game_stats import GameStats, StatsError, collect
+from training.store import StoreError
+
+PROVISIONAL = (
+    "Rules data {h} is PROVISIONAL in places (docs/rules_data.md lists every provisional "
+    "value): these figures describe the game under these numbers, not necessarily the "
+    "published game."
+)
+
+
+# --- running ----------------------------------------------------------------------------------
+def study_specs(agents: list[str], players: int) -> list[str]:
+    """The tournament field: one agent is self-play (a copy per seat), several a round robin."""
+    return list(agents) * players if len(agents) == 1 else list(agents)
+
+
+def run_study(
+    game_name: str,
+    players: int,
+    agents: list[str],
+    games: int,
+    db: str | Path,
+    rules_file: str | Path | None = None,
+    workers: int = 1,
+    seed: int = 0,
+    progress: bool = True,
+) -> dict[str, Any]:
+    """Play what the store lacks and collect the statistics; a dict with "tournament" (the
+    tournament result without records) and "stats" (GameStats)."""
+    from training.tournament import load_rules_file, run_tournament
+
+    specs = study_specs(agents, players)
+    t = run_tournament(
+        game_name,
+        players,
+        specs,
+        games,
+        db,
+        workers=workers,
+        seed=seed,
+        progress=progress,
+        n_boot=100,
+        rules_file=rules_file,
+        keep_records=True,
+        rate=len(set(agents)) > 1,
+    )
+    records = t.pop("records")
+    labels = {v: k for k, v in t["entrant_ids"].items()}
+    t0 = time.perf_counter()
+    game = get_game(game_name)
+    if rules_file is None:
+        st = collect(game_name, records, labels)
+    else:
+        with game.GAME.using_rules_data(load_rules_file(game_name, rules_file)):
+            st = collect(game_name, records, labels)
+    t["analysis_seconds"] = round(time.perf_counter() - t0, 2)
+    return {"tournament": t, "stats": st}
+
+
+def analyse(st: GameStats, tournament: dict | None = None) -> dict[str, Any]:
+    """Every table of the report (JSON-serialisable)."""
+    out: dict[str, Any] = {
+        "game": st.game,
+        "players": st.players,
+        "games": len(st),
+        "rules_data_hash": st.rules_data_hash,
+        "note": PROVISIONAL.format(h=st.rules_data_hash),
+        "seats": bs.seat_advantage(st.win_shares, st.scores),
+        "scores": _score_quantiles(st),
+        "sources": bs.source_shares(st),
+        "items": bs.item_lifts(st),
+        "shape": bs.game_shape(st),
+        "actions": bs.action_frequencies(st),
+        "resources": bs.resource_flows(st),
+        "deaths": bs.mean_ci(st.deaths.ravel()) if st.deaths.any() else None,
+    }
+    if tournament is not None and len({e["spec"] for e in tournament["entrants"]}) > 1:
+        out["skill"] = tournament.get("board", {}).get("pairwise")
+    return out
+
+
+def _score_quantiles(st: GameStats) -> list[dict]:
+    rows = []
+    for p in range(st.players):
+        x = st.scores[:, p]
+        q = np.quantile(x, [0.05, 0.25, 0.5, 0.75, 0.95])
+        rows.append(
+            {
+                "seat": p,
+                **bs.mean_ci(x),
+                **dict(zip(("q05", "q25", "q50", "q75", "q95"), q.tolist(), strict=True)),
+            }
+        )
+    return rows
+
+
+# --- report -----------------------------------------------------------------------------------
+def _f(x, fmt=".3f") -> str:
+    return "n/a" if x is None or (isinstance(x, float) and np.isnan(x)) else format(x, fmt)
+
+
+def _ci(lo, hi, fmt=".3f") -> str:
+    return "n/a" if lo is None or hi is None else f"[{format(lo, fmt)}, {format(hi, fmt)}]"
+
+
+def _p(x) -> str:
+    return "n/a" if x is None else ("<0.001" if x < 0.001 else f"{x:.3f}")
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return out
+
+
+def write_csv(path: Path, rows: list[dict]) -> Path:
+    if not rows:
+        path.write_text("")
+        return path
+    with path.open("w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: ("" if v is None else v) for k, v in r.items()})
+    return path
+
+
+def _figure(width: float, height: float):
+    from training.leaderboard import _figure as figure
+
+    return figure(width, height)
+
+
+def plot_seats(a: dict, path: Path, title: str) -> Path:
+    fig = _figure(5.5, 3.2)
+    ax = fig.add_subplot()
+    seats = a["seats"]["seats"]
+    x = np.arange(len(seats))
+    y = np.array([s["win_share"] for s in seats])
+    lo = y - np.array([s["win_share_lo"] for s in seats])
+    hi = np.array([s["win_share_hi"] for s in seats]) - y
+    ax.bar(x, y, yerr=[lo, hi], capsize=4, color="#4c72b0")
+    ax.axhline(1 / len(seats), color="grey", ls="--", lw=1, label="equal share")
+    ax.set_xticks(x, [f"seat {s['seat']}" for s in seats])
+    ax.set_ylabel("win share (95% Wilson)")
+    ax.set_title(f"{title}: p(equal) = {_p(a['seats']['p'])}", fontsize=9)
+    ax.legend(fontsize=8)
+    fig.savefig(path, dpi=110)
+    return path
+
+
+def plot_scores(st: GameStats, path: Path, title: str) -> Path:
+    fig = _figure(5.5, 3.2)
+    ax = fig.add_subplot()
+    lo, hi = int(st.scores.min()), int(st.scores.max())
+    bins = np.arange(lo, hi + 2) - 0.5 if hi - lo <= 60 else 40
+    for p in range(st.players):
+        ax.hist(st.scores[:, p], bins=bins, histtype="step", label=f"seat {p}")
+    ax.set_xlabel("final score")
+    ax.set_ylabel("games")
+    ax.set_title(f"{title}: final scores ({len(st)} games)", fontsize=9)
+    ax.legend(fontsize=8)
+    fig.savefig(path, dpi=110)
+    return path
+
+
+def plot_sources(a: dict, path: Path, title: str) -> Path:
+    rows = [r for r in a["sources"] if (r["winners_mean"] or 0) or (r["rest_mean"] or 0)]
+    fig = _figure(6.5, 0.8 + 0.28 * max(len(rows), 1))
+    ax = fig.add_subplot()
+    y = np.arange(len(rows))
+    for off, side, colour in ((-0.2, "winners", "#55a868"), (0.2, "rest", "#c44e52")):
+        m = np.array([r[f"{side}_mean"] or 0.0 for r in rows])
+        lo = m - np.array(
+            [
+                r[f"{side}_lo"] if r[f"{side}_lo"] is not None else v
+                for r, v in zip(rows, m, strict=True)
+            ]
+        )
+        hi = (
+            np.array(
+                [
+                    r[f"{side}_hi"] if r[f"{side}_hi"] is not None else v
+                    for r, v in zip(rows, m, strict=True)
+                ]
+            )
+            - m
+        )
+        ax.barh(y + off, m, height=0.4, xerr=[lo, hi], color=colour, label=side, capsize=2)
+    ax.set_yticks(y, [r["source"] for r in rows], fontsize=7)
+    ax.invert_yaxis()
+    ax.axvline(0, color="black", lw=0.5)
+    ax.set_xlabel("mean points per player (95%)")
+    ax.set_title(f"{title}: points by source, winners vs the rest", fontsize=9)
+    ax.legend(fontsize=8)
+    fig.savefig(path, dpi=110)
+    return path
+
+
+def plot_items(a: dict, path: Path, title: str, top: int = 15) -> Path:
+    rows = [r for r in a["items"] if r["comparison"] == "taken" and r["lift"] is not None]
+    rows.sort(key=lambda r: (r["p_bh"] if r["p_bh"] is not None else 2.0, -abs(r["lift"])))
+    rows = rows[:top]
+    fig = _figure(6.5, 0.8 + 0.28 * max(len(rows), 1))
+    ax = fig.add_subplot()
+    y = np.arange(len(rows))
+    m = np.array([r["lift"] for r in rows])
+    err = [m - np.array([r["lo"] for r in rows]), np.array([r["hi"] for r in rows]) - m]
+    colours = ["#c44e52" if (r["p_bh"] or 1) < 0.05 else "#8c8c8c" for r in rows]
+    ax.barh(y, m, xerr=err, color=colours, capsize=2)
+    ax.set_yticks(y, [r["item"] for r in rows], fontsize=7)
+    ax.invert_yaxis()
+    ax.axvline(0, color="black", lw=0.5)
+    ax.set_xlabel("win-share lift of the takers (95%); red: BH-adjusted p < 0.05")
+    ax.set_title(f"{title}: items taken, most significant first", fontsize=9)
+    fig.savefig(path, dpi=110)
+    return path
+
+
+def plot_shape(st: GameStats, path: Path, title: str) -> Path:
+    fig = _figure(8, 2.8)
+    for i, (name, x) in enumerate(
+        (
+            ("winner's margin", st.margin),
+            ("lead changes", st.lead_changes),
+            ("decided at (share of rounds)", st.decided_at[~np.isnan(st.decided_at)]),
+        )
+    ):
+        ax = fig.add_subplot(1, 3, i + 1)
+        ax.hist(x, bins=20, color="#4c72b0")
+        ax.set_xlabel(name, fontsize=8)
+    fig.suptitle(f"{title}: how games are decided ({len(st)} games)", fontsize=9)
+    fig.savefig(path, dpi=110)
+    return path
+
+
+def plot_variant(rows: list[dict], path: Path, title: str) -> Path:
+    fig = _figure(6.5, 0.8 + 0.28 * max(len(rows), 1))
+    ax = fig.add_subplot()
+    rows = [r for r in rows if r["diff"] is not None]
+    y = np.arange(len(rows))
+    m = np.array([r["diff"] for r in rows])
+    err = [m - np.array([r["lo"] for r in rows]), np.array([r["hi"] for r in rows]) - m]
+    colours = ["#c44e52" if (r["p_bh"] or 1) < 0.05 else "#8c8c8c" for r in rows]
+    ax.barh(y, m, xerr=err, color=colours, capsize=2)
+    ax.set_yticks(y, [r["figure"] for r in rows], fontsize=7)
+    ax.invert_yaxis()
+    ax.axvline(0, color="black", lw=0.5)
+    ax.set_xlabel("variant minus current rules (95%); red: BH-adjusted p < 0.05")
+    ax.set_title(title, fontsize=9)
+    fig.savefig(path, dpi=110)
+    return path
+
+
+def write_report(
+    out_dir: str | Path,
+    st: GameStats,
+    a: dict,
+    tournament: dict | None = None,
+    variant: tuple[GameStats, dict, list[dict], dict | None] | None = None,
+    command: str | None = None,
+) -> list[Path]:
+    """report.md, PNG plots, CSV tables, result.json and the stats .npz under out_dir."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    title = f"{st.game}, {st.players} players"
+    paths = [
+        plot_seats(a, out / "seats.png", title),
+        plot_scores(st, out / "scores.png", title),
+        plot_sources(a, out / "sources.png", title),
+        plot_items(a, out / "items.png", title),
+        plot_shape(st, out / "shape.png", title),
+        write_csv(out / "seats.csv", a["seats"]["seats"]),
+        write_csv(out / "scores.csv", a["scores"]),
+        write_csv(out / "sources.csv", a["sources"]),
+        write_csv(out / "items.csv", a["items"]),
+        write_csv(out / "actions.csv", a["actions"]),
+        write_csv(out / "resources.csv", a["resources"]),
+        write_csv(
+            out / "shape.csv",
+            [{"figure": k, **v} for k, v in a["shape"].items() if isinstance(v, dict)],
+        ),
+        st.save(out / "stats.npz"),
+    ]
+    lines = [f"# Balance study: {title}", ""]
+    if command:
+        lines += ["```", command, "```", ""]
+    lines += [
+        f"{len(st)} games; rules data `{st.rules_data_hash}`. {a['note']}",
+        "Intervals are 95%; a win shared by k tied winners counts 1/k; p_bh: "
+        "Benjamini-Hochberg adjusted over the comparisons of its table.",
+        "",
+    ]
+    if tournament is not None:
+        ents = ", ".join(f"`{e['label']}`" for e in tournament["entrants"])
+        lines += [
+            f"Agents: {ents}; {tournament['stored_games']} games ({tournament['played_now']} "
+            f"played now in {tournament['wall_seconds']} s, analysis "
+            f"{tournament.get('analysis_seconds', 'n/a')} s); seed {tournament['seed']}.",
+            "",
+        ]
+    seats = a["seats"]
+    lines += ["## Seat (turn order) advantage", "", "![seats](seats.png)", ""]
+    lines += _table(
+        ["seat", "games", "win share", "95%", "mean score", "95%"],
+        [
+            [
+                str(s["seat"]),
+                str(s["games"]),
+                _f(s["win_share"]),
+                _ci(s["win_share_lo"], s["win_share_hi"]),
+                _f(s["mean_score"], ".2f"),
+                _ci(s["score_lo"], s["score_hi"], ".2f"),
+            ]
+            for s in seats["seats"]
+        ],
+    )
+    lines += [
+        "",
+        f"Chi-square test of equal win shares: chi2 = {_f(seats['chi2'], '.2f')}, "
+        f"df = {seats['df']}, p = {_p(seats['p'])}.",
+        "",
+        "## Scores",
+        "",
+        "![scores](scores.png)",
+        "",
+    ]
+    lines += _table(
+        ["seat", "mean", "95%", "5%", "25%", "median", "75%", "95%"],
+        [
+            [str(r["seat"]), _f(r["mean"], ".2f"), _ci(r["lo"], r["hi"], ".2f")]
+            + [_f(r[k], ".0f") for k in ("q05", "q25", "q50", "q75", "q95")]
+            for r in a["scores"]
+        ],
+    )
+    lines += ["", "## Points by source: winners and the rest", "", "![sources](sources.png)", ""]
+    used = [r for r in a["sources"] if r["winners_mean"] or r["rest_mean"]]
+    lines += _table(
+        ["source", "winners: mean", "95%", "share", "rest: mean", "95%", "share"],
+        [
+            [
+                r["source"],
+                _f(r["winners_mean"], ".2f"),
+                _ci(r["winners_lo"], r["winners_hi"], ".2f"),
+                _f(r["winners_share"]),
+                _f(r["rest_mean"], ".2f"),
+                _ci(r["rest_lo"], r["rest_hi"], ".2f"),
+                _f(r["rest_share"]),
+            ]
+            for r in used
+        ],
+    )
+    lines += [
+        "",
+        f"Sources that scored nothing in these games are left out ({len(a['sources']) - len(used)}"
+        "; sources.csv has every row). Shares: of all points the side scored.",
+    ]
+    items = [r for r in a["items"] if r["p"] is not None]
+    items.sort(key=lambda r: (r["p_bh"], -abs(r["lift"])))
+    n_sig = sum(1 for r in items if r["p_bh"] < 0.05)
+    lines += [
+        "",
+        "## Cards, tiles, characters",
+        "",
+        f"{len(items)} comparisons tested (items.csv has every row, including those with too "
+        f"few games to test); {n_sig} with BH-adjusted p < 0.05. The 15 most significant:",
+        "",
+        "![items](items.png)",
+        "",
+    ]
+    lines += _table(
+        ["item", "comparison", "with", "without", "lift", "95%", "n with", "n without", "p_bh"],
+        [
+            [
+                r["item"],
+                r["comparison"],
+                _f(r["rate_with"]),
+                _f(r["rate_without"]),
+                _f(r["lift"]),
+                _ci(r["lo"], r["hi"]),
+                str(r["n_with"]),
+                str(r["n_without"]),
+                _p(r["p_bh"]),
+            ]
+            for r in items[:15]
+        ],
+    )
+    sh = a["shape"]
+    lines += ["", "## How games are decided", "", "![shape](shape.png)", ""]
+    lines += _table(
+        ["figure", "mean", "95%", "n"],
+        [
+            [k, _f(v["mean"], ".2f"), _ci(v["lo"], v["hi"], ".2f"), str(v["n"])]
+            for k, v in sh.items()
+            if isinstance(v, dict)
+        ],
+    )
+    lines += [
+        "",
+        f"Truncated by the round cap: {sh['truncated']} of {sh['games']}. Decided at: the share "
+        "of rounds played before the final winner led for good (1 = only the end decided it; "
+        "shared wins excluded).",
+    ]
+    if a.get("deaths"):
+        d = a["deaths"]
+        lines += ["", f"Deaths per player: {_f(d['mean'], '.2f')} {_ci(d['lo'], d['hi'], '.2f')}."]
+    lines += ["", "## Actions and resources", ""]
+    lines += _table(
+        ["action kind", "per player and game", "95%", "share"],
+        [
+            [
+                r["kind"],
+                _f(r["per_player_game"], ".2f"),
+                _ci(r["lo"], r["hi"], ".2f"),
+                _f(r["share"]),
+            ]
+            for r in a["actions"]
+        ],
+    )
+    lines += [""]
+    lines += _table(
+        ["resource", "gained", "95%", "spent", "95%"],
+        [
+            [
+                r["resource"],
+                _f(r["gained"], ".2f"),
+                _ci(r["gained_lo"], r["gained_hi"], ".2f"),
+                _f(r["spent"], ".2f"),
+                _ci(r["spent_lo"], r["spent_hi"], ".2f"),
+            ]
+            for r in a["resources"]
+        ],
+    )
+    if a.get("skill"):
+        pw = a["skill"]
+        names = pw["entrants"]
+        lines += [
+            "",
+            "## Skill sensitivity",
+            "",
+            "Row agent's score against the column agent (win 1, tie 0.5) with its Wilson 95% "
+            "interval; `*`: Holm-adjusted p < 0.05 against an even pair.",
+            "",
+        ]
+        cells = []
+        for i, a_name in enumerate(names):
+            row = [a_name]
+            for j in range(len(names)):
+                r, lo, hi = pw["rate"][i][j], pw["lo"][i][j], pw["hi"][i][j]
+                ph = pw["p_holm"][i][j]
+                mark = "*" if ph is not None and ph < 0.05 else ""
+                row.append("-" if i == j or r is None else f"{r:.2f}{mark} {_ci(lo, hi, '.2f')}")
+            cells.append(row)
+        lines += _table(["vs"] + names, cells)
+        write_csv(
+            out / "skill.csv",
+            [{"agent": c[0], **dict(zip(names, c[1:], strict=True))} for c in cells],
+        )
+        paths.append(out / "skill.csv")
+    if variant is not None:
+        vst, va, diffs, vt = variant
+        rules_file = (vt or {}).get("rules_file")
+        lines += [
+            "",
+            "## Rules variant",
+            "",
+            f"Variant `{rules_file}` (rules data `{vst.rules_data_hash}`, {len(vst)} games) "
+            f"against the current rules (`{st.rules_data_hash}`, {len(st)} games); the same "
+            "deals and agents; differences are variant minus current, Welch 95% intervals, "
+            "BH-adjusted over this table.",
+            "",
+            "![variant](variant.png)",
+            "",
+        ]
+        lines += _table(
+            [
+                "figure",
+                f"current ({st.rules_data_hash})",
+                f"variant ({vst.rules_data_hash})",
+                "difference",
+                "95%",
+                "p_bh",
+            ],
+            [
+                [
+                    r["figure"],
+                    _f(r["base"]),
+                    _f(r["variant"]),
+                    _f(r["diff"]),
+                    _ci(r["lo"], r["hi"]),
+                    _p(r["p_bh"]),
+                ]
+                for r in diffs
+            ],
+        )
+        vdir = out / "variant"
+        paths += write_report(vdir, vst, va, vt)
+        paths += [
+            plot_variant(diffs, out / "variant.png", f"{title}: rules variant"),
+            write_csv(out / "variant.csv", diffs),
+        ]
+        lines += ["", "The variant's full report: [variant/report.md](variant/report.md)."]
+    lines += [""]
+    (out / "report.md").write_text("\n".join(lines))
+    result = {"analysis": a, "tournament": tournament}
+    if variant is not None:
+        result["variant"] = {"analysis": variant[1], "differences": variant[2]}
+    (out / "result.json").write_text(json.dumps(result, indent=1, default=_json_default) + "\n")
+    return paths + [out / "report.md", out / "result.json"]
+
+
+def _json_default(x):
+    if isinstance(x, np.integer):
+        return int(x)
+    if isinstance(x, np.floating):
+        return float(x)
+    if isinstance(x, np.ndarray):
+        return x.tolist()
+    raise TypeError(f"not JSON serialisable: {type(x).__name__}")
+
+
+# --- command line -----------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m training.balance",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--game", required=True, choices=game_names())
+    p.add_argument("--players", type=int, required=True)
+    p.add_argument(
+        "--agents",
+        nargs="+",
+        required=True,
+        help="one agent: self-play; several: a round robin (bot names, mcts:..., checkpoints, "
+        "py:module:factory)",
+    )
+    p.add_argument(
+        "--games", type=int, required=True, help="games per line-up (a multiple of --players)"
+    )
+    p.add_argument("--db", required=True, help="the SQLite game store (created if missing)")
+    p.add_argument("--out", required=True, help="report folder")
+    p.add_argument("--rules", metavar="FILE", help="also study this rules-data override file")
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--no-progress", action="store_true")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    command = "python -m training.balance " + " ".join(sys.argv[1:] if argv is None else argv)
+    kw = dict(workers=args.workers, seed=args.seed, progress=not args.no_progress)
+    try:
+        if args.rules:  # refuse a bad file before playing anything
+            from training.tournament import load_rules_file
+
+            load_rules_file(args.game, args.rules)
+        base = run_study(args.game, args.players, args.agents, args.games, args.db, **kw)
+        variant = None
+        if args.rules:
+            v = run_study(
+                args.game, args.players, args.agents, args.games, args.db, args.rules, **kw
+            )
+            variant = v
+    except (ValueError, CheckpointError, GameNotAvailableError, StoreError, StatsError) as e:
+        parser.error(str(e))
+    except KeyboardInterrupt:
+        print("interrupted; finished games are stored; rerun to continue", file=sys.stderr)
+        return 130
+    st, t = base["stats"], base["tournament"]
+    a = analyse(st, t)
+    var = None
+    if variant is not None:
+        vst, vt = variant["stats"], variant["tournament"]
+        var = (vst, analyse(vst, vt), bs.variant_differences(st, vst), vt)
+    paths = write_report(args.out, st, a, t, var, command)
+    s = a["seats"]
+    print(
+        f"{len(st)} games of {args.game} at {args.players} players (rules data "
+        f"{st.rules_data_hash}); seat win shares "
+        + ", ".join(f"{r['win_share']:.3f}" for r in s["seats"])
+        + f"; equal-shares p = {_p(s['p'])}"
+    )
+    print(a["note"])
+    print(f"report: {os.path.join(args.out, 'report.md')} ({len(paths)} files)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

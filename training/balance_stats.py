@@ -1,0 +1,244 @@
+"""The statistics of a balance study (training.balance), on GameStats arrays; no plotting, no I/O.
+
+Conventions (docs/balance.md): every rate or mean comes with a 95% interval and its sample size;
+a family of comparisons (items x seats, variant differences) gets Benjamini-Hochberg adjusted
+p-values (`p_bh`); a win shared by k tied winners counts 1/k (store win shares).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import stats as sps
+
+from training.game_stats import GameStats
+from training.ratings import wilson_interval
+
+Z95 = 1.959963984540054
+
+
+def mean_ci(x: np.ndarray) -> dict:
+    """Mean with its normal-approximation 95% interval and n (nan interval when n < 2)."""
+    x = np.asarray(x, dtype=np.float64)
+    x = x[~np.isnan(x)]
+    n = int(x.size)
+    if n == 0:
+        return {"mean": None, "lo": None, "hi": None, "n": 0}
+    m = float(x.mean())
+    if n < 2:
+        return {"mean": m, "lo": None, "hi": None, "n": n}
+    h = Z95 * float(x.std(ddof=1)) / math.sqrt(n)
+    return {"mean": m, "lo": m - h, "hi": m + h, "n": n}
+
+
+def diff_ci(a: np.ndarray, b: np.ndarray) -> dict:
+    """mean(a) - mean(b) with a Welch normal 95% interval and a two-sided p-value (independent
+    samples); None figures when a side has fewer than 2 values or no spread."""
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    out = {"diff": None, "lo": None, "hi": None, "p": None, "n_a": int(a.size), "n_b": int(b.size)}
+    if a.size < 2 or b.size < 2:
+        return out
+    d = float(a.mean() - b.mean())
+    se = math.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size)
+    out["diff"] = d
+    if se == 0.0:
+        out["p"] = 1.0 if d == 0.0 else 0.0
+        out["lo"] = out["hi"] = d
+        return out
+    out["lo"], out["hi"] = d - Z95 * se, d + Z95 * se
+    out["p"] = float(2.0 * sps.norm.sf(abs(d) / se))
+    return out
+
+
+def bh(p: list[float | None]) -> list[float | None]:
+    """Benjamini-Hochberg adjusted p-values (None entries are no test and stay None)."""
+    idx = [i for i, v in enumerate(p) if v is not None]
+    out: list[float | None] = [None] * len(p)
+    if idx:
+        adj = sps.false_discovery_control(np.array([p[i] for i in idx], dtype=np.float64))
+        for i, v in zip(idx, adj, strict=True):
+            out[i] = float(v)
+    return out
+
+
+def seat_advantage(win_shares: np.ndarray, scores: np.ndarray | None = None) -> dict:
+    """Win share (Wilson 95%) and mean score (95%) per seat, and the chi-square test of "every
+    seat wins equally often" (the winning seat of each game as one multinomial draw; a shared
+    win counts 1/k to each tied seat). `win_shares` (G, P)."""
+    ws = np.asarray(win_shares, dtype=np.float64)
+    g, n = ws.shape
+    wins = ws.sum(axis=0)
+    seats = []
+    for p in range(n):
+        lo, hi = wilson_interval(float(wins[p]), g)
+        row = {"seat": p, "games": g, "wins": float(wins[p]), "win_share": wins[p] / g}
+        row.update(win_share_lo=lo, win_share_hi=hi)
+        if scores is not None:
+            m = mean_ci(np.asarray(scores)[:, p])
+            row.update(mean_score=m["mean"], score_lo=m["lo"], score_hi=m["hi"])
+        seats.append(row)
+    total = wins.sum()
+    if g == 0 or total == 0:
+        chi2, pv = None, None
+    else:
+        res = sps.chisquare(wins, np.full(n, total / n))
+        chi2, pv = float(res.statistic), float(res.pvalue)
+    return {"games": g, "seats": seats, "chi2": chi2, "df": n - 1, "p": pv}
+
+
+def source_shares(st: GameStats) -> list[dict]:
+    """Per score source: mean points per player for winners and for the rest (95%), and each
+    side's share of its total points. Winners: seats with the full win (ties excluded)."""
+    win = st.win_shares == 1.0
+    rest = st.win_shares == 0.0
+    pw, pr = st.points[win], st.points[rest]  # (k, S)
+    tw, tr = pw.sum(), pr.sum()
+    rows = []
+    for k, name in enumerate(st.sources):
+        a, b = mean_ci(pw[:, k]), mean_ci(pr[:, k])
+        rows.append(
+            {
+                "source": name,
+                "winners_mean": a["mean"],
+                "winners_lo": a["lo"],
+                "winners_hi": a["hi"],
+                "winners_share": float(pw[:, k].sum() / tw) if tw else None,
+                "rest_mean": b["mean"],
+                "rest_lo": b["lo"],
+                "rest_hi": b["hi"],
+                "rest_share": float(pr[:, k].sum() / tr) if tr else None,
+                "n_winners": a["n"],
+                "n_rest": b["n"],
+            }
+        )
+    return rows
+
+
+def item_lifts(st: GameStats, min_n: int = 10) -> list[dict]:
+    """Per item (customer tile, card, character): the lift of the win share
+    - "taken": seats that took it minus seats of games where it was in play that did not;
+    - "in play, seat p": seat p's win share in games with it in play minus games without;
+    each with its Welch 95% interval, p-value and the Benjamini-Hochberg adjusted p over every
+    comparison made here. A comparison with fewer than `min_n` observations on a side is not
+    tested (its p is None)."""
+    rows = []
+    for i, name in enumerate(st.items):
+        inp = st.in_play[:, i]
+        tk = st.taken[:, :, i]
+        in_rows = inp[:, None] & np.ones_like(tk)
+        a = st.win_shares[tk]
+        b = st.win_shares[in_rows & ~tk]
+        rows.append(_lift_row(name, "taken", a, b, min_n, int(inp.sum())))
+        for p in range(st.players):
+            a = st.win_shares[inp, p]
+            b = st.win_shares[~inp, p]
+            rows.append(_lift_row(name, f"in play, seat {p}", a, b, min_n, int(inp.sum())))
+    adj = bh([r["p"] for r in rows])
+    for r, v in zip(rows, adj, strict=True):
+        r["p_bh"] = v
+    return rows
+
+
+def _lift_row(name, what, a, b, min_n, games_in_play) -> dict:
+    d = diff_ci(a, b) if min(a.size, b.size) >= min_n else {"diff": None, "lo": None, "hi": None}
+    return {
+        "item": name,
+        "comparison": what,
+        "games_in_play": games_in_play,
+        "rate_with": float(a.mean()) if a.size else None,
+        "rate_without": float(b.mean()) if b.size else None,
+        "lift": d.get("diff"),
+        "lo": d.get("lo"),
+        "hi": d.get("hi"),
+        "p": d.get("p") if min(a.size, b.size) >= min_n else None,
+        "n_with": int(a.size),
+        "n_without": int(b.size),
+    }
+
+
+def game_shape(st: GameStats) -> dict:
+    """Rounds, decisions, winner's margin, lead changes, decisiveness (mean and 95% each)."""
+    return {
+        "rounds": mean_ci(st.rounds),
+        "decisions": mean_ci(st.decisions),
+        "margin": mean_ci(st.margin),
+        "lead_changes": mean_ci(st.lead_changes),
+        "decided_at": mean_ci(st.decided_at),
+        "truncated": int(st.truncated.sum()),
+        "games": len(st),
+    }
+
+
+def action_frequencies(st: GameStats) -> list[dict]:
+    """Mean decisions per player per game by action kind (95%), and the kind's share."""
+    per = st.actions.reshape(-1, len(st.action_kinds))
+    total = per.sum()
+    rows = []
+    for k, name in enumerate(st.action_kinds):
+        m = mean_ci(per[:, k])
+        rows.append(
+            {
+                "kind": name,
+                "per_player_game": m["mean"],
+                "lo": m["lo"],
+                "hi": m["hi"],
+                "share": float(per[:, k].sum() / total) if total else None,
+            }
+        )
+    return rows
+
+
+def resource_flows(st: GameStats) -> list[dict]:
+    """Mean gained and spent per player per game by resource kind (95%)."""
+    g = st.gained.reshape(-1, len(st.resources))
+    s = st.spent.reshape(-1, len(st.resources))
+    rows = []
+    for k, name in enumerate(st.resources):
+        a, b = mean_ci(g[:, k]), mean_ci(s[:, k])
+        rows.append(
+            {
+                "resource": name,
+                "gained": a["mean"],
+                "gained_lo": a["lo"],
+                "gained_hi": a["hi"],
+                "spent": b["mean"],
+                "spent_lo": b["lo"],
+                "spent_hi": b["hi"],
+            }
+        )
+    return rows
+
+
+def variant_differences(base: GameStats, var: GameStats) -> list[dict]:
+    """Variant minus base for the headline figures (seat win shares, mean scores, margin, rounds,
+    lead changes, decisiveness, points by source per player), each with its 95% interval and
+    Benjamini-Hochberg adjusted p across the list."""
+    rows = []
+
+    def add(name, a, b):
+        d = diff_ci(a, b)
+        rows.append({"figure": name, "base": _m(b), "variant": _m(a), **d})
+
+    for p in range(base.players):
+        add(f"win share, seat {p}", var.win_shares[:, p], base.win_shares[:, p])
+    for p in range(base.players):
+        add(f"score, seat {p}", var.scores[:, p], base.scores[:, p])
+    add("winner's margin", var.margin, base.margin)
+    add("rounds", var.rounds, base.rounds)
+    add("lead changes", var.lead_changes, base.lead_changes)
+    add("decided at (share of rounds)", var.decided_at, base.decided_at)
+    if var.sources == base.sources:
+        for k, name in enumerate(base.sources):
+            add(f"points from {name}", var.points[:, :, k].ravel(), base.points[:, :, k].ravel())
+    adj = bh([r["p"] for r in rows])
+    for r, v in zip(rows, adj, strict=True):
+        r["p_bh"] = v
+    return rows
+
+
+def _m(x) -> float | None:
+    x = np.asarray(x, dtype=np.float64)
+    x = x[~np.isnan(x)]
+    return float(x.mean()) if x.size else None

@@ -1,0 +1,260 @@
+"""Game statistics of finished games, re-simulated from their seed and actions (issue 14).
+
+`collect(game_name, records)` replays stored games (training.store.GameRecord) with the game's
+compiled replay loop (`<game>_env/engine/stats_loops.py`, generated from core/stats_template.py)
+and returns one `GameStats`: column arrays over the games, per seat where it applies:
+
+- points by source (`<game>_env.SCORE_SOURCES`; each game's rows add up to its final scores),
+- resources gained and spent by kind (`<game>_env.stats.RESOURCES`), actions taken by kind (the
+  action space's segments), deaths (Village), rounds and decisions,
+- the random setup and who took what (`<game>_env.stats.ITEMS`: Village customer tiles; Troyes
+  Activity cards, events, characters),
+- the winner's margin, lead changes between rounds and decisiveness (the share of the game's
+  rounds after which the final winner led for good).
+
+Games must have been played under the rules data loaded now (their RULES_DATA_HASH); a game that
+does not replay to its recorded scores raises StatsError naming it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+
+import numpy as np
+
+from core.registry import game_packages, get_game
+
+MAX_ROUND_ROWS = 128  # score snapshots per game (one per round; Village caps at 40 rounds)
+
+
+class StatsError(ValueError):
+    """A game that cannot be analysed (other rules data, a replay that does not match)."""
+
+
+@dataclass
+class GameStats:
+    """Statistics of G games of one game at one player count (arrays indexed [game, seat, ...])."""
+
+    game: str
+    players: int
+    rules_data_hash: str
+    sources: tuple[str, ...]
+    resources: tuple[str, ...]
+    action_kinds: tuple[str, ...]
+    items: tuple[str, ...]
+    game_ids: np.ndarray  # (G,) store ids
+    seats: np.ndarray  # (G, P) entrant ids by seat
+    scores: np.ndarray  # (G, P)
+    win_shares: np.ndarray  # (G, P): 1 win, 1/k shared among k tied winners, else 0
+    points: np.ndarray  # (G, P, S) points by source
+    gained: np.ndarray  # (G, P, R)
+    spent: np.ndarray  # (G, P, R)
+    actions: np.ndarray  # (G, P, K) decisions by action kind
+    deaths: np.ndarray  # (G, P); zeros for a game without deaths
+    in_play: np.ndarray  # (G, I) bool
+    taken: np.ndarray  # (G, P, I) bool
+    decisions: np.ndarray  # (G,)
+    rounds: np.ndarray  # (G,)
+    truncated: np.ndarray  # (G,) bool
+    margin: np.ndarray  # (G,) best score minus the best other score
+    lead_changes: np.ndarray  # (G,) changes of the sole leader between rounds
+    decided_at: np.ndarray  # (G,) share of rounds played when the final winner led for good
+    labels: dict[int, str] = field(default_factory=dict)  # entrant id -> label
+
+    def __len__(self) -> int:
+        return int(self.game_ids.shape[0])
+
+    def subset(self, rows: np.ndarray) -> GameStats:
+        """The games at `rows` (a boolean mask or indices)."""
+        kw = {}
+        for f in fields(self):
+            v = getattr(self, f.name)
+            kw[f.name] = v[rows] if isinstance(v, np.ndarray) else v
+        return GameStats(**kw)
+
+    def save(self, path: str | Path) -> Path:
+        """The arrays and names as one .npz (what notebooks/balance.ipynb loads)."""
+        path = Path(path)
+        meta = {
+            "game": self.game,
+            "players": self.players,
+            "rules_data_hash": self.rules_data_hash,
+            "sources": list(self.sources),
+            "resources": list(self.resources),
+            "action_kinds": list(self.action_kinds),
+            "items": list(self.items),
+            "labels": {str(k): v for k, v in self.labels.items()},
+        }
+        import json
+
+        arrays = {f.name: getattr(self, f.name) for f in fields(self)}
+        arrays = {k: v for k, v in arrays.items() if isinstance(v, np.ndarray)}
+        np.savez_compressed(path, meta=np.array(json.dumps(meta)), **arrays)
+        return path
+
+    @staticmethod
+    def load(path: str | Path) -> GameStats:
+        import json
+
+        with np.load(path, allow_pickle=False) as z:
+            meta = json.loads(str(z["meta"]))
+            arrays = {k: z[k] for k in z.files if k != "meta"}
+        names = ("sources", "resources", "action_kinds", "items")
+        return GameStats(
+            game=meta["game"],
+            players=int(meta["players"]),
+            rules_data_hash=meta["rules_data_hash"],
+            labels={int(k): v for k, v in meta["labels"].items()},
+            **{k: tuple(meta[k]) for k in names},
+            **arrays,
+        )
+
+
+def _modules(game_name: str):
+    pkg = game_packages()[game_name]
+    return (
+        importlib.import_module(pkg),
+        importlib.import_module(f"{pkg}.stats"),
+        importlib.import_module(f"{pkg}.engine.stats_loops"),
+    )
+
+
+def _track_indices(layout, resources, players: int) -> np.ndarray:
+    """State indices of every (seat, resource) in seat-major order."""
+    idx = np.zeros((players, len(resources)), dtype=np.int64)
+    for r, (_name, seg_name, k) in enumerate(resources):
+        seg = layout.segments[seg_name]
+        row = int(np.prod(seg.shape[1:])) if len(seg.shape) > 1 else 1
+        for p in range(players):
+            idx[p, r] = seg.offset + p * row + (0 if k is None else k)
+    return idx.ravel()
+
+
+def lead_stats(rows: np.ndarray, winner: int) -> tuple[int, float]:
+    """(changes of the sole leader between consecutive rounds, share of the rounds after which
+    `winner` led for good: 1.0 = only at the end, 0.0 = from the first round); `rows` (R, P)
+    scores after each round, the last after the end; winner -1 (a shared win) gives nan."""
+    changes, leader = 0, -1
+    top = rows.max(axis=1)
+    sole = (rows == top[:, None]).sum(axis=1) == 1
+    best = rows.argmax(axis=1)
+    for r in range(rows.shape[0]):
+        if sole[r]:
+            if leader >= 0 and best[r] != leader:
+                changes += 1
+            leader = int(best[r])
+    if winner < 0:
+        return changes, float("nan")
+    leads = sole & (best == winner)
+    k = rows.shape[0]
+    while k > 0 and leads[k - 1]:
+        k -= 1
+    return changes, k / rows.shape[0]
+
+
+def collect(game_name: str, records: list, labels: dict[int, str] | None = None) -> GameStats:
+    """Statistics of `records` (all of one player count) by compiled replay."""
+    game = get_game(game_name)
+    pkg, meta, loops = _modules(game_name)
+    if not records:
+        raise StatsError("no games to analyse")
+    n = int(records[0].players)
+    if any(int(r.players) != n for r in records):
+        raise StatsError("games of several player counts: analyse one player count at a time")
+    rules = str(game.RULES_DATA_HASH)
+    for r in records:
+        if r.rules_data_hash != rules:
+            raise StatsError(
+                f"game {r.id} was played under rules data {r.rules_data_hash}, the loaded rules "
+                f"data is {rules}: load the same rules data (or a variant file) to analyse it"
+            )
+    L = game.LAYOUT
+    sources = tuple(pkg.SCORE_SOURCES)
+    src = L.segments["score_src"]
+    n_src = len(sources)
+    kinds = tuple(game.ACTIONS.segments)
+    owner = game.ACTIONS.segment_index
+    track = _track_indices(L, meta.RESOURCES, n)
+    G, R, K, Ni = len(records), len(meta.RESOURCES), len(kinds), len(meta.ITEMS)
+    out = dict(
+        points=np.zeros((G, n, n_src), np.int64),
+        gained=np.zeros((G, n, R), np.int64),
+        spent=np.zeros((G, n, R), np.int64),
+        actions=np.zeros((G, n, K), np.int64),
+        deaths=np.zeros((G, n), np.int64),
+        in_play=np.zeros((G, Ni), bool),
+        taken=np.zeros((G, n, Ni), bool),
+        decisions=np.zeros(G, np.int64),
+        rounds=np.zeros(G, np.int64),
+        truncated=np.zeros(G, bool),
+        margin=np.zeros(G, np.int64),
+        lead_changes=np.zeros(G, np.int64),
+        decided_at=np.zeros(G, np.float64),
+        scores=np.zeros((G, n), np.int64),
+        win_shares=np.zeros((G, n), np.float64),
+        seats=np.zeros((G, n), np.int64),
+        game_ids=np.zeros(G, np.int64),
+    )
+    T = game.GAME.tables
+    mask = np.zeros(game.NUM_ACTIONS, dtype=np.bool_)
+    work = np.zeros(max(1, game.GAME.spec.work_size), dtype=np.int64)
+    prev = np.zeros(track.shape[0], np.int64)
+    gained = np.zeros(track.shape[0], np.int64)
+    spent = np.zeros(track.shape[0], np.int64)
+    keys = np.zeros((max(game.PLAYER_COUNTS), game.GAME.spec.n_keys), np.int64)
+    rows = np.zeros((MAX_ROUND_ROWS, n), np.int64)
+    actors = np.zeros(0, np.int64)
+    round_at = L.offset("round")
+    src_rows = src.shape[0]
+    for g, rec in enumerate(records):
+        acts = np.asarray(rec.actions, dtype=np.int64)
+        if actors.shape[0] < acts.shape[0]:
+            actors = np.zeros(acts.shape[0] * 2, np.int64)
+        s = game.new_game(n, rec.seed).copy()
+        gained[:] = 0
+        spent[:] = 0
+        nrows = loops.replay_track(
+            s, T, acts, mask, work, track, prev, gained, spent, actors, round_at, keys, rows
+        )
+        if nrows < 0:
+            raise StatsError(f"game {rec.id}: the replay refused decision {-nrows - 1}")
+        sc = np.asarray(game.scores(s), dtype=np.int64)
+        if not game.is_terminal(s) or list(sc) != [int(x) for x in rec.scores]:
+            raise StatsError(
+                f"game {rec.id}: the replay ends with scores {sc.tolist()}, the record says "
+                f"{list(rec.scores)} (other rules data or engine version?)"
+            )
+        pts = s[src.offset : src.offset + src.size].reshape(src_rows, n_src)[:n]
+        out["points"][g] = pts
+        out["gained"][g] = gained.reshape(n, R)
+        out["spent"][g] = spent.reshape(n, R)
+        na = acts.shape[0]
+        np.add.at(out["actions"][g], (actors[:na], owner[acts]), 1)
+        if meta.deaths is not None:
+            out["deaths"][g] = meta.deaths(s, n)
+        out["in_play"][g], out["taken"][g] = meta.items(s, n)
+        out["decisions"][g] = na
+        out["rounds"][g] = int(s[round_at])
+        out["truncated"][g] = bool(rec.truncated)
+        out["scores"][g] = sc
+        ws = np.asarray(rec.win_shares, dtype=np.float64)
+        out["win_shares"][g] = ws
+        out["seats"][g] = rec.seats
+        out["game_ids"][g] = -1 if rec.id is None else rec.id
+        srt = np.sort(sc)
+        out["margin"][g] = srt[-1] - srt[-2]
+        winner = int(np.argmax(ws)) if (ws == 1.0).sum() == 1 else -1
+        out["lead_changes"][g], out["decided_at"][g] = lead_stats(rows[:nrows], winner)
+    return GameStats(
+        game=game_name,
+        players=n,
+        rules_data_hash=rules,
+        sources=sources,
+        resources=tuple(r[0] for r in meta.RESOURCES),
+        action_kinds=kinds,
+        items=tuple(meta.ITEMS),
+        labels=dict(labels or {}),
+        **out,
+    )

@@ -1,0 +1,58 @@
+"""What a balance study reads from a Troyes game beyond its score (training.game_stats).
+
+`RESOURCES`: per-seat state entries whose rises and falls over a game count as resources gained
+and spent (name, layout segment, index in the seat's row or None). `ITEMS`: every Activity card
+(rules §6), event card (rules §5) and character (rules §6.3) by key; `items(final, n)` says
+which were in play (an Activity card revealed, an event drawn into the row, a character dealt)
+and who took each (hired a supervisor on the card, kept the event card, was dealt the
+character). Troyes has no deaths (`deaths` is None).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from troyes_env import rules_data as rd
+from troyes_env.layout import LAYOUT
+
+RESOURCES = (
+    ("deniers", "deniers", None),
+    ("influence", "influence", None),
+    ("vp_tokens", "vp", None),
+    ("citizens", "owned", None),
+)
+_ACT = tuple(f"activity:{row[1]}" for row in rd.ACTIVITY_CARDS)
+_EV = tuple(f"event:{row[1]}" for row in rd.EVENT_CARDS)
+_CH = tuple(f"character:{row[1]}" for row in rd.CHARACTER_CARDS)
+ITEMS = _ACT + _EV + _CH
+deaths = None
+
+
+def items(final: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(in_play (len(ITEMS),) bool, taken (n, len(ITEMS)) bool) of a finished game."""
+    na, ne = len(_ACT), len(_EV)
+    in_play = np.zeros(len(ITEMS), dtype=bool)
+    taken = np.zeros((n, len(ITEMS)), dtype=bool)
+    cards = LAYOUT.view(final, "act_card")
+    sup = LAYOUT.view(final, "sup")
+    for pos, c in enumerate(cards):
+        if c >= 0:
+            in_play[c] = True
+            taken[:, c] |= sup[pos, :n] > 0
+    kept = LAYOUT.view(final, "kept_by")
+    row = LAYOUT.view(final, "row_card")
+    for e, k in enumerate(kept):
+        if k >= 0:
+            in_play[na + e] = True
+            if k < n:
+                taken[k, na + e] = True
+    for e in row:
+        if e >= 0:
+            in_play[na + e] = True
+    chars = LAYOUT.view(final, "chars")
+    for p in range(n):
+        for c in chars[p]:
+            if c >= 0:
+                in_play[na + ne + c] = True
+                taken[p, na + ne + c] = True
+    return in_play, taken

@@ -1,0 +1,38 @@
+"""What a balance study reads from a Village game beyond its score (training.game_stats).
+
+`RESOURCES`: per-seat state entries whose rises and falls over a game count as resources gained
+and spent (name, layout segment, index in the seat's row or None). `ITEMS`: every customer tile
+(rules §4.5, Appendix A.8) by name; `items(final, n)` says which tiles came into play (left the
+face-down pile) and who served each. `deaths(final, n)`: family members who died, per seat
+(rules §3.6: chronicle, anonymous graves, or removed after the trigger).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from village_env import rules_data as rd
+from village_env.layout import LAYOUT, LOC_CHRONICLE, LOC_GRAVE, LOC_REMOVED
+
+RESOURCES = (
+    ("coins", "coins", None),
+    ("grain", "grain", None),
+    *((f"cubes:{c}", "cubes", i) for i, c in enumerate(rd.COLOURS)),
+    *((f"goods:{g}", "goods", i) for i, g in enumerate(rd.GOODS)),
+    ("time", "time", None),
+)
+ITEMS = tuple(f"customer:T{t + 1}" for t in range(len(rd.CUSTOMERS)))
+
+
+def items(final: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(in_play (len(ITEMS),) bool, taken (n, len(ITEMS)) bool) of a finished game."""
+    pile = LAYOUT.view(final, "pile")
+    owner = LAYOUT.view(final, "tile_owner")
+    taken = owner[None, :] == np.arange(n)[:, None]
+    return pile == 0, taken
+
+
+def deaths(final: np.ndarray, n: int) -> np.ndarray:
+    """Dead family members per seat (rules §3.6)."""
+    m = LAYOUT.view(final, "members")[:n]  # (seat, location, generation)
+    return m[:, [LOC_CHRONICLE, LOC_GRAVE, LOC_REMOVED], :].sum(axis=(1, 2))
