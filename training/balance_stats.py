@@ -37,6 +37,7 @@ def diff_ci(a: np.ndarray, b: np.ndarray) -> dict:
     samples); None figures when a side has fewer than 2 values or no spread."""
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
+    a, b = a[~np.isnan(a)], b[~np.isnan(b)]  # undefined values (a shared win's "decided at")
     out = {"diff": None, "lo": None, "hi": None, "p": None, "n_a": int(a.size), "n_b": int(b.size)}
     if a.size < 2 or b.size < 2:
         return out
@@ -53,8 +54,8 @@ def diff_ci(a: np.ndarray, b: np.ndarray) -> dict:
 
 
 def bh(p: list[float | None]) -> list[float | None]:
-    """Benjamini-Hochberg adjusted p-values (None entries are no test and stay None)."""
-    idx = [i for i, v in enumerate(p) if v is not None]
+    """Benjamini-Hochberg adjusted p-values (None or nan entries are no test and stay None)."""
+    idx = [i for i, v in enumerate(p) if v is not None and not math.isnan(v)]
     out: list[float | None] = [None] * len(p)
     if idx:
         adj = sps.false_discovery_control(np.array([p[i] for i in idx], dtype=np.float64))

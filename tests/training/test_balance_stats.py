@@ -75,3 +75,11 @@ def test_mean_ci_on_known_values():
     assert m["mean"] == 2.5 and m["n"] == 4
     assert m["lo"] == pytest.approx(2.5 - h) and m["hi"] == pytest.approx(2.5 + h)
     assert bs.mean_ci(np.array([]))["mean"] is None
+
+
+def test_undefined_values_are_left_out_of_differences_and_corrections():
+    a = np.array([0.5, np.nan, 1.0, 0.75])
+    b = np.array([0.25, 0.5, np.nan, 0.0])
+    d = bs.diff_ci(a, b)
+    assert d["n_a"] == 3 and d["n_b"] == 3 and d["diff"] == pytest.approx(0.75 - 0.25)
+    assert bs.bh([0.01, float("nan"), None]) == [0.01, None, None]
