@@ -21,7 +21,10 @@ RESOURCES = (
     *((f"goods:{g}", "goods", i) for i, g in enumerate(rd.GOODS)),
     ("time", "time", None),
 )
-ITEMS = tuple(f"customer:T{t + 1}" for t in range(len(rd.CUSTOMERS)))
+ITEMS = tuple(  # e.g. "customer:T8 ox+plow=6": tile T8 wants an ox and a plow, scores 6
+    f"customer:T{t + 1} {'+'.join(k if n == 1 else f'{n} {k}' for k, n in dem.items())}={v}"
+    for t, (dem, v) in enumerate(rd.CUSTOMERS)
+)
 
 
 def items(final: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
