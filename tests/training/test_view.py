@@ -10,11 +10,14 @@ import json
 import re
 import shutil
 import sqlite3
+import subprocess
 import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+import training.view
 from training.games import get_game
 from training.store import GameStore, pack_checks, unpack_checks
 from training.tournament import run_tournament
@@ -306,3 +309,23 @@ def test_cli_defaults_and_refusals(tmp_path, capsys):
     junk.write_text("not a store")
     assert cli.main(["--db", str(junk)]) == 2
     assert cli.main(["--db", str(junk), "--port", "70000"]) == 2
+
+
+# -- the page's script ---------------------------------------------------------------------------
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_page_script_draws_every_position(served, tmp_path):
+    """viewer.js on a fake DOM (view_page_smoke.js) draws every position of a replay without a
+    runtime error or an undefined / NaN in its text (the headless-browser test is slice 3)."""
+    _game, _db, c = served
+    payload = tmp_path / "game.json"
+    payload.write_bytes(c.request("/api/games/1")[2])
+    here = Path(__file__).parent
+    script = Path(training.view.__file__).parent / "static" / "viewer.js"
+    out = subprocess.run(
+        ["node", str(here / "view_page_smoke.js"), str(script), str(payload)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.startswith("ok ")
