@@ -17,6 +17,7 @@ from __future__ import annotations
 import gzip
 import json
 import re
+import socket
 import sys
 import traceback
 from http import HTTPStatus
@@ -97,6 +98,8 @@ class ViewerServer(ThreadingHTTPServer):
         self.viewer = viewer
         self.static = load_static()
         self.quiet = quiet
+        if ":" in address[0]:  # an IPv6 address such as ::1
+            self.address_family = socket.AF_INET6
         super().__init__(address, Handler)
         host, port = self.server_address[:2]
         # bound to a loopback address: answer only requests addressed to it (a web page of
