@@ -17,7 +17,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -30,15 +30,20 @@ class ReplayMismatch(Exception):
     """A stored game does not replay to what was stored."""
 
 
-def replay(game, rec: GameRecord, describe: bool = False) -> tuple[np.ndarray, list[dict]]:
+def replay(
+    game, rec: GameRecord, describe: bool = False, visit: Callable[[np.ndarray], None] | None = None
+) -> tuple[np.ndarray, list[dict]]:
     """Re-simulate `rec`; (final state, per decision: seat, action, description if asked).
-    ReplayMismatch names the first decision that differs from the record."""
+    ReplayMismatch names the first decision that differs from the record. `visit(state)` (if
+    given) sees the first state and the state after every decision (decisions + 1 calls)."""
     if rec.rules_data_hash != game.RULES_DATA_HASH:
         raise ReplayMismatch(
             f"game {rec.id} was played under rules_data_hash {rec.rules_data_hash}, this library "
             f"has {game.RULES_DATA_HASH}: load that rules data to replay it"
         )
     s = game.new_game(rec.players, rec.seed)
+    if visit is not None:
+        visit(s)
     steps = []
     for k, a in enumerate(rec.actions):
         if game.is_terminal(s):
@@ -59,6 +64,8 @@ def replay(game, rec: GameRecord, describe: bool = False) -> tuple[np.ndarray, l
                 "differs from the one recorded"
             )
         steps.append(entry)
+        if visit is not None:
+            visit(s)
     if not game.is_terminal(s):
         raise ReplayMismatch(f"game {rec.id}: the stored actions end before the game does")
     scores = [int(x) for x in game.scores(s)]

@@ -152,14 +152,23 @@ def _now() -> str:
 class GameStore:
     """A store file opened for one game (see the module docstring). Use as a context manager."""
 
-    def __init__(self, path: str | Path, game_name: str, create: bool = True):
+    def __init__(
+        self, path: str | Path, game_name: str, create: bool = True, read_only: bool = False
+    ):
+        """`read_only`: open an existing store for reading only (never creates or writes; the
+        connection may be used from any thread, one at a time: the caller serialises)."""
         self.path = Path(path)
         self.game_name = str(game_name)
         exists = self.path.exists() and self.path.stat().st_size > 0
-        if not exists and not create:
+        if not exists and (read_only or not create):
             raise StoreError(f"{self.path}: no such game store")
         if exists:
             self._check_header()
+        if read_only:
+            uri = f"{self.path.resolve().as_uri()}?mode=ro"
+            self.db = sqlite3.connect(uri, uri=True, timeout=30.0, check_same_thread=False)
+            self._check_meta()
+            return
         if not exists:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self.db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)

@@ -1,0 +1,331 @@
+"""The game viewer (training.view): the JSON API on a real store of both games, the public
+positions (no hidden segment's content, Characters only at the end), request validation (4xx
+with one plain line, no traceback, no path, no file outside the bundle) and the CLI."""
+
+from __future__ import annotations
+
+import gzip
+import http.client
+import json
+import re
+import shutil
+import sqlite3
+import subprocess
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import training.view
+from training.games import get_game
+from training.store import GameStore, pack_checks, unpack_checks
+from training.tournament import run_tournament
+from training.view import __main__ as cli
+from training.view.positions import FIELDS, position
+from training.view.server import STATIC, make_server
+
+GAMES = ("village", "troyes")
+
+
+class Client:
+    def __init__(self, server):
+        self.host, self.port = server.server_address[:2]
+
+    def request(self, path: str, method: str = "GET", headers: dict | None = None):
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
+        try:
+            conn.request(method, path, headers=headers or {})  # the path goes out as written
+            r = conn.getresponse()
+            return r.status, dict(r.getheaders()), r.read()
+        finally:
+            conn.close()
+
+    def json(self, path: str):
+        status, _h, body = self.request(path)
+        assert status == 200, (path, status, body)
+        return json.loads(body)
+
+
+def _serve(db, game):
+    server = make_server(str(db), game, port=0, quiet=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def _stop(server):
+    server.shutdown()
+    server.server_close()
+    server.viewer.close()
+
+
+@pytest.fixture(scope="module", params=GAMES)
+def served(request, tmp_path_factory):
+    name = request.param
+    game = get_game(name)
+    db = tmp_path_factory.mktemp(f"view_{name}") / "results.sqlite"
+    run_tournament(name, 2, ["random", "random"], 2, db, progress=False)
+    server = _serve(db, game)
+    yield game, db, Client(server)
+    _stop(server)
+
+
+def _keys(obj):
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield k
+            yield from _keys(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            yield from _keys(v)
+
+
+# -- the list -------------------------------------------------------------------------------------
+def test_store_summary_and_game_list(served):
+    game, _db, c = served
+    st = c.json("/api/store")
+    assert st["game"] == game.NAME and st["games"] == 2
+    assert st["agents"] == ["random", "random#2"]
+    assert [t["id"] for t in st["tournaments"]] == [1]
+    lst = c.json("/api/games")
+    assert lst["total"] == 2 and [g["id"] for g in lst["games"]] == [1, 2]
+    for g in lst["games"]:
+        assert g["tournament"] == 1 and g["players"] == 2 and g["replayable"]
+        assert {s["agent"] for s in g["seats"]} == {"random", "random#2"}
+        assert g["rules_data_hash"] == game.RULES_DATA_HASH and g["decisions"] > 0
+        assert g["winner"] == [p for p, s in enumerate(g["win_shares"]) if s > 0]
+    # filters
+    assert c.json("/api/games?tournament=1")["total"] == 2
+    assert c.json("/api/games?agent=random")["total"] == 2
+    one = c.json("/api/games?agent=random&seat=0")
+    assert one["total"] == 1 and one["games"][0]["seats"][0]["agent"] == "random"
+    shares = [  # the win share of entrant "random" in each game
+        g["win_shares"][[s["agent"] for s in g["seats"]].index("random")] for g in lst["games"]
+    ]
+    for result, ok in (
+        ("win", lambda x: x == 1),
+        ("draw", lambda x: 0 < x < 1),
+        ("loss", lambda x: x == 0),
+    ):
+        want = sum(map(ok, shares))
+        assert c.json(f"/api/games?agent=random&result={result}")["total"] == want
+    page = c.json("/api/games?offset=1&limit=1")
+    assert page["total"] == 2 and [g["id"] for g in page["games"]] == [2]
+    assert c.json("/api/games?seat=&agent=")["total"] == 2  # blank = no filter
+
+
+# -- the replay ----------------------------------------------------------------------------------
+def test_replay_payload(served):
+    game, db, c = served
+    with GameStore(db, game.NAME, create=False) as store:
+        recs = {r.id: r for r in store.games()}
+    for gid, rec in recs.items():
+        d = c.json(f"/api/games/{gid}")
+        assert d["decisions"] == rec.decisions == len(d["steps"])
+        assert len(d["positions"]) == rec.decisions + 1 == len(d["score_track"])
+        assert d["score_track"][-1] == rec.scores == d["scores"]
+        s = game.new_game(rec.players, rec.seed)
+        for k, st in enumerate(d["steps"]):
+            assert st["decision"] == k and st["action"] == rec.actions[k]
+            assert st["seat"] == game.current_player(s)
+            assert st["describe"] == game.describe(st["action"], s)
+            assert d["positions"][k] == json.loads(json.dumps(position(game, s)))
+            s = game.step(s, st["action"])
+        for pos in d["positions"]:
+            assert set(pos) == set(FIELDS[game.NAME])  # every field documented, none other
+            assert len(pos["players"]) == rec.players
+        assert d["positions"][-1]["to_act"] is None
+
+
+# -- hidden information --------------------------------------------------------------------------
+def _perturbed(game, s, rng):
+    t = s.copy()
+    for seg in game.LAYOUT.hidden_segments():
+        lo, hi = max(seg.lo, -(2**40)), min(seg.hi, 2**40)
+        game.LAYOUT.view(t, seg.name)[...] = rng.integers(lo, hi + 1, size=seg.shape or (1,))
+    return t
+
+
+def test_positions_carry_no_hidden_information(served):
+    game, db, c = served
+    hidden = {seg.name for seg in game.LAYOUT.hidden_segments()}
+    assert hidden  # rng at least; Troyes also chars, act_hidden, decks
+    rng = np.random.default_rng(5)
+    with GameStore(db, game.NAME, create=False) as store:
+        rec = store.game(1)
+    s = game.new_game(rec.players, rec.seed)
+    states = [s]
+    for a in rec.actions:
+        s = game.step(s, a)
+        states.append(s)
+    for s in states[:-1]:  # before the end, nothing hidden may change what is sent
+        base = position(game, s)
+        for _ in range(2):
+            assert position(game, _perturbed(game, s, rng)) == base
+    payload = c.json("/api/games/1")
+    assert not hidden & set(_keys(payload)), "a hidden segment's name in the payload"
+    if game.NAME == "troyes":
+        from troyes_env.rules_data import CHARACTER_NAMES
+
+        before = json.dumps([payload["positions"][:-1], payload["steps"]])
+        assert not [n for n in CHARACTER_NAMES if n in before], "a secret Character was sent"
+        assert all("characters" not in p for pos in payload["positions"][:-1]
+                   for p in pos["players"])  # fmt: skip
+        final = payload["positions"][-1]["players"]  # the final scoring reveals them
+        chars = game.LAYOUT.view(states[-1], "chars")
+        for p, pl in enumerate(final):
+            assert pl["characters"] == [CHARACTER_NAMES[int(x)] for x in chars[p] if x >= 0]
+            assert pl["final"] == rec.scores[p]
+
+
+# -- requests refused ----------------------------------------------------------------------------
+BAD = [
+    ("/api/games/abc", 400),
+    ("/api/games/-1", 400),
+    ("/api/games/1.0", 400),
+    ("/api/games/0", 404),
+    ("/api/games/99999", 404),
+    ("/api/games/1?step=3", 400),
+    ("/api/games/1/x", 400),
+    ("/api/games?seat=x", 400),
+    ("/api/games?seat=4", 400),
+    ("/api/games?seat=-1", 400),
+    ("/api/games?limit=0", 400),
+    ("/api/games?limit=100000", 400),
+    ("/api/games?offset=-1", 400),
+    ("/api/games?result=maybe", 400),
+    ("/api/games?tournament=77", 404),
+    ("/api/games?tournament=1e3", 400),
+    ("/api/games?agent=nobody", 404),
+    ("/api/games?seat=1&seat=0", 400),
+    ("/api/games?colour=red", 400),
+    ("/api/games?%zz", 400),
+    ("/api/store?x=1", 400),
+    ("/api/nothing", 404),
+    ("/nothing", 404),
+    ("/static/", 404),
+    ("/static/other.js", 404),
+    ("/static/../../etc/passwd", 404),
+    ("/static/%2e%2e/%2e%2e/etc/passwd", 404),
+    ("/static/..%2f..%2fetc%2fpasswd", 404),
+    ("/static/%2E%2E%2F%2E%2E%2Fetc%2Fpasswd", 404),
+    ("/static//etc/passwd", 404),
+    ("/static/viewer.js/../../../etc/passwd", 404),
+    ("/../../etc/passwd", 404),
+    ("/%2e%2e/%2e%2e/etc/passwd", 404),
+    ("/static/..\\..\\etc\\passwd", 404),
+    ("/static/viewer.js%00.html", 404),
+    ("/static/index.html/..", 404),
+]
+
+
+def _one_plain_line(body: bytes, db) -> None:
+    text = body.decode()
+    assert text.endswith("\n") and text.count("\n") == 1, text
+    assert "Traceback" not in text and 'File "' not in text
+    assert str(db) not in text and str(db.parent) not in text and "root:" not in text
+    assert "/etc" not in text and "<" not in text
+
+
+@pytest.mark.parametrize("path,status", BAD)
+def test_bad_requests_get_a_plain_4xx(served, path, status):
+    _game, db, c = served
+    got, headers, body = c.request(path)
+    assert got == status, (path, got, body)
+    assert headers["Content-Type"].startswith("text/plain")
+    _one_plain_line(body, db)
+
+
+def test_methods_hosts_and_garbage(served):
+    _game, db, c = served
+    for method in ("POST", "PUT", "DELETE"):
+        status, _h, body = c.request("/api/games", method)
+        assert status == 405
+        _one_plain_line(body, db)
+    status, _h, body = c.request("/api/games", headers={"Host": "evil.example:80"})
+    assert status == 400
+    _one_plain_line(body, db)
+    status, _h, body = c.request("/api/games/" + "9" * 5000)
+    assert 400 <= status < 500
+    status, _h, _b = c.request("/api/games", "HEAD")
+    assert status == 200
+
+
+def test_static_assets_only_the_bundle(served):
+    _game, _db, c = served
+    status, h, page = c.request("/")
+    assert status == 200 and h["Content-Type"].startswith("text/html")
+    assert b"/static/viewer.js" in page and b"/static/viewer.css" in page
+    assert "default-src 'none'" in h["Content-Security-Policy"]
+    for name, ctype in STATIC.items():
+        status, h, body = c.request(f"/static/{name}")
+        assert status == 200 and h["Content-Type"] == ctype and body
+        urls = set(re.findall(rb"(?:https?:)?//[A-Za-z0-9.-]+\.[a-z]{2,}[^\s\"'<>)]*", body))
+        assert urls <= {b"http://www.w3.org/2000/svg"}, urls  # a namespace name, never fetched
+
+
+def test_gzip_when_asked(served):
+    _game, _db, c = served
+    plain = c.json("/api/games/1")
+    status, h, body = c.request("/api/games/1", headers={"Accept-Encoding": "gzip"})
+    assert status == 200 and h.get("Content-Encoding") == "gzip"
+    assert json.loads(gzip.decompress(body)) == plain
+
+
+# -- replays that do not match ------------------------------------------------------------------
+def test_replay_mismatch_is_409(served, tmp_path):
+    game, db, _c = served
+    other = tmp_path / "other.sqlite"
+    shutil.copy(db, other)
+    con = sqlite3.connect(other)
+    con.execute("UPDATE games SET rules_data_hash = 'feedfacefeedface' WHERE id = 1")
+    (blob,) = con.execute("SELECT checks FROM games WHERE id = 2").fetchone()
+    checks = unpack_checks(blob)
+    checks[3] ^= 1
+    con.execute("UPDATE games SET checks = ? WHERE id = 2", (pack_checks(checks),))
+    con.commit()
+    con.close()
+    server = _serve(other, game)
+    try:
+        c = Client(server)
+        status, _h, body = c.request("/api/games/1")
+        assert status == 409 and b"feedfacefeedface" in body
+        _one_plain_line(body, other)
+        status, _h, body = c.request("/api/games/2")
+        assert status == 409 and b"decision 3" in body
+        _one_plain_line(body, other)
+        assert [g["replayable"] for g in c.json("/api/games")["games"]] == [False, True]
+    finally:
+        _stop(server)
+
+
+# -- the command line ----------------------------------------------------------------------------
+def test_cli_defaults_and_refusals(tmp_path, capsys):
+    args = cli.build_parser().parse_args(["--db", "x.sqlite"])
+    assert (args.host, args.port) == ("127.0.0.1", 8765)
+    assert cli.main(["--db", str(tmp_path / "missing.sqlite")]) == 2
+    assert "no such game store" in capsys.readouterr().err
+    junk = tmp_path / "junk.sqlite"
+    junk.write_text("not a store")
+    assert cli.main(["--db", str(junk)]) == 2
+    assert cli.main(["--db", str(junk), "--port", "70000"]) == 2
+
+
+# -- the page's script ---------------------------------------------------------------------------
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_page_script_draws_every_position(served, tmp_path):
+    """viewer.js on a fake DOM (view_page_smoke.js) draws every position of a replay without a
+    runtime error or an undefined / NaN in its text (the headless-browser test is slice 3)."""
+    _game, _db, c = served
+    payload = tmp_path / "game.json"
+    payload.write_bytes(c.request("/api/games/1")[2])
+    here = Path(__file__).parent
+    script = Path(training.view.__file__).parent / "static" / "viewer.js"
+    out = subprocess.run(
+        ["node", str(here / "view_page_smoke.js"), str(script), str(payload)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.startswith("ok ")

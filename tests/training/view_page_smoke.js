@@ -1,0 +1,34 @@
+// The viewer page's script (training/view/static/viewer.js) run in node on a fake DOM: draws every
+// position of a replay payload and fails on a runtime error or text with undefined / NaN in it.
+// node view_page_smoke.js viewer.js payload.json  (tests/training/test_view.py; slice 3 of issue 17
+// adds the headless-browser test)
+const fs = require("fs");
+class N {
+  constructor(tag) { this.tag = tag; this.attrs = {}; this.children = []; this.textContent = ""; this.hidden = false; this.value = ""; }
+  setAttribute(k, v) { if (v === undefined || (typeof v === "number" && isNaN(v))) throw new Error(`bad attr ${k}=${v} on ${this.tag}`); this.attrs[k] = String(v); }
+  append(...c) { this.children.push(...c); }
+  replaceChildren(...c) { this.children = c; }
+  addEventListener() {}
+  getBoundingClientRect() { return { left: 0, width: 1000 }; }
+}
+global.Node = N;
+const els = {};
+global.document = {
+  createElement: (t) => new N(t), createElementNS: (_ns, t) => new N(t),
+  getElementById: (id) => (els[id] ||= new N(id)), addEventListener() {},
+};
+global.location = { hash: "" };
+global.history = { replaceState() {} };
+global.window = { addEventListener() {} };
+global.HTMLInputElement = class {}; global.HTMLSelectElement = class {};
+const src = fs.readFileSync(process.argv[2], "utf8");
+eval(src + "\n;global.__v = { state, showStep };");
+const game = JSON.parse(fs.readFileSync(process.argv[3], "utf8"));
+__v.state.game = game;
+let texts = 0;
+function walk(n) { if (n.textContent && /undefined|NaN|\[object/.test(n.textContent)) throw new Error("bad text: " + n.textContent); texts++; (n.children || []).forEach((c) => { if (typeof c === "object") walk(c); else if (/undefined|NaN|\[object/.test(String(c))) throw new Error("bad text: " + c); }); }
+for (let k = 0; k < game.positions.length; k++) {
+  __v.showStep(k);
+  for (const id of ["board", "panels", "plot", "last-decision", "next-decision"]) walk(els[id]);
+}
+console.log("ok", game.game, game.positions.length, "positions drawn,", texts, "nodes checked");
