@@ -27,3 +27,6 @@ ERR_OVER = 3  # the game is over: no action is legal
 ERR_NO_LEGAL = 4  # an engine bug: no legal action before the end (never expected)
 API_BAD_STATE = -1  # not a state of this game and layout version (StateFormatError)
 API_BAD_PLAYER = -2  # observe: no such seat (ValueError)
+# legal_mask / step: a state that is not over yet has no legal action (D5 says this never
+# happens to a state the engine made: a tampered or corrupt array; StateFormatError)
+API_INCONSISTENT = -3

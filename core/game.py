@@ -17,7 +17,8 @@ them, not at import: `import village_env` only builds the tables, so reading a c
 compile takes tens of seconds; core.jit announces it on stderr).
 
 Compiled entry points (`<game>_env/engine/api.py`), one signature each (core.jit.compile_exactly),
-all returning a status code of core.errors:
+all returning a status code of core.errors (legal_mask and step: API_INCONSISTENT for a state
+that is not over and has no legal action, which the engine never makes: StateFormatError):
 
     new(s, T, n, a, b, c, start, mask, work)  a new n-player game seeded by words (a, b, c), the
                                               first decision ready; mask = its legal mask
@@ -43,6 +44,7 @@ from core.actions import ActionSpace
 from core.errors import (
     API_BAD_PLAYER,
     API_BAD_STATE,
+    API_INCONSISTENT,
     ERR_ILLEGAL,
     ERR_NO_LEGAL,
     ERR_OVER,
@@ -322,8 +324,9 @@ class Game:
                     return out
             except TypeError:  # not a C-contiguous writable int64 vector: the checked path
                 pass
-            if active[3](usable(state), active[0], out, b.scratch, b.work) != OK:
-                self._check_slow(state)  # API_BAD_STATE
+            code = active[3](usable(state), active[0], out, b.scratch, b.work)
+            if code != OK:
+                self._raise_bad_state(state, code)
             return out
 
         def step(state: np.ndarray, action: int) -> np.ndarray:
@@ -382,9 +385,40 @@ class Game:
             raise ValueError(f"{self.name}: player must be a seat in 0..{n - 1}, got {player!r}")
         return out
 
-    def _raise_step_error(self, state, a: int, code: int):
+    def _raise_bad_state(self, state, code: int):
+        """StateFormatError for a state a compiled entry point refused (API_BAD_STATE: the
+        format; API_INCONSISTENT: no legal action while the game is not over, D5), naming what
+        it received; the state is left as it was."""
         if code == API_BAD_STATE:
             self._check_slow(state)
+        if code == API_INCONSISTENT:
+            raise StateFormatError(self._no_legal_action(state) + self._problems_hint(state))
+        raise RuntimeError(f"{self.name} engine error {code} on a state from outside")
+
+    def _no_legal_action(self, state) -> str:
+        ph = self._check(state).item(self._phase)
+        return (
+            f"{self.name}: inconsistent state: phase {ph} '{self.phase_name(state)}' with no "
+            f"legal action while the game is not over (a tampered or corrupt state?)"
+        )
+
+    def _problems_hint(self, state) -> str:
+        """The first problems `validate` finds in a refused state, for an error message (the
+        error path: the full range and invariant checks are affordable here)."""
+        s = np.array(state, dtype=_I64, order="C")  # the checks never see the caller's array
+        try:
+            self.layout.validate(s)
+            problems = self.spec.invariant_problems(s, self.tables)
+        except StateFormatError as e:
+            problems = [str(e).removeprefix(f"{self.name}: ")]
+        except Exception as e:  # a check that cannot read this state at all
+            problems = [f"the invariant check fails on it ({type(e).__name__}: {e})"]
+        found = f"; it finds: {'; '.join(problems[:3])}" if problems else ""
+        return f"; {self.name}.validate(state) checks a state built or edited by hand{found}"
+
+    def _raise_step_error(self, state, a: int, code: int):
+        if code in (API_BAD_STATE, API_INCONSISTENT):
+            self._raise_bad_state(state, code)
         phase = self.phase_name(state)
         if code == ERR_RANGE or not 0 <= a < self.num_actions:
             raise IllegalActionError(
@@ -477,12 +511,17 @@ class Game:
 
     def validate(self, state: np.ndarray) -> np.ndarray:
         """The full check of a state that comes from outside (format, every segment's range,
-        the game's invariants): StateFormatError naming the first problem, else the state."""
+        the game's invariants, a legal action unless the game is over: D5): StateFormatError
+        naming the first problem, else the state."""
         s = self._usable(state)
         self.layout.validate(s)
         problems = self.spec.invariant_problems(s, self.tables)
         if problems:
             raise StateFormatError(f"{self.name}: inconsistent state: {problems[0]}")
+        T, _, _, legal_mask, _ = self._box[0]
+        b = self._bufs.b
+        if legal_mask(s, T, np.empty(self.num_actions, _BOOL), b.scratch, b.work) != OK:
+            raise StateFormatError(self._no_legal_action(s))
         return s
 
     # --- saving and chance --------------------------------------------------------------------

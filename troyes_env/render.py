@@ -193,8 +193,15 @@ def render_text(state: np.ndarray, T: np.ndarray | None = None) -> str:
         lines.append(f"  district {'N' if d == 4 else d}: {txt or '-'}")
     bl = _v(state, "black")
     if bl.sum():
+        # a die per value, or value x count for more than 6 of one (a state edited by hand can
+        # hold up to 2**30: the text stays short)
         lines.append(
-            "  black dice: " + " ".join(str(v + 1) for v in range(6) for _ in range(int(bl[v])))
+            "  black dice: "
+            + " ".join(
+                " ".join([str(v + 1)] * int(bl[v])) if bl[v] <= 6 else f"{v + 1}x{int(bl[v])}"
+                for v in range(6)
+                if bl[v]
+            )
         )
     if ph == PH_OVER:
         fin = _v(state, "final")

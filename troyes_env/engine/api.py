@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from numba import typeof, types
 
-from core.errors import API_BAD_PLAYER, API_BAD_STATE, OK
+from core.errors import API_BAD_PLAYER, API_BAD_STATE, API_INCONSISTENT, ERR_ILLEGAL, OK
 from core.jit import compile_exactly, jit
 from troyes_env.engine.legal import legal_mask_into
 from troyes_env.engine.observe import observe_into
@@ -73,7 +73,8 @@ def _observe(s, T, me, out):
 
 
 def _legal_mask(s, T, out, scratch, work):
-    """out = the legal mask of s; the search runs on `scratch`, a copy (D5): s is untouched."""
+    """out = the legal mask of s; the search runs on `scratch`, a copy (D5): s is untouched.
+    API_INCONSISTENT when s is not over and has no legal action (a tampered state: D5)."""
     if not state_ok(s):
         return API_BAD_STATE
     if s[S_PHASE] == PH_OVER:
@@ -82,13 +83,15 @@ def _legal_mask(s, T, out, scratch, work):
         return OK
     for i in range(STATE_SIZE):
         scratch[i] = s[i]
-    legal_mask_into(scratch, T, out, work)
+    if legal_mask_into(scratch, T, out, work) == 0:
+        return API_INCONSISTENT
     return OK
 
 
 def _step(s, new, T, a, mask, work):
-    """Copy s into new and apply action a there (step_inplace's codes); on success `mask`
-    holds new's legal mask (all False once the game is over)."""
+    """Copy s into new and apply action a there (step_inplace's codes, API_INCONSISTENT when
+    s has no legal action before the end); on success `mask` holds new's legal mask (all False
+    once the game is over)."""
     if not state_ok(s):
         return API_BAD_STATE
     for i in range(STATE_SIZE):  # a plain loop: numba's slice copy is a generic strided loop
@@ -97,6 +100,10 @@ def _step(s, new, T, a, mask, work):
     if code == OK and new[S_PHASE] == PH_OVER:  # settle builds no mask once the game is over
         for i in range(mask.shape[0]):
             mask[i] = False
+    elif code == ERR_ILLEGAL and legal_mask_into(new, T, mask, work) == 0:
+        # (the error path: `new` is still a copy of s) no action at all is legal in a state
+        # that is not over: a tampered state, not an illegal action (D5)
+        return API_INCONSISTENT
     return code
 
 

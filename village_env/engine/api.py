@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from numba import typeof, types
 
-from core.errors import API_BAD_PLAYER, API_BAD_STATE, OK
+from core.errors import API_BAD_PLAYER, API_BAD_STATE, API_INCONSISTENT, ERR_ILLEGAL, OK
 from core.jit import compile_exactly, jit
 from village_env.engine.legal import legal_mask_into
 from village_env.engine.observe import observe_into
@@ -63,16 +63,19 @@ def _observe(s, T, me, out):
 
 
 def _legal_mask(s, T, out, scratch, work):
-    """out = the legal mask of s (Village needs neither scratch nor work)."""
+    """out = the legal mask of s (Village needs neither scratch nor work); API_INCONSISTENT when
+    s is not over and has no legal action (a tampered state: D5)."""
     if not state_ok(s):
         return API_BAD_STATE
-    legal_mask_into(s, T, out)
+    if legal_mask_into(s, T, out) == 0 and s[S_OVER] == 0:
+        return API_INCONSISTENT
     return OK
 
 
 def _step(s, new, T, a, mask, work):
-    """Copy s into new and apply action a there (step_inplace's codes); on success `mask` holds
-    new's legal mask (all False once the game is over)."""
+    """Copy s into new and apply action a there (step_inplace's codes, API_INCONSISTENT when s
+    has no legal action before the end); on success `mask` holds new's legal mask (all False
+    once the game is over)."""
     if not state_ok(s):
         return API_BAD_STATE
     for i in range(STATE_SIZE):  # a plain loop: numba's slice copy is a generic strided loop
@@ -81,6 +84,10 @@ def _step(s, new, T, a, mask, work):
     if code == OK and new[S_OVER]:  # settle builds no mask once the game is over
         for i in range(mask.shape[0]):
             mask[i] = False
+    elif code == ERR_ILLEGAL and new[S_OVER] == 0 and legal_mask_into(new, T, mask) == 0:
+        # (the error path: `new` is still a copy of s) no action at all is legal in a state
+        # that is not over: a tampered state, not an illegal action (D5)
+        return API_INCONSISTENT
     return code
 
 
