@@ -6,7 +6,8 @@ Fills a store with self-play games if it has fewer than --games (the tournament 
 limited to one thread; the replay loop is serial anyway), times the three steps of
 `python -m training.balance` after playing: reading the records from SQLite, the compiled
 re-simulation of every game (training.game_stats.collect) and the statistics
-(training.balance.analyse).
+(training.balance.analyse), and the report (training.balance.write_report: Markdown, PNG plots,
+CSV tables, the .npz).
 
     python -m benchmarks.balance --game village --players 2 --games 10000 \\
         --db runs/bench/balance_village.sqlite --out benchmarks/results/balance
@@ -19,6 +20,7 @@ import datetime as _dt
 import json
 import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -36,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
     from benchmarks.run import machine_info
-    from training.balance import analyse, study_specs
+    from training.balance import analyse, study_specs, write_report
     from training.checkpoint import library_version
     from training.game_stats import collect
     from training.games import get_game
@@ -61,8 +63,12 @@ def main(argv: list[str] | None = None) -> int:
     st = collect(args.game, records)
     replay, replay_cpu = time.perf_counter() - t0, time.process_time() - c0
     c0, t0 = time.process_time(), time.perf_counter()
-    analyse(st, t)
+    a = analyse(st, t)
     stats, stats_cpu = time.perf_counter() - t0, time.process_time() - c0
+    with tempfile.TemporaryDirectory() as d:
+        t0 = time.perf_counter()
+        write_report(d, st, a, t)
+        report = time.perf_counter() - t0
     decisions = int(st.decisions.sum())
     res = {
         "benchmark": "balance analysis (issue 14)",
@@ -81,7 +87,8 @@ def main(argv: list[str] | None = None) -> int:
             "replay_stats_cpu": round(replay_cpu, 2),
             "analyse": round(stats, 2),
             "analyse_cpu": round(stats_cpu, 2),
-            "total_analysis": round(read + replay + stats, 2),
+            "write_report": round(report, 2),
+            "total_analysis": round(read + replay + stats + report, 2),
         },
         "decisions_per_second_replayed": round(decisions / replay),
         "target_seconds": 60,

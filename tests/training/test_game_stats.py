@@ -131,3 +131,15 @@ def test_balance_cli_refuses_a_bad_variant_file_and_stores_nothing(tmp_path, cap
     assert e.value.code == 2
     assert "NO_SUCH_KEY" in capsys.readouterr().err
     assert not db.exists() or GameStore(db, "village").count() == 0
+
+
+def test_balance_benchmark_runs_end_to_end(tmp_path):
+    from benchmarks import balance as bench
+
+    out = tmp_path / "out"
+    args = ["--game", "troyes", "--players", "2", "--games", "4", "--agent", "random"]
+    args += ["--db", str(tmp_path / "b.sqlite"), "--workers", "1", "--out", str(out)]
+    assert bench.main(args) == 0
+    res = json.loads((out / "troyes_2p.json").read_text())
+    assert res["games"] == 4 and res["rules_data_hash"] == get_game("troyes").RULES_DATA_HASH
+    assert res["seconds"]["total_analysis"] > 0 and res["decisions"] > 0
