@@ -61,13 +61,14 @@ def _play_host(parser: argparse.ArgumentParser, args: argparse.Namespace):
         parser.error(f"--play needs {', '.join(missing)}")
     from training.agents import AgentSpecError
     from training.checkpoint import CheckpointError
-    from training.view.play import PlayConfig, PlayHost, prepare_store
+    from training.view.play import PlayConfig, PlayHost, check_specs, prepare_store
 
     try:
         game = get_game(args.game)
     except (GameNotAvailableError, ValueError, KeyError) as e:
         parser.error(f"--game: {e}")
     try:
+        check_specs(game, args.players, list(args.agents))
         config = PlayConfig(game, tuple(args.agents), args.db, args.seed)
         host = PlayHost(config)
     except (ValueError, AgentSpecError, CheckpointError) as e:
