@@ -22,8 +22,18 @@ global.history = { replaceState() {} };
 global.window = { addEventListener() {} };
 global.HTMLInputElement = class {}; global.HTMLSelectElement = class {};
 const src = fs.readFileSync(process.argv[2], "utf8");
-eval(src + "\n;global.__v = { state, showStep };");
+eval(src + "\n;global.__v = { state, showStep, showPlay };");
 const game = JSON.parse(fs.readFileSync(process.argv[3], "utf8"));
+if (Array.isArray(game)) { // play mode: a list of /api/play/<token> views
+  let texts = 0;
+  const walkp = (n) => { if (n.textContent && /undefined|NaN|\[object/.test(n.textContent)) throw new Error("bad text: " + n.textContent); texts++; (n.children || []).forEach((c) => { if (typeof c === "object") walkp(c); else if (/undefined|NaN|\[object/.test(String(c))) throw new Error("bad text: " + c); }); };
+  for (const v of game) {
+    __v.showPlay(v);
+    for (const id of ["play-board", "play-panels", "play-actions", "play-log", "play-status", "play-title"]) walkp(els[id]);
+  }
+  console.log("ok play", game.length, "views drawn,", texts, "nodes checked");
+  process.exit(0);
+}
 __v.state.game = game;
 let texts = 0;
 function walk(n) { if (n.textContent && /undefined|NaN|\[object/.test(n.textContent)) throw new Error("bad text: " + n.textContent); texts++; (n.children || []).forEach((c) => { if (typeof c === "object") walk(c); else if (/undefined|NaN|\[object/.test(String(c))) throw new Error("bad text: " + c); }); }

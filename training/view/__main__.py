@@ -1,4 +1,9 @@
-"""python -m training.view --db FILE [--port P] [--host H]: serve the viewer of a game store."""
+"""python -m training.view --db FILE [--port P] [--host H]: serve the viewer of a game store.
+
+python -m training.view --play --game G --players P --agents SPEC [SPEC ...] --db FILE [--seed S]:
+also play in the browser against agents (one of the specs is `human`: your seat); every finished
+game goes into the store (created if missing) and can be replayed like any other.
+"""
 
 from __future__ import annotations
 
@@ -13,9 +18,27 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m training.view",
         description="A local web viewer of the games in a store written by training.tournament "
-        "(docs/viewer.md): a game list with filters and a replay of each game.",
+        "(docs/viewer.md): a game list with filters and a replay of each game; with --play, "
+        "games against agents played in the browser.",
     )
     p.add_argument("--db", required=True, help="a game store (SQLite) written by a tournament")
+    p.add_argument(
+        "--play",
+        action="store_true",
+        help="play in the browser against agents (needs --game, --players, --agents)",
+    )
+    p.add_argument("--game", help="with --play: the game (village or troyes)")
+    p.add_argument("--players", type=int, help="with --play: the number of seats")
+    p.add_argument(
+        "--agents",
+        nargs="+",
+        metavar="SPEC",
+        help="with --play: one agent spec per seat, in seat order; exactly one is 'human' "
+        "(your seat), the others any spec training.tournament accepts",
+    )
+    p.add_argument(
+        "--seed", type=int, help="with --play: base seed of the deals (default: a fresh one)"
+    )
     p.add_argument("--port", type=int, default=8765, help="port (default 8765; 0: any free)")
     p.add_argument(
         "--host",
@@ -25,20 +48,57 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _play_host(parser: argparse.ArgumentParser, args: argparse.Namespace):
+    """The PlayHost of --play (argparse errors for a bad combination), or None."""
+    play_only = ("game", "players", "agents", "seed")
+    if not args.play:
+        given = [f"--{k}" for k in play_only if getattr(args, k) is not None]
+        if given:
+            parser.error(f"{', '.join(given)} only go with --play")
+        return None
+    missing = [f"--{k}" for k in ("game", "players", "agents") if getattr(args, k) is None]
+    if missing:
+        parser.error(f"--play needs {', '.join(missing)}")
+    from training.agents import AgentSpecError
+    from training.checkpoint import CheckpointError
+    from training.view.play import PlayConfig, PlayHost, check_specs, prepare_store
+
+    try:
+        game = get_game(args.game)
+    except (GameNotAvailableError, ValueError, KeyError) as e:
+        parser.error(f"--game: {e}")
+    try:
+        check_specs(game, args.players, list(args.agents))
+        config = PlayConfig(game, tuple(args.agents), args.db, args.seed)
+        host = PlayHost(config)
+    except (ValueError, AgentSpecError, CheckpointError) as e:
+        parser.error(str(e))
+    try:
+        prepare_store(args.db, game)
+    except (StoreError, OSError) as e:
+        parser.error(f"--db: {e}")
+    return host
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     if not 0 <= args.port <= 65535:
         print("python -m training.view: error: --port must be 0..65535", file=sys.stderr)
         return 2
+    play = _play_host(parser, args)
     from training.view.server import make_server
 
     try:
         game = get_game(GameStore.game_of(args.db))
-        server = make_server(args.db, game, args.host, args.port)
+        if play is not None and game.NAME != play.config.game.NAME:
+            raise StoreError(f"{args.db} holds {game.NAME} games, not {play.config.game.NAME}")
+        server = make_server(args.db, game, args.host, args.port, play=play)
     except (StoreError, GameNotAvailableError, OSError) as e:
         print(f"python -m training.view: error: {e}", file=sys.stderr)
         return 2
-    print(f"{game.NAME} games of {args.db}: serving on {server.url}  (Ctrl-C stops)", flush=True)
+    what = "play and view" if play is not None else "games of"
+    print(f"{game.NAME} {what} {args.db}: serving on {server.url}  (Ctrl-C stops)", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -4,7 +4,9 @@ Only public information goes out. Every field is read from a named, non-hidden l
 (`LAYOUT.view`) and labelled with the names of the game's rules data (`<game>_env/rules_data.py`);
 the hidden segments (the RNG words; Troyes' face-down Activity cards, event decks and Character
 cards) are never read, except that a finished Troyes game's final scoring reveals every Character
-card, so a finished position lists them. The viewer is a spectator: no seat's secrets are shown.
+card, so a finished position lists them. By default the viewer is a spectator: no seat's secrets
+are shown. With `viewer=SEAT` (play mode: a human plays that seat) the position is that seat's
+point of view: its own Troyes Character cards are listed too (the `chars` row of that seat only).
 
 `position(game, state)` picks the game; `FIELDS[game name]` documents every top-level field (the
 tests hold the two to the same set of names).
@@ -66,18 +68,20 @@ TROYES_FIELDS = {
     "grey_supply": "grey citizens in the general supply",
     "over": "the game is over",
     "players": "per seat: deniers, influence, VP, citizens in supply / owned, passed, deniers "
-    "on the district, cubes out; once the game is over the final score and the Character cards",
+    "on the district, cubes out; once the game is over the final score and the Character cards "
+    "(in play mode the human's own Character cards all along)",
 }
 
 FIELDS = {"village": VILLAGE_FIELDS, "troyes": TROYES_FIELDS}
 
 
-def position(game: ModuleType, state: np.ndarray) -> dict[str, Any]:
-    """The public position of `state` (see the module docstring) as a JSON-ready dict."""
+def position(game: ModuleType, state: np.ndarray, viewer: int | None = None) -> dict[str, Any]:
+    """The position of `state` as a JSON-ready dict: public only (a spectator), or as seat
+    `viewer` sees it (see the module docstring)."""
     if game.NAME == "village":
-        return village_position(state, game.TABLES)
+        return village_position(state, game.TABLES)  # Village hides nothing but the RNG
     if game.NAME == "troyes":
-        return troyes_position(state)
+        return troyes_position(state, viewer)
     raise ValueError(f"no viewer positions for game {game.NAME!r}")
 
 
@@ -260,14 +264,19 @@ def _owner(o) -> int | str | None:
     return None if o < 0 else ("grey" if o == 4 else o)
 
 
-def troyes_position(state: np.ndarray) -> dict[str, Any]:
+def troyes_position(state: np.ndarray, viewer: int | None = None) -> dict[str, Any]:
     """The public Troyes position (fields: TROYES_FIELDS); hidden segments are never read,
-    Character cards only once the game is over (the final scoring reveals them)."""
+    Character cards only once the game is over (the final scoring reveals them), except the
+    `viewer` seat's own ones (play mode), which that seat always sees."""
 
     def v(name):
         if tl.LAYOUT.segments[name].hidden and not (name == "chars" and over):
             raise KeyError(f"hidden segment {name!r}")  # a guard: never reached by this code
         return tl.LAYOUT.view(state, name)
+
+    def own_chars(p: int) -> list[str]:  # only the viewer's own row of the hidden segment
+        assert viewer is not None and p == viewer
+        return [trd.CHARACTER_NAMES[int(x)] for x in tl.LAYOUT.view(state, "chars")[p] if x >= 0]
 
     over = int(tl.LAYOUT.view(state, "phase")[0]) == tl.PH_OVER
     n = int(v("n_players")[0])
@@ -351,6 +360,8 @@ def troyes_position(state: np.ndarray) -> dict[str, Any]:
         if over:
             pl["final"] = int(v("final")[p])
             pl["characters"] = [trd.CHARACTER_NAMES[int(x)] for x in v("chars")[p] if x >= 0]
+        elif viewer is not None and p == int(viewer):
+            pl["characters"] = own_chars(p)
         players.append(pl)
     kept = v("kept_by")
     return {

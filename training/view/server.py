@@ -1,12 +1,18 @@
 """The viewer's HTTP server (standard library only): routes, request validation, responses.
 
-Routes (GET and HEAD; anything else 405):
+Routes (GET and HEAD; POST only for the play routes; anything else 405):
 
     /                       the page (static/index.html)
     /static/<name>          one of the bundled assets in STATIC (no other file is ever served)
     /api/store              the game of the store, its tournaments and agents (for the filters)
     /api/games?...          the filtered game list (api.Viewer.games)
     /api/games/<id>         one game's replay (api.Viewer.replay)
+
+and with --play (play.PlayHost; 404 without it):
+
+    POST /api/play               start a game against the agents: the human's view (its token)
+    GET  /api/play/<token>       the human's view of that game (play.view_payload)
+    POST /api/play/<token>/act   {"action": id}: the human's decision; the agents answer
 
 Every refusal is a 4xx with a one-line plain-text reason; an unexpected failure is a 500 that
 says only "internal error" (the traceback goes to the server's stderr, never to the client).
@@ -27,6 +33,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from training.view.api import DEFAULT_LIMIT, RequestError, Viewer
+from training.view.play import PlayHost
 
 # name -> content type; the only files the server reads (from the package, once, at start)
 STATIC = {
@@ -40,6 +47,8 @@ CSP = (
 )
 _ID = re.compile(r"[0-9]{1,12}")
 _INT = re.compile(r"-?[0-9]{1,12}")
+_TOKEN = re.compile(r"[0-9a-f]{32}")
+MAX_BODY = 4096
 _LIST_PARAMS = ("tournament", "agent", "seat", "result", "offset", "limit")
 MAX_SEAT = 3
 
@@ -94,8 +103,15 @@ class ViewerServer(ThreadingHTTPServer):
 
     daemon_threads = True
 
-    def __init__(self, address: tuple[str, int], viewer: Viewer, quiet: bool = False):
+    def __init__(
+        self,
+        address: tuple[str, int],
+        viewer: Viewer,
+        quiet: bool = False,
+        play: PlayHost | None = None,
+    ):
         self.viewer = viewer
+        self.play = play
         self.static = load_static()
         self.quiet = quiet
         if ":" in address[0]:  # an IPv6 address such as ::1
@@ -175,26 +191,35 @@ class Handler(BaseHTTPRequestHandler):
             sys.stderr.write(f"{self.address_string()} - {format % args}\n")
 
     # -- routing ---------------------------------------------------------------------------------
-    def do_GET(self) -> None:
+    def _dispatch(self, route) -> None:
         try:
-            self._route()
+            self._check_host()
+            route()
         except RequestError as e:
             self.send_error(e.status, e.reason)
         except Exception:
             traceback.print_exc(file=sys.stderr)
             self.send_error(500, "internal error")
 
+    def do_GET(self) -> None:
+        self._dispatch(self._route)
+
     do_HEAD = do_GET
 
+    def do_POST(self) -> None:
+        self._dispatch(self._route_post)
+
     def _method_not_allowed(self) -> None:
-        self.send_error(405, "only GET and HEAD are served")
+        self.send_error(405, "only GET and HEAD are served (and POST to the play routes)")
 
-    do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = _method_not_allowed
+    do_PUT = do_DELETE = do_PATCH = do_OPTIONS = _method_not_allowed
 
-    def _route(self) -> None:
+    def _check_host(self) -> None:
         allowed = self.server.allowed_hosts
         if allowed is not None and self.headers.get("Host", "").lower() not in allowed:
             raise RequestError(400, "unexpected Host header (open the address the server printed)")
+
+    def _route(self) -> None:
         path, _, query = self.path.partition("?")
         if "#" in query:
             query = query.partition("#")[0]
@@ -208,7 +233,15 @@ class Handler(BaseHTTPRequestHandler):
         viewer = self.server.viewer
         if path == "/api/store":
             self._no_query(query)
-            return self._json(viewer.summary())
+            summary = viewer.summary()
+            play = self.server.play
+            if play is not None:
+                summary["play"] = {
+                    "players": play.config.players,
+                    "seat": play.config.human_seat,
+                    "agents": list(play.labels),
+                }
+            return self._json(summary)
         if path == "/api/games":
             return self._json(viewer.games(**parse_list_query(query)))
         if path.startswith("/api/games/"):
@@ -217,7 +250,74 @@ class Handler(BaseHTTPRequestHandler):
                 raise RequestError(400, "a game id is a positive integer")
             self._no_query(query)
             return self._json(viewer.replay(int(gid)))
+        if path.startswith("/api/play/"):
+            self._no_query(query)
+            return self._json(self._play().view(self._token(path[len("/api/play/") :])))
+        if path == "/api/play":
+            raise RequestError(405, "POST /api/play starts a game")
         raise RequestError(404, "no such page")
+
+    # -- play mode -------------------------------------------------------------------------------
+    def _play(self) -> PlayHost:
+        if self.server.play is None:
+            raise RequestError(404, "this server is not in play mode (start it with --play)")
+        return self.server.play
+
+    @staticmethod
+    def _token(text: str) -> str:
+        if not _TOKEN.fullmatch(text):
+            raise RequestError(400, "a game token is 32 hex digits")
+        return text
+
+    def _body(self) -> Any:
+        """The request's JSON body (None when empty), from this page only (the Origin, when
+        sent, must be the server's own; a body must be application/json)."""
+        allowed = self.server.allowed_hosts
+        origin = self.headers.get("Origin")
+        if origin is not None and allowed is not None:
+            if origin.lower() not in {f"http://{h}" for h in allowed}:
+                raise RequestError(403, "requests from another site are refused")
+        if self.headers.get("Transfer-Encoding"):
+            raise RequestError(411, "send the body with a Content-Length")
+        length = self.headers.get("Content-Length", "0").strip() or "0"
+        if not length.isdigit():
+            raise RequestError(400, "bad Content-Length")
+        n = int(length)
+        if n > MAX_BODY:
+            raise RequestError(413, f"a request body is at most {MAX_BODY} bytes")
+        raw = self.rfile.read(n) if n else b""
+        if not raw.strip():
+            return None
+        ctype = self.headers.get("Content-Type", "").split(";")[0].strip().lower()
+        if ctype != "application/json":
+            raise RequestError(415, "the body must be application/json")
+        try:
+            return json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            raise RequestError(400, "the body is not valid JSON") from None
+
+    def _route_post(self) -> None:
+        path, _, query = self.path.partition("?")
+        if not path.startswith("/api/play"):
+            raise RequestError(405, "only the play routes take POST")
+        play = self._play()
+        self._no_query(query)
+        body = self._body()
+        if path == "/api/play":
+            if body not in (None, {}):
+                raise RequestError(400, "POST /api/play takes no parameters")
+            return self._json(play.start())
+        rest = path[len("/api/play/") :] if path.startswith("/api/play/") else ""
+        token, sep, verb = rest.partition("/")
+        if not sep or verb != "act":
+            raise RequestError(404, "no such page (POST /api/play or /api/play/<token>/act)")
+        token = self._token(token)
+        if not isinstance(body, dict) or set(body) != {"action"}:
+            raise RequestError(400, 'the body must be {"action": <action id>}')
+        action = body["action"]
+        if not isinstance(action, int) or isinstance(action, bool):
+            raise RequestError(400, "action must be an integer action id")
+        return self._json(play.act(token, action))
 
     @staticmethod
     def _no_query(query: str) -> None:
@@ -228,6 +328,14 @@ class Handler(BaseHTTPRequestHandler):
         self._send(200, self.server.static[name], STATIC[name])
 
 
-def make_server(db_path: str, game, host: str = "127.0.0.1", port: int = 8765, quiet=False):
-    """A ViewerServer on (host, port) for the store at db_path (port 0: any free port)."""
-    return ViewerServer((host, port), Viewer(db_path, game), quiet=quiet)
+def make_server(
+    db_path: str,
+    game,
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    quiet=False,
+    play: PlayHost | None = None,
+):
+    """A ViewerServer on (host, port) for the store at db_path (port 0: any free port); `play`:
+    also serve the play routes (the store is created first if missing)."""
+    return ViewerServer((host, port), Viewer(db_path, game), quiet=quiet, play=play)

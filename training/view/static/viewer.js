@@ -1,5 +1,6 @@
 // The game viewer's page: the game list with filters, then a replay of one game drawn from the
-// position JSON of /api/games/<id> (docs/viewer.md). No framework, no external URL; every text
+// position JSON of /api/games/<id>; in play mode also a game against agents (/api/play,
+// docs/viewer.md). No framework, no external URL; every text
 // from the server goes into the page as text (textContent), never as markup.
 "use strict";
 
@@ -12,7 +13,11 @@ const KIND_COLOURS = {
 const DICE_COLOURS = { yellow: "#f4d03f", white: "#f4f4f4", red: "#e74c3c" };
 const PAGE = 50;
 
-const state = { store: null, filters: {}, offset: 0, game: null, step: 0 };
+const state = {
+  store: null, filters: {}, offset: 0, game: null, step: 0,
+  board: "board", panels: "panels", // where positions are drawn (the play view has its own)
+  play: null, busy: false,
+};
 
 // -- small helpers ------------------------------------------------------------------------------
 function $(id) { return document.getElementById(id); }
@@ -70,6 +75,11 @@ async function loadStore() {
   for (const a of st.agents) f.agent.append(el("option", { value: a }, a));
   for (let s = 0; s < 4; s++) f.seat.append(el("option", { value: s }, `seat ${s}`));
   for (const r of st.results) f.result.append(el("option", { value: r }, r));
+  if (st.play) {
+    $("play-start").hidden = false;
+    $("play-against").textContent = `you play seat ${st.play.seat} of ` +
+      st.play.agents.map((a, i) => `${i}: ${a}`).join(", ");
+  }
 }
 
 async function loadList() {
@@ -106,6 +116,8 @@ async function loadList() {
 
 // -- the replay ---------------------------------------------------------------------------------
 async function openGame(id, step) {
+  state.board = "board"; state.panels = "panels";
+  $("play-view").hidden = true;
   if (!state.game || state.game.id !== id) state.game = await getJSON(`/api/games/${id}`);
   const g = state.game;
   $("list-view").hidden = true;
@@ -160,7 +172,7 @@ function meter(value, max) {
 
 // -- Village ------------------------------------------------------------------------------------
 function villagePanels(pos) {
-  const box = $("panels");
+  const box = $(state.panels);
   box.replaceChildren();
   for (const p of pos.players) {
     const fam = Object.entries(p.family).filter(([loc]) => loc !== "unborn")
@@ -208,7 +220,7 @@ function cubeRow(root, x, y, cubes) {
 }
 
 function drawVillage(pos) {
-  const root = $("board");
+  const root = $(state.board);
   root.replaceChildren();
   root.setAttribute("viewBox", "0 0 1000 720");
   svg(root, "text", { x: 10, y: 22, "font-size": 16, "font-weight": 600 },
@@ -310,7 +322,7 @@ function drawVillage(pos) {
 
 // -- Troyes -------------------------------------------------------------------------------------
 function troyesPanels(pos) {
-  const box = $("panels");
+  const box = $(state.panels);
   box.replaceChildren();
   for (const p of pos.players) {
     const rows = [
@@ -325,6 +337,8 @@ function troyesPanels(pos) {
     if ("final" in p) {
       rows.unshift(["final score", p.final]);
       rows.push(["characters", p.characters.join(", ") || "-"]);
+    } else if (p.characters) {
+      rows.push(["characters", `${p.characters.join(", ") || "-"} (yours, secret)`]);
     } else {
       rows.push(["characters", "secret until the end"]);
     }
@@ -337,7 +351,7 @@ function spaceDot(root, x, y, owner) {
 }
 
 function drawTroyes(pos) {
-  const root = $("board");
+  const root = $(state.board);
   root.replaceChildren();
   root.setAttribute("viewBox", "0 0 1000 760");
   svg(root, "text", { x: 10, y: 22, "font-size": 16, "font-weight": 600 },
@@ -445,9 +459,94 @@ function drawPlot() {
   });
 }
 
+// -- play against agents (play mode only) -------------------------------------------------------
+async function postJSON(url, body) {
+  const r = await fetch(url, {
+    method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" },
+    body: JSON.stringify(body || {}),
+  });
+  if (!r.ok) throw new Error((await r.text()).trim() || `HTTP ${r.status}`);
+  return r.json();
+}
+
+async function startPlay() {
+  if (state.busy) return;
+  state.busy = true;
+  try {
+    const v = await postJSON("/api/play");
+    state.play = v;
+    location.hash = `#play=${v.token}`;
+  } finally { state.busy = false; }
+}
+
+async function openPlay(token) {
+  if (!state.play || state.play.token !== token) state.play = await getJSON(`/api/play/${token}`);
+  $("list-view").hidden = true;
+  $("replay-view").hidden = true;
+  $("play-view").hidden = false;
+  showPlay(state.play);
+}
+
+async function playAction(id) {
+  if (state.busy || !state.play) return;
+  state.busy = true;
+  $("play-status").textContent = "the agents are thinking…";
+  try {
+    showPlay(await postJSON(`/api/play/${state.play.token}/act`, { action: id }));
+  } catch (e) {
+    showError(e.message);
+  } finally { state.busy = false; }
+}
+
+function showPlay(v) {
+  state.play = v;
+  state.game = v; // agentOf reads the seats
+  state.board = "play-board"; state.panels = "play-panels";
+  $("play-title").textContent = `${v.game}: you are seat ${v.seat}; ` +
+    v.seats.map((s) => `seat ${s.seat} ${s.agent}`).join(", ");
+  let status;
+  if (v.over) {
+    const r = v.result;
+    const win = r.win_shares.map((w, p) => (w > 0 ? `seat ${p}` : null)).filter((x) => x).join(" + ");
+    status = `Game over — scores ${r.scores.join(" : ")}, winner ${win || "-"}` +
+      (r.truncated ? " (truncated)" : "");
+  } else {
+    status = v.your_turn ? "Your turn: choose an action" : `seat ${v.to_act} to act`;
+  }
+  $("play-status").textContent = status;
+  const link = $("play-replay");
+  link.hidden = !(v.over && v.result.game_id !== null);
+  if (!link.hidden) link.setAttribute("href", `#game=${v.result.game_id}`);
+  const box = $("play-actions");
+  box.replaceChildren();
+  for (const g of v.legal) {
+    const fs = el("fieldset", { class: "action-group" }, el("legend", {}, g.segment));
+    for (const a of g.actions) {
+      const b = el("button", { type: "button", title: `action ${a.id}` }, a.describe);
+      b.addEventListener("click", () => playAction(a.id));
+      fs.append(b);
+    }
+    box.append(fs);
+  }
+  const log = $("play-log");
+  log.replaceChildren();
+  for (const st of v.log.slice().reverse()) {
+    log.append(el("li", {},
+      el("span", { class: `seat${st.seat}` }, `#${st.decision} seat ${st.seat} (${agentOf(st.seat)})`),
+      `: ${st.describe}`));
+  }
+  const pos = v.position;
+  if (pos.game === "village") { drawVillage(pos); villagePanels(pos); }
+  else { drawTroyes(pos); troyesPanels(pos); }
+  const h = `#play=${v.token}`;
+  if (location.hash !== h) history.replaceState(null, "", h);
+}
+
 // -- navigation ---------------------------------------------------------------------------------
 function parseHash() {
   const h = new URLSearchParams(location.hash.slice(1));
+  const token = h.get("play");
+  if (token && /^[0-9a-f]{32}$/.test(token)) return { play: token };
   const id = h.get("game");
   return id && /^[0-9]{1,12}$/.test(id) ? { id: Number(id), step: Number(h.get("step")) || 0 } : null;
 }
@@ -456,10 +555,13 @@ async function route() {
   showError("");
   const target = parseHash();
   try {
-    if (target) {
+    if (target && target.play) {
+      await openPlay(target.play);
+    } else if (target) {
       await openGame(target.id, target.step);
     } else {
       $("replay-view").hidden = true;
+      $("play-view").hidden = true;
       $("list-view").hidden = false;
       await loadList();
     }
@@ -484,6 +586,9 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("prev-page").addEventListener("click", () => { state.offset = Math.max(0, state.offset - PAGE); loadList().catch((e) => showError(e.message)); });
   $("next-page").addEventListener("click", () => { state.offset += PAGE; loadList().catch((e) => showError(e.message)); });
   $("back").addEventListener("click", (ev) => { ev.preventDefault(); location.hash = ""; });
+  $("play-back").addEventListener("click", (ev) => { ev.preventDefault(); location.hash = ""; });
+  $("new-game").addEventListener("click", () => startPlay().catch((e) => showError(e.message)));
+  $("play-again").addEventListener("click", () => startPlay().catch((e) => showError(e.message)));
   $("slider").addEventListener("input", (ev) => showStep(Number(ev.target.value)));
   $("first").addEventListener("click", () => move(-Infinity));
   $("last").addEventListener("click", () => move(Infinity));

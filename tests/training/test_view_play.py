@@ -1,0 +1,286 @@
+"""Play in the browser (issue 17, slice 2): whole games against `random` through the HTTP API,
+recorded into the store and replayed; the human's payloads hold nothing the human seat cannot see
+(states that differ only in that give identical JSON, the human's own Characters are there);
+every bad request gets a one-line 4xx; the CLI's refusals."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import shutil
+import subprocess
+import threading
+from pathlib import Path
+
+import pytest
+
+import training.view
+from training.games import get_game
+from training.store import GameStore
+from training.view import __main__ as cli
+from training.view.play import PlayConfig, PlayGame, PlayHost, prepare_store, view_payload
+from training.view.server import make_server
+
+# (game, seats): the human sits second in Troyes, so the agent moves first there
+SETUPS = {"village": ("human", "random"), "troyes": ("random", "human")}
+HIDDEN_CHECKS = 30  # decisions whose payload is checked against determinized states
+
+
+class Client:
+    def __init__(self, server):
+        self.host, self.port = server.server_address[:2]
+
+    def request(self, path, method="GET", body=None, headers=None):
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=120)
+        try:
+            hdrs = dict(headers or {})
+            if body is not None and "Content-Type" not in hdrs:
+                hdrs["Content-Type"] = "application/json"
+            conn.request(method, path, body=body, headers=hdrs)
+            r = conn.getresponse()
+            return r.status, dict(r.getheaders()), r.read()
+        finally:
+            conn.close()
+
+    def json(self, path, method="GET", body=None):
+        status, _h, data = self.request(path, method, body)
+        assert status == 200, (path, status, data)
+        return json.loads(data)
+
+    def act(self, token, action):
+        return self.json(f"/api/play/{token}/act", "POST", json.dumps({"action": action}))
+
+
+def _serve(db, game, play):
+    server = make_server(str(db), game, port=0, quiet=True, play=play)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+@pytest.fixture(scope="module", params=sorted(SETUPS))
+def played(request, tmp_path_factory):
+    """A whole game per game, the human always choosing the first legal action; every view."""
+    name = request.param
+    game = get_game(name)
+    db = tmp_path_factory.mktemp(f"play_{name}") / "play.sqlite"
+    prepare_store(db, game)
+    host = PlayHost(PlayConfig(game, SETUPS[name], str(db), seed=7))
+    server = _serve(db, game, host)
+    c = Client(server)
+    v = c.json("/api/play", "POST")
+    views, hidden_checked = [v], []
+    while not v["over"]:
+        assert v["your_turn"] and v["legal"] and v["to_act"] == v["seat"]
+        if len(hidden_checked) < HIDDEN_CHECKS:
+            hidden_checked.append(_check_hidden(game, host, v))
+        v = c.act(v["token"], v["legal"][0]["actions"][0]["id"])
+        views.append(v)
+    yield game, db, host, c, views, hidden_checked
+    server.shutdown()
+    server.server_close()
+    server.viewer.close()
+
+
+def _check_hidden(game, host, v):
+    """The view equals the payload of states that differ only in what the human cannot see;
+    returns how many of those states differed from the real one."""
+    pg = host._games[v["token"]]
+    s, seat = pg.state, v["seat"]
+    differ = 0
+    for seed in (1, 2, 3):
+        t = game.determinize(s, seat, seed)
+        differ += int((t != s).any())
+        other = view_payload(game, t, seat, host.labels, pg.log, pg.token, pg.game_id)
+        assert json.loads(json.dumps(other)) == v
+    return differ
+
+
+def test_play_to_the_end_records_and_replays(played):
+    game, db, host, c, views, _h = played
+    end = views[-1]
+    assert end["over"] and not end["legal"] and end["to_act"] is None
+    gid = end["result"]["game_id"]
+    assert isinstance(gid, int)
+    with GameStore(db, game.NAME, create=False) as store:
+        rec = store.game(gid)
+        entrants = store.entrants()
+    assert rec.match_key.startswith("play/") and end["token"] in rec.match_key
+    assert rec.decisions == end["decisions"] == len(end["log"]) == len(rec.actions)
+    assert rec.scores == end["result"]["scores"] and rec.tournament_id is None
+    assert [entrants[e][0] for e in rec.seats] == list(SETUPS[game.NAME])
+    assert entrants[rec.seats[end["seat"]]] == ("human", "human")
+    rep = c.json(f"/api/games/{gid}")  # the replay viewer replays it like any other
+    assert [s["action"] for s in rep["steps"]] == rec.actions
+    assert [s["describe"] for s in rep["steps"]] == [e["describe"] for e in end["log"]]
+    listed = c.json("/api/games")["games"]
+    assert [g["id"] for g in listed] == [gid]
+    assert [s["agent"] for s in listed[0]["seats"]] == list(SETUPS[game.NAME])
+    st = c.json("/api/store")
+    assert st["play"] == {"players": 2, "seat": end["seat"], "agents": list(SETUPS[game.NAME])}
+    # the view of a finished game is still there; the log is in decision order
+    assert c.json(f"/api/play/{end['token']}") == end
+    assert [e["decision"] for e in end["log"]] == list(range(len(end["log"])))
+    for v in views:  # the legal actions are grouped by segment, each group in id order
+        ids = [a["id"] for g in v["legal"] for a in g["actions"]]
+        assert ids == sorted(ids) and len(ids) == len(set(ids))
+        for g in v["legal"]:
+            assert all(game.ACTIONS.decode(a["id"])[0] == g["segment"] for a in g["actions"])
+
+
+def test_payloads_hold_nothing_the_human_cannot_see(played):
+    game, _db, host, _c, views, hidden_checked = played
+    assert len(hidden_checked) == min(HIDDEN_CHECKS, len(views) - 1)
+    seat = views[0]["seat"]
+    if game.NAME == "troyes":
+        assert sum(hidden_checked) > 0  # the determinized states really differed
+        from troyes_env.rules_data import CHARACTER_NAMES
+
+        for v in views[:-1]:
+            players = v["position"]["players"]
+            mine = players[seat]["characters"]
+            assert mine and all(n in CHARACTER_NAMES for n in mine)  # the human's own cards
+            assert all("characters" not in p for p in players if p["seat"] != seat)
+            text = json.dumps(v)
+            assert not [n for n in CHARACTER_NAMES if n in text and n not in mine]
+    hidden = {seg.name for seg in game.LAYOUT.hidden_segments()}
+    for v in views:
+        assert not hidden & set(_keys(v)), "a hidden segment's name in the payload"
+
+
+def _keys(obj):
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield k
+            yield from _keys(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            yield from _keys(v)
+
+
+def _one_plain_line(status, headers, body, db):
+    assert 400 <= status < 500, (status, body)
+    assert headers["Content-Type"].startswith("text/plain")
+    text = body.decode()
+    assert text.endswith("\n") and text.count("\n") == 1, text
+    assert "Traceback" not in text and str(db) not in text and "/" not in text.split(" ", 1)[0]
+    assert str(Path(db).parent) not in text
+
+
+def test_bad_requests_get_a_plain_4xx(played, monkeypatch):
+    game, db, _host, c, views, _h = played
+    end = views[-1]
+    v = c.json("/api/play", "POST")  # a fresh game: the human's turn
+    tok = v["token"]
+    legal = {a["id"] for g in v["legal"] for a in g["actions"]}
+    illegal = next(a for a in range(game.NUM_ACTIONS) if a not in legal)
+    act = f"/api/play/{tok}/act"
+    cases = [
+        ("/api/play/xyz", "GET", None, {}, 400),
+        ("/api/play/" + "0" * 32, "GET", None, {}, 404),
+        ("/api/play/" + "0" * 32 + "/act", "POST", '{"action": 0}', {}, 404),
+        ("/api/play/xyz/act", "POST", '{"action": 0}', {}, 400),
+        (act, "POST", "{not json", {}, 400),
+        (act, "POST", "[1]", {}, 400),
+        (act, "POST", '{"action": 0, "x": 1}', {}, 400),
+        (act, "POST", '{"action": "3"}', {}, 400),
+        (act, "POST", '{"action": true}', {}, 400),
+        (act, "POST", '{"action": -1}', {}, 400),
+        (act, "POST", json.dumps({"action": game.NUM_ACTIONS}), {}, 400),
+        (act, "POST", json.dumps({"action": illegal}), {}, 409),
+        (act, "POST", None, {}, 400),
+        (act, "POST", '{"action": 0}', {"Content-Type": "text/plain"}, 415),
+        (act, "POST", '{"action": 0}', {"Origin": "http://evil.example"}, 403),
+        (act + "?x=1", "POST", '{"action": 0}', {}, 400),
+        (f"/api/play/{tok}/undo", "POST", "{}", {}, 404),
+        (f"/api/play/{end['token']}/act", "POST", '{"action": 0}', {}, 409),  # after the end
+        ("/api/play", "POST", '{"seed": 1}', {}, 400),
+        ("/api/play", "GET", None, {}, 405),
+        ("/api/games", "POST", None, {}, 405),
+        (act, "PUT", None, {}, 405),
+    ]
+    for path, method, body, headers, want in cases:
+        status, h, data = c.request(path, method, body, headers)
+        assert status == want, (path, method, body, status, data)
+        _one_plain_line(status, h, data, db)
+    status, h, data = c.request(act, "POST", "x" * 5000)
+    assert status == 413
+    # acting when it is not the human's turn: a game whose agents have not moved yet
+    seat = v["seat"]
+    if seat != 0:
+        monkeypatch.setattr(PlayGame, "run_agents", lambda self: None)
+        w = c.json("/api/play", "POST")
+        assert w["to_act"] == 0 and not w["your_turn"] and w["legal"] == []
+        monkeypatch.undo()
+        status, h, data = c.request(
+            f"/api/play/{w['token']}/act", "POST", json.dumps({"action": illegal})
+        )
+        assert status == 409 and b"not your turn" in data
+        _one_plain_line(status, h, data, db)
+    # the legal action still works after all that
+    assert c.act(tok, sorted(legal)[0])["decisions"] >= 1
+
+
+def test_play_routes_need_play_mode(played, tmp_path):
+    game, db, *_ = played
+    server = _serve(db, game, None)
+    try:
+        c = Client(server)
+        for path, method in (("/api/play", "POST"), ("/api/play/" + "a" * 32, "GET")):
+            status, h, data = c.request(path, method)
+            assert status == 404 and b"--play" in data
+            _one_plain_line(status, h, data, db)
+        assert "play" not in c.json("/api/store")
+    finally:
+        server.shutdown()
+        server.server_close()
+        server.viewer.close()
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_page_script_draws_play_views(played, tmp_path):
+    _game, _db, _host, _c, views, _h = played
+    payload = tmp_path / "views.json"
+    payload.write_text(json.dumps(views[:40] + views[-1:]))
+    here = Path(__file__).parent
+    script = Path(training.view.__file__).parent / "static" / "viewer.js"
+    out = subprocess.run(
+        ["node", str(here / "view_page_smoke.js"), str(script), str(payload)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "ok play" in out.stdout
+
+
+V = ["--play", "--game", "village", "--players"]
+
+
+@pytest.mark.parametrize(
+    "argv,needle",
+    [
+        ([*V, "2"], "--agents"),
+        ([*V, "2", "--agents", "random", "random"], "one 'human'"),
+        ([*V, "2", "--agents", "human", "human"], "one 'human'"),
+        ([*V, "3", "--agents", "human", "random"], "3 specs"),
+        ([*V, "9", "--agents", "human", "random"], "--players"),
+        ([*V, "2", "--agents", "human", "nobot"], "nobot"),
+        (["--play", "--game", "chess", "--players", "2", "--agents", "human"], "chess"),
+        (["--agents", "human", "random"], "only go with --play"),
+    ],
+)
+def test_cli_refusals(tmp_path, capsys, argv, needle):
+    with pytest.raises(SystemExit) as e:
+        cli.main(["--db", str(tmp_path / "p.sqlite"), *argv])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert needle in err and "Traceback" not in err
+
+
+def test_cli_play_store_of_another_game(tmp_path, capsys):
+    db = tmp_path / "v.sqlite"
+    prepare_store(db, get_game("village"))
+    with pytest.raises(SystemExit):
+        cli.main(["--db", str(db), "--play", "--game", "troyes", "--players", "2",
+                  "--agents", "human", "random"])  # fmt: skip
+    assert "village" in capsys.readouterr().err
