@@ -237,24 +237,32 @@ def plot_sources(a: dict, path: Path, title: str) -> Path:
     return path
 
 
-def plot_items(a: dict, path: Path, title: str, top: int = 15) -> Path:
-    rows = [r for r in a["items"] if r["comparison"] == "taken" and r["lift"] is not None]
-    rows.sort(key=lambda r: (r["p_bh"] if r["p_bh"] is not None else 2.0, -abs(r["lift"])))
-    rows = rows[:top]
+def _plot_differences(rows, key, label, path: Path, xlabel: str, title: str) -> Path:
+    """Horizontal bars of rows[key] with their 95% intervals (lo, hi), labelled by rows[label];
+    red where the BH-adjusted p (p_bh) is below 0.05."""
     fig = _figure(6.5, 0.8 + 0.28 * max(len(rows), 1))
     ax = fig.add_subplot()
     y = np.arange(len(rows))
-    m = np.array([r["lift"] for r in rows])
+    m = np.array([r[key] for r in rows])
     err = [m - np.array([r["lo"] for r in rows]), np.array([r["hi"] for r in rows]) - m]
     colours = ["#c44e52" if (r["p_bh"] or 1) < 0.05 else "#8c8c8c" for r in rows]
     ax.barh(y, m, xerr=err, color=colours, capsize=2)
-    ax.set_yticks(y, [r["item"] for r in rows], fontsize=7)
+    ax.set_yticks(y, [r[label] for r in rows], fontsize=7)
     ax.invert_yaxis()
     ax.axvline(0, color="black", lw=0.5)
-    ax.set_xlabel("win-share lift of the takers (95%); red: BH-adjusted p < 0.05")
-    ax.set_title(f"{title}: items taken, most significant first", fontsize=9)
+    ax.set_xlabel(f"{xlabel} (95%); red: BH-adjusted p < 0.05")
+    ax.set_title(title, fontsize=9)
     fig.savefig(path, dpi=110)
     return path
+
+
+def plot_items(a: dict, path: Path, title: str, top: int = 15) -> Path:
+    rows = [r for r in a["items"] if r["comparison"] == "taken" and r["lift"] is not None]
+    rows.sort(key=lambda r: (r["p_bh"] if r["p_bh"] is not None else 2.0, -abs(r["lift"])))
+    return _plot_differences(
+        rows[:top], "lift", "item", path, "win-share lift of the takers",
+        f"{title}: items taken, most significant first",
+    )  # fmt: skip
 
 
 def plot_shape(st: GameStats, path: Path, title: str) -> Path:
@@ -275,21 +283,8 @@ def plot_shape(st: GameStats, path: Path, title: str) -> Path:
 
 
 def plot_variant(rows: list[dict], path: Path, title: str) -> Path:
-    fig = _figure(6.5, 0.8 + 0.28 * max(len(rows), 1))
-    ax = fig.add_subplot()
     rows = [r for r in rows if r["diff"] is not None]
-    y = np.arange(len(rows))
-    m = np.array([r["diff"] for r in rows])
-    err = [m - np.array([r["lo"] for r in rows]), np.array([r["hi"] for r in rows]) - m]
-    colours = ["#c44e52" if (r["p_bh"] or 1) < 0.05 else "#8c8c8c" for r in rows]
-    ax.barh(y, m, xerr=err, color=colours, capsize=2)
-    ax.set_yticks(y, [r["figure"] for r in rows], fontsize=7)
-    ax.invert_yaxis()
-    ax.axvline(0, color="black", lw=0.5)
-    ax.set_xlabel("variant minus current rules (95%); red: BH-adjusted p < 0.05")
-    ax.set_title(title, fontsize=9)
-    fig.savefig(path, dpi=110)
-    return path
+    return _plot_differences(rows, "diff", "figure", path, "variant minus current rules", title)
 
 
 def write_report(
