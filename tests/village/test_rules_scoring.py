@@ -127,22 +127,26 @@ def test_customers_and_coins():
     assert final_scores(prep) == [6 + 10 + 4, 2 + 1]
 
 
-def test_all_categories_add_to_in_game_prestige():
-    def prep(s):
-        set_prestige(s, 0, 5, "travel_rewards")
-        v(s, "markers")[0, [0, 2, 5]] = 1  # 3 markers: 6
-        for lv in range(4):  # one member on each council level: 0 + 2 + 4 + 6
-            move(s, 0, LOC_FARM, LOC_COUNCIL + lv, 1)
-        for w, g in ((0, 2), (1, 2), (2, 2), (3, 3)):  # one on each window: 2 + 3 + 4 + 6
-            move(s, 0, LOC_UNBORN, LOC_WINDOW + w, g)
-        add_dead(s, 0, 3, section="council")
-        add_dead(s, 0, 4, section="travel", k=2)  # 3 in the chronicle: 4
-        v(s, "tile_owner")[[0, 4]] = 0  # T1 6 + T5 3
-        set_market(s, [1, 2, 3], [5, 6, 7, 8, 9])
-        give(s, 0, coins=3)
+def every_category(s):
+    """Seat 0 of an ending state scores in every category: 5 prestige from travel rewards, then
+    travel 6, council 12, church 15, chronicle 4, customers 9, coins 3 (and the Mass majority 2
+    when the game is played out)."""
+    set_prestige(s, 0, 5, "travel_rewards")
+    v(s, "markers")[0, [0, 2, 5]] = 1  # 3 markers: 6
+    for lv in range(4):  # one member on each council level: 0 + 2 + 4 + 6
+        move(s, 0, LOC_FARM, LOC_COUNCIL + lv, 1)
+    for w, g in ((0, 2), (1, 2), (2, 2), (3, 3)):  # one on each window: 2 + 3 + 4 + 6
+        move(s, 0, LOC_UNBORN, LOC_WINDOW + w, g)
+    add_dead(s, 0, 3, section="council")
+    add_dead(s, 0, 4, section="travel", k=2)  # 3 in the chronicle: 4
+    v(s, "tile_owner")[[0, 4]] = 0  # T1 6 + T5 3
+    set_market(s, [1, 2, 3], [5, 6, 7, 8, 9])
+    give(s, 0, coins=3)
 
+
+def test_all_categories_add_to_in_game_prestige():
     # 5 + Mass majority 2 + travel 6 + council 12 + church 15 + chronicle 4 + customers 9 + coins 3
-    assert final_scores(prep) == [56, 0]
+    assert final_scores(every_category) == [56, 0]
 
 
 # --- §5.3 winner and ties, ED-33 --------------------------------------------------------------

@@ -12,22 +12,15 @@ import numpy as np
 import pytest
 from village.helpers import (
     LOC_COUNCIL,
-    LOC_FARM,
-    LOC_UNBORN,
     LOC_WINDOW,
     V,
     act,
-    add_dead,
-    give,
-    move,
-    set_market,
-    set_prestige,
     start_mass,
     v,
 )
 from village.test_rules_church_mass import mass_state
 from village.test_rules_council import council_turn
-from village.test_rules_scoring import ending_state, play_out
+from village.test_rules_scoring import ending_state, every_category, play_out
 from village.test_rules_travel import travel_turn
 
 from core.errors import StateFormatError
@@ -179,17 +172,7 @@ def test_mass_majority_tie_credits_every_tied_player():
 
 def test_final_scoring_credits_each_category_to_its_source():
     s = ending_state()
-    set_prestige(s, 0, 5, "travel_rewards")
-    v(s, "markers")[0, [0, 2, 5]] = 1  # 3 markers: 6
-    for lv in range(4):  # one member on each council level: 0 + 2 + 4 + 6
-        move(s, 0, LOC_FARM, LOC_COUNCIL + lv, 1)
-    for w, g in ((0, 2), (1, 2), (2, 2), (3, 3)):  # one on each window: 2 + 3 + 4 + 6
-        move(s, 0, LOC_UNBORN, LOC_WINDOW + w, g)
-    add_dead(s, 0, 3, section="council")
-    add_dead(s, 0, 4, section="travel", k=2)  # 3 in the chronicle: 4
-    v(s, "tile_owner")[[0, 4]] = 0  # T1 6 + T5 3
-    set_market(s, [1, 2, 3], [5, 6, 7, 8, 9])
-    give(s, 0, coins=3)
+    every_category(s)
     assert not V.check_invariants(s)
     s = play_out(s)
     assert V.is_terminal(s)
