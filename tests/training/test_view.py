@@ -5,17 +5,16 @@ with one plain line, no traceback, no path, no file outside the bundle) and the 
 from __future__ import annotations
 
 import gzip
-import http.client
 import json
 import re
 import shutil
 import sqlite3
 import subprocess
-import threading
 from pathlib import Path
 
 import numpy as np
 import pytest
+from view_helpers import Client, json_keys, serve, stop
 
 import training.view
 from training.games import get_game
@@ -23,40 +22,9 @@ from training.store import GameStore, pack_checks, unpack_checks
 from training.tournament import run_tournament
 from training.view import __main__ as cli
 from training.view.positions import FIELDS, position
-from training.view.server import STATIC, make_server
+from training.view.server import STATIC
 
 GAMES = ("village", "troyes")
-
-
-class Client:
-    def __init__(self, server):
-        self.host, self.port = server.server_address[:2]
-
-    def request(self, path: str, method: str = "GET", headers: dict | None = None):
-        conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
-        try:
-            conn.request(method, path, headers=headers or {})  # the path goes out as written
-            r = conn.getresponse()
-            return r.status, dict(r.getheaders()), r.read()
-        finally:
-            conn.close()
-
-    def json(self, path: str):
-        status, _h, body = self.request(path)
-        assert status == 200, (path, status, body)
-        return json.loads(body)
-
-
-def _serve(db, game):
-    server = make_server(str(db), game, port=0, quiet=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
-
-
-def _stop(server):
-    server.shutdown()
-    server.server_close()
-    server.viewer.close()
 
 
 @pytest.fixture(scope="module", params=GAMES)
@@ -65,19 +33,9 @@ def served(request, tmp_path_factory):
     game = get_game(name)
     db = tmp_path_factory.mktemp(f"view_{name}") / "results.sqlite"
     run_tournament(name, 2, ["random", "random"], 2, db, progress=False)
-    server = _serve(db, game)
+    server = serve(db, game)
     yield game, db, Client(server)
-    _stop(server)
-
-
-def _keys(obj):
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            yield k
-            yield from _keys(v)
-    elif isinstance(obj, list):
-        for v in obj:
-            yield from _keys(v)
+    stop(server)
 
 
 # -- the list -------------------------------------------------------------------------------------
@@ -163,7 +121,7 @@ def test_positions_carry_no_hidden_information(served):
         for _ in range(2):
             assert position(game, _perturbed(game, s, rng)) == base
     payload = c.json("/api/games/1")
-    assert not hidden & set(_keys(payload)), "a hidden segment's name in the payload"
+    assert not hidden & set(json_keys(payload)), "a hidden segment's name in the payload"
     if game.NAME == "troyes":
         from troyes_env.rules_data import CHARACTER_NAMES
 
@@ -285,7 +243,7 @@ def test_replay_mismatch_is_409(served, tmp_path):
     con.execute("UPDATE games SET checks = ? WHERE id = 2", (pack_checks(checks),))
     con.commit()
     con.close()
-    server = _serve(other, game)
+    server = serve(other, game)
     try:
         c = Client(server)
         status, _h, body = c.request("/api/games/1")
@@ -296,7 +254,7 @@ def test_replay_mismatch_is_409(served, tmp_path):
         _one_plain_line(body, other)
         assert [g["replayable"] for g in c.json("/api/games")["games"]] == [False, True]
     finally:
-        _stop(server)
+        stop(server)
 
 
 # -- the command line ----------------------------------------------------------------------------

@@ -5,56 +5,23 @@ every bad request gets a one-line 4xx; the CLI's refusals."""
 
 from __future__ import annotations
 
-import http.client
 import json
 import shutil
 import subprocess
-import threading
 from pathlib import Path
 
 import pytest
+from view_helpers import Client, json_keys, serve, stop
 
 import training.view
 from training.games import get_game
 from training.store import GameStore
 from training.view import __main__ as cli
 from training.view.play import PlayConfig, PlayGame, PlayHost, prepare_store, view_payload
-from training.view.server import make_server
 
 # (game, seats): the human sits second in Troyes, so the agent moves first there
 SETUPS = {"village": ("human", "random"), "troyes": ("random", "human")}
 HIDDEN_CHECKS = 30  # decisions whose payload is checked against determinized states
-
-
-class Client:
-    def __init__(self, server):
-        self.host, self.port = server.server_address[:2]
-
-    def request(self, path, method="GET", body=None, headers=None):
-        conn = http.client.HTTPConnection(self.host, self.port, timeout=120)
-        try:
-            hdrs = dict(headers or {})
-            if body is not None and "Content-Type" not in hdrs:
-                hdrs["Content-Type"] = "application/json"
-            conn.request(method, path, body=body, headers=hdrs)
-            r = conn.getresponse()
-            return r.status, dict(r.getheaders()), r.read()
-        finally:
-            conn.close()
-
-    def json(self, path, method="GET", body=None):
-        status, _h, data = self.request(path, method, body)
-        assert status == 200, (path, status, data)
-        return json.loads(data)
-
-    def act(self, token, action):
-        return self.json(f"/api/play/{token}/act", "POST", json.dumps({"action": action}))
-
-
-def _serve(db, game, play):
-    server = make_server(str(db), game, port=0, quiet=True, play=play)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
 
 
 @pytest.fixture(scope="module", params=sorted(SETUPS))
@@ -65,7 +32,7 @@ def played(request, tmp_path_factory):
     db = tmp_path_factory.mktemp(f"play_{name}") / "play.sqlite"
     prepare_store(db, game)
     host = PlayHost(PlayConfig(game, SETUPS[name], str(db), seed=7))
-    server = _serve(db, game, host)
+    server = serve(db, game, host)
     c = Client(server)
     v = c.json("/api/play", "POST")
     views, hidden_checked = [v], []
@@ -76,9 +43,7 @@ def played(request, tmp_path_factory):
         v = c.act(v["token"], v["legal"][0]["actions"][0]["id"])
         views.append(v)
     yield game, db, host, c, views, hidden_checked
-    server.shutdown()
-    server.server_close()
-    server.viewer.close()
+    stop(server)
 
 
 def _check_hidden(game, host, v):
@@ -144,17 +109,7 @@ def test_payloads_hold_nothing_the_human_cannot_see(played):
             assert not [n for n in CHARACTER_NAMES if n in text and n not in mine]
     hidden = {seg.name for seg in game.LAYOUT.hidden_segments()}
     for v in views:
-        assert not hidden & set(_keys(v)), "a hidden segment's name in the payload"
-
-
-def _keys(obj):
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            yield k
-            yield from _keys(v)
-    elif isinstance(obj, list):
-        for v in obj:
-            yield from _keys(v)
+        assert not hidden & set(json_keys(v)), "a hidden segment's name in the payload"
 
 
 def _one_plain_line(status, headers, body, db):
@@ -222,7 +177,7 @@ def test_bad_requests_get_a_plain_4xx(played, monkeypatch):
 
 def test_play_routes_need_play_mode(played, tmp_path):
     game, db, *_ = played
-    server = _serve(db, game, None)
+    server = serve(db, game, None)
     try:
         c = Client(server)
         for path, method in (("/api/play", "POST"), ("/api/play/" + "a" * 32, "GET")):
@@ -231,9 +186,7 @@ def test_play_routes_need_play_mode(played, tmp_path):
             _one_plain_line(status, h, data, db)
         assert "play" not in c.json("/api/store")
     finally:
-        server.shutdown()
-        server.server_close()
-        server.viewer.close()
+        stop(server)
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
