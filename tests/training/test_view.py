@@ -273,7 +273,7 @@ def test_cli_defaults_and_refusals(tmp_path, capsys):
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 def test_page_script_draws_every_position(served, tmp_path):
     """viewer.js on a fake DOM (view_page_smoke.js) draws every position of a replay without a
-    runtime error or an undefined / NaN in its text (the headless-browser test is slice 3)."""
+    runtime error or an undefined / NaN in its text (the real browser: test_view_browser.py)."""
     _game, _db, c = served
     payload = tmp_path / "game.json"
     payload.write_bytes(c.request("/api/games/1")[2])

@@ -1,7 +1,7 @@
 // The viewer page's script (training/view/static/viewer.js) run in node on a fake DOM: draws every
 // position of a replay payload and fails on a runtime error or text with undefined / NaN in it.
-// node view_page_smoke.js viewer.js payload.json  (tests/training/test_view.py; slice 3 of issue 17
-// adds the headless-browser test)
+// node view_page_smoke.js viewer.js payload.json  (tests/training/test_view.py; the page in a real
+// browser: tests/training/test_view_browser.py)
 const fs = require("fs");
 class N {
   constructor(tag) { this.tag = tag; this.attrs = {}; this.children = []; this.textContent = ""; this.hidden = false; this.value = ""; }

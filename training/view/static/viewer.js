@@ -57,6 +57,10 @@ async function getJSON(url) {
   return r.json();
 }
 
+function plural(n, noun) {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
 function agentOf(seat) {
   const s = state.game.seats[seat];
   return s ? s.agent : "";
@@ -67,7 +71,7 @@ async function loadStore() {
   const st = await getJSON("/api/store");
   state.store = st;
   $("store-line").textContent =
-    `${st.game}: ${st.games} stored games, ${st.tournaments.length} tournaments`;
+    `${st.game}: ${plural(st.games, "stored game")}, ${plural(st.tournaments.length, "tournament")}`;
   const f = $("filters");
   for (const t of st.tournaments) {
     f.tournament.append(el("option", { value: t.id }, `#${t.id} (${t.players}p, ${t.key.slice(0, 8)})`));
