@@ -84,6 +84,23 @@ def test_ray_gives_the_games_and_ratings_of_one_process(kill_file, tmp_path):
     assert again["played_now"] == 0 and again["board"] == one["board"]
 
 
+def test_a_rules_variant_is_shipped_and_workers_switch_back(kill_file, tmp_path):
+    """The variant file travels by content; the next tournament (the default rules data) on the
+    same workers is played under the default again (the test after this one checks its games)."""
+    variant = tmp_path / "v.json"
+    shutil.copy(REPO / "docs" / "rules_variants" / "village_mass_bonus_1.json", variant)
+    specs = ["heuristic", "random"]
+    kw = dict(progress=False, rules_file=variant)
+    want = tn.run_tournament("village", 2, specs, 2, tmp_path / "p.sqlite", **kw)
+    got = tn.run_tournament(
+        "village", 2, specs, 2, tmp_path / "r.sqlite", workers=2, backend="ray", **kw
+    )
+    assert got["rules_data_hash"] == want["rules_data_hash"] != RULES
+    assert _games(tmp_path / "r.sqlite") == _games(tmp_path / "p.sqlite")
+    hashes = {g["rules_data_hash"] for g in _games(tmp_path / "r.sqlite")}
+    assert hashes == {want["rules_data_hash"]}
+
+
 def test_killed_ray_worker_is_retried_or_stops_cleanly(kill_file, tmp_path, monkeypatch):
     specs = ["random", "py:tournament_agents:ray_killer"]
     ents = tn.resolve_entrants("village", 2, specs)
