@@ -19,7 +19,8 @@ self-play, several a round robin, every deal once per seat rotation), re-simulat
   side with the current rules, every difference with its interval (BH-adjusted).
 
 Every figure names the RULES_DATA_HASH it rests on; many rule numbers are PROVISIONAL.
-docs/balance.md has worked studies.
+docs/balance.md has worked studies. --workers W plays in W processes; --backend ray [--address
+auto|HOST:PORT] on Ray, on this machine or a cluster (docs/scale-out.md).
 """
 
 from __future__ import annotations

@@ -16,6 +16,8 @@ rotation, deal, seat). Results do not depend on --workers or on the order games 
 Every finished game goes to the store (training.store) in one transaction; the same command rerun
 plays only the games the store lacks. Ratings (training.ratings) use the tournament's games under
 the current RULES_DATA_HASH only, unless --pool-rules. docs/tournaments.md has a worked example.
+--backend ray [--address auto|HOST:PORT] plays the games as Ray tasks, on this machine or a
+cluster (the optional extra [ray]; docs/scale-out.md).
 """
 
 from __future__ import annotations
