@@ -268,6 +268,9 @@ def play_chunks(
                             f"{str(e).splitlines()[0] if str(e) else ''}); every game finished "
                             "before it is stored; rerun the same command to play the rest"
                         ) from e
+                    cause = getattr(e, "cause", None)  # the task's own error, as raised there
+                    if isinstance(e, ray.exceptions.RayTaskError) and isinstance(cause, Exception):
+                        raise cause from e
                     raise
                 if store(records):
                     break

@@ -4,6 +4,7 @@ killed Ray worker loses nothing, checkpoints travel by content (issue 16)."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import logging
 import os
 import shutil
@@ -19,6 +20,7 @@ ray = pytest.importorskip(
 from tournament_agents import DRIVER_PID_ENV, KILL_FILE_ENV  # noqa: E402
 
 import village_env  # noqa: E402
+from training import balance  # noqa: E402
 from training import ray_backend as rb  # noqa: E402
 from training import tournament as tn  # noqa: E402
 from training.replay import replay  # noqa: E402
@@ -136,6 +138,28 @@ def test_killed_ray_worker_is_retried_or_stops_cleanly(kill_file, tmp_path, monk
     done = tn.run_tournament("village", 2, specs, 12, db, workers=2, progress=False, backend="ray")
     assert done["played_now"] == len(jobs) - len(partial)
     assert _games(db) == _games(clean)
+
+
+def test_the_clis_take_the_ray_backend(kill_file, tmp_path, capsys):
+    db = tmp_path / "c.sqlite"
+    argv = ["--game", "village", "--players", "2", "--games", "2", "--db", str(db)]
+    argv += ["--no-progress", "--backend", "ray", "--workers", "2"]
+    rep = tmp_path / "rep"
+    assert tn.main([*argv, "--agents", "random", "heuristic", "--report", str(rep)]) == 0
+    res = json.loads((rep / "result.json").read_text())
+    assert res["backend"] == "ray" and res["stored_games"] == 2
+    with pytest.raises(SystemExit):  # an agent's own error on a worker stops the run
+        tn.main([*argv, "--agents", "random", "py:tournament_agents:cheater"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert "not a legal action" in err[-1] and "cheater" in err[-1]  # one line, not a traceback
+    variant = tmp_path / "variant.json"
+    variant.write_text(json.dumps({"game": "village", "values": {"STARTING_COINS": 3}}))
+    bal = ["--game", "village", "--players", "2", "--agents", "random", "--games", "2"]
+    bal += ["--db", str(tmp_path / "b.sqlite"), "--out", str(tmp_path / "bal"), "--no-progress"]
+    assert balance.main([*bal, "--rules", str(variant), "--backend", "ray"]) == 0
+    with GameStore(tmp_path / "b.sqlite", "village") as st:
+        hashes = [r.rules_data_hash for r in st.games()]
+    assert len(hashes) == 4 and len(set(hashes)) == 2 and RULES in hashes
 
 
 def _tiny_checkpoint(path: Path) -> Path:
