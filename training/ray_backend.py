@@ -5,7 +5,7 @@ on `python -m training.tournament` / `python -m training.balance`) plays the sam
 as the process pool, as Ray tasks on a local Ray instance (default) or on a running cluster. What
 runs where:
 
-- the driver (the command) schedules the games, submits at most 2 x `workers` chunks at a time,
+- the driver (the command) schedules the games, keeps at most `workers` chunks running at once,
   and alone writes to the game store, one transaction per finished chunk: the store's guarantees
   (no lost or duplicated game, resumable, results independent of the worker count) hold as with
   processes;
@@ -236,13 +236,15 @@ def play_chunks(
     chunk_size: Callable[[int, int], int],
 ) -> None:
     """Play `todo` ((Job, seat ids) pairs) as Ray tasks and hand each finished chunk's records to
-    `store` (which says whether to stop). At most 2 x workers chunks are in flight (workers
-    default: the cluster's CPUs). A task that fails for good: the chunks already finished are
-    stored, the rest cancelled, then WorkerLostError (a dead worker or node) or the task's own
-    error is raised."""
+    `store` (which says whether to stop). At most `workers` chunks run at once (default: the
+    cluster's CPUs): where Ray has no more CPUs than that (it caps them then; a local instance
+    started here has `workers` CPUs) 2 x workers are queued so no worker waits for the driver,
+    else `workers` are submitted at a time. A task that fails for good:
+    the chunks already finished are stored, the rest cancelled, then WorkerLostError (a dead
+    worker or node) or the task's own error is raised."""
     with session(address, workers) as ray:
-        if workers is None:
-            workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        workers = workers or cpus
         size = chunk_size(len(todo), workers)
         chunks = [todo[i : i + size] for i in range(0, len(todo), size)]
         task = ray.remote(num_cpus=1, max_retries=MAX_RETRIES)(play_chunk)
@@ -252,7 +254,7 @@ def play_chunks(
         def submit(cs) -> list:
             return [task.remote(game_name, players, c, rules_hash, shipped) for c in cs]
 
-        pending = submit(itertools.islice(it, 2 * workers))
+        pending = submit(itertools.islice(it, 2 * workers if cpus <= workers else workers))
         try:
             while pending:
                 done, pending = ray.wait(pending, num_returns=1)

@@ -84,6 +84,11 @@ def test_ray_gives_the_games_and_ratings_of_one_process(kill_file, tmp_path):
         "village", 2, specs, 4, tmp_path / "r.sqlite", workers=2, progress=False, backend="ray"
     )
     assert again["played_now"] == 0 and again["board"] == one["board"]
+    # one task at a time on the 2-CPU Ray (fewer workers than CPUs): the same games
+    tn.run_tournament(
+        "village", 2, specs, 4, tmp_path / "r1.sqlite", workers=1, progress=False, backend="ray"
+    )
+    assert _games(tmp_path / "r1.sqlite") == _games(tmp_path / "p.sqlite")
 
 
 def test_a_rules_variant_is_shipped_and_workers_switch_back(kill_file, tmp_path):
