@@ -9,6 +9,8 @@ import logging
 import os
 import shutil
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -157,6 +159,15 @@ def test_the_clis_take_the_ray_backend(kill_file, tmp_path, capsys):
         tn.main([*argv, "--agents", "random", "py:tournament_agents:cheater"])
     err = capsys.readouterr().err.strip().splitlines()
     assert "not a legal action" in err[-1] and "cheater" in err[-1]  # one line, not a traceback
+    # another driver (a fresh process) on the running Ray, by its address
+    addr = ray.get_runtime_context().gcs_address
+    db2 = tmp_path / "a.sqlite"
+    cmd = [sys.executable, "-m", "training.tournament", *argv[:7], str(db2), "--no-progress"]
+    cmd += ["--backend", "ray", "--address", addr, "--agents", "random", "heuristic"]
+    cmd += ["--report", str(tmp_path / "rep2")]
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert _games(db2) == _games(db)
     variant = tmp_path / "variant.json"
     variant.write_text(json.dumps({"game": "village", "values": {"STARTING_COINS": 3}}))
     bal = ["--game", "village", "--players", "2", "--agents", "random", "--games", "2"]
