@@ -19,12 +19,14 @@ self-play, several a round robin, every deal once per seat rotation), re-simulat
   side with the current rules, every difference with its interval (BH-adjusted).
 
 Every figure names the RULES_DATA_HASH it rests on; many rule numbers are PROVISIONAL.
-docs/balance.md has worked studies.
+docs/balance.md has worked studies. --workers W plays in W processes; --backend ray [--address
+auto|HOST:PORT] on Ray, on this machine or a cluster (docs/scale-out.md).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import json
 import os
@@ -37,8 +39,10 @@ import numpy as np
 
 from core.registry import GameNotAvailableError, game_names, get_game
 from training import balance_stats as bs
+from training import ray_backend
 from training.checkpoint import CheckpointError
 from training.game_stats import GameStats, StatsError, collect
+from training.ray_backend import WorkerLostError, check_backend
 from training.store import StoreError
 
 PROVISIONAL = (
@@ -61,12 +65,15 @@ def run_study(
     games: int,
     db: str | Path,
     rules_file: str | Path | None = None,
-    workers: int = 1,
+    workers: int | None = 1,
     seed: int = 0,
     progress: bool = True,
+    backend: str = "process",
+    address: str | None = None,
 ) -> dict[str, Any]:
     """Play what the store lacks and collect the statistics; a dict with "tournament" (the
-    tournament result without records) and "stats" (GameStats)."""
+    tournament result without records) and "stats" (GameStats). `backend`, `address`: as
+    training.tournament.run_tournament (Ray tasks with backend="ray")."""
     from training.tournament import load_rules_file, run_tournament
 
     specs = study_specs(agents, players)
@@ -83,6 +90,8 @@ def run_study(
         rules_file=rules_file,
         keep_records=True,
         rate=len(set(agents)) > 1,
+        backend=backend,
+        address=address,
     )
     records = t.pop("records")
     labels = {v: k for k, v in t["entrant_ids"].items()}
@@ -576,31 +585,51 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--db", required=True, help="the SQLite game store (created if missing)")
     p.add_argument("--out", required=True, help="report folder")
     p.add_argument("--rules", metavar="FILE", help="also study this rules-data override file")
-    p.add_argument("--workers", type=int, default=1)
+    from training.tournament import add_backend_arguments
+
+    add_backend_arguments(p)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--no-progress", action="store_true")
     return p
+
+
+def _backend_session(backend: str, address: str | None, workers: int | None):
+    """A Ray session for the whole study with --backend ray (base and variant share it)."""
+    check_backend(backend, address)
+    if backend != "ray":
+        return contextlib.nullcontext()
+    return ray_backend.session(address, workers)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     command = "python -m training.balance " + " ".join(sys.argv[1:] if argv is None else argv)
-    kw = dict(workers=args.workers, seed=args.seed, progress=not args.no_progress)
+    kw = dict(
+        workers=args.workers,
+        seed=args.seed,
+        progress=not args.no_progress,
+        backend=args.backend,
+        address=args.address,
+    )
     try:
         if args.rules:  # refuse a bad file before playing anything
             from training.tournament import load_rules_file
 
             load_rules_file(args.game, args.rules)
-        base = run_study(args.game, args.players, args.agents, args.games, args.db, **kw)
-        variant = None
-        if args.rules:
-            v = run_study(
-                args.game, args.players, args.agents, args.games, args.db, args.rules, **kw
-            )
-            variant = v
+        with _backend_session(args.backend, args.address, args.workers):  # one Ray for both
+            base = run_study(args.game, args.players, args.agents, args.games, args.db, **kw)
+            variant = None
+            if args.rules:
+                v = run_study(
+                    args.game, args.players, args.agents, args.games, args.db, args.rules, **kw
+                )
+                variant = v
     except (ValueError, CheckpointError, GameNotAvailableError, StoreError, StatsError) as e:
         parser.error(str(e))
+    except WorkerLostError as e:
+        print(e, file=sys.stderr)
+        return 3
     except KeyboardInterrupt:
         print("interrupted; finished games are stored; rerun to continue", file=sys.stderr)
         return 130

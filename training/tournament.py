@@ -16,6 +16,8 @@ rotation, deal, seat). Results do not depend on --workers or on the order games 
 Every finished game goes to the store (training.store) in one transaction; the same command rerun
 plays only the games the store lacks. Ratings (training.ratings) use the tournament's games under
 the current RULES_DATA_HASH only, unless --pool-rules. docs/tournaments.md has a worked example.
+--backend ray [--address auto|HOST:PORT] plays the games as Ray tasks, on this machine or a
+cluster (the optional extra [ray]; docs/scale-out.md).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from training.agents import AgentSpecError, UserAgent, agent_fingerprint, make_a
 from training.checkpoint import CheckpointError, library_version
 from training.evaluate import PROVISIONAL_NOTE, play_game, ranks, resolve_game, win_shares
 from training.games import GameNotAvailableError, check_players, game_names, get_game
+from training.ray_backend import WorkerLostError
 from training.store import GameRecord, GameStore, StoreError, state_check
 
 
@@ -216,27 +219,38 @@ def _chunks(items: list, size: int) -> list[list]:
     return [items[i : i + size] for i in range(0, len(items), size)]
 
 
+def chunk_size(n_todo: int, workers: int) -> int:
+    """Games per chunk: CHUNK_GAMES, fewer when there is little to do (4 chunks per worker)."""
+    return max(1, min(CHUNK_GAMES, n_todo // (4 * max(workers, 1))))
+
+
 def run_jobs(
     store: GameStore,
     game_name: str,
     players: int,
     todo: list[tuple[Job, list[int]]],
     tournament_id: int,
-    workers: int = 1,
+    workers: int | None = 1,
     progress: bool = True,
     stop=None,
     rules: tuple[str, str] | None = None,
+    backend: str = "process",
+    address: str | None = None,
+    rules_hash: str | None = None,
 ) -> int:
     """Play the jobs the store lacks and write each finished chunk of games in one transaction.
 
     With `workers` > 1 a process pool plays chunks; a killed worker stops the run with
-    BrokenProcessPool after every chunk finished before it is stored. `stop(store)` (optional) is
-    asked after each stored chunk whether to stop early (SPRT). `rules`: (rules file, its
-    RULES_DATA_HASH) of a rules variant the workers load. Returns games written."""
+    BrokenProcessPool after every chunk finished before it is stored. `backend="ray"`: Ray tasks
+    play the chunks (training.ray_backend; `address`: a running cluster, default a local
+    instance; `workers`: the most tasks at once, None: the cluster's CPUs); a task that fails
+    for good stops the run with WorkerLostError the same way. `stop(store)` (optional) is asked
+    after each stored chunk whether to stop early (SPRT). `rules`: (rules file, its
+    RULES_DATA_HASH) of a rules variant the workers load; `rules_hash`: the rules data the games
+    are to be played under (the Ray workers check it; default: the game's current). Returns
+    games written."""
     if not todo:
         return 0
-    chunk = max(1, min(CHUNK_GAMES, len(todo) // (4 * max(workers, 1))))
-    chunks = _chunks(todo, chunk)
     written = 0
     bar = None
     if progress:
@@ -253,6 +267,21 @@ def run_jobs(
             bar.update(len(records))
         return bool(stop and stop(store))
 
+    if backend == "ray":
+        from training import ray_backend
+
+        if rules_hash is None:
+            rules_hash = str(get_game(game_name).RULES_DATA_HASH)
+        try:
+            ray_backend.play_chunks(
+                game_name, players, todo, rules, rules_hash, workers, address, _store, chunk_size
+            )
+        finally:
+            if bar is not None:
+                bar.close()
+        return written
+    workers = workers or 1
+    chunks = _chunks(todo, chunk_size(len(todo), workers))
     if workers <= 1:
         try:
             for c in chunks:
@@ -352,7 +381,7 @@ def run_tournament(
     games: int,
     db: str | Path,
     fmt: str = "round-robin",
-    workers: int = 1,
+    workers: int | None = 1,
     seed: int = 0,
     sprt: tuple[float, float] | None = None,
     pool_rules: bool = False,
@@ -361,23 +390,36 @@ def run_tournament(
     rules_file: str | Path | None = None,
     keep_records: bool = False,
     rate: bool = True,
+    backend: str = "process",
+    address: str | None = None,
 ) -> dict[str, Any]:
     """Play what the store lacks of a tournament and rate it; the result as a dict (see main).
 
     `rules_file`: play and rate under a rules variant (docs/rules_data.md), loaded for the run
     only. `keep_records`: also return this tournament's GameRecords under "records" (schedule
-    order; not JSON). `rate=False` skips the ratings (e.g. self-play studies)."""
+    order; not JSON). `rate=False` skips the ratings (e.g. self-play studies). `backend`:
+    "process" (a process pool of `workers`, default 1) or "ray" (Ray tasks, training.ray_backend:
+    `address` "auto" or HOST:PORT of a running cluster, default a local instance; `workers` the
+    most tasks at once, None: every CPU of the cluster)."""
+    from training.ray_backend import check_backend, import_ray
+
+    check_backend(backend, address)
+    if backend == "ray":
+        import_ray()  # the extra missing: say so before anything is opened or played
+    if backend == "process" and workers is None:
+        workers = 1
     game = get_game(game_name)
     args = (game, game_name, players, specs, games, db, fmt, workers, seed, sprt, pool_rules)
+    more = (keep_records, rate, backend, address)
     if rules_file is None:
-        return _run_tournament(*args, progress, n_boot, None, keep_records, rate)
+        return _run_tournament(*args, progress, n_boot, None, *more)
     with game.GAME.using_rules_data(load_rules_file(game_name, rules_file)) as h:
-        return _run_tournament(*args, progress, n_boot, (str(rules_file), h), keep_records, rate)
+        return _run_tournament(*args, progress, n_boot, (str(rules_file), h), *more)
 
 
 def _run_tournament(
     game, game_name, players, specs, games, db, fmt, workers, seed, sprt, pool_rules, progress,
-    n_boot, rules, keep_records, rate,
+    n_boot, rules, keep_records, rate, backend, address,
 ) -> dict[str, Any]:  # fmt: skip
     n = check_players(game, players)
     if len(specs) < n:
@@ -387,7 +429,7 @@ def _run_tournament(
             f"--games (per line-up) must be a positive multiple of --players ({n}) so every "
             f"entrant plays every seat equally often; got {games}"
         )
-    if workers < 1:
+    if workers is not None and workers < 1:
         raise ValueError(f"--workers must be >= 1, got {workers}")
     if sprt is not None and (n != 2 or len(specs) != 2):
         raise ValueError("--sprt is a head-to-head: it needs --players 2 and exactly two --agents")
@@ -423,7 +465,10 @@ def _run_tournament(
 
             if stop(store):
                 todo = []
-        played = run_jobs(store, game_name, n, todo, tid, workers, progress, stop, rules)
+        played = run_jobs(
+            store, game_name, n, todo, tid, workers, progress, stop, rules, backend, address,
+            rules_hash,
+        )  # fmt: skip
         wall = time.perf_counter() - t0
         lineups = {j.lineup for j in jobs}
         n_games = max(games // n, 1)
@@ -450,6 +495,7 @@ def _run_tournament(
         "played_now": played,
         "wall_seconds": round(wall, 1),
         "workers": workers,
+        "backend": backend,
         "rules_data_hash": rules_hash,
         "rules_file": rules[0] if rules else None,
         "pooled_rules": pool_rules,
@@ -539,7 +585,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=20, help="games per line-up (multiple of players)")
     p.add_argument("--db", required=True, help="the SQLite game store (created if missing)")
     p.add_argument("--format", default="round-robin", help="round-robin or gauntlet:SPEC")
-    p.add_argument("--workers", type=int, default=1, help="processes playing games")
+    add_backend_arguments(p)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument(
         "--sprt",
@@ -562,6 +608,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bootstrap", type=int, default=200, help="bootstrap resamples per interval")
     p.add_argument("--no-progress", action="store_true")
     return p
+
+
+def add_backend_arguments(p: argparse.ArgumentParser) -> None:
+    """--workers, --backend and --address (shared with training.balance)."""
+    from training.ray_backend import BACKENDS
+
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="processes playing games (default 1); with --backend ray the most Ray tasks at "
+        "once (default: every CPU of the cluster; a local instance gets this many CPUs)",
+    )
+    p.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="process",
+        help="process: a local process pool; ray: Ray tasks (the optional extra [ray]; "
+        "docs/scale-out.md)",
+    )
+    p.add_argument(
+        "--address",
+        default=None,
+        help="with --backend ray: a running Ray cluster, auto or HOST:PORT (default: start a "
+        "local Ray instance)",
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -591,9 +663,14 @@ def main(argv: list[str] | None = None) -> int:
             not args.no_progress,
             args.bootstrap,
             args.rules,
+            backend=args.backend,
+            address=args.address,
         )
     except (ValueError, CheckpointError, GameNotAvailableError, StoreError, AgentSpecError) as e:
         parser.error(str(e))
+    except WorkerLostError as e:
+        print(e, file=sys.stderr)
+        return 3
     except BrokenProcessPool:
         print(
             "a worker process died; every game finished before it is stored; rerun the same "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sys
 from concurrent.futures.process import BrokenProcessPool
 
 import pytest
@@ -238,3 +239,23 @@ def test_cli_report_and_errors(tmp_path, capsys):
         with pytest.raises(SystemExit):
             tn.main([*argv, "--db", str(db), "--no-progress"])
         assert why in capsys.readouterr().err
+
+
+def test_backend_choices_and_a_missing_ray_are_one_line_errors(tmp_path, capsys, monkeypatch):
+    db = str(tmp_path / "b.sqlite")
+    argv = ["--agents", "random", "heuristic", "--games", "2", "--db", db, "--no-progress"]
+    for extra, why in [
+        (["--backend", "spark"], "choose from 'process', 'ray'"),
+        (["--address", "auto"], "--address needs --backend ray"),
+        (["--backend", "ray", "--address", "not an address"], "auto, HOST:PORT"),
+    ]:
+        with pytest.raises(SystemExit):
+            tn.main([*argv, *extra])
+        assert why in capsys.readouterr().err
+    with pytest.raises(ValueError, match="one of process, ray"):
+        tn.run_tournament("village", 2, SPECS, 2, db, backend="spark")
+    monkeypatch.setitem(sys.modules, "ray", None)  # the extra not installed
+    with pytest.raises(SystemExit):
+        tn.main([*argv, "--backend", "ray"])
+    assert 'needs the optional extra: pip install -e ".[ray]"' in capsys.readouterr().err
+    assert not (tmp_path / "b.sqlite").exists()  # refused before the store is opened

@@ -60,6 +60,36 @@ def killer(game_name, players, seed):
     return Killer(seed)
 
 
+DRIVER_PID_ENV = "TOURNAMENT_TEST_DRIVER_PID"
+
+
+class RayKiller(Killer):
+    """Killer for Ray workers (started by Ray, not by multiprocessing): a worker is any process
+    but the one whose pid is in $TOURNAMENT_TEST_DRIVER_PID. Ray workers inherit the environment
+    the test set before ray.init, so the kill file's name is fixed for the module."""
+
+    name = "ray-killer"
+    fingerprint = "ray-killer v1"
+
+    def act(self, state, legal_mask, seat) -> int:
+        driver = os.environ.get(DRIVER_PID_ENV)
+        path = os.environ.get(KILL_FILE_ENV)
+        if driver and driver != str(os.getpid()) and path:
+            try:
+                with open(path) as f:
+                    hit = f.read().strip() == str(self.seed)
+                if hit:
+                    os.remove(path)
+                    os.kill(os.getpid(), signal.SIGKILL)
+            except FileNotFoundError:
+                pass
+        return FirstLegal.act(self, state, legal_mask, seat)
+
+
+def ray_killer(game_name, players, seed):
+    return RayKiller(seed)
+
+
 class Cheater:
     name = "cheater"
 
