@@ -49,10 +49,18 @@ class TroyesHeuristic:
         self._project = project
         self._w = EVAL_WEIGHTS
         self._tmp = np.zeros(game.STATE_SIZE + 16, dtype=np.int64)  # project's scratch
+        self._t = None  # the rules tables, read once per act() (see _tables)
+        f = game.GAME.spec.fields  # the state word that says "over" and its value there
+        self._over_at, self._over_value = f.over, f.over_value
 
     # -- engine access (the compiled kernels the public API wraps; states are never modified) --
     def _tables(self):
-        return self.game.TABLES  # read each time: load_rules_data may replace it
+        # read once per act(): load_rules_data may replace the tables between decisions
+        return self.game.TABLES if self._t is None else self._t
+
+    def _over(self, s: np.ndarray) -> bool:
+        """is_terminal on a state this bot made itself (no format check needed)."""
+        return s.item(self._over_at) == self._over_value
 
     def _legal(self, s: np.ndarray) -> np.ndarray:
         self._mask[:] = False
@@ -87,12 +95,13 @@ class TroyesHeuristic:
         """Value of state `s` for seat `me`: own projection minus the best other one; a finished
         game is scored by its real result."""
         g = self.game
-        if g.is_terminal(s):
+        if self._over(s):
             sc = g.scores(s).astype(np.float64)
             return 100.0 * float(g.returns(s, "win_loss")[me]) + sc[me] - np.delete(sc, me).max()
         v = self.projected(s, cw)
-        best_other = max(float(x) for i, x in enumerate(v) if i != me)
-        return float(v[me]) - best_other
+        mine = float(v[me])
+        v[me] = -np.inf
+        return mine - float(v.max())
 
     # -- search --------------------------------------------------------------------------------
     def _search(self, s: np.ndarray, me: int, cw: np.ndarray, depth: int, budget: list) -> float:
@@ -103,7 +112,7 @@ class TroyesHeuristic:
             or budget[0] <= 0
             or s[o["cur"]] != me
             or s[o["phase"]] == self._ph_turn
-            or self.game.is_terminal(s)
+            or self._over(s)
         ):
             return self.evaluate(s, me, cw)
         best = -np.inf
@@ -130,8 +139,12 @@ class TroyesHeuristic:
         probe = g.determinize(state, me, self.rng.seed32())
         cw = self.char_weights(state, me)
         val = np.empty(len(legal))
-        for i, a in enumerate(legal):
-            val[i] = self._search(self._step(probe, a), me, cw, 1, [NODE_BUDGET])
+        self._t = g.TABLES
+        try:
+            for i, a in enumerate(legal):
+                val[i] = self._search(self._step(probe, a), me, cw, 1, [NODE_BUDGET])
+        finally:
+            self._t = None
         best = np.flatnonzero(val >= val.max() - 1e-9)
         return int(legal[best[self.rng.below(len(best))]])
 
