@@ -50,6 +50,7 @@ class TroyesHeuristic:
         self._w = EVAL_WEIGHTS
         self._tmp = np.zeros(game.STATE_SIZE + 16, dtype=np.int64)  # project's scratch
         self._t = None  # the rules tables, read once per act() (see _tables)
+        self._scratch = None  # the compiled search's buffers (made on the first act)
         f = game.GAME.spec.fields  # the state word that says "over" and its value there
         self._over_at, self._over_value = f.over, f.over_value
 
@@ -123,6 +124,40 @@ class TroyesHeuristic:
                 break
         return best
 
+    def _compiled(self, probe, me, cw, legal, val) -> int:
+        """The same search compiled (troyes_env.engine.evaluate.chain_values): fills val and
+        returns 0, or 1 when it meets a finished game (then the Python search above decides)."""
+        from troyes_env.engine.evaluate import chain_values
+        from troyes_env.layout import MAXP
+
+        if self._scratch is None:
+            from troyes_env.engine import WORK_SIZE
+            from troyes_env.layout import PH_TURN
+
+            if self._work is None:
+                self._work = np.zeros(WORK_SIZE, dtype=np.int64)
+                self._ph_turn = PH_TURN
+            g, k = self.game, MAX_DEPTH + 1
+            self._scratch = (
+                np.zeros((k, g.STATE_SIZE), dtype=np.int64),  # the state at each depth
+                np.zeros((k, g.NUM_ACTIONS), dtype=np.int64),  # its legal actions
+                np.zeros(k, dtype=np.int64),  # how many
+                np.zeros(k, dtype=np.int64),  # the next one to try
+                np.zeros(k),  # the best value so far
+                np.zeros(g.NUM_ACTIONS, dtype=np.bool_),
+                self._work,
+                self._tmp,
+                np.zeros(MAXP),
+                np.zeros(g.STATE_SIZE, dtype=np.int64),
+            )
+        legal = np.ascontiguousarray(legal, dtype=np.int64)
+        err = chain_values(
+            probe, self._t, me, cw, self._w, legal, val, NODE_BUDGET, MAX_DEPTH, *self._scratch
+        )
+        if err == 2:
+            raise RuntimeError("troyes heuristic: engine refused a legal action")
+        return int(err)
+
     def act(self, state: np.ndarray) -> int:
         """The legal action starting the best own decision chain (on a determinized copy)."""
         from troyes_env.engine import WORK_SIZE
@@ -141,8 +176,9 @@ class TroyesHeuristic:
         val = np.empty(len(legal))
         self._t = g.TABLES
         try:
-            for i, a in enumerate(legal):
-                val[i] = self._search(self._step(probe, a), me, cw, 1, [NODE_BUDGET])
+            if self._compiled(probe, me, cw, legal, val) != 0:  # a finished game in reach
+                for i, a in enumerate(legal):
+                    val[i] = self._search(self._step(probe, a), me, cw, 1, [NODE_BUDGET])
         finally:
             self._t = None
         best = np.flatnonzero(val >= val.max() - 1e-9)

@@ -15,7 +15,10 @@ from __future__ import annotations
 import numpy as np
 
 from core.jit import jit
+from troyes_env.actions import NUM_ACTIONS
 from troyes_env.engine.board import character_vp, score_final
+from troyes_env.engine.legal import legal_mask_into
+from troyes_env.engine.step import step_inplace
 from troyes_env.layout import (
     DIST_DICE,
     LAYOUT,
@@ -24,14 +27,18 @@ from troyes_env.layout import (
     N_COL,
     N_SPACES,
     N_VAL,
+    PH_OVER,
+    PH_TURN,
     S_ACUBE,
     S_CHARS,
+    S_CUR,
     S_DDEN,
     S_DEN,
     S_DICE,
     S_INF,
     S_NP,
     S_NROUNDS,
+    S_PHASE,
     S_ROUND,
     S_SPACES,
     S_SUP,
@@ -122,3 +129,124 @@ def evaluate_into(s, T, out, tmp):
     project(s, T, cw, EVAL_WEIGHTS, out, tmp)
     for p in range(s[S_NP], MAXP):
         out[p] = 0.0
+
+
+# -- the heuristic bot's chain search, compiled (training/bots/troyes.py keeps the Python reference)
+@jit(alloc=False)
+def _chain_leaf(s, me, max_depth, depth, budget):
+    """The bot's leaf test: too deep, out of budget, another seat's decision, a new turn, or the
+    end of the game."""
+    return (
+        depth >= max_depth
+        or budget <= 0
+        or s[S_CUR] != me
+        or s[S_PHASE] == PH_TURN
+        or s[S_PHASE] == PH_OVER
+    )
+
+
+@jit(alloc=False)
+def _chain_eval(s, T, me, cw, w, vout, tmp):
+    """The bot's static value of a non-final state: own projection minus the best other one."""
+    project(s, T, cw, w, vout, tmp)
+    best = -np.inf
+    for p in range(s[S_NP]):
+        if p != me and vout[p] > best:
+            best = vout[p]
+    return vout[me] - best
+
+
+@jit(alloc=False)
+def _chain_children(st, T, d, acts, nacts, mask, work, scratch):
+    """acts[d, :nacts[d]] = the legal actions of st[d], ascending (on a copy of the state, as the
+    bot's Python search does)."""
+    for i in range(STATE_SIZE):
+        scratch[i] = st[d, i]
+    legal_mask_into(scratch, T, mask, work)
+    k = 0
+    for a in range(NUM_ACTIONS):
+        if mask[a]:
+            acts[d, k] = a
+            k += 1
+    nacts[d] = k
+
+
+@jit(alloc=False)
+def chain_values(
+    probe,
+    T,
+    me,
+    cw,
+    w,
+    legal,
+    val,
+    node_budget,
+    max_depth,
+    st,
+    acts,
+    nacts,
+    idx,
+    best,
+    mask,
+    work,
+    tmp,
+    vout,
+    scratch,
+):
+    """val[i] = the heuristic bot's value of root action legal[i] on state `probe`: the max over
+    `me`'s own continuation of the action (depth-first, in ascending action order, a fresh budget
+    of `node_budget` nodes per root action, `max_depth` deep), the static value at its ends. The
+    same numbers as TroyesHeuristic._search, in the same order. Returns 0, or 1 when the search
+    meets a finished game (the caller then uses the Python search, which scores it), or 2 when
+    the engine refuses an action it listed as legal.
+    Scratch: st (max_depth+1, STATE_SIZE) int64; acts (max_depth+1, NUM_ACTIONS) int64; nacts,
+    idx (max_depth+1) int64; best (max_depth+1) float64; mask (NUM_ACTIONS) bool; work
+    (WORK_SIZE); tmp (project's); vout (MAXP) float64; scratch (STATE_SIZE) int64."""
+    for r in range(legal.shape[0]):
+        budget = node_budget
+        for i in range(STATE_SIZE):
+            st[1, i] = probe[i]
+        if step_inplace(st[1], T, legal[r], mask, work) != 0:
+            return 2
+        if _chain_leaf(st[1], me, max_depth, 1, budget):
+            if st[1, S_PHASE] == PH_OVER:
+                return 1
+            val[r] = _chain_eval(st[1], T, me, cw, w, vout, tmp)
+            continue
+        _chain_children(st, T, 1, acts, nacts, mask, work, scratch)
+        idx[1] = 0
+        best[1] = -np.inf
+        d = 1
+        while True:
+            if idx[d] < nacts[d]:
+                a = acts[d, idx[d]]
+                idx[d] += 1
+                budget -= 1
+                for i in range(STATE_SIZE):
+                    st[d + 1, i] = st[d, i]
+                if step_inplace(st[d + 1], T, a, mask, work) != 0:
+                    return 2
+                if _chain_leaf(st[d + 1], me, max_depth, d + 1, budget):
+                    if st[d + 1, S_PHASE] == PH_OVER:
+                        return 1
+                    v = _chain_eval(st[d + 1], T, me, cw, w, vout, tmp)
+                    if v > best[d]:
+                        best[d] = v
+                    if budget <= 0:
+                        idx[d] = nacts[d]
+                else:
+                    d += 1
+                    _chain_children(st, T, d, acts, nacts, mask, work, scratch)
+                    idx[d] = 0
+                    best[d] = -np.inf
+            else:  # node d is done: its value goes up to its parent
+                if d == 1:
+                    val[r] = best[1]
+                    break
+                v = best[d]
+                d -= 1
+                if v > best[d]:
+                    best[d] = v
+                if budget <= 0:
+                    idx[d] = nacts[d]
+    return 0
