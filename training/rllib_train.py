@@ -76,6 +76,7 @@ class RLlibConfig:
     out: str = "runs/rllib-village-2p"
     address: str | None = None  # None: a local Ray instance
     env_runners: int = 0
+    envs_per_runner: int = 8  # games stepped together by each env runner (batched inference)
     reward: str = field(default_factory=_default_reward)
     train_batch: int = 4096  # env steps per iteration (as 8 envs x 512 steps in training.train)
     minibatch: int = 512
@@ -95,7 +96,14 @@ class RLlibConfig:
         check_players(game, self.players)
         if self.reward not in RETURN_KINDS:
             raise ValueError(f"--reward must be one of {RETURN_KINDS}, got {self.reward!r}")
-        for name in ("iterations", "train_batch", "minibatch", "epochs", "checkpoint_every"):
+        for name in (
+            "iterations",
+            "train_batch",
+            "minibatch",
+            "epochs",
+            "checkpoint_every",
+            "envs_per_runner",
+        ):
             if getattr(self, name) < 1:
                 flag = name.replace("_", "-")
                 raise ValueError(f"--{flag} must be >= 1, got {getattr(self, name)}")
@@ -154,7 +162,11 @@ def ppo_config(cfg: RLlibConfig):
             disable_env_checking=True,  # its random actions ignore the mask (module docstring)
         )
         .framework("torch")
-        .env_runners(num_env_runners=cfg.env_runners, rollout_fragment_length="auto")
+        .env_runners(
+            num_env_runners=cfg.env_runners,
+            num_envs_per_env_runner=cfg.envs_per_runner,
+            rollout_fragment_length="auto",
+        )
         .learners(num_learners=0)
         .training(
             train_batch_size_per_learner=cfg.train_batch,
@@ -305,6 +317,7 @@ def train(cfg: RLlibConfig) -> dict[str, Any]:
         "iterations": cfg.iterations,
         "env_steps": steps,
         "env_runners": cfg.env_runners,
+        "envs_per_runner": cfg.envs_per_runner,
         "address": cfg.address or "local",
         "train_wall_s": round(train_wall, 1),
         "wall_s": round(time.time() - t_start, 1),
@@ -369,6 +382,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=d.env_runners,
         help=f"RLlib sampling actors (0: sample in this process), default {d.env_runners}",
     )
+    p.add_argument(
+        "--envs-per-runner",
+        type=int,
+        default=d.envs_per_runner,
+        help=f"games each env runner steps together (one batched forward pass), default "
+        f"{d.envs_per_runner}",
+    )
     p.add_argument("--iterations", type=int, default=d.iterations, help=f"default {d.iterations}")
     p.add_argument("--out", help="output folder, default runs/rllib-<game>-<players>p")
     p.add_argument("--seed", type=int, default=d.seed)
@@ -404,6 +424,7 @@ def config_from_args(args: argparse.Namespace) -> RLlibConfig:
         out=args.out or f"runs/rllib-{args.game}-{args.players}p",
         address=args.address,
         env_runners=args.env_runners,
+        envs_per_runner=args.envs_per_runner,
         reward=args.reward,
         train_batch=args.train_batch,
         minibatch=args.minibatch,

@@ -47,6 +47,7 @@ def runs(tmp_path_factory):
                 minibatch=128,
                 epochs=1,
                 net_arch=[32, 32],
+                envs_per_runner=2 if game == "troyes" else 1,  # the vectorised path too
                 out=str(base / game),
             )
             summary = rt.train(cfg)
@@ -207,6 +208,7 @@ def test_playing_needs_no_ray(runs):
         (["--reward", "points"], "argument --reward: invalid choice: 'points' (choose from"),
         (["--env-runners", "-1"], "--env-runners must be >= 0, got -1"),
         (["--iterations", "0"], "--iterations must be >= 1, got 0"),
+        (["--envs-per-runner", "0"], "--envs-per-runner must be >= 1, got 0"),
         (["--net-arch", "wide"], "--net-arch must look like 128,128"),
         (["--minibatch", "9000"], "must not exceed --train-batch"),
         (["--eval-every", "1", "--eval-games", "5"], "multiple of --players (2)"),
