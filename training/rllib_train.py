@@ -232,8 +232,9 @@ def train(cfg: RLlibConfig) -> dict[str, Any]:
     if (run / "config.json").exists():
         raise ValueError(f"{cfg.out} already holds a run; pass another --out")
     run.mkdir(parents=True, exist_ok=True)
-    (run / "config.json").write_text(json.dumps(asdict(cfg), indent=2))
     game = get_game(cfg.game)
+    recorded = {**asdict(cfg), "rules_data_hash": game.RULES_DATA_HASH}
+    (run / "config.json").write_text(json.dumps(recorded, indent=2))
     started_ray = False
     if not ray.is_initialized():
         if cfg.address:

@@ -71,8 +71,8 @@ def test_checkpoint_plays_in_evaluate(runs, game):
     assert meta["game"] == game and meta["players"] == 2
     assert meta["rules_data_hash"] == g.RULES_DATA_HASH
     assert set(meta["files"]) == {POLICY, RAY_DIR}
-    summary = json.loads((run / "summary.json").read_text())
-    assert summary["rules_data_hash"] == g.RULES_DATA_HASH
+    for name in ("summary.json", "config.json"):
+        assert json.loads((run / name).read_text())["rules_data_hash"] == g.RULES_DATA_HASH
     spec = f"rllib:{run}"  # a run folder names its final checkpoint
     assert checkpoint_sidecar(spec)["game"] == game
     res = evaluate(None, 2, [spec, "random"], 4, seed=3)  # the game comes from the sidecar
