@@ -238,9 +238,15 @@ def train(cfg: RLlibConfig) -> dict[str, Any]:
     started_ray = False
     if not ray.is_initialized():
         if cfg.address:
-            ray.init(address=cfg.address, include_dashboard=False, log_to_driver=False)
-        else:
-            ray.init(include_dashboard=False, log_to_driver=False)
+            try:
+                ray.init(address=cfg.address, log_to_driver=False)
+            except ConnectionError as e:
+                raise ConnectionError(
+                    f"--address {cfg.address}: {e}. A cluster with token authentication (Ray "
+                    "2.60 turns it on) needs RAY_AUTH_MODE=token with an explicit HOST:PORT"
+                ) from None
+        else:  # "local": a new instance, never a cluster found on this machine or in RAY_ADDRESS
+            ray.init(address="local", include_dashboard=False, log_to_driver=False)
         started_ray = True
     import torch
 

@@ -35,7 +35,7 @@ def runs(tmp_path_factory):
     """One RLlib training iteration (256 env steps) per game, 2 players: {game: run folder}."""
     ray = pytest.importorskip("ray", reason='needs the optional extra: pip install -e ".[ray]"')
     base = tmp_path_factory.mktemp("rllib")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         out = {}
         for game in GAMES:
