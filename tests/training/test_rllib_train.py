@@ -169,6 +169,8 @@ def test_tampered_checkpoints_are_refused(runs, tmp_path):
     (ckpt / SIDECAR).unlink()  # a bare RLlib checkpoint: no fingerprint, refused
     with pytest.raises(CheckpointError, match="not a checkpoint written by training.rllib_train"):
         make_agent(f"rllib:{ckpt}", "village", 2)
+    with pytest.raises(CheckpointError, match=r"name it rllib:"):  # the prefix forgotten
+        make_agent(str(_copy(runs["village"], tmp_path / "e")), "village", 2)
     with pytest.raises(CheckpointError, match="no such checkpoint"):
         make_agent(f"rllib:{tmp_path / 'nothing'}", "village", 2)
 
