@@ -224,17 +224,19 @@ def _metric(result: dict, *keys: str, default=None):
     return default
 
 
+def check_out(cfg: RLlibConfig) -> None:
+    """ValueError if --out already holds a run (runs are never overwritten)."""
+    if (Path(cfg.out) / "config.json").exists():
+        raise ValueError(f"--out {cfg.out} already holds a run; pass another --out")
+
+
 def train(cfg: RLlibConfig) -> dict[str, Any]:
     """Run the configured RLlib self-play training; returns the summary (OUT/summary.json)."""
     cfg.validate()
     ray = import_ray()
     run = Path(cfg.out)
-    if (run / "config.json").exists():
-        raise ValueError(f"{cfg.out} already holds a run; pass another --out")
-    run.mkdir(parents=True, exist_ok=True)
+    check_out(cfg)
     game = get_game(cfg.game)
-    recorded = {**asdict(cfg), "rules_data_hash": game.RULES_DATA_HASH}
-    (run / "config.json").write_text(json.dumps(recorded, indent=2))
     started_ray = False
     if not ray.is_initialized():
         if cfg.address:
@@ -251,12 +253,16 @@ def train(cfg: RLlibConfig) -> dict[str, Any]:
     import torch
 
     torch.set_num_threads(1)  # the learner's tiny MLP: more threads only slow a loaded box
-    algo = ppo_config(cfg).build_algo()
+    algo = None
     rows: list[dict[str, Any]] = []
-    t_start = time.time()
     train_wall = 0.0
     steps = 0
     try:
+        algo = ppo_config(cfg).build_algo()
+        run.mkdir(parents=True, exist_ok=True)
+        recorded = {**asdict(cfg), "rules_data_hash": game.RULES_DATA_HASH}
+        (run / "config.json").write_text(json.dumps(recorded, indent=2))
+        t_start = time.time()
         with open(run / "progress.csv", "w", newline="") as f:
             writer = None
             for it in range(1, cfg.iterations + 1):
@@ -311,7 +317,8 @@ def train(cfg: RLlibConfig) -> dict[str, Any]:
             {"kind": "final", "iteration": cfg.iterations, "env_steps": steps},
         )
     finally:
-        algo.stop()
+        if algo is not None:
+            algo.stop()
         if started_ray:
             ray.shutdown()
     later = rows[1:]
@@ -453,6 +460,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         cfg = config_from_args(args)
+        check_out(cfg)
         import_ray()
     except (ValueError, RayNotInstalledError) as e:
         parser.error(str(e))

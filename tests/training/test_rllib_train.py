@@ -226,6 +226,12 @@ def test_cli_errors(argv, why, capsys):
         assert "'village'" in err and "'troyes'" in err
 
 
+def test_an_existing_run_is_not_overwritten(runs, capsys):
+    with pytest.raises(SystemExit):
+        rt.main(["--out", str(runs["village"])])
+    assert "already holds a run; pass another --out" in capsys.readouterr().err
+
+
 def test_missing_extra_is_named(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "ray", None)
     with pytest.raises(rt.RayNotInstalledError, match=r'pip install -e "\.\[ray\]"'):
