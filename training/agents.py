@@ -5,6 +5,7 @@ opponent pool, tournaments) builds it with `make_agent(spec, game, ...)` from a 
 - a parametrised agent kind `name[:key=value,...]`: `mcts` (core.search, docs/agents.md), e.g.
   `mcts:iters=1000,c=0.7,rollout=greedy,cutoff=20` (more kinds: `register_agent_kind`);
 - a trained policy: a checkpoint path (PATH.zip / PATH.json or a training output folder);
+- a policy trained on RLlib: `rllib:PATH` (training.rllib_agent; played in numpy, no Ray);
 - a user's own agent: `py:package.module:factory` (the protocol: `UserAgent`, docs/tournaments.md).
 
 `agent_fingerprint(spec, game)` says which contents a spec names (a checkpoint's SHA-256, a
@@ -111,12 +112,29 @@ def _cached_actor(path: str, game: ModuleType, players: int | None) -> dict[str,
 # kind name -> factory(game_name, params after "name:", seed) -> Agent
 AgentKind = Callable[[str, str, int], Agent]
 _KINDS: dict[str, tuple[AgentKind, str]] = {}
+# kinds that name a checkpoint: kind -> (fingerprint(params, game_name, players) -> str,
+# sidecar(params) -> dict); their factories also take players= and deterministic=
+_CHECKPOINT_KINDS: dict[str, tuple[Callable[..., str], Callable[[str], dict[str, Any]]]] = {}
 
 
-def register_agent_kind(name: str, factory: AgentKind, usage: str) -> None:
+def register_agent_kind(
+    name: str,
+    factory: AgentKind,
+    usage: str,
+    fingerprint: Callable[..., str] | None = None,
+    sidecar: Callable[[str], dict[str, Any]] | None = None,
+) -> None:
     """Register a parametrised agent kind: specs `name` and `name:params` build
-    factory(game_name, params, seed); `usage` is shown in error messages."""
+    factory(game_name, params, seed); `usage` is shown in error messages.
+
+    A kind whose params name a checkpoint (`rllib:PATH`) passes `fingerprint(params,
+    game_name, players)` (which contents it names) and `sidecar(params)` (its checked sidecar:
+    game, players, RULES_DATA_HASH); its factory is called with `players=` and
+    `deterministic=` too."""
     _KINDS[name] = (factory, usage)
+    _CHECKPOINT_KINDS.pop(name, None)
+    if fingerprint is not None and sidecar is not None:
+        _CHECKPOINT_KINDS[name] = (fingerprint, sidecar)
 
 
 def _mcts(game_name: str, params: str, seed: int) -> Agent:
@@ -126,6 +144,35 @@ def _mcts(game_name: str, params: str, seed: int) -> Agent:
 
 
 register_agent_kind("mcts", _mcts, "mcts[:iters=N,time=S,c=X,rollout=random|greedy,cutoff=K,...]")
+
+
+def _rllib(
+    game_name: str, params: str, seed: int, players: int | None = None, deterministic: bool = True
+) -> Agent:
+    from training.rllib_agent import make_rllib_agent  # numpy only: no Ray needed to play
+
+    return make_rllib_agent(game_name, params, seed, players, deterministic)
+
+
+def _rllib_fingerprint(params: str, game_name: str, players: int | None = None) -> str:
+    from training.rllib_agent import rllib_fingerprint
+
+    return rllib_fingerprint(params, game_name, players)
+
+
+def _rllib_sidecar(params: str) -> dict[str, Any]:
+    from training.rllib_agent import read_rllib_sidecar
+
+    return read_rllib_sidecar(params)
+
+
+register_agent_kind(
+    "rllib",
+    _rllib,
+    "rllib:PATH (a checkpoint or run folder of training.rllib_train)",
+    fingerprint=_rllib_fingerprint,
+    sidecar=_rllib_sidecar,
+)
 
 
 class AgentSpecError(CheckpointError):
@@ -241,6 +288,8 @@ def agent_fingerprint(spec: str, game_name: str, players: int | None = None) -> 
         if own is not None:
             return f"py {own}"
         return f"py src:{_source_digest(spec[3:].partition(':')[0])}"
+    if kind in _CHECKPOINT_KINDS:
+        return _CHECKPOINT_KINDS[kind][0](params, game_name, players)
     if kind in _KINDS:
         return f"{kind} {params} {version}"
     if looks_like_checkpoint(spec):
@@ -255,9 +304,12 @@ def agent_fingerprint(spec: str, game_name: str, players: int | None = None) -> 
 def checkpoint_sidecar(spec: str) -> dict[str, Any] | None:
     """The sidecar of the checkpoint `spec` names, or None if `spec` is a bot name (of any
     game), an agent kind, a `py:` agent or no existing path; a clear error for a path that is
-    not a checkpoint of ours (read_sidecar)."""
+    not a checkpoint of ours (read_sidecar). A kind that names a checkpoint (`rllib:PATH`):
+    that checkpoint's sidecar (CheckpointError if it has none)."""
     spec = str(spec)
-    kind = spec.partition(":")[0]
+    kind, _sep, params = spec.partition(":")
+    if kind in _CHECKPOINT_KINDS:
+        return _CHECKPOINT_KINDS[kind][1](params)
     if kind == "py" or kind in _KINDS or not looks_like_checkpoint(spec):
         return None
     for name in game_names():
@@ -283,8 +335,12 @@ def make_agent(
         return _make_user_agent(spec, game_name, players, seed)
     if kind in _KINDS:
         try:
+            if kind in _CHECKPOINT_KINDS:
+                return _KINDS[kind][0](
+                    game_name, params, int(seed), players=players, deterministic=deterministic
+                )
             return _KINDS[kind][0](game_name, params, int(seed))
-        except AgentSpecError:
+        except (AgentSpecError, CheckpointError):
             raise
         except ValueError as e:
             raise AgentSpecError(f"{spec!r}: {e}; usage: {_KINDS[kind][1]}") from None

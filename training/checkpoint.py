@@ -63,7 +63,14 @@ def base_path(path: str | Path) -> Path:
         ckpts = sorted((p / "checkpoints").glob("*.json")) if (p / "checkpoints").is_dir() else []
         if ckpts:
             return ckpts[-1].with_suffix("")
-        raise CheckpointError(f"{p}: a folder with no checkpoint (no final.json, no checkpoints/)")
+        hint = ""
+        if any((d / "checkpoint.json").is_file() for d in (p, p / "final")) or any(
+            (p / "checkpoints").glob("iter_*/checkpoint.json")
+        ):
+            hint = f"; it holds an RLlib checkpoint of training.rllib_train: name it rllib:{p}"
+        raise CheckpointError(
+            f"{p}: a folder with no checkpoint (no final.json, no checkpoints/){hint}"
+        )
     s = str(p)
     for suf in (".policy.npz", ".zip", ".json"):
         if s.endswith(suf):
