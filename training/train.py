@@ -33,6 +33,18 @@ from training.progress import EVERY_S, interactive, progress_line
 VEC_KINDS = ("dummy", "subproc", "batch")
 SELF = "self"  # the opponent-pool entry that stands for "a frozen past snapshot of the learner"
 
+# The default run of each game (issue 15.12; docs/training.md, "Default run"): its length is sized
+# to about 5 minutes of training on 2 CPU cores, and its opponent mix leans on `heuristic`, which
+# taught the most per minute in the measured runs. A game not listed gets FALLBACK_RUN.
+DEFAULT_RUN: dict[str, dict[str, Any]] = {
+    "village": {"timesteps": 300_000, "opponents": "random:0.1,heuristic:0.5,self:0.4"},
+    "troyes": {"timesteps": 450_000, "opponents": "random:0.1,heuristic:0.5,self:0.4"},
+}
+FALLBACK_RUN: dict[str, Any] = {
+    "timesteps": 150_000,
+    "opponents": "random:0.3,heuristic:0.2,self:0.5",
+}
+
 
 @dataclass
 class TrainConfig:
@@ -40,10 +52,10 @@ class TrainConfig:
 
     game: str = "village"
     players: int = 2
-    timesteps: int = 150_000
+    timesteps: int | None = None  # None: the game's DEFAULT_RUN
     seed: int = 0
     out: str = "runs/village-2p"
-    opponents: str = "random:0.3,heuristic:0.2,self:0.5"
+    opponents: str | None = None  # None: the game's DEFAULT_RUN
     reward: str = "margin"
     n_envs: int = 8
     vec: str = "batch"  # "batch" (BatchVecEnv), "dummy" (one process), "subproc" (one per env)
@@ -63,6 +75,13 @@ class TrainConfig:
     torch_threads: int = 1  # more threads only help on an idle many-core machine
     progress_bar: bool = True
     tensorboard: bool = True
+
+    def __post_init__(self) -> None:
+        run = DEFAULT_RUN.get(self.game, FALLBACK_RUN)
+        if self.timesteps is None:
+            self.timesteps = run["timesteps"]
+        if self.opponents is None:
+            self.opponents = run["opponents"]
 
     def validate(self) -> None:
         """Raise ValueError with a clear message for any bad setting."""
@@ -418,6 +437,10 @@ def silent_logger():
     return Logger(folder=None, output_formats=[])
 
 
+def _defaults(key: str) -> str:
+    return "; ".join(f"{g} {run[key]}" for g, run in DEFAULT_RUN.items())
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command-line interface of `python -m training.train`."""
     d = TrainConfig()
@@ -428,13 +451,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--game", choices=game_names(), help=f"default {d.game}")
     p.add_argument("--players", type=int, help=f"2-4, default {d.players}")
-    p.add_argument("--timesteps", type=int, help=f"total learner steps, default {d.timesteps}")
+    p.add_argument(
+        "--timesteps",
+        type=int,
+        help=f"total learner steps, default per game: {_defaults('timesteps')}",
+    )
     p.add_argument("--seed", type=int, help=f"default {d.seed}")
     p.add_argument("--out", help="output folder, default runs/<game>-<players>p")
     p.add_argument("--resume", metavar="DIR", help="continue the run in DIR (reads its config)")
     p.add_argument(
         "--opponents",
-        help=f"weighted pool, default {d.opponents!r}; entries are "
+        help=f"weighted pool, default per game: {_defaults('opponents')}; entries are "
         "bot names, checkpoint paths or 'self' (frozen past snapshots)",
     )
     p.add_argument("--reward", choices=RETURN_KINDS, help=f"returns kind, default {d.reward}")

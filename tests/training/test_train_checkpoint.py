@@ -471,3 +471,29 @@ def test_tournament_takes_the_game_from_a_checkpoint_and_keys_on_its_contents(tr
     assert r["played_now"] == 2
     with GameStore(db, "troyes") as st:
         assert len([e for e in st.entrants().values() if e[0] == str(ckpt)]) == 2
+
+
+@pytest.mark.parametrize("game", ["village", "troyes"])
+def test_the_default_run_is_per_game_and_explicit_settings_win(game, tmp_path):
+    """Each game trains its own default run (issue 15.12; docs/training.md "Default run"):
+    TrainConfig, the CLI and the saved config.json all take DEFAULT_RUN[game] unless told."""
+    run = tr.DEFAULT_RUN[game]
+    cfg = tr.TrainConfig(game=game)
+    assert (cfg.timesteps, cfg.opponents) == (run["timesteps"], run["opponents"])
+    cfg.validate()
+    parsed, resume = tr.config_from_args(
+        tr.build_parser().parse_args(["--game", game, "--out", str(tmp_path / "d")])
+    )
+    assert not resume and (parsed.timesteps, parsed.opponents) == (
+        run["timesteps"],
+        run["opponents"],
+    )
+    given, _ = tr.config_from_args(
+        tr.build_parser().parse_args(
+            ["--game", game, "--timesteps", "1234", "--opponents", "random:1", "--out", "x"]
+        )
+    )
+    assert (given.timesteps, given.opponents) == (1234, "random:1")
+    assert tr.TrainConfig(game=game, timesteps=77).opponents == run["opponents"]
+    # every default pool names only bots of that game (or self) and is accepted
+    assert {s for s, _w in tr.parse_pool(run["opponents"])} <= set(tr.bot_names(game)) | {tr.SELF}
