@@ -193,16 +193,22 @@ def read_sidecar(path: str | Path) -> dict[str, Any]:
                 "(refusing to unpickle a model of unknown origin)"
             )
         raise CheckpointError(f"{path}: no such checkpoint (looked for {side})")
+    return parse_sidecar(side, FORMAT, FORMAT_VERSION)
+
+
+def parse_sidecar(side: Path, fmt: str, version: int, kind: str = "checkpoint") -> dict[str, Any]:
+    """The JSON of sidecar file `side`, refused (CheckpointError) unless it is valid JSON of
+    format `fmt` at `version`; `kind` names the checkpoint kind in the message."""
     try:
         meta = json.loads(side.read_text())
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise CheckpointError(f"{side}: corrupt sidecar, not valid JSON ({e})") from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise CheckpointError(f"{side}: not a {FORMAT} sidecar (foreign file)")
-    if meta.get("format_version") != FORMAT_VERSION:
+    if not isinstance(meta, dict) or meta.get("format") != fmt:
+        raise CheckpointError(f"{side}: not a {fmt} sidecar (foreign file)")
+    if meta.get("format_version") != version:
         raise CheckpointError(
-            f"{side}: checkpoint format version {meta.get('format_version')!r}, this library "
-            f"reads version {FORMAT_VERSION}"
+            f"{side}: {kind} format version {meta.get('format_version')!r}, this library "
+            f"reads version {version}"
         )
     return meta
 

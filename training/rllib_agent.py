@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from training.checkpoint import CheckpointError, check_sidecar, library_version
+from training.checkpoint import CheckpointError, check_sidecar, library_version, parse_sidecar
 from training.games import check_players, get_game
 
 RLLIB_FORMAT = "village-troyes-rl/rllib-checkpoint"
@@ -94,18 +94,7 @@ def read_rllib_sidecar(path: str | Path) -> dict[str, Any]:
     """The parsed sidecar of the RLlib checkpoint `path` names; CheckpointError if missing,
     corrupt or foreign."""
     side = checkpoint_dir(path) / SIDECAR
-    try:
-        meta = json.loads(side.read_text())
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise CheckpointError(f"{side}: corrupt sidecar, not valid JSON ({e})") from None
-    if not isinstance(meta, dict) or meta.get("format") != RLLIB_FORMAT:
-        raise CheckpointError(f"{side}: not a {RLLIB_FORMAT} sidecar (foreign file)")
-    if meta.get("format_version") != RLLIB_FORMAT_VERSION:
-        raise CheckpointError(
-            f"{side}: RLlib checkpoint format version {meta.get('format_version')!r}, this "
-            f"library reads version {RLLIB_FORMAT_VERSION}"
-        )
-    return meta
+    return parse_sidecar(side, RLLIB_FORMAT, RLLIB_FORMAT_VERSION, "RLlib checkpoint")
 
 
 def check_rllib_checkpoint(
