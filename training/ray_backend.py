@@ -49,6 +49,11 @@ class RayUnavailableError(ValueError):
     """--backend ray without the optional extra installed."""
 
 
+class RulesMismatchError(ValueError):
+    """A worker's library gives other rules data than the driver's (another version installed
+    on that node); a ValueError, so the CLIs print it as one line."""
+
+
 class WorkerLostError(RuntimeError):
     """A Ray task failed for good (its worker or node died MAX_RETRIES + 1 times)."""
 
@@ -212,7 +217,7 @@ def play_chunk(
     elif game.RULES_DATA_HASH != rules_hash:  # this worker played a rules variant before
         game.load_rules_data(None)
     if game.RULES_DATA_HASH != rules_hash:
-        raise RuntimeError(
+        raise RulesMismatchError(
             f"worker {os.uname().nodename}: {game_name} rules data {game.RULES_DATA_HASH}, the "
             f"driver's is {rules_hash}: install the same library version on every node"
         )

@@ -237,3 +237,13 @@ def test_a_damaged_cache_copy_is_rewritten(tmp_path, monkeypatch):
     assert rb.materialise("abc", files, "checkpoint") == path
     assert Path(f"{path}.policy.npz").read_bytes() == b"weights"
     assert sorted(p.name for p in (tmp_path / rb.CACHE_NAME).iterdir()) == ["abc"]
+
+
+def test_a_worker_with_other_rules_data_refuses_to_play():
+    """A node whose library gives other rules data than the driver's plays nothing and says so in
+    one line (a ValueError, which the CLIs print without a traceback)."""
+    with pytest.raises(
+        rb.RulesMismatchError, match="rules data .* the driver's is 0123456789abcdef"
+    ):
+        rb.play_chunk("village", 2, [], "0123456789abcdef", rb.bundle([], None))
+    assert issubclass(rb.RulesMismatchError, ValueError)
