@@ -111,17 +111,28 @@ def _sha256(path: Path) -> str:
 
 def actor_arrays(model) -> dict[str, np.ndarray]:
     """The actor (policy MLP + action head) of an SB3 MaskablePPO model as plain numpy arrays."""
-    import torch.nn as nn
-
     pol = model.policy
     feat = getattr(pol, "features_extractor", None)
     if feat is not None and type(feat).__name__ != "FlattenExtractor":
         raise CheckpointError(f"only FlattenExtractor policies are supported, not {type(feat)}")
+    return linear_stack_arrays(
+        [*pol.mlp_extractor.policy_net, pol.action_net], "the SB3 policy net"
+    )
+
+
+def linear_stack_arrays(layers, where: str) -> dict[str, np.ndarray]:
+    """The arrays of an actor given as its leaf layers in order, Linear (activation Linear)*:
+    W0, b0, W1, b1, ... (float32) and `activations` (tanh / relu), the format `mlp_logits`
+    (training.agents) plays; CheckpointError naming `where` for any other shape."""
+    import torch.nn as nn
+
     out: dict[str, np.ndarray] = {}
     acts: list[str] = []
     i = 0
-    for layer in pol.mlp_extractor.policy_net:
+    for layer in layers:
         if isinstance(layer, nn.Linear):
+            if i != len(acts):
+                raise CheckpointError(f"{where} is not a Linear/activation stack")
             out[f"W{i}"] = layer.weight.detach().cpu().numpy().astype(np.float32)
             out[f"b{i}"] = layer.bias.detach().cpu().numpy().astype(np.float32)
             i += 1
@@ -130,11 +141,9 @@ def actor_arrays(model) -> dict[str, np.ndarray]:
         elif isinstance(layer, nn.ReLU):
             acts.append("relu")
         else:
-            raise CheckpointError(f"unsupported layer in the policy net: {layer}")
-    if len(acts) != i:
-        raise CheckpointError("policy net is not a plain Linear/activation stack")
-    out[f"W{i}"] = pol.action_net.weight.detach().cpu().numpy().astype(np.float32)
-    out[f"b{i}"] = pol.action_net.bias.detach().cpu().numpy().astype(np.float32)
+            raise CheckpointError(f"unsupported layer in {where}: {layer}")
+    if i == 0 or len(acts) != i - 1:
+        raise CheckpointError(f"{where} is not a Linear/activation stack ending in a Linear")
     out["activations"] = np.array(acts, dtype="<U8")
     return out
 

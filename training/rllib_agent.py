@@ -30,7 +30,13 @@ from typing import Any
 
 import numpy as np
 
-from training.checkpoint import CheckpointError, check_sidecar, library_version, parse_sidecar
+from training.checkpoint import (
+    CheckpointError,
+    check_sidecar,
+    library_version,
+    linear_stack_arrays,
+    parse_sidecar,
+)
 from training.games import check_players, get_game
 
 RLLIB_FORMAT = "village-troyes-rl/rllib-checkpoint"
@@ -237,24 +243,10 @@ def module_actor_arrays(module) -> dict[str, np.ndarray]:
     actor = getattr(enc, "actor_encoder", None) or getattr(enc, "encoder", None)
     if actor is None:
         raise CheckpointError(f"cannot find the actor encoder of {type(module).__name__}")
-    out: dict[str, np.ndarray] = {}
-    acts: list[str] = []
-    i = 0
-    for part in (actor, module.pi):
-        for layer in part.modules():
-            if isinstance(layer, nn.Linear):
-                if i != len(acts):
-                    raise CheckpointError("the actor is not a Linear/activation stack")
-                out[f"W{i}"] = layer.weight.detach().cpu().numpy().astype(np.float32)
-                out[f"b{i}"] = layer.bias.detach().cpu().numpy().astype(np.float32)
-                i += 1
-            elif isinstance(layer, nn.Tanh):
-                acts.append("tanh")
-            elif isinstance(layer, nn.ReLU):
-                acts.append("relu")
-            elif not isinstance(layer, (nn.Sequential, nn.Identity)) and not list(layer.children()):
-                raise CheckpointError(f"unsupported layer in the RLlib actor: {layer}")
-    if i == 0 or len(acts) != i - 1:
-        raise CheckpointError("the actor is not a Linear/activation stack ending in a Linear")
-    out["activations"] = np.array(acts, dtype="<U8")
-    return out
+    leaves = [  # the leaf layers in order (containers and identities skipped)
+        layer
+        for part in (actor, module.pi)
+        for layer in part.modules()
+        if not isinstance(layer, (nn.Sequential, nn.Identity)) and not list(layer.children())
+    ]
+    return linear_stack_arrays(leaves, "the RLlib actor")
