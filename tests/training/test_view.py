@@ -9,14 +9,11 @@ import json
 import re
 import shutil
 import sqlite3
-import subprocess
-from pathlib import Path
 
 import numpy as np
 import pytest
-from view_helpers import Client, json_keys, serve, stop
+from view_helpers import Client, json_keys, run_page_smoke, serve, stop
 
-import training.view
 from training.games import get_game
 from training.store import GameStore, pack_checks, unpack_checks
 from training.tournament import run_tournament
@@ -277,13 +274,6 @@ def test_page_script_draws_every_position(served, tmp_path):
     _game, _db, c = served
     payload = tmp_path / "game.json"
     payload.write_bytes(c.request("/api/games/1")[2])
-    here = Path(__file__).parent
-    script = Path(training.view.__file__).parent / "static" / "viewer.js"
-    out = subprocess.run(
-        ["node", str(here / "view_page_smoke.js"), str(script), str(payload)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    out = run_page_smoke(payload)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.startswith("ok ")

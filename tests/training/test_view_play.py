@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
-from view_helpers import Client, json_keys, serve, stop
+from view_helpers import Client, json_keys, run_page_smoke, serve, stop
 
-import training.view
 from training.games import get_game
 from training.store import GameStore
 from training.view import __main__ as cli
@@ -194,14 +192,7 @@ def test_page_script_draws_play_views(played, tmp_path):
     _game, _db, _host, _c, views, _h = played
     payload = tmp_path / "views.json"
     payload.write_text(json.dumps(views[:40] + views[-1:]))
-    here = Path(__file__).parent
-    script = Path(training.view.__file__).parent / "static" / "viewer.js"
-    out = subprocess.run(
-        ["node", str(here / "view_page_smoke.js"), str(script), str(payload)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    out = run_page_smoke(payload)
     assert out.returncode == 0, out.stderr
     assert "ok play" in out.stdout
 

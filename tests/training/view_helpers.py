@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import http.client
 import json
+import subprocess
 import threading
+from pathlib import Path
 
+import training.view
 from training.view.server import make_server
 
 
@@ -57,3 +60,13 @@ def json_keys(obj):
     elif isinstance(obj, list):
         for v in obj:
             yield from json_keys(v)
+
+
+def run_page_smoke(payload: Path) -> subprocess.CompletedProcess:
+    """viewer.js on a fake DOM in node (view_page_smoke.js) drawing the payload file (a replay,
+    or a list of play views)."""
+    script = Path(training.view.__file__).parent / "static" / "viewer.js"
+    smoke = Path(__file__).parent / "view_page_smoke.js"
+    return subprocess.run(
+        ["node", str(smoke), str(script), str(payload)], capture_output=True, text=True, timeout=120
+    )
