@@ -103,6 +103,9 @@ class GameSpec:
     perturb_hidden: Callable | None = None  # (state, seed, T) -> state; None: reseed
     game_id: int = 0
     options: tuple[str, ...] = ("start_player",)  # new_game keyword options
+    # the `mcts` agent's parameters for this game where they differ from core.search's defaults,
+    # as the text after "mcts:" (the measured best of docs/agents.md); a spec's own keys win
+    search_defaults: str = ""
 
 
 class _ThreadBuffers:

@@ -116,6 +116,25 @@ class SearchConfig:
     @classmethod
     def parse(cls, text: str) -> SearchConfig:
         """From "iters=1000,c=0.7,rollout=greedy" (the part after `mcts:`); clear errors."""
+        return cls(**cls._with_time_rule(cls._kwargs(text)))
+
+    @classmethod
+    def for_game(cls, game, text: str = "") -> SearchConfig:
+        """parse(text) on top of the game's own defaults (GameSpec.search_defaults: Troyes plays
+        `c=0.3,rollout=greedy,cutoff=8,quiet=0` unless the spec says otherwise)."""
+        kw = cls._kwargs(_game_object(game).spec.search_defaults)
+        kw.update(cls._with_time_rule(cls._kwargs(text)))
+        return cls(**kw)
+
+    @staticmethod
+    def _with_time_rule(kw: dict) -> dict:
+        if "time" in kw and "iters" not in kw:
+            kw["iters"] = 1 << 40  # a time budget alone: no iteration cap
+        return kw
+
+    @classmethod
+    def _kwargs(cls, text: str) -> dict:
+        """The key=value pairs of `text`, typed; ValueError naming the bad part."""
         types = {f.name: f.type for f in fields(cls)}
         kw: dict = {}
         for part in (p.strip() for p in text.split(",")):
@@ -141,9 +160,7 @@ class SearchConfig:
                     kw[key] = value
             except ValueError:
                 raise ValueError(f"mcts: {key}={value!r} is not a valid {types[key]}") from None
-        if "time" in kw and "iters" not in kw:
-            kw["iters"] = 1 << 40  # a time budget alone: no iteration cap
-        return cls(**kw)
+        return kw
 
     @classmethod
     def from_spec(cls, spec: str) -> SearchConfig:
@@ -187,13 +204,11 @@ class MCTSAgent:
     def __init__(self, game, config: SearchConfig | str | None = None, seed: int = 0):
         self.game = _game_object(game)
         if config is None:
-            config = SearchConfig()
-        elif isinstance(config, str):
-            config = (
-                SearchConfig.from_spec(config)
-                if is_search_spec(config)
-                else SearchConfig.parse(config)
-            )
+            config = SearchConfig.for_game(self.game)
+        elif isinstance(config, str):  # "mcts:..." or what follows "mcts:", on the game defaults
+            if is_search_spec(config):
+                config = config.partition(":")[2]
+            config = SearchConfig.for_game(self.game, config)
         self.config = config
         self.name = config.spec()
         g = self.game

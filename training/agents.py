@@ -140,7 +140,7 @@ def register_agent_kind(
 def _mcts(game_name: str, params: str, seed: int) -> Agent:
     from core.search import MCTSAgent, SearchConfig
 
-    return MCTSAgent(game_name, SearchConfig.parse(params), seed)
+    return MCTSAgent(game_name, SearchConfig.for_game(game_name, params), seed)
 
 
 register_agent_kind("mcts", _mcts, "mcts[:iters=N,time=S,c=X,rollout=random|greedy,cutoff=K,...]")
@@ -279,7 +279,7 @@ def agent_fingerprint(spec: str, game_name: str, players: int | None = None) -> 
     if kind == "mcts":
         from core.search import SearchConfig
 
-        canon = SearchConfig.parse(params).spec()
+        canon = SearchConfig.for_game(game_name, params).spec()
         src = _source_digest("core.search", "core.search_tree", "core.search_template")
         return f"{canon} {version} src:{src}"
     if kind == "py":
