@@ -121,7 +121,7 @@ class SearchConfig:
     @classmethod
     def for_game(cls, game, text: str = "") -> SearchConfig:
         """parse(text) on top of the game's own defaults (GameSpec.search_defaults: Troyes plays
-        `c=0.3,rollout=greedy,cutoff=8,quiet=0` unless the spec says otherwise)."""
+        `rollout=greedy,cutoff=8,quiet=0` unless the spec says otherwise)."""
         kw = cls._kwargs(_game_object(game).spec.search_defaults)
         kw.update(cls._with_time_rule(cls._kwargs(text)))
         return cls(**kw)

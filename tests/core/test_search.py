@@ -41,8 +41,8 @@ def test_spec_parsing_defaults_and_round_trip():
 def test_a_game_s_own_defaults_sit_under_the_spec():
     # Troyes' measured best (docs/agents.md): GameSpec.search_defaults; the spec's keys win
     troyes = SearchConfig.for_game("troyes")
-    assert (troyes.c, troyes.rollout, troyes.cutoff, troyes.quiet) == (0.3, "greedy", 8, False)
-    assert troyes.iters == SearchConfig().iters
+    assert (troyes.rollout, troyes.cutoff, troyes.quiet) == ("greedy", 8, False)
+    assert (troyes.iters, troyes.c) == (SearchConfig().iters, SearchConfig().c)
     mine = SearchConfig.for_game("troyes", "c=0.9,rollout=random,iters=50")
     assert (mine.c, mine.rollout, mine.cutoff, mine.quiet, mine.iters) == (
         0.9,
@@ -54,7 +54,7 @@ def test_a_game_s_own_defaults_sit_under_the_spec():
     assert SearchConfig.for_game("troyes", "time=0.5").iters == 1 << 40
     assert SearchConfig.for_game("village", "iters=300") == SearchConfig(iters=300)
     assert SearchConfig.from_spec(troyes.spec()) == troyes  # the name says every setting
-    assert troyes.spec() == "mcts:c=0.3,rollout=greedy,cutoff=8,quiet=0"
+    assert troyes.spec() == "mcts:rollout=greedy,cutoff=8,quiet=0"
     assert MCTSAgent("troyes", "mcts").config == troyes
     assert MCTSAgent("troyes", "iters=50").config == SearchConfig.for_game("troyes", "iters=50")
     assert MCTSAgent("village", None).config == SearchConfig()
