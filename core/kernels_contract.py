@@ -11,8 +11,9 @@ Arguments: `s` one game's state (int64, STATE_SIZE), `T` the game's tables, `mas
 mask of the player to act (NUM_ACTIONS; int8 or bool), `work` the game's scratch (int64,
 max(1, WORK_SIZE)), `n` the number of players, `p` a seat.
 
-`k_determinize` and `k_evaluate` serve a compiled search (information-set MCTS); the batch loops
-do not call them. Neither allocates.
+`k_determinize`, `k_evaluate`, `k_quiet` and `k_bot_values` serve a compiled search
+(information-set MCTS); the batch loops do not call them. None allocates. The kernels module also
+defines BOT_SCRATCH_I and BOT_SCRATCH_F, the sizes of k_bot_values' scratch.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ __all__ = [
     "k_determinize",
     "k_evaluate",
     "k_quiet",
+    "k_bot_values",
 ]
 
 
@@ -106,3 +108,13 @@ def k_quiet(s) -> bool:
     middle of one player's multi-decision action), or the end. The search cuts a rollout off only
     at a quiet state."""
     _stub("k_quiet")
+
+
+def k_bot_values(s, T, legal, val, bi, bf, bmask, work) -> int:
+    """The game's own lookahead for the search's `rollout=bot` policy: val[i] = how good action
+    legal[i] is for the player to act in s, as the game's heuristic bot values it (Troyes: its
+    chain search over the player's own decisions to the end of the turn, on a small budget).
+    `bi` / `bf`: int64 / float64 scratch of the module's BOT_SCRATCH_I / BOT_SCRATCH_F entries;
+    `bmask` a bool scratch mask; `work` the game's scratch. Returns 0, or nonzero when it cannot
+    value s (the search then uses the greedy policy): a game without such a lookahead returns 1."""
+    _stub("k_bot_values")

@@ -8,16 +8,17 @@ or, everywhere training/ names an agent: `mcts:iters=1000,c=0.7,rollout=greedy,c
 
 How it searches (docs/agents.md has the full story and the measured strength): single-observer
 ISMCTS (Cowling, Powley & Whitehouse 2012). One tree per decision, keyed by the actions from the
-searcher's decision (every action of both games is public); each iteration determinizes a copy
-of the real state from the searcher's point of view (the game's `k_determinize`: other players'
-secret cards, deck and bag order, future chance redrawn), walks down the tree by UCB among the
-children legal in that determinization (availability counts), adds one node, rolls out with the
-uniform or an epsilon-greedy informed policy for at most `cutoff` decisions, scores the last
-state by the game's position evaluation (`k_evaluate`, the heuristic bots' projected final
-scores) or its real result, and backs the vector of returns up the path; each node's acting
-player maximises their own return. The iterations are compiled (core/search_template.py, one
-generated copy per game) over the engine's own kernels; the tree lives in flat preallocated
-arrays (core.search_tree), so an iteration allocates nothing.
+searcher's decision (every action of both games is public); each iteration determinizes a copy of
+the real state from the searcher's point of view (the game's `k_determinize`: other players' secret
+cards, deck and bag order, future chance redrawn), walks down the tree by UCB among the children
+legal in that determinization (availability counts), adds one node, rolls out with the uniform or an
+epsilon-greedy informed policy (`greedy`: one step on the position evaluation; `bot`: the game's own
+bot lookahead for the searcher's decisions) for at most `cutoff` decisions, scores the last state by
+the game's position evaluation (`k_evaluate`, the heuristic bots' projected final scores) or its
+real result, and backs the vector of returns up the path; each node's acting player maximises their
+own return. The iterations are compiled (core/search_template.py, one generated copy per game) over
+the engine's own kernels; the tree lives in flat preallocated arrays (core.search_tree), so an
+iteration allocates nothing.
 
 Determinism: the same seed and the same states give the same decisions with an iteration budget
 (`iters`); a time budget (`time`) depends on the machine's speed. Hidden information: the search
@@ -66,17 +67,17 @@ class SearchConfig:
 
     iters: iterations per decision (with `time`: a cap, when given explicitly); time: seconds per
     decision (0 = no time budget); c: the UCB exploration constant (returns lie in [-1, 1] for
-    `rank` and `win_loss`); rollout: `random` (uniform legal) or `greedy` (epsilon-greedy on the
-    game's position evaluation); eps: the greedy rollout's exploration share; cutoff: decisions
-    per rollout before the position evaluation scores it (-1: play to the end; 0: score the new
-    leaf at once); quiet: after the cut-off, play on to the next quiet state (the game's k_quiet:
-    a turn's first decision), so no half-made action is scored; returns: what a node
+    `rank` and `win_loss`); rollout: `random` (uniform legal), `greedy` (epsilon-greedy on the
+    game's position evaluation) or `bot` (the searcher's own rollout decisions by the game's bot
+    lookahead, k_bot_values, the others' greedy); eps: the informed rollouts' uniform share; cutoff:
+    decisions per rollout before the position evaluation scores it (-1: play to the end; 0: score
+    the new leaf at once); quiet: after the cut-off, play on to the next quiet state (the game's
+    k_quiet: a turn's first decision), so no half-made action is scored; returns: what a node
     maximises, `rank`, `margin` (own score minus the best other, / the game's margin scale) or
-    `win_loss`; spread: with `rank`, a cut-off position's projected scores count as the
-    expected rank under this many points of logistic noise (0: the plain rank); reuse: keep the
-    subtree of the actions played since the last decision (needs `notify`); nodes: tree
-    capacity (0 = from the budget).
-    """
+    `win_loss`; spread: with `rank`, a cut-off position's projected scores count as the expected
+    rank under this many points of logistic noise (0: the plain rank); reuse: keep the subtree of
+    the actions played since the last decision (needs `notify`); nodes: tree capacity (0 = from the
+    budget)."""
 
     iters: int = 1000
     time: float = 0.0
@@ -241,6 +242,11 @@ class MCTSAgent:
         self._stats = np.zeros(4, dtype=np.int64)
         self._choice = np.zeros(2, dtype=np.int64)
         self._rng = np.zeros(4, dtype=np.int64)
+        kernels = importlib.import_module(f"{_package_of(g)}.engine.kernels")
+        self._legal = np.zeros(na, dtype=np.int64)  # rollout=bot's scratch
+        self._val = np.zeros(na, dtype=np.float64)
+        self._bi = np.zeros(max(1, kernels.BOT_SCRATCH_I), dtype=np.int64)
+        self._bf = np.zeros(max(1, kernels.BOT_SCRATCH_F), dtype=np.float64)
         rng_seed(self._rng, 0, *split_seed(int(seed)))
         self._P = np.zeros(N_PARAMS, dtype=np.float64)
         self._P[P_C] = cfg.c
@@ -327,6 +333,7 @@ class MCTSAgent:
                 root, root_mask, T, n, me, k, self._P, self._rng, self.tree, self.vals,
                 self.hdr, self._s, self._mask, self._t, self._tmask, self._work, self._tmp,
                 self._child_of, self._path, self._keys, self._proj, self._ret, self._stats,
+                self._legal, self._val, self._bi, self._bf,
             )  # fmt: skip
             if code != 0:
                 raise RuntimeError(

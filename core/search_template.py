@@ -18,6 +18,7 @@ from core.jit import jit
 # KERNELS: core.codegen points this one import at the game's kernels module.
 from core.kernels_contract import (
     k_actor,
+    k_bot_values,
     k_determinize,
     k_evaluate,
     k_keys,
@@ -86,6 +87,42 @@ def greedy_action(s, T, n, mask, P, rng, t, tmask, work, keys, proj, tmp, stats)
 
 
 @jit
+def bot_action(s, T, n, mask, P, rng, t, tmask, work, keys, proj, tmp, stats, legal, val, bi, bf):
+    """The `rollout=bot` policy (the searcher's own rollout decisions): with probability
+    1 - epsilon the legal action the game's own lookahead (k_bot_values: Troyes' heuristic bot's
+    chain search to the end of the turn) values best, between equals uniformly; else uniformly
+    random. Where the game cannot value the state (k_bot_values nonzero) greedy_action decides,
+    with its own epsilon draw. -1 if none is legal. stats[2] counts the lookahead calls."""
+    eps = P[st.P_EPS]
+    if eps > 0.0 and xo.rng_next(rng, 0) < eps * 4294967296.0:
+        return pick_legal(mask, rng)
+    nl = 0
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            legal[nl] = a
+            nl += 1
+    if nl <= 1:
+        return legal[0] if nl == 1 else -1
+    stats[2] += 1
+    if k_bot_values(s, T, legal[:nl], val[:nl], bi, bf, tmask, work) != 0:
+        return greedy_action(s, T, n, mask, P, rng, t, tmask, work, keys, proj, tmp, stats)
+    best = -1e300
+    best_a = -1
+    ties = 0
+    for i in range(nl):
+        v = val[i]
+        if v > best + 1e-9:
+            best = v
+            best_a = legal[i]
+            ties = 1
+        elif v >= best - 1e-9:
+            ties += 1
+            if xo.rng_below(rng, 0, ties) == 0:
+                best_a = legal[i]
+    return best_a
+
+
+@jit
 def leaf_returns(s, T, n, P, keys, proj, tmp, out):
     """The returns of a rollout's last state: the real ones (core.batch.returns_into on the
     standings) when the game is over, else those of the evaluation's projected final scores."""
@@ -122,6 +159,10 @@ def search(
     proj,
     ret,
     stats,
+    legal,
+    val,
+    bi,
+    bf,
 ):
     """Run n_iter ISMCTS iterations from the searcher `me`'s decision `root` into the tree.
 
@@ -132,7 +173,9 @@ def search(
     yet in the tree (chosen uniformly); roll out with the configured policy for P[P_CUTOFF]
     decisions (< 0: to the end) and, if P[P_QUIET], on to the next quiet state (k_quiet); score
     the last state (leaf_returns) and add the return vector to every node on the path. `child_of`
-    (NUM_ACTIONS, all -1) maps an action to a child of the current node while it is examined.
+    (NUM_ACTIONS, all -1) maps an action to a child of the current node while it is examined;
+    legal (int64), val (float64), both NUM_ACTIONS, and bi, bf (the kernels' BOT_SCRATCH_I,
+    BOT_SCRATCH_F) are bot_action's scratch.
     stats += (iterations, engine steps, lookahead steps, errors). Returns 0, or -1 if the
     engine refused an action."""
     cap = tree.shape[0]
@@ -226,6 +269,11 @@ def search(
         ):
             if rollout == 0:
                 a = pick_legal(mask, rng)
+            elif rollout == 2 and k_actor(s) == me:  # the bot's lookahead for the searcher only
+                a = bot_action(
+                    s, T, n, mask, P, rng, t, tmask, work, keys, proj, tmp, stats, legal, val, bi,
+                    bf,
+                )  # fmt: skip
             else:
                 a = greedy_action(s, T, n, mask, P, rng, t, tmask, work, keys, proj, tmp, stats)
             if a < 0 or k_step(s, T, a, mask, work) != 0:

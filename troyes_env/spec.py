@@ -51,6 +51,6 @@ SPEC = GameSpec(
     determinize=hidden.determinize,  # other players' characters, deck orders, face-down cards
     perturb_hidden=hidden.perturb_hidden,
     options=("start_player",),  # ED-1: seat 0 holds the start player card unless chosen
-    # docs/agents.md "What was tried for Troyes": informed short rollouts, no quiet cut-off
-    search_defaults="rollout=greedy,cutoff=8,quiet=0",
+    # docs/agents.md "What was tried for Troyes": the bot's chain search in short rollouts
+    search_defaults="c=0.3,rollout=bot,cutoff=8,quiet=0",
 )

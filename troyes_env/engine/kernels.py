@@ -7,16 +7,52 @@ import numpy as np
 
 from core.agents import pick_legal
 from core.jit import jit
-from troyes_env.engine.evaluate import evaluate_into
+from troyes_env.actions import NUM_ACTIONS
+from troyes_env.engine.evaluate import (
+    EVAL_WEIGHTS,
+    N_CHAR_SLOTS,
+    TMP_NEED,
+    chain_values,
+    evaluate_into,
+)
 from troyes_env.engine.hidden import determinize_into
 from troyes_env.engine.legal import legal_mask_into
 from troyes_env.engine.observe import observe_into
 from troyes_env.engine.setup import init_state
 from troyes_env.engine.step import WORK_SIZE, settle, step_trusted
-from troyes_env.layout import PH_OVER, PH_SETUP, PH_TURN, S_CUR, S_FINAL, S_NP, S_PHASE, S_VP
+from troyes_env.layout import (
+    MAXP,
+    PH_OVER,
+    PH_SETUP,
+    PH_TURN,
+    S_CHARS,
+    S_CUR,
+    S_FINAL,
+    S_NP,
+    S_PHASE,
+    S_VP,
+    STATE_SIZE,
+)
+from troyes_env.tables import N_CHAR
 
 N_KEYS = 2  # VP, then one constant column: Troyes has no tie-breaker (ED-34)
-__all__ = ["WORK_SIZE", "N_KEYS"]
+# rollout=bot (k_bot_values): the heuristic bot's chain search on a smaller budget than the bot's
+# own (training/bots/troyes.py: 24 nodes, depth 6), as it runs at every rollout decision
+BOT_BUDGET = 6  # search nodes per first decision
+BOT_DEPTH = 3  # decisions deep
+_BK = BOT_DEPTH + 1
+# k_bot_values' scratch: int64 [the state per depth | legal actions per depth | their count |
+# the next one | project's tmp | a state], float64 [best value per depth | projections | weights]
+_BI_ACTS = _BK * STATE_SIZE
+_BI_NACTS = _BI_ACTS + _BK * NUM_ACTIONS
+_BI_IDX = _BI_NACTS + _BK
+_BI_TMP = _BI_IDX + _BK
+_BI_SCR = _BI_TMP + TMP_NEED
+BOT_SCRATCH_I = _BI_SCR + STATE_SIZE
+_BF_VOUT = _BK
+_BF_CW = _BF_VOUT + MAXP
+BOT_SCRATCH_F = _BF_CW + N_CHAR
+__all__ = ["WORK_SIZE", "N_KEYS", "BOT_SCRATCH_I", "BOT_SCRATCH_F"]
 
 
 @jit(alloc=False)
@@ -87,6 +123,27 @@ def k_quiet(s):
     action (a die chosen, its citizen source not yet)."""
     ph = s[S_PHASE]
     return ph == PH_SETUP or ph == PH_TURN or ph == PH_OVER
+
+
+@jit(alloc=False)
+def k_bot_values(s, T, legal, val, bi, bf, bmask, work):
+    """The heuristic bot's chain values (engine/evaluate.chain_values: the max over the player's
+    own decisions to the end of the turn, BOT_BUDGET nodes per action, BOT_DEPTH deep) of each
+    action in `legal` for the player to act, every Character card some seat holds in s counted
+    in full (s is a determinization); 1 when a chain reaches the end of the game."""
+    cw = bf[_BF_CW : _BF_CW + N_CHAR]
+    for ch in range(N_CHAR):
+        cw[ch] = 0.0
+    for i in range(N_CHAR_SLOTS):
+        if s[S_CHARS + i] >= 0:
+            cw[s[S_CHARS + i]] = 1.0
+    return chain_values(
+        s, T, s[S_CUR], cw, EVAL_WEIGHTS, legal, val, BOT_BUDGET, BOT_DEPTH,
+        bi[:_BI_ACTS].reshape((_BK, STATE_SIZE)),
+        bi[_BI_ACTS:_BI_NACTS].reshape((_BK, NUM_ACTIONS)),
+        bi[_BI_NACTS:_BI_IDX], bi[_BI_IDX:_BI_TMP], bf[:_BF_VOUT], bmask, work,
+        bi[_BI_TMP:_BI_SCR], bf[_BF_VOUT:_BF_CW], bi[_BI_SCR:BOT_SCRATCH_I],
+    )  # fmt: skip
 
 
 @jit

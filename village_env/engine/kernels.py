@@ -101,6 +101,17 @@ def k_quiet(s):
     return ph == PH_TURN or ph == PH_OVER
 
 
+BOT_SCRATCH_I = 1  # k_bot_values needs no scratch: Village's bot looks one step ahead, which
+BOT_SCRATCH_F = 1  # is the search's greedy policy already
+
+
+@jit(alloc=False)
+def k_bot_values(s, T, legal, val, bi, bf, bmask, work):
+    """No lookahead beyond one step (the heuristic bot is greedy on k_evaluate): `rollout=bot`
+    plays the greedy policy."""
+    return 1
+
+
 # --- the compiled random-play loop of the benchmarks (not used by the batch) --------------------
 @jit
 def random_playout(s, T, mask, rng_state, max_decisions):
