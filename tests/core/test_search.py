@@ -41,8 +41,8 @@ def test_spec_parsing_defaults_and_round_trip():
 def test_a_game_s_own_defaults_sit_under_the_spec():
     # Troyes' measured best (docs/agents.md): GameSpec.search_defaults; the spec's keys win
     troyes = SearchConfig.for_game("troyes")
-    assert (troyes.rollout, troyes.cutoff, troyes.quiet) == ("greedy", 8, False)
-    assert (troyes.iters, troyes.c) == (SearchConfig().iters, SearchConfig().c)
+    assert (troyes.c, troyes.rollout, troyes.cutoff, troyes.quiet) == (0.3, "bot", 8, False)
+    assert troyes.iters == SearchConfig().iters
     mine = SearchConfig.for_game("troyes", "c=0.9,rollout=random,iters=50")
     assert (mine.c, mine.rollout, mine.cutoff, mine.quiet, mine.iters) == (
         0.9,
@@ -54,7 +54,7 @@ def test_a_game_s_own_defaults_sit_under_the_spec():
     assert SearchConfig.for_game("troyes", "time=0.5").iters == 1 << 40
     assert SearchConfig.for_game("village", "iters=300") == SearchConfig(iters=300)
     assert SearchConfig.from_spec(troyes.spec()) == troyes  # the name says every setting
-    assert troyes.spec() == "mcts:rollout=greedy,cutoff=8,quiet=0"
+    assert troyes.spec() == "mcts:c=0.3,rollout=bot,cutoff=8,quiet=0"
     assert MCTSAgent("troyes", "mcts").config == troyes
     assert MCTSAgent("troyes", "iters=50").config == SearchConfig.for_game("troyes", "iters=50")
     assert MCTSAgent("village", None).config == SearchConfig()
@@ -100,7 +100,7 @@ def test_search_loops_are_current(name):
 
 # --- play ---------------------------------------------------------------------------------------
 @pytest.mark.parametrize("name", GAMES)
-@pytest.mark.parametrize("rollout", ["random", "greedy"])
+@pytest.mark.parametrize("rollout", ["random", "greedy", "bot"])
 def test_never_chooses_a_masked_action(name, rollout):
     game = get_game(name)
     for n in (2, 4):
@@ -140,9 +140,10 @@ def _other_hidden_variants(game, s: np.ndarray, k: int) -> list[np.ndarray]:
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_decisions_never_depend_on_hidden_information(name):
+@pytest.mark.parametrize("rollout", ["greedy", "bot"])
+def test_decisions_never_depend_on_hidden_information(name, rollout):
     game = get_game(name)
-    cfg = SearchConfig(iters=50, cutoff=8, rollout="greedy")
+    cfg = SearchConfig(iters=50, cutoff=8, rollout=rollout)
     changed = 0
     for n in (2, 3, 4):
         for i, s in enumerate(positions(game, n, 8, seed=20 + n)):
@@ -283,7 +284,7 @@ for name in ("village", "troyes"):
     for _ in range(30):
         s = g.step(s, int(np.flatnonzero(g.legal_mask(s))[0]))
     mask, me = g.legal_mask(s), g.current_player(s)
-    for rollout in ("random", "greedy"):
+    for rollout in ("random", "greedy", "bot"):
         agent = MCTSAgent(g, SearchConfig(iters=1000, rollout=rollout, cutoff=6), seed=0)
         agent.act(s)
         counts = []
@@ -294,7 +295,7 @@ for name in ("village", "troyes"):
                 s, mask, g.TABLES, 4, me, iters, agent._P, agent._rng, agent.tree, agent.vals,
                 agent.hdr, agent._s, agent._mask, agent._t, agent._tmask, agent._work,
                 agent._tmp, agent._child_of, agent._path, agent._keys, agent._proj, agent._ret,
-                agent._stats,
+                agent._stats, agent._legal, agent._val, agent._bi, agent._bf,
             )
             counts.append(rtsys.get_allocation_stats().alloc - before)
         print(name, rollout, counts[1] - counts[0], counts[0])
@@ -306,6 +307,52 @@ for name in ("village", "troyes"):
     )
     assert out.returncode == 0, out.stderr[-2000:]
     lines = [x.split() for x in out.stdout.split("\n") if x]
-    assert len(lines) == 4, out.stdout
+    assert len(lines) == 6, out.stdout
     for name, rollout, extra, _per_call in lines:
         assert extra == "0", (name, rollout, extra)
+
+
+def test_the_bot_rollout_is_the_troyes_bot_s_chain_search():
+    """k_bot_values (rollout=bot) gives, for the player to act, the heuristic bot's chain values
+    (troyes_env.engine.evaluate.chain_values) on its smaller budget, every held Character card
+    counted in full; Village has no such lookahead (1: the search plays greedy)."""
+    from troyes_env.engine import WORK_SIZE
+    from troyes_env.engine import kernels as tk
+    from village_env.engine import kernels as vk
+
+    game = get_game("troyes")
+    checked = distinct = 0
+    for s in positions(game, 3, 12, seed=5):
+        legal = np.flatnonzero(game.legal_mask(s)).astype(np.int64)
+        me = int(game.current_player(s))
+        t = game.determinize(s, me, 9)
+        val = np.zeros(len(legal))
+        bi = np.zeros(tk.BOT_SCRATCH_I, dtype=np.int64)
+        bf = np.zeros(tk.BOT_SCRATCH_F)
+        work = np.zeros(max(1, WORK_SIZE), dtype=np.int64)
+        bmask = np.zeros(game.NUM_ACTIONS, dtype=np.bool_)
+        code = tk.k_bot_values(t, game.TABLES, legal, val, bi, bf, bmask, work)
+        if code != 0:
+            continue
+        cw = np.zeros(6)
+        off = game.LAYOUT.offset("chars")
+        held = t[off : off + 8]
+        cw[held[held >= 0]] = 1.0
+        want = np.zeros(len(legal))
+        from troyes_env.engine.evaluate import EVAL_WEIGHTS, chain_values
+
+        k = tk.BOT_DEPTH + 1
+        assert 0 == chain_values(
+            t, game.TABLES, me, cw, EVAL_WEIGHTS, legal, want, tk.BOT_BUDGET, tk.BOT_DEPTH,
+            np.zeros((k, game.STATE_SIZE), dtype=np.int64),
+            np.zeros((k, game.NUM_ACTIONS), dtype=np.int64), np.zeros(k, dtype=np.int64),
+            np.zeros(k, dtype=np.int64), np.zeros(k), np.zeros(game.NUM_ACTIONS, dtype=np.bool_),
+            np.zeros(max(1, WORK_SIZE), dtype=np.int64),
+            np.zeros(game.STATE_SIZE + 16, dtype=np.int64), np.zeros(4),
+            np.zeros(game.STATE_SIZE, dtype=np.int64),
+        )  # fmt: skip
+        np.testing.assert_array_equal(val, want)
+        distinct += len(set(val.tolist())) > 1
+        checked += 1
+    assert checked >= 8 and distinct >= 3  # and the values tell actions apart
+    assert vk.k_bot_values(np.zeros(8, dtype=np.int64), None, legal, val, bi, bf, bmask, work) == 1

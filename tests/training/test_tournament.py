@@ -69,7 +69,7 @@ def test_fingerprints_follow_contents_not_names():
     assert fp("mcts", "village") == fp("mcts:iters=1000", "village")  # the default, spelled out
     assert fp("mcts:iters=100", "village") != fp("mcts:iters=200", "village")
     # Troyes' own search defaults (GameSpec.search_defaults) are part of what `mcts` names there
-    assert fp("mcts", "troyes") == fp("mcts:rollout=greedy,cutoff=8,quiet=0", "troyes")
+    assert fp("mcts", "troyes") == fp("mcts:c=0.3,rollout=bot,cutoff=8,quiet=0", "troyes")
     assert fp("mcts", "troyes") != fp("mcts", "village")
     assert fp("heuristic", "village") != fp("random", "village")
     assert fp(FIRST, "village") == "py first-legal v1"  # the agent's own fingerprint
