@@ -24,6 +24,7 @@ from core.testing import decision_positions
 SEARCH_CONFIGS = {  # row label -> agent spec parameters
     "random rollouts": "iters=1000",
     "greedy rollouts": "iters=1000,rollout=greedy,cutoff=8",
+    "bot rollouts": "iters=1000,c=0.3,rollout=bot,cutoff=8,quiet=0",  # Troyes' own default
 }
 
 
