@@ -115,17 +115,23 @@ def project(s, T, cw, w, out, tmp):
 
 
 @jit(alloc=False)
+def held_char_weights(s, cw):
+    """cw[ch] = 1 for each Character card some seat holds in s, 0 for the others (N_CHAR)."""
+    for ch in range(N_CHAR):
+        cw[ch] = 0
+    for i in range(N_CHAR_SLOTS):
+        if s[S_CHARS + i] >= 0:
+            cw[s[S_CHARS + i]] = 1
+
+
+@jit(alloc=False)
 def evaluate_into(s, T, out, tmp):
     """kernels.k_evaluate: `project` with EVAL_WEIGHTS and cw[ch] = 1 for each Character card
     some seat holds in s, 0 for the others (on a determinized state every card's owner is
     sampled, so the mean over determinizations weighs each card by the chance it is in play);
     out[n:MAXP] = 0."""
     cw = tmp[TMP_CW : TMP_CW + N_CHAR]
-    for ch in range(N_CHAR):
-        cw[ch] = 0
-    for i in range(N_CHAR_SLOTS):
-        if s[S_CHARS + i] >= 0:
-            cw[s[S_CHARS + i]] = 1
+    held_char_weights(s, cw)
     project(s, T, cw, EVAL_WEIGHTS, out, tmp)
     for p in range(s[S_NP], MAXP):
         out[p] = 0.0

@@ -10,10 +10,10 @@ from core.jit import jit
 from troyes_env.actions import NUM_ACTIONS
 from troyes_env.engine.evaluate import (
     EVAL_WEIGHTS,
-    N_CHAR_SLOTS,
     TMP_NEED,
     chain_values,
     evaluate_into,
+    held_char_weights,
 )
 from troyes_env.engine.hidden import determinize_into
 from troyes_env.engine.legal import legal_mask_into
@@ -25,7 +25,6 @@ from troyes_env.layout import (
     PH_OVER,
     PH_SETUP,
     PH_TURN,
-    S_CHARS,
     S_CUR,
     S_FINAL,
     S_NP,
@@ -132,11 +131,7 @@ def k_bot_values(s, T, legal, val, bi, bf, bmask, work):
     action in `legal` for the player to act, every Character card some seat holds in s counted
     in full (s is a determinization); 1 when a chain reaches the end of the game."""
     cw = bf[_BF_CW : _BF_CW + N_CHAR]
-    for ch in range(N_CHAR):
-        cw[ch] = 0.0
-    for i in range(N_CHAR_SLOTS):
-        if s[S_CHARS + i] >= 0:
-            cw[s[S_CHARS + i]] = 1.0
+    held_char_weights(s, cw)
     return chain_values(
         s, T, s[S_CUR], cw, EVAL_WEIGHTS, legal, val, BOT_BUDGET, BOT_DEPTH,
         bi[:_BI_ACTS].reshape((_BK, STATE_SIZE)),
