@@ -121,8 +121,8 @@ class SearchConfig:
 
     @classmethod
     def for_game(cls, game, text: str = "") -> SearchConfig:
-        """parse(text) on top of the game's own defaults (GameSpec.search_defaults: Troyes plays
-        `rollout=greedy,cutoff=8,quiet=0` unless the spec says otherwise)."""
+        """parse(text) on top of the game's own defaults (GameSpec.search_defaults, set in the
+        game's spec.py: Troyes' `rollout=bot` and others), which the text's keys override."""
         kw = cls._kwargs(_game_object(game).spec.search_defaults)
         kw.update(cls._with_time_rule(cls._kwargs(text)))
         return cls(**kw)
