@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import ctypes
-import importlib
 import json
 import os
 import subprocess
@@ -24,7 +23,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from core.registry import game_names
+from core.registry import game_names, get_game
 
 _HELPER_C = """#include <valgrind/callgrind.h>
 void cg_zero(void) { CALLGRIND_ZERO_STATS; }
@@ -42,7 +41,7 @@ def api_loop(game, n: int, seeds) -> int:
 
 def _child(args) -> None:
     helper = ctypes.CDLL(os.environ[_CHILD])
-    game = importlib.import_module(f"{args.game}_env")
+    game = get_game(args.game)
     seeds = range(args.seeds[0], args.seeds[1])
     api_loop(game, args.players, seeds)
     api_loop(game, args.players, seeds)
@@ -74,7 +73,7 @@ def run(game: str, players: int, seeds: tuple[int, int]) -> dict:
                 sys.executable,
                 "-c",
                 f"import benchmarks.api_instructions as b, "
-                f"importlib; b.api_loop(importlib.import_module('{game}_env'), "
+                f"core.registry as r; b.api_loop(r.get_game('{game}'), "
                 f"{players}, range(1))",
             ],
             env=env,

@@ -5,7 +5,7 @@ Fills a store with self-play games if it has fewer than --games (the tournament 
 --workers processes; not timed), then, in this process on one core (numba's threading layer
 limited to one thread; the replay loop is serial anyway), times the three steps of
 `python -m training.balance` after playing: reading the records from SQLite, the compiled
-re-simulation of every game (training.game_stats.collect) and the statistics
+re-simulation of every game (training.balance.game_stats.collect) and the statistics
 (training.balance.analyse), and the report (training.balance.write_report: Markdown, PNG plots,
 CSV tables, the .npz).
 
@@ -38,11 +38,11 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
     from benchmarks.run import machine_info
-    from training.balance import analyse, study_specs, write_report
-    from training.checkpoint import library_version
-    from training.game_stats import collect
-    from training.games import get_game
-    from training.tournament import run_tournament
+    from core.registry import get_game
+    from training.agents.checkpoint import library_version
+    from training.arena.tournament import run_tournament
+    from training.balance.game_stats import collect
+    from training.balance.study import analyse, study_specs, write_report
 
     game = get_game(args.game)
     specs = study_specs([args.agent], args.players)

@@ -20,7 +20,7 @@ import time
 import numpy as np
 
 from core.agents import RandomAgent
-from core.registry import game_names
+from core.registry import game_names, get_game
 from core.rng import rng_seed
 
 
@@ -126,7 +126,7 @@ PATHS = {"compiled_random_loop": compiled_loop, "api_with_observe": api_loop, "a
 def run(game_name: str, players: int, seconds: float, repeat: int = 1) -> dict:
     """Each path measured `repeat` times, the paths taking turns; a path's figure is its median
     run (a shared machine varies by tens of percent between identical runs), all runs kept."""
-    game = importlib.import_module(f"{game_name}_env")
+    game = get_game(game_name)
     runs: dict[str, list] = {k: [] for k in PATHS}
     for _ in range(repeat):
         for key, fn in PATHS.items():

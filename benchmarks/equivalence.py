@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import importlib
 import time
 
 import numpy as np
 
-from core.registry import game_names
+from core.registry import game_names, get_game
 
 GAMES = tuple(game_names())
 
@@ -22,7 +21,7 @@ GAMES = tuple(game_names())
 def game_digest(game: str, num_players: int, games: int) -> tuple[str, int]:
     """sha256 over the states, masks (as 0/1 bytes) and observations of `games` seeded games;
     also the number of decisions seen."""
-    m = importlib.import_module(f"{game}_env")
+    m = get_game(game)
     h = hashlib.sha256()
     decisions = 0
     for seed in range(games):

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import time
 
-from training.batch_vec_env import BatchVecEnv
-from training.env import SingleSeatEnv  # noqa: F401  (ImportError skips the rows)
+from training.learn.batch_vec_env import BatchVecEnv
+from training.learn.env import SingleSeatEnv  # noqa: F401  (ImportError skips the rows)
 
 ROLLOUT = 1024
 NET = [64, 64]
@@ -37,7 +37,7 @@ def ppo_throughput(game: str, players: int, vec: str, seconds: float) -> dict:
     import torch
     from sb3_contrib import MaskablePPO
 
-    from training.train import silent_logger
+    from training.learn.train import silent_logger
 
     torch.set_num_threads(1)
     env = make_vec(game, players, vec)

@@ -40,7 +40,7 @@ import numba  # noqa: E402
 from benchmarks import engine_speed, peers  # noqa: E402
 from benchmarks import search as search_bench  # noqa: E402
 from benchmarks.report import to_markdown, to_png  # noqa: E402
-from core.registry import game_names
+from core.registry import game_names, get_game
 
 RESULTS = Path(__file__).parent / "results"  # the committed results (--update-committed)
 RUNS = Path("runs")  # default parent of a run's own folder (git-ignored)
@@ -173,7 +173,7 @@ class Bench:
 
 # --- our rows -----------------------------------------------------------------------------
 def batch_module(g: str):
-    return importlib.import_module(f"{g}_env.batch")
+    return importlib.import_module(f"{get_game(g).__name__}.batch")
 
 
 def compiled_batch(g: str, players: int, B: int, threads: int = 1):
@@ -267,7 +267,7 @@ def fresh_process_rss_per_item(make) -> float:
 
 
 def memory_rows(b: Bench, g: str, players: int):
-    game = importlib.import_module(f"{g}_env")
+    game = get_game(g)
     n = 2_000 if b.quick else 20_000
 
     def ours(_s):
@@ -317,10 +317,10 @@ def memory_rows(b: Bench, g: str, players: int):
 
 
 def gym_rows(b: Bench, g: str, players: int):
-    if not peers.available("training") or not peers.available("training.env"):
+    if not peers.available("training") or not peers.available("training.learn.env"):
         b.skip("gym", f"{g} single-seat gym env", "ours", "training package not merged yet")
         return
-    from training.env import SingleSeatEnv
+    from training.learn.env import SingleSeatEnv
 
     def single(seconds):
         env = SingleSeatEnv(g, players=players, opponents="random")
@@ -351,7 +351,7 @@ def gym_rows(b: Bench, g: str, players: int):
         note="decisions include the opponents' moves inside step",
     )
     try:
-        from training.batch_vec_env import BatchVecEnv
+        from training.learn.batch_vec_env import BatchVecEnv
     except ImportError:
         b.skip("gym", f"{g} batch VecEnv", "ours", "batch VecEnv needs the training branch")
         return
@@ -464,7 +464,7 @@ def compiled_rows(b: Bench, games: list[str], players: int, groups: tuple[str, .
 
 def api_rows(b: Bench, games: list[str], players: int) -> None:
     for g in games:
-        game = importlib.import_module(f"{g}_env")
+        game = get_game(g)
         b.row(
             "api",
             f"{g} API + observe",
@@ -484,7 +484,7 @@ def api_rows(b: Bench, games: list[str], players: int) -> None:
 
 def aec_rows(b: Bench, games: list[str], players: int) -> None:
     for g in games:
-        game = importlib.import_module(f"{g}_env")
+        game = get_game(g)
         b.row(
             "aec",
             f"{g} env()",
@@ -595,7 +595,7 @@ def run(
     paired = paired_ratios(
         b, games, 1 if quick else PAIRED_ROUNDS, secs if quick else min(secs, 2.0)
     )
-    first = importlib.import_module(f"{games[0]}_env")
+    first = get_game(games[0])
     res = {
         "command": " ".join(["python -m benchmarks.run"] + sys.argv[1:]),
         "quick": quick,
@@ -604,7 +604,7 @@ def run(
         "players": players,
         "games": games,
         "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
-        "rules_data_hash": {g: importlib.import_module(f"{g}_env").RULES_DATA_HASH for g in games},
+        "rules_data_hash": {g: get_game(g).RULES_DATA_HASH for g in games},
         "provisional_rules_data": True,
         "note": "Results rest on provisional rules data (RULES_DATA_HASH); re-measure when the "
         "tables change. Single-threaded rows unless threads/procs say otherwise.",

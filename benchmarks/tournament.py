@@ -3,8 +3,8 @@
 For each game: the same scheduled games (heuristic against heuristic, 2 players, seats rotated)
 played three ways, each timed from the first game to the last stored one:
 
-- `plain loop`: training.evaluate.play_game over the jobs, nothing recorded or stored;
-- `tournament, 1 worker`: training.tournament.run_jobs into a fresh SQLite store (actions and
+- `plain loop`: training.arena.evaluate.play_game over the jobs, nothing recorded or stored;
+- `tournament, 1 worker`: training.arena.tournament.run_jobs into a fresh SQLite store (actions and
   a state check per decision recorded, each chunk of games one transaction), in this process;
 - `tournament, 2 workers`: the same with a pool of 2 spawned processes (their start-up, imports
   and loading numba's cache included in the time).
@@ -25,12 +25,12 @@ import time
 from pathlib import Path
 
 from benchmarks.run import machine_info
-from training.agents import make_agent
-from training.checkpoint import library_version
-from training.evaluate import play_game
-from training.games import get_game
-from training.store import GameStore
-from training.tournament import resolve_entrants, run_jobs, schedule
+from core.registry import get_game
+from training.agents.checkpoint import library_version
+from training.agents.registry import make_agent
+from training.arena.evaluate import play_game
+from training.arena.store import GameStore
+from training.arena.tournament import resolve_entrants, run_jobs, schedule
 
 SPECS = ["heuristic", "heuristic"]
 

@@ -8,7 +8,8 @@ copied into each game's engine folder with their kernels import pointed at the g
 |---|---|---|
 | core/batch_loops_template.py | `<game>_env/engine/batch_loops.py` | core.batch (DESIGN D8) |
 | core/search_template.py | `<game>_env/engine/search_loops.py` | core.search (ISMCTS) |
-| core/stats_template.py | `<game>_env/engine/stats_loops.py` | training.game_stats (balance) |
+| core/stats_template.py | `<game>_env/engine/stats_loops.py` | training.balance.game_stats
+(balance) |
 
 Why copies: a compiled function that takes another as an argument (or closes over one) cannot be
 cached by numba, so every process would pay the compile (seconds) again; a copy per game imports

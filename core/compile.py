@@ -76,7 +76,7 @@ def _search(pkg: str) -> None:
 
 def _bots(pkg: str) -> str | None:
     try:
-        from training.bots import bot_names, make_bot
+        from core.bots import bot_names, make_bot
     except ImportError as e:  # training's dependencies are an extra
         return f"skipped: {e}"
     g = importlib.import_module(pkg)

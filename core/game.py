@@ -33,7 +33,7 @@ from __future__ import annotations
 import contextlib
 import operator
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable, Protocol, runtime_checkable
 
@@ -106,6 +106,9 @@ class GameSpec:
     # the `mcts` agent's parameters for this game where they differ from core.search's defaults,
     # as the text after "mcts:" (the measured best of docs/agents.md); a spec's own keys win
     search_defaults: str = ""
+    # the game's own bots, name -> factory(game package, seed) (core.bots: every game also has
+    # `random`, and `heuristic` when its kernels have a position evaluation; these win over them)
+    bots: dict[str, Callable] = field(default_factory=dict)
 
 
 class _ThreadBuffers:

@@ -58,6 +58,19 @@ def get_game(name: str) -> ModuleType:
         raise GameNotAvailableError(f"game {name!r} cannot be imported: {e}") from e
 
 
+def check_players(game: ModuleType, num_players: int) -> int:
+    """A player count of `game`, as an int; ValueError naming the counts it allows."""
+    try:
+        n = int(num_players)
+    except (TypeError, ValueError):
+        raise ValueError(f"players must be an integer, got {num_players!r}") from None
+    if n not in game.PLAYER_COUNTS:
+        raise ValueError(
+            f"{game.NAME}: players must be one of {tuple(game.PLAYER_COUNTS)}, got {n}"
+        )
+    return n
+
+
 def register_pettingzoo(name: str) -> None:
     """Register the AEC env `<name>_v0` with PettingZoo's registry (once), so that
     ``pettingzoo.make("aec", "<name>_v0", ...)`` builds it."""

@@ -1,6 +1,6 @@
 """Template of the statistics loops: the compiled replay of a finished game that collects what a
-balance study needs (training.game_stats), written once for any game's kernels (the contract:
-core/kernels_contract.py).
+balance study needs (training.balance.game_stats), written once for any game's kernels (the
+contract: core/kernels_contract.py).
 
 Not used at run time. `python -m core.codegen` copies this file to
 `<game>_env/engine/stats_loops.py` with this docstring replaced and the marked kernels import

@@ -201,7 +201,7 @@ def test_returns_into_matches_core_returns():
 # --- the SB3 VecEnv over the batch engine ---------------------------------------------------
 def _vec(**kw):
     pytest.importorskip("stable_baselines3")
-    from training.batch_vec_env import BatchVecEnv
+    from training.learn.batch_vec_env import BatchVecEnv
 
     return BatchVecEnv(**kw)
 
@@ -267,7 +267,7 @@ def test_batch_vec_env_maskable_ppo_smoke():
         policy_kwargs={"net_arch": [32]},
         device="cpu",
     )
-    from training.train import silent_logger
+    from training.learn.train import silent_logger
 
     model.set_logger(silent_logger())  # no SB3-<date> folder in the temp directory
     model.learn(256)

@@ -1,6 +1,6 @@
 """Env ids in a fresh interpreter: PettingZoo's `<game>_v0` once the game package is imported
 (PettingZoo 1.27 has no plugin registration), gymnasium's `village_troyes_rl/<Game>-v0` through
-the `training.env:` module prefix (gymnasium 1.x loads no plugins either)."""
+the `training.learn.env:` module prefix (gymnasium 1.x loads no plugins either)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ for name in ("village", "troyes"):
     e = pettingzoo.make("aec", f"{name}_v0", num_players=4)
     e.reset(seed=0)
     print(name, "aec", type(e).__name__, len(e.possible_agents))
-    g = gymnasium.make(f"training.env:village_troyes_rl/{name.capitalize()}-v0", players=2)
+    g = gymnasium.make(f"training.learn.env:village_troyes_rl/{name.capitalize()}-v0", players=2)
     obs, info = g.reset(seed=0)
     a = int(np.flatnonzero(g.unwrapped.action_masks())[0])
     g.step(a)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from core.game import GameSpec, StateFields
 from troyes_env import hidden, render, rules_data, tables
 from troyes_env.actions import ACTIONS
+from troyes_env.bots import TroyesHeuristic
 from troyes_env.engine import api
 from troyes_env.engine.kernels import N_KEYS, WORK_SIZE, k_keys
 from troyes_env.invariants import check_invariants
@@ -53,4 +54,5 @@ SPEC = GameSpec(
     options=("start_player",),  # ED-1: seat 0 holds the start player card unless chosen
     # docs/agents.md "What was tried for Troyes": the bot's chain search in short rollouts
     search_defaults="c=0.3,rollout=bot,cutoff=8,quiet=0",
+    bots={"heuristic": TroyesHeuristic},  # a chain search over its own decisions (bots.py)
 )

@@ -1,4 +1,4 @@
-"""What a balance study reads from a Village game beyond its score (training.game_stats).
+"""What a balance study reads from a Village game beyond its score (training.balance.game_stats).
 
 `RESOURCES`: per-seat state entries whose rises and falls over a game count as resources gained
 and spent (name, layout segment, index in the seat's row or None). `ITEMS`: every customer tile

@@ -248,7 +248,7 @@ def test_importing_a_game_compiles_nothing(tmp_path):
     """On an empty cache, importing both games (constants, --help, registration) takes no numba
     compile: the entry points compile on the first call that needs them (core.game)."""
     code = (
-        "import core.jit as cj, village_env, troyes_env, training.env\n"
+        "import core.jit as cj, village_env, troyes_env, training.learn.env\n"
         "print(village_env.NUM_ACTIONS > 0, troyes_env.RULES_DATA_HASH != '', "
         "sum(cj.NOTICE.functions.values()))"
     )

@@ -197,8 +197,8 @@ def test_subtree_is_kept_between_decisions(name):
 
 
 def test_make_agent_builds_the_search_agent_everywhere():
-    from training.agents import make_agent
-    from training.env import SingleSeatEnv
+    from training.agents.registry import make_agent
+    from training.learn.env import SingleSeatEnv
 
     agent = make_agent("mcts:iters=20,cutoff=4", "village", 2, seed=3)
     assert isinstance(agent, MCTSAgent) and agent.config.iters == 20
@@ -242,7 +242,7 @@ SCENARIOS = [
 
 @pytest.mark.parametrize("name, fname, winning, losing", SCENARIOS)
 def test_small_budget_finds_the_winning_move(name, fname, winning, losing):
-    from training.bots import make_bot
+    from core.bots import make_bot
 
     game = get_game(name)
     s = game.from_bytes((DATA / fname).read_bytes())

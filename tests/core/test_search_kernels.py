@@ -273,7 +273,7 @@ def test_troyes_evaluate_a_hand_built_position():
 
 @pytest.mark.parametrize("name", GAMES)
 def test_the_bot_sees_the_compiled_evaluation(name):
-    from training.bots import make_bot
+    from core.bots import make_bot
 
     g = get_game(name)
     bot = make_bot(name, "heuristic", 0)

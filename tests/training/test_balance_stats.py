@@ -1,4 +1,4 @@
-"""The statistics of balance studies (training.balance_stats) on synthetic outcomes with a known
+"""The statistics of balance studies (training.balance.stats) on synthetic outcomes with a known
 truth: a seat bias is flagged, a fair game is flagged no more often than the test's level."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from training import balance_stats as bs
+from training.balance import stats as bs
 
 
 def synthetic_games(rng, games: int, seat_p: list[float]) -> np.ndarray:

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from training_helpers import GAMES
 
-from training.bots import bot_names, make_bot
-from training.evaluate import evaluate, play_game
-from training.games import get_game
+from core.bots import bot_names, make_bot
+from core.registry import get_game
+from training.arena.evaluate import evaluate, play_game
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -113,7 +113,7 @@ def test_troyes_heuristic_compiled_search_equals_the_python_one():
     values of the Python reference (TroyesHeuristic._search) at every decision of mixed games of
     2-4 players, or hands a decision near the end back to it (status 1); it never errs."""
     g = get_game("troyes")
-    from training.bots.troyes import NODE_BUDGET
+    from troyes_env.bots import NODE_BUDGET
 
     compared = handed_back = 0
     for seed in range(9):

@@ -5,8 +5,8 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from training_helpers import GAMES
 
-from training.env import SingleSeatEnv, parse_pool
-from training.games import GameNotAvailableError, get_game
+from core.registry import GameNotAvailableError, get_game
+from training.learn.env import SingleSeatEnv, parse_pool
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")

@@ -6,7 +6,7 @@ import types
 import numpy as np
 import pytest
 
-import training.evaluate as ev
+import training.arena.evaluate as ev
 from core.returns import compute_returns
 
 

@@ -1,4 +1,4 @@
-"""Game statistics by compiled replay (training.game_stats) and the balance study CLI."""
+"""Game statistics by compiled replay (training.balance.game_stats) and the balance study CLI."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import pytest
 from core.codegen import render
 from core.registry import get_game
 from training import balance
-from training.game_stats import GameStats, StatsError, collect, lead_stats
-from training.store import GameStore
-from training.tournament import run_tournament
+from training.arena.store import GameStore
+from training.arena.tournament import run_tournament
+from training.balance.game_stats import GameStats, StatsError, collect, lead_stats
 
 GAMES = ("village", "troyes")
 

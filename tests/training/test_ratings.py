@@ -1,4 +1,5 @@
-"""training.ratings and training.leaderboard: exact outcomes on hand-made and synthetic fields."""
+"""training.arena.ratings and training.arena.leaderboard: exact outcomes on hand-made and
+synthetic fields."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 
 from training import leaderboard as report
 from training import ratings
-from training.ratings import (
+from training.arena.ratings import (
     bootstrap,
     bradley_terry,
     elo_sequential,

@@ -1,4 +1,4 @@
-"""training.ray_backend: tournaments on a local Ray instance give the process pool's games, a
+"""training.arena.ray_backend: tournaments on a local Ray instance give the process pool's games, a
 killed Ray worker loses nothing, checkpoints travel by content (issue 16)."""
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ from tournament_agents import DRIVER_PID_ENV, KILL_FILE_ENV  # noqa: E402
 
 import village_env  # noqa: E402
 from training import balance  # noqa: E402
-from training import ray_backend as rb  # noqa: E402
 from training import tournament as tn  # noqa: E402
-from training.replay import replay  # noqa: E402
-from training.store import GameStore  # noqa: E402
+from training.arena import ray_backend as rb  # noqa: E402
+from training.arena.replay import replay  # noqa: E402
+from training.arena.store import GameStore  # noqa: E402
 
 RULES = village_env.RULES_DATA_HASH
 FIRST = "py:tournament_agents:first_legal"
@@ -162,7 +162,7 @@ def test_the_clis_take_the_ray_backend(kill_file, tmp_path, capsys):
     # another driver (a fresh process) on the running Ray, by its address
     addr = ray.get_runtime_context().gcs_address
     db2 = tmp_path / "a.sqlite"
-    cmd = [sys.executable, "-m", "training.tournament", *argv[:7], str(db2), "--no-progress"]
+    cmd = [sys.executable, "-m", "training.arena.tournament", *argv[:7], str(db2), "--no-progress"]
     cmd += ["--backend", "ray", "--address", addr, "--agents", "random", "heuristic"]
     cmd += ["--report", str(tmp_path / "rep2")]
     run = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
@@ -185,7 +185,7 @@ def _tiny_checkpoint(path: Path) -> Path:
     import torch
     from torch import nn
 
-    from training.checkpoint import save_checkpoint
+    from training.agents.checkpoint import save_checkpoint
 
     torch.manual_seed(0)
     policy = SimpleNamespace(

@@ -1,4 +1,5 @@
-"""training.rllib_train (self-play on RLlib) and the `rllib:PATH` agent: one tiny RLlib training
+"""training.learn.rllib_train (self-play on RLlib) and the `rllib:PATH` agent: one tiny RLlib
+training
 iteration per game, its checkpoint played by evaluate and a tournament, the compatibility checks
 (tampered, foreign, wrong game, wrong players), the CLI's errors and the missing-extra message.
 
@@ -21,10 +22,10 @@ import pytest
 import troyes_env
 import village_env
 from training import rllib_train as rt
-from training.agents import agent_fingerprint, checkpoint_sidecar, make_agent
-from training.checkpoint import CheckpointError
-from training.evaluate import evaluate
-from training.rllib_agent import POLICY, RAY_DIR, SIDECAR, checkpoint_dir
+from training.agents.checkpoint import CheckpointError
+from training.agents.registry import agent_fingerprint, checkpoint_sidecar, make_agent
+from training.agents.rllib_agent import POLICY, RAY_DIR, SIDECAR, checkpoint_dir
+from training.arena.evaluate import evaluate
 
 GAMES = {"village": village_env, "troyes": troyes_env}
 ROOT = Path(__file__).resolve().parents[2]
@@ -93,7 +94,7 @@ def test_export_matches_the_rllib_module(runs):
     import torch
     from ray.rllib.core.rl_module.rl_module import RLModule
 
-    from training.agents import mlp_logits
+    from training.agents.registry import mlp_logits
 
     ckpt = runs["village"] / "final"
     module = RLModule.from_checkpoint(
@@ -167,7 +168,9 @@ def test_tampered_checkpoints_are_refused(runs, tmp_path):
             make_agent(f"rllib:{ckpt}", "village", 2)
 
     (ckpt / SIDECAR).unlink()  # a bare RLlib checkpoint: no fingerprint, refused
-    with pytest.raises(CheckpointError, match="not a checkpoint written by training.rllib_train"):
+    with pytest.raises(
+        CheckpointError, match="not a checkpoint written by training.learn.rllib_train"
+    ):
         make_agent(f"rllib:{ckpt}", "village", 2)
     with pytest.raises(CheckpointError, match=r"name it rllib:"):  # the prefix forgotten
         make_agent(str(_copy(runs["village"], tmp_path / "e")), "village", 2)
@@ -192,7 +195,7 @@ def test_playing_needs_no_ray(runs):
     """An rllib: agent plays with Ray unimportable (tournaments, evaluate on any machine)."""
     code = (
         "import sys; sys.modules['ray'] = None\n"
-        "from training.evaluate import evaluate\n"
+        "from training.arena.evaluate import evaluate\n"
         f"r = evaluate('village', 2, ['rllib:{runs['village']}', 'random'], 2)\n"
         "assert r['games'] == 2 and 'torch' not in sys.modules, sorted(sys.modules)\n"
     )

@@ -1,4 +1,5 @@
-"""The game store (training.store) and replay (training.replay): refusals leave files unchanged,
+"""The game store (training.arena.store) and replay (training.arena.replay): refusals leave files
+unchanged,
 games are written whole and never twice, stored games replay to their stored scores."""
 
 from __future__ import annotations
@@ -11,14 +12,14 @@ import pytest
 
 import village_env
 from training import replay as rp
-from training.store import (
+from training.arena.store import (
     SCHEMA_VERSION,
     GameStore,
     StoreError,
     pack_actions,
     unpack_actions,
 )
-from training.tournament import resolve_entrants, run_jobs, schedule
+from training.arena.tournament import resolve_entrants, run_jobs, schedule
 
 
 def _sha(path) -> str:

@@ -1,4 +1,5 @@
-"""training.tournament: agent specs, the duplicate schedule, workers, resuming, a killed worker,
+"""training.arena.tournament: agent specs, the duplicate schedule, workers, resuming, a killed
+worker,
 SPRT, the CLI and its report."""
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ import pytest
 
 import village_env
 from training import tournament as tn
-from training.agents import AgentSpecError, agent_fingerprint, make_agent
-from training.replay import replay
-from training.store import GameStore
+from training.agents.registry import AgentSpecError, agent_fingerprint, make_agent
+from training.arena.replay import replay
+from training.arena.store import GameStore
 
 RULES = village_env.RULES_DATA_HASH
 FIRST = "py:tournament_agents:first_legal"

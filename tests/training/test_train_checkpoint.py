@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 from training_helpers import GAMES
 
-import training.evaluate as ev
-import training.train as tr
-from training.agents import PolicyAgent, make_agent, mlp_logits
-from training.checkpoint import CheckpointError, load_actor, load_checkpoint, read_sidecar
-from training.evaluate import play_game
-from training.games import get_game
+import training.arena.evaluate as ev
+import training.learn.train as tr
+from core.registry import get_game
+from training.agents.checkpoint import CheckpointError, load_actor, load_checkpoint, read_sidecar
+from training.agents.registry import PolicyAgent, make_agent, mlp_logits
+from training.arena.evaluate import play_game
 
 pytestmark = pytest.mark.slow  # MaskablePPO training runs
 
@@ -451,8 +451,8 @@ def test_tournament_takes_the_game_from_a_checkpoint_and_keys_on_its_contents(tr
     import shutil
 
     from training import tournament as tn
-    from training.agents import agent_fingerprint
-    from training.store import GameStore
+    from training.agents.registry import agent_fingerprint
+    from training.arena.store import GameStore
 
     ckpt = tmp_path / "ckpt"
     shutil.copytree(troyes_run, ckpt)

@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 from view_helpers import Client, json_keys, run_page_smoke, serve, stop
 
-from training.games import get_game
-from training.store import GameStore, pack_checks, unpack_checks
-from training.tournament import run_tournament
+from core.registry import get_game
+from training.arena.store import GameStore, pack_checks, unpack_checks
+from training.arena.tournament import run_tournament
 from training.view import __main__ as cli
 from training.view.positions import FIELDS, position
 from training.view.server import STATIC

@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 from view_helpers import Client, serve, stop
 
-from training.games import get_game
-from training.store import GameStore
-from training.tournament import run_tournament
+from core.registry import get_game
+from training.arena.store import GameStore
+from training.arena.tournament import run_tournament
 from training.view.play import PlayConfig, PlayHost, prepare_store
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from view_helpers import Client, json_keys, run_page_smoke, serve, stop
 
-from training.games import get_game
-from training.store import GameStore
+from core.registry import get_game
+from training.arena.store import GameStore
 from training.view import __main__ as cli
 from training.view.play import PlayConfig, PlayGame, PlayHost, prepare_store, view_payload
 

@@ -170,7 +170,7 @@ def test_every_step_sums_to_vp(n):
 def test_heuristic_bot_games():
     """Two games of heuristic bots (their lookahead projects scores on copies: nothing may be
     credited twice)."""
-    from training.bots import make_bot
+    from core.bots import make_bot
 
     for n, seed in ((2, 1), (3, 2)):
         bots = [make_bot("troyes", "heuristic", seed=10 * seed + p) for p in range(n)]

@@ -104,7 +104,7 @@ def test_random_games_sources_sum_to_scores(n):
 
 
 def test_heuristic_bot_games_sources_sum_to_scores():
-    bots = pytest.importorskip("training.bots")
+    bots = pytest.importorskip("core.bots")
     for n in (2, 3, 4):
         players = [bots.make_bot("village", "heuristic", seed=10 * n + p) for p in range(n)]
         s = V.new_game(n, 77 + n)

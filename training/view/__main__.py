@@ -10,14 +10,15 @@ from __future__ import annotations
 import argparse
 import sys
 
-from training.games import GameNotAvailableError, get_game
-from training.store import GameStore, StoreError
+from core.registry import GameNotAvailableError, get_game
+from training.arena.store import GameStore, StoreError
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m training.view",
-        description="A local web viewer of the games in a store written by training.tournament "
+        description="A local web viewer of the games in a store written by "
+        "training.arena.tournament "
         "(docs/viewer.md): a game list with filters and a replay of each game; with --play, "
         "games against agents played in the browser.",
     )
@@ -34,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="+",
         metavar="SPEC",
         help="with --play: one agent spec per seat, in seat order; exactly one is 'human' "
-        "(your seat), the others any spec training.tournament accepts",
+        "(your seat), the others any spec training.arena.tournament accepts",
     )
     p.add_argument(
         "--seed", type=int, help="with --play: base seed of the deals (default: a fresh one)"
@@ -59,8 +60,8 @@ def _play_host(parser: argparse.ArgumentParser, args: argparse.Namespace):
     missing = [f"--{k}" for k in ("game", "players", "agents") if getattr(args, k) is None]
     if missing:
         parser.error(f"--play needs {', '.join(missing)}")
-    from training.agents import AgentSpecError
-    from training.checkpoint import CheckpointError
+    from training.agents.checkpoint import CheckpointError
+    from training.agents.registry import AgentSpecError
     from training.view.play import PlayConfig, PlayHost, check_specs, prepare_store
 
     try:

@@ -12,8 +12,8 @@ from collections import OrderedDict
 from types import ModuleType
 from typing import Any
 
-from training.replay import ReplayMismatch, replay
-from training.store import GameStore, StoreError
+from training.arena.replay import ReplayMismatch, replay
+from training.arena.store import GameStore, StoreError
 from training.view.positions import position
 
 RESULTS = ("win", "draw", "loss")

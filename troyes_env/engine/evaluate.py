@@ -1,4 +1,4 @@
-"""The position evaluation of Troyes's `heuristic` bot (training/bots/troyes.py) and of the
+"""The position evaluation of Troyes's `heuristic` bot (troyes_env/bots.py) and of the
 compiled search (kernels.k_evaluate): each seat's projected final score, allocation-free.
 
 A seat's projection is its final score as it stands now (rules §7: VP tokens + 1 per unresolved
@@ -137,7 +137,7 @@ def evaluate_into(s, T, out, tmp):
         out[p] = 0.0
 
 
-# -- the heuristic bot's chain search, compiled (training/bots/troyes.py keeps the Python reference)
+# -- the heuristic bot's chain search, compiled (troyes_env/bots.py keeps the Python reference)
 @jit(alloc=False)
 def _chain_leaf(s, me, max_depth, depth, budget):
     """The bot's leaf test: too deep, out of budget, another seat's decision, a new turn, or the

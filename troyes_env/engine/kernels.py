@@ -36,7 +36,7 @@ from troyes_env.tables import N_CHAR
 
 N_KEYS = 2  # VP, then one constant column: Troyes has no tie-breaker (ED-34)
 # rollout=bot (k_bot_values): the heuristic bot's chain search on a smaller budget than the bot's
-# own (training/bots/troyes.py: 24 nodes, depth 6), as it runs at every rollout decision
+# own (troyes_env/bots.py: 24 nodes, depth 6), as it runs at every rollout decision
 BOT_BUDGET = 6  # search nodes per first decision
 BOT_DEPTH = 3  # decisions deep
 _BK = BOT_DEPTH + 1

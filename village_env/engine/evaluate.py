@@ -1,4 +1,4 @@
-"""The position evaluation of Village's `heuristic` bot (training/bots/village.py) and of the
+"""The position evaluation of Village's `heuristic` bot (core/bots.py) and of the
 compiled search (kernels.k_evaluate): each seat's projected final score, allocation-free.
 
 A seat's projection is its prestige so far plus the final-scoring categories as they stand now

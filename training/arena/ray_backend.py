@@ -1,9 +1,9 @@
 """Tournaments and balance studies on Ray (issue 16): chunks of games as Ray tasks.
 
 `run_tournament(..., backend="ray", address=None)` (and `--backend ray [--address auto|HOST:PORT]`
-on `python -m training.tournament` / `python -m training.balance`) plays the same chunks of games
-as the process pool, as Ray tasks on a local Ray instance (default) or on a running cluster. What
-runs where:
+on `python -m training.arena.tournament` / `python -m training.balance`) plays the same chunks of
+games as the process pool, as Ray tasks on a local Ray instance (default) or on a running cluster.
+What runs where:
 
 - the driver (the command) schedules the games, keeps at most `workers` chunks running at once,
   and alone writes to the game store, one transaction per finished chunk: the store's guarantees
@@ -37,6 +37,11 @@ import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+
+from core.registry import get_game
+from training.agents.checkpoint import base_path, sidecar_hashes
+from training.agents.registry import checkpoint_sidecar
+from training.arena.jobs import load_rules_file, play_job
 
 BACKENDS = ("process", "ray")
 MISSING = '--backend ray needs the optional extra: pip install -e ".[ray]"'
@@ -116,9 +121,6 @@ def checkpoint_files(spec: str) -> dict[str, bytes] | None:
     """{suffix: bytes} of the checkpoint `spec` names (its sidecar and every other part the
     sidecar lists but the SB3 .zip, which playing never reads), or None if `spec` is no
     checkpoint."""
-    from training.agents import checkpoint_sidecar
-    from training.checkpoint import base_path, sidecar_hashes
-
     meta = checkpoint_sidecar(spec)
     if meta is None:
         return None
@@ -206,9 +208,6 @@ def play_chunk(
     game_name: str, players: int, chunk: list, rules_hash: str, shipped: dict[str, Any]
 ) -> list:
     """A Ray task: play one chunk of (Job, seat ids) with the shipped files; the GameRecords."""
-    from training.games import get_game
-    from training.tournament import load_rules_file, play_job
-
     specs, rules = localise(shipped)
     game = get_game(game_name)
     if rules is not None:

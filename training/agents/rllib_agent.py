@@ -1,10 +1,11 @@
-"""RLlib checkpoints as agents: the `rllib:PATH` agent spec (training.agents registers the kind).
+"""RLlib checkpoints as agents: the `rllib:PATH` agent spec (training.agents.registry registers
+the kind).
 
-A checkpoint written by training.rllib_train is a folder:
+A checkpoint written by training.learn.rllib_train is a folder:
 
 - `rllib/`: RLlib's own checkpoint of the whole algorithm (`Algorithm.save_to_path`);
 - `policy.npz`: the shared policy's actor (encoder MLP + action head) as plain numpy arrays, in
-  the format of our own checkpoints' `.policy.npz` (training.checkpoint.actor_arrays), so an
+  the format of our own checkpoints' `.policy.npz` (training.agents.checkpoint.actor_arrays), so an
   `rllib:` agent plays in numpy, with no Ray instance and without Ray installed;
 - `checkpoint.json`: the sidecar, read and checked first: format, game, NUM_ACTIONS, OBS_SIZE,
   layout versions, RULES_DATA_HASH, library version (refused on any mismatch, as ours are),
@@ -13,9 +14,9 @@ A checkpoint written by training.rllib_train is a folder:
   its files' relative paths and SHA-256s). Every part listed that exists is checked; `rllib/`
   may be left out of a copy that is only meant to play.
 
-`rllib:PATH` names such a folder, or a run folder (`--out` of training.rllib_train: its `final/`,
-else its newest `checkpoints/iter_*`). The agent takes the masked argmax of the policy's logits
-(deterministic; `deterministic=False` samples from the masked softmax with the agent's seed),
+`rllib:PATH` names such a folder, or a run folder (`--out` of training.learn.rllib_train: its
+`final/`, else its newest `checkpoints/iter_*`). The agent takes the masked argmax of the policy's
+logits (deterministic; `deterministic=False` samples from the masked softmax with the agent's seed),
 so it plays only legal actions.
 """
 
@@ -30,14 +31,16 @@ from typing import Any
 
 import numpy as np
 
-from training.checkpoint import (
+from core.registry import check_players, get_game
+from training.agents.checkpoint import (
     CheckpointError,
     check_sidecar,
+    game_fingerprint,
     library_version,
     linear_stack_arrays,
     parse_sidecar,
 )
-from training.games import check_players, get_game
+from training.agents.policy import PolicyAgent
 
 RLLIB_FORMAT = "village-troyes-rl/rllib-checkpoint"
 RLLIB_FORMAT_VERSION = 1
@@ -45,7 +48,7 @@ SIDECAR = "checkpoint.json"
 POLICY = "policy.npz"
 RAY_DIR = "rllib"
 PREFIX = "rllib:"
-USAGE = "rllib:PATH (a checkpoint or run folder of training.rllib_train)"
+USAGE = "rllib:PATH (a checkpoint or run folder of training.learn.rllib_train)"
 
 
 def _sha256_file(path: Path) -> str:
@@ -90,7 +93,7 @@ def checkpoint_dir(path: str | Path) -> Path:
     if p.name == RAY_DIR and (p.parent / SIDECAR).is_file():
         return p.parent
     raise CheckpointError(
-        f"{PREFIX}{path}: not a checkpoint written by training.rllib_train (no {SIDECAR}, no "
+        f"{PREFIX}{path}: not a checkpoint written by training.learn.rllib_train (no {SIDECAR}, no "
         f"final/{SIDECAR}, no checkpoints/iter_*/{SIDECAR}); a bare RLlib checkpoint carries "
         "no game or rules-data fingerprint and is refused"
     )
@@ -182,10 +185,8 @@ def cached_actor(path: str, game: ModuleType, players: int | None) -> dict[str, 
 def make_rllib_agent(
     game_name: str, params: str, seed: int, players: int | None = None, deterministic: bool = True
 ):
-    """The agent `rllib:PATH` names (params = PATH): training.agents.PolicyAgent on the
+    """The agent `rllib:PATH` names (params = PATH): training.agents.policy.PolicyAgent on the
     exported actor (masked argmax, or sampled with `seed` when not deterministic)."""
-    from training.agents import PolicyAgent
-
     if not params:
         raise CheckpointError(f"{PREFIX!r} names no checkpoint; usage: {USAGE}")
     game = get_game(game_name)
@@ -209,8 +210,6 @@ def write_rllib_checkpoint(
 ) -> Path:
     """Write `policy.npz` and the sidecar into `folder` (which may already hold RLlib's
     `rllib/` checkpoint, hashed too); returns the folder."""
-    from training.checkpoint import game_fingerprint
-
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     np.savez(folder / POLICY, **arrays)
@@ -236,7 +235,8 @@ def write_rllib_checkpoint(
 
 def module_actor_arrays(module) -> dict[str, np.ndarray]:
     """The actor of an RLlib PPO torch RLModule (its actor encoder MLP, then the `pi` head) as
-    plain arrays in the format of training.checkpoint.actor_arrays: W0, b0, ..., activations."""
+    plain arrays in the format of training.agents.checkpoint.actor_arrays: W0, b0, ...,
+    activations."""
     import torch.nn as nn
 
     enc = module.encoder

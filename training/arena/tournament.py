@@ -1,9 +1,9 @@
 """Agent-vs-agent tournaments: duplicate-format line-ups, a game store, ratings, resumable.
 
-    python -m training.tournament --game village --players 2 \\
+    python -m training.arena.tournament --game village --players 2 \\
         --agents random heuristic mcts:iters=100 --games 20 --db runs/village.sqlite
-    python -m training.tournament --game troyes --players 2 --agents mcts:iters=400 heuristic \\
-        --sprt 0,50 --games 2000 --db runs/troyes.sqlite
+    python -m training.arena.tournament --game troyes --players 2 \\
+        --agents mcts:iters=400 heuristic --sprt 0,50 --games 2000 --db runs/troyes.sqlite
 
 Line-ups: every combination of --players entrants (round robin) or one entrant with every
 combination of the others (`--format gauntlet:SPEC`). Every line-up plays --games games per
@@ -13,9 +13,10 @@ deal index) only, so every line-up, rotation and later tournament with the same 
 same deals (common random numbers); each agent's own seed comes from (tournament seed, line-up,
 rotation, deal, seat). Results do not depend on --workers or on the order games finish.
 
-Every finished game goes to the store (training.store) in one transaction; the same command rerun
-plays only the games the store lacks. Ratings (training.ratings) use the tournament's games under
-the current RULES_DATA_HASH only, unless --pool-rules. docs/tournaments.md has a worked example.
+Every finished game goes to the store (training.arena.store) in one transaction; the same command
+rerun plays only the games the store lacks. Ratings (training.arena.ratings) use the tournament's
+games under the current RULES_DATA_HASH only, unless --pool-rules. docs/tournaments.md has a worked
+example.
 --backend ray [--address auto|HOST:PORT] plays the games as Ray tasks, on this machine or a
 cluster (the optional extra [ray]; docs/scale-out.md).
 """
@@ -38,18 +39,14 @@ from typing import Any
 
 import numpy as np
 
-from training.agents import AgentSpecError, UserAgent, agent_fingerprint, make_agent
-from training.checkpoint import CheckpointError, library_version
-from training.evaluate import PROVISIONAL_NOTE, play_game, ranks, resolve_game, win_shares
-from training.games import GameNotAvailableError, check_players, game_names, get_game
-from training.ray_backend import WorkerLostError
-from training.store import GameRecord, GameStore, StoreError, state_check
-
-
-def seed_of(*words: int) -> int:
-    """A 63-bit seed from integer words (numpy's SeedSequence: well mixed, platform-independent)."""
-    ss = np.random.SeedSequence([int(w) & 0xFFFFFFFF for w in words])
-    return int(ss.generate_state(2, dtype=np.uint64)[0] >> np.uint64(1))
+from core.registry import GameNotAvailableError, check_players, game_names, get_game
+from training.agents.checkpoint import CheckpointError, library_version
+from training.agents.registry import AgentSpecError, agent_fingerprint, make_agent
+from training.arena import ray_backend
+from training.arena.evaluate import PROVISIONAL_NOTE, resolve_game
+from training.arena.jobs import Job, load_rules_file, play_chunk, seed_of
+from training.arena.ray_backend import WorkerLostError
+from training.arena.store import GameRecord, GameStore, StoreError
 
 
 def _h32(text: str) -> int:
@@ -70,21 +67,6 @@ class Entrant:
     fingerprint: str
     label: str
     copy: int = 1  # the k-th entrant with this spec (a field may hold one agent twice)
-
-
-@dataclass(frozen=True)
-class Job:
-    """One game of the schedule: who sits where and with which seeds."""
-
-    order: int  # position in the schedule (reports and SPRT read games in this order)
-    match_key: str
-    lineup: str
-    rotation: int
-    deal: int
-    seed: int
-    specs: tuple[str, ...]  # by seat
-    labels: tuple[str, ...]  # by seat
-    agent_seeds: tuple[int, ...]  # by seat
 
 
 def make_lineups(n_entrants: int, players: int, fmt: str, entrants: list[Entrant]) -> list:
@@ -149,69 +131,6 @@ def schedule(
     return jobs
 
 
-def play_recorded(game, agents: list, seed: int, max_decisions: int = 1_000_000):
-    """Play one game (evaluate.play_game); (final state, actions, state checks, wall seconds)."""
-    t0 = time.perf_counter()
-    actions: list[int] = []
-    checks: list[int] = []
-
-    def record(a: int, s: np.ndarray) -> None:
-        actions.append(int(a))
-        checks.append(state_check(s))
-
-    s = play_game(game, agents, seed, max_decisions, on_step=record)
-    return s, actions, checks, time.perf_counter() - t0
-
-
-def play_job(game_name: str, players: int, job: Job, seat_ids: list[int]) -> GameRecord:
-    """Play one scheduled game and return its record (entrants by store id)."""
-    game = get_game(game_name)
-    agents = []
-    for p in range(players):
-        agent = make_agent(job.specs[p], game_name, players, job.agent_seeds[p])
-        if isinstance(agent, UserAgent):  # the user protocol's optional reset(seed)
-            agent.reset(job.agent_seeds[p])
-        agents.append(agent)
-    s, actions, checks, wall = play_recorded(game, agents, job.seed)
-    return GameRecord(
-        match_key=job.match_key,
-        players=players,
-        lineup=job.lineup,
-        rotation=job.rotation,
-        game_index=job.deal,
-        seed=job.seed,
-        seats=list(seat_ids),
-        agent_seeds=list(job.agent_seeds),
-        scores=[int(x) for x in game.scores(s)],
-        ranks=[float(x) for x in ranks(game, s)],
-        tiebreaks=np.asarray(game.tiebreaks(s)).reshape(players, -1).tolist(),
-        win_shares=[float(x) for x in win_shares(game, s)],
-        truncated=bool(game.is_truncated(s)),
-        decisions=len(actions),
-        wall_seconds=round(wall, 4),
-        rules_data_hash=str(game.RULES_DATA_HASH),
-        library_version=library_version(),
-        actions=actions,
-        checks=checks,
-    )
-
-
-def _play_chunk(args: tuple) -> list[GameRecord]:
-    game_name, players, chunk, rules = args
-    if rules is not None:  # a rules variant (rules_file, its hash): load it once per process
-        game = get_game(game_name)
-        if game.RULES_DATA_HASH != rules[1]:
-            game.load_rules_data(load_rules_file(game_name, rules[0]))
-    return [play_job(game_name, players, job, ids) for job, ids in chunk]
-
-
-def load_rules_file(game_name: str, path: str | Path):
-    """The rules data of a rules file (docs/rules_data.md) for `game_name`'s load_rules_data."""
-    from core.rules_file import load_rules_file as load
-
-    return load(path, game_name)
-
-
 CHUNK_GAMES = 8  # games per task and per transaction, at most (fewer when there is little to do)
 
 
@@ -242,7 +161,7 @@ def run_jobs(
 
     With `workers` > 1 a process pool plays chunks; a killed worker stops the run with
     BrokenProcessPool after every chunk finished before it is stored. `backend="ray"`: Ray tasks
-    play the chunks (training.ray_backend; `address`: a running cluster, default a local
+    play the chunks (training.arena.ray_backend; `address`: a running cluster, default a local
     instance; `workers`: the most tasks at once, None: the cluster's CPUs); a task that fails
     for good stops the run with WorkerLostError the same way. `stop(store)` (optional) is asked
     after each stored chunk whether to stop early (SPRT). `rules`: (rules file, its
@@ -254,7 +173,7 @@ def run_jobs(
     written = 0
     bar = None
     if progress:
-        from training.progress import ProgressCounter
+        from training.arena.progress import ProgressCounter
 
         bar = ProgressCounter(len(todo), "tournament", "game")
 
@@ -268,8 +187,6 @@ def run_jobs(
         return bool(stop and stop(store))
 
     if backend == "ray":
-        from training import ray_backend
-
         if rules_hash is None:
             rules_hash = str(get_game(game_name).RULES_DATA_HASH)
         try:
@@ -285,7 +202,7 @@ def run_jobs(
     if workers <= 1:
         try:
             for c in chunks:
-                if _store(_play_chunk((game_name, players, c, rules))):
+                if _store(play_chunk((game_name, players, c, rules))):
                     break
         finally:
             if bar is not None:
@@ -298,7 +215,7 @@ def run_jobs(
     it = iter(chunks)
     try:
         for c in itertools.islice(it, 2 * workers):
-            pending.add(ex.submit(_play_chunk, (game_name, players, c, rules)))
+            pending.add(ex.submit(play_chunk, (game_name, players, c, rules)))
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             halt = False
@@ -307,7 +224,7 @@ def run_jobs(
             if halt:
                 break
             for c in itertools.islice(it, len(done)):
-                pending.add(ex.submit(_play_chunk, (game_name, players, c, rules)))
+                pending.add(ex.submit(play_chunk, (game_name, players, c, rules)))
     finally:
         for f in pending:
             f.cancel()
@@ -364,7 +281,7 @@ def sprt_samples(records: list[GameRecord], order: dict[str, int], a_id: int) ->
 def sequential_sprt(samples: list[float], elo0: float, elo1: float):
     """The SPRT as played: the test on each prefix of the samples in schedule order, stopping at
     the first prefix that decides (so games stored after that, by other workers, change nothing)."""
-    from training.ratings import sprt as sprt_test
+    from training.arena.ratings import sprt as sprt_test
 
     res = sprt_test(samples[:0], elo0, elo1)
     for k in range(1, len(samples) + 1):
@@ -398,10 +315,10 @@ def run_tournament(
     `rules_file`: play and rate under a rules variant (docs/rules_data.md), loaded for the run
     only. `keep_records`: also return this tournament's GameRecords under "records" (schedule
     order; not JSON). `rate=False` skips the ratings (e.g. self-play studies). `backend`:
-    "process" (a process pool of `workers`, default 1) or "ray" (Ray tasks, training.ray_backend:
-    `address` "auto" or HOST:PORT of a running cluster, default a local instance; `workers` the
-    most tasks at once, None: every CPU of the cluster)."""
-    from training.ray_backend import check_backend, import_ray
+    "process" (a process pool of `workers`, default 1) or "ray" (Ray tasks,
+    training.arena.ray_backend: `address` "auto" or HOST:PORT of a running cluster, default a local
+    instance; `workers` the most tasks at once, None: every CPU of the cluster)."""
+    from training.arena.ray_backend import check_backend, import_ray
 
     check_backend(backend, address)
     if backend == "ray":
@@ -508,14 +425,14 @@ def _run_tournament(
         "entrant_ids": dict(ids),
     }
     if results and rate:
-        from training.ratings import leaderboard
+        from training.arena.ratings import leaderboard
 
         names = [e.label for e in entrants]
         out["board"] = leaderboard(results, names, n_boot=n_boot, seed=seed, groups=groups)
     if keep_records:
         out["records"] = sorted(records, key=lambda r: order[r.match_key])
     if sprt is not None:
-        from training.ratings import sprt_text
+        from training.arena.ratings import sprt_text
 
         samples = sprt_samples(records, order, ids[entrants[0].label])
         res = sequential_sprt(samples, sprt[0], sprt[1])
@@ -527,7 +444,7 @@ def _run_tournament(
 
 def write_report(result: dict[str, Any], out_dir: str | Path) -> list[Path]:
     """leaderboard.md, ratings.png, winrates.png and result.json under out_dir."""
-    from training.leaderboard import markdown, plot_heatmap, plot_ratings
+    from training.arena.leaderboard import markdown, plot_heatmap, plot_ratings
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -563,9 +480,9 @@ def _json_default(x):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The command-line interface of `python -m training.tournament`."""
+    """The command-line interface of `python -m training.arena.tournament`."""
     p = argparse.ArgumentParser(
-        prog="python -m training.tournament",
+        prog="python -m training.arena.tournament",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -612,7 +529,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def add_backend_arguments(p: argparse.ArgumentParser) -> None:
     """--workers, --backend and --address (shared with training.balance)."""
-    from training.ray_backend import BACKENDS
+    from training.arena.ray_backend import BACKENDS
 
     p.add_argument(
         "--workers",
@@ -690,7 +607,7 @@ def main(argv: list[str] | None = None) -> int:
     if "board" in result:
         from rich.console import Console
 
-        from training.leaderboard import print_board
+        from training.arena.leaderboard import print_board
 
         console = Console()
         if not console.is_terminal:  # a log or a pipe: no wrapping at 80 columns

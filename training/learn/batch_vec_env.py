@@ -1,7 +1,7 @@
 """An SB3 VecEnv backed by a game's batch engine (core.batch): B single-seat games stepped in
 one compiled call (DESIGN D8, D9).
 
-Same contract as `training.env.SingleSeatEnv` in a DummyVecEnv/SubprocVecEnv: each episode the
+Same contract as `training.learn.env.SingleSeatEnv` in a DummyVecEnv/SubprocVecEnv: each episode the
 learner takes a random seat; the other seats are played inside `step` by opponents drawn from a
 weighted pool ("random", a bot name such as "heuristic", or a checkpoint path = frozen
 snapshot); the reward is `returns(state, reward_kind)[seat]` at the end, in the learner's frame;
@@ -21,13 +21,14 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
+from core.registry import get_game
 from core.returns import RETURN_KINDS
 
 
 def _parse_pool(opponents) -> list[tuple[str, float]]:
     if isinstance(opponents, str):
         try:
-            from training.env import parse_pool
+            from training.learn.env import parse_pool
         except ImportError:
             return [(p.strip(), 1.0) for p in opponents.split(",") if p.strip()]
         return parse_pool(opponents)
@@ -50,8 +51,8 @@ class BatchVecEnv(VecEnv):
         if reward_kind not in RETURN_KINDS:
             raise ValueError(f"reward_kind must be one of {RETURN_KINDS}, got {reward_kind!r}")
         self.game_name = game
-        self.game = importlib.import_module(f"{game}_env")
-        batch = importlib.import_module(f"{game}_env.batch")
+        self.game = get_game(game)
+        batch = importlib.import_module(f"{self.game.__name__}.batch")
         if players not in self.game.PLAYER_COUNTS:
             raise ValueError(f"{game}: players must be one of {self.game.PLAYER_COUNTS}")
         self.players = int(players)
@@ -91,7 +92,7 @@ class BatchVecEnv(VecEnv):
         self._pool_p = w / w.sum()
 
     def _make_agent(self, spec: str, seed: int):
-        from training.agents import make_agent
+        from training.agents.registry import make_agent
 
         return make_agent(spec, self.game_name, self.players, seed, self.opponent_deterministic)
 
@@ -136,7 +137,7 @@ class BatchVecEnv(VecEnv):
 
     def _play_agents(self, idx: np.ndarray) -> None:
         """One move in each slot of idx by its (non-random) opponent to act; policies batched."""
-        from training.agents import PolicyAgent, masked_probs, mlp_logits
+        from training.agents.registry import PolicyAgent, masked_probs, mlp_logits
 
         eng = self.engine
         groups: dict[int, list[int]] = {}

@@ -3,9 +3,10 @@
     python -m training.balance --game village --players 3 --agents heuristic --games 300 \\
         --db runs/balance/village.sqlite --out runs/balance/village_3p
 
-plays what the store lacks (the tournament machinery, training.tournament: one agent is
+plays what the store lacks (the tournament machinery, training.arena.tournament: one agent is
 self-play, several a round robin, every deal once per seat rotation), re-simulates every game
-(training.game_stats) and writes a Markdown report with PNG plots and CSV tables under --out:
+(training.balance.game_stats) and writes a Markdown report with PNG plots and CSV tables under
+--out:
 
 - seat (turn order) advantage: win share (Wilson 95%) and mean score (95%) per seat, and the
   chi-square test of equal shares;
@@ -38,12 +39,12 @@ from typing import Any
 import numpy as np
 
 from core.registry import GameNotAvailableError, game_names, get_game
-from training import balance_stats as bs
-from training import ray_backend
-from training.checkpoint import CheckpointError
-from training.game_stats import GameStats, StatsError, collect
-from training.ray_backend import WorkerLostError, check_backend
-from training.store import StoreError
+from training.agents.checkpoint import CheckpointError
+from training.arena import ray_backend
+from training.arena.ray_backend import WorkerLostError, check_backend
+from training.arena.store import StoreError
+from training.balance import stats as bs
+from training.balance.game_stats import GameStats, StatsError, collect
 
 PROVISIONAL = (
     "Rules data {h} is PROVISIONAL in places (docs/rules_data.md lists every provisional "
@@ -73,8 +74,8 @@ def run_study(
 ) -> dict[str, Any]:
     """Play what the store lacks and collect the statistics; a dict with "tournament" (the
     tournament result without records) and "stats" (GameStats). `backend`, `address`: as
-    training.tournament.run_tournament (Ray tasks with backend="ray")."""
-    from training.tournament import load_rules_file, run_tournament
+    training.arena.tournament.run_tournament (Ray tasks with backend="ray")."""
+    from training.arena.tournament import load_rules_file, run_tournament
 
     specs = study_specs(agents, players)
     t = run_tournament(
@@ -175,7 +176,7 @@ def write_csv(path: Path, rows: list[dict]) -> Path:
 
 
 def _figure(width: float, height: float):
-    from training.leaderboard import _figure as figure
+    from training.arena.leaderboard import _figure as figure
 
     return figure(width, height)
 
@@ -585,7 +586,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--db", required=True, help="the SQLite game store (created if missing)")
     p.add_argument("--out", required=True, help="report folder")
     p.add_argument("--rules", metavar="FILE", help="also study this rules-data override file")
-    from training.tournament import add_backend_arguments
+    from training.arena.tournament import add_backend_arguments
 
     add_backend_arguments(p)
     p.add_argument("--seed", type=int, default=0)
@@ -614,7 +615,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     try:
         if args.rules:  # refuse a bad file before playing anything
-            from training.tournament import load_rules_file
+            from training.arena.tournament import load_rules_file
 
             load_rules_file(args.game, args.rules)
         with _backend_session(args.backend, args.address, args.workers):  # one Ray for both

@@ -12,8 +12,8 @@ import math
 import numpy as np
 from scipy import stats as sps
 
-from training.game_stats import GameStats
-from training.ratings import wilson_interval
+from training.arena.ratings import wilson_interval
+from training.balance.game_stats import GameStats
 
 Z95 = 1.959963984540054
 

@@ -1,7 +1,7 @@
 """Train a MaskablePPO agent on one of our games with self-play against frozen snapshots and bots.
 
-    python -m training.train --game village --players 2 --timesteps 300000 --seed 0 --out runs/v2
-    python -m training.train --resume runs/v2 --timesteps 600000     # continue to 600k in total
+    python -m training.learn.train --game village --players 2 --timesteps 300000 --out runs/v2
+    python -m training.learn.train --resume runs/v2 --timesteps 600000   # continue to 600k in all
 
 Writes into OUT: config.json, tb/ (TensorBoard), progress.csv (rolling win rates against each
 opponent kind, the learning curve), pool/ (self-play snapshots), checkpoints/ (periodic
@@ -23,12 +23,17 @@ from typing import Any
 
 import numpy as np
 
+from core.bots import bot_names
+from core.registry import check_players, game_names, get_game
 from core.returns import RETURN_KINDS
-from training.bots import bot_names
-from training.checkpoint import CheckpointError, library_version, read_sidecar, save_checkpoint
-from training.env import SingleSeatEnv, parse_pool
-from training.games import check_players, game_names, get_game
-from training.progress import EVERY_S, interactive, progress_line
+from training.agents.checkpoint import (
+    CheckpointError,
+    library_version,
+    read_sidecar,
+    save_checkpoint,
+)
+from training.arena.progress import EVERY_S, interactive, progress_line
+from training.learn.env import SingleSeatEnv, parse_pool
 
 VEC_KINDS = ("dummy", "subproc", "batch")
 SELF = "self"  # the opponent-pool entry that stands for "a frozen past snapshot of the learner"
@@ -111,7 +116,7 @@ class TrainConfig:
         if not self.net_arch or any(int(h) <= 0 for h in self.net_arch):
             raise ValueError("--net-arch needs positive layer widths, e.g. 128,128")
         if self.init_from is not None:
-            from training.checkpoint import check_sidecar
+            from training.agents.checkpoint import check_sidecar
 
             check_sidecar(
                 read_sidecar(self.init_from),
@@ -123,7 +128,7 @@ class TrainConfig:
         bots = bot_names(self.game)
         for spec, _w in pool:
             if spec != SELF and spec not in bots:
-                from training.checkpoint import looks_like_checkpoint
+                from training.agents.checkpoint import looks_like_checkpoint
 
                 if not looks_like_checkpoint(spec):
                     raise ValueError(
@@ -340,7 +345,7 @@ def _train(cfg: TrainConfig, resume: bool) -> dict[str, Any]:
         partial(_make_env, cfg.game, cfg.players, cfg.reward, bots_only) for _ in range(cfg.n_envs)
     ]
     if cfg.vec == "batch":  # B games in the compiled batch engine (core.batch, DESIGN D8)
-        from training.batch_vec_env import BatchVecEnv
+        from training.learn.batch_vec_env import BatchVecEnv
 
         venv = BatchVecEnv(cfg.game, cfg.n_envs, cfg.players, bots_only, cfg.reward, cfg.seed)
     elif cfg.vec == "subproc" and cfg.n_envs > 1:
@@ -353,12 +358,12 @@ def _train(cfg: TrainConfig, resume: bool) -> dict[str, Any]:
         latest = state.get("latest_checkpoint")
         if not latest:
             raise CheckpointError(f"{run}: nothing to resume (no checkpoint recorded)")
-        from training.checkpoint import load_checkpoint
+        from training.agents.checkpoint import load_checkpoint
 
         model, _meta = load_checkpoint(run / latest, game, cfg.players, env=venv, device=device)
         model.tensorboard_log = tb
     elif cfg.init_from:
-        from training.checkpoint import load_checkpoint
+        from training.agents.checkpoint import load_checkpoint
 
         model, meta = load_checkpoint(cfg.init_from, game, cfg.players, env=venv, device=device)
         if meta.get("players") != cfg.players:
@@ -443,10 +448,10 @@ def _defaults(key: str) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The command-line interface of `python -m training.train`."""
+    """The command-line interface of `python -m training.learn.train`."""
     d = TrainConfig()
     p = argparse.ArgumentParser(
-        prog="python -m training.train",
+        prog="python -m training.learn.train",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

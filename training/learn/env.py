@@ -17,10 +17,10 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from core.bots import Agent
+from core.registry import check_players, get_game
 from core.returns import RETURN_KINDS
-from training.agents import make_agent
-from training.bots import Agent
-from training.games import check_players, get_game
+from training.agents.registry import make_agent
 
 OpponentPool = Sequence[tuple[str, float]]
 ILLEGAL_MODES = ("forfeit", "raise")
@@ -216,7 +216,7 @@ class SingleSeatEnv(gym.Env):
         info: dict[str, Any] = {"seat": self.seat, "opponent_moves": self._opponent_moves}
         if final:
             g = self.game
-            from training.evaluate import win_shares
+            from training.arena.evaluate import win_shares
 
             info["outcome"] = {
                 "win_loss": float(g.returns(self.state, "win_loss")[self.seat]),
@@ -238,14 +238,16 @@ def register_gymnasium() -> None:
     """Register every game's SingleSeatEnv with gymnasium (once), as `gym_id(game)`.
 
     Gymnasium 1.x loads no plugins (its `gymnasium.envs` entry points went with 1.0), so this
-    runs when training.env is imported; `gymnasium.make("training.env:village_troyes_rl/
+    runs when training.learn.env is imported; `gymnasium.make("training.learn.env:village_troyes_rl/
     Village-v0", players=2)` imports it first in a fresh interpreter."""
     from core.registry import game_names
 
     for game in game_names():
         env_id = gym_id(game)
         if env_id not in gym.registry:
-            gym.register(env_id, entry_point="training.env:SingleSeatEnv", kwargs={"game": game})
+            gym.register(
+                env_id, entry_point="training.learn.env:SingleSeatEnv", kwargs={"game": game}
+            )
 
 
 register_gymnasium()

@@ -41,7 +41,8 @@ Methods, and why each is here:
 - ``bootstrap``: percentile 95% interval of any rating function by resampling games (or groups of
   games, e.g. the seat rotations of one deal) with replacement (B. Efron and R. Tibshirani, "An
   Introduction to the Bootstrap", 1993). Works for every method above, sequential ones included.
-- ``leaderboard``: all of it in one JSON-serialisable dict (``training.leaderboard`` renders it).
+- ``leaderboard``: all of it in one JSON-serialisable dict (``training.arena.leaderboard`` renders
+it).
 - ``sprt``: the generalized sequential probability ratio test (A. Wald, "Sequential tests of
   statistical hypotheses", 1945) with the normal approximation of the log-likelihood ratio, as the
   chess engine testing framework fishtest (Stockfish) runs it: stop a head-to-head as soon as the

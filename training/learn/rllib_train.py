@@ -1,13 +1,13 @@
 """Self-play training on RLlib: multi-agent PPO, one shared policy for every seat.
 
-    python -m training.rllib_train --game village --players 2 --iterations 20 --out runs/rl-v2
-    python -m training.rllib_train --game troyes --players 2 --env-runners 2 --address auto \
+    python -m training.learn.rllib_train --game village --players 2 --iterations 20 --out runs/rl-v2
+    python -m training.learn.rllib_train --game troyes --players 2 --env-runners 2 --address auto \
         --iterations 50 --out runs/rl-t2        # on a running Ray cluster (`ray start --head`)
 
 Needs the optional extra: pip install -e ".[ray]" (Ray 2.60, RLlib's new API stack). The env is
-our PettingZoo AEC env as an RLlib MultiAgentEnv (training.rllib_env): the same observation
+our PettingZoo AEC env as an RLlib MultiAgentEnv (training.learn.rllib_env): the same observation
 vector as our single-seat env, the same rewards (`game.returns(state, --reward)` at the end,
-default as `python -m training.train`: margin), and an action mask that RLlib's
+default as `python -m training.learn.train`: margin), and an action mask that RLlib's
 action-masking RLModule (ActionMaskingTorchRLModule, RLlib's own example module) applies to
 the logits, so no illegal action is ever sampled. Every seat maps to the one module `shared`:
 each game trains the policy from every seat (self-play). RLlib's env pre-check, which steps
@@ -22,8 +22,8 @@ Writes into OUT: config.json, progress.csv (per iteration: env steps, wall time,
 and with --eval-every the win rate against `random` with its Wilson interval), checkpoints/
 iter_NNNNNN/ every --checkpoint-every iterations, final/ and summary.json (throughput, Ray
 version, RULES_DATA_HASH). A checkpoint folder holds RLlib's own checkpoint (`rllib/`), the
-policy exported to numpy (`policy.npz`) and our sidecar (training.rllib_agent): it plays as the
-agent spec `rllib:OUT` (or `rllib:OUT/final`) in evaluate and tournaments, without Ray.
+policy exported to numpy (`policy.npz`) and our sidecar (training.agents.rllib_agent): it plays as
+the agent spec `rllib:OUT` (or `rllib:OUT/final`) in evaluate and tournaments, without Ray.
 """
 
 from __future__ import annotations
@@ -37,9 +37,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from core.registry import check_players, game_names, get_game
 from core.returns import RETURN_KINDS
-from training.checkpoint import library_version
-from training.games import check_players, game_names, get_game
+from training.agents.checkpoint import library_version
 
 EXTRA_HINT = 'needs the optional extra: pip install -e ".[ray]"'
 MODULE_ID = "shared"
@@ -55,12 +55,12 @@ def import_ray():
         import ray
         import ray.rllib  # noqa: F401
     except ImportError as e:
-        raise RayNotInstalledError(f"training.rllib_train {EXTRA_HINT} ({e})") from None
+        raise RayNotInstalledError(f"training.learn.rllib_train {EXTRA_HINT} ({e})") from None
     return ray
 
 
 def _default_reward() -> str:
-    from training.train import TrainConfig
+    from training.learn.train import TrainConfig
 
     return TrainConfig.reward
 
@@ -78,7 +78,9 @@ class RLlibConfig:
     env_runners: int = 0
     envs_per_runner: int = 8  # games stepped together by each env runner (batched inference)
     reward: str = field(default_factory=_default_reward)
-    train_batch: int = 4096  # env steps per iteration (as 8 envs x 512 steps in training.train)
+    train_batch: int = (
+        4096  # env steps per iteration (as 8 envs x 512 steps in training.learn.train)
+    )
     minibatch: int = 512
     epochs: int = 4
     learning_rate: float = 3e-4
@@ -152,7 +154,7 @@ def ppo_config(cfg: RLlibConfig):
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 
-    from training.rllib_env import RLlibGameEnv
+    from training.learn.rllib_env import RLlibGameEnv
 
     return (
         PPOConfig()
@@ -186,7 +188,7 @@ def ppo_config(cfg: RLlibConfig):
 def learner_module(algo, cfg: RLlibConfig):
     """A fresh copy of the shared module carrying the learner's current weights (the env
     runners' copies lag one update behind)."""
-    from training.rllib_env import RLlibGameEnv
+    from training.learn.rllib_env import RLlibGameEnv
 
     env = RLlibGameEnv({"game": cfg.game, "players": cfg.players, "reward_kind": cfg.reward})
     agent = env.possible_agents[0]
@@ -202,7 +204,7 @@ def save_rllib_checkpoint(algo, cfg: RLlibConfig, folder: Path, extra: dict[str,
     """RLlib's checkpoint in folder/rllib, the exported policy and the sidecar beside it."""
     import ray
 
-    from training.rllib_agent import RAY_DIR, module_actor_arrays, write_rllib_checkpoint
+    from training.agents.rllib_agent import RAY_DIR, module_actor_arrays, write_rllib_checkpoint
 
     folder.mkdir(parents=True, exist_ok=True)
     algo.save_to_path(str((folder / RAY_DIR).resolve()))
@@ -349,7 +351,7 @@ def train(cfg: RLlibConfig) -> dict[str, Any]:
 
 
 def _eval_vs_random(cfg: RLlibConfig, ckpt: Path) -> dict[str, Any]:
-    from training.evaluate import evaluate
+    from training.arena.evaluate import evaluate
 
     res = evaluate(
         cfg.game,
@@ -377,10 +379,10 @@ def _progress_line(row: dict[str, Any], cfg: RLlibConfig) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The command-line interface of `python -m training.rllib_train`."""
+    """The command-line interface of `python -m training.learn.rllib_train`."""
     d = RLlibConfig()
     p = argparse.ArgumentParser(
-        prog="python -m training.rllib_train",
+        prog="python -m training.learn.rllib_train",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -1,4 +1,4 @@
-"""Reports of a ``training.ratings.leaderboard`` dict: rich table, Markdown, PNG plots.
+"""Reports of a ``training.arena.ratings.leaderboard`` dict: rich table, Markdown, PNG plots.
 
 The plots use matplotlib's object-oriented API (``Figure`` with an Agg canvas), so they never touch
 pyplot or change the global backend.

@@ -1,11 +1,11 @@
 """The one agent registry of training/: every place that names an agent (evaluate, the self-play
 opponent pool, tournaments) builds it with `make_agent(spec, game, ...)` from a spec string:
 
-- a baseline bot by name: `random`, `heuristic` (training.bots);
+- a baseline bot by name: `random`, `heuristic` (core.bots);
 - a parametrised agent kind `name[:key=value,...]`: `mcts` (core.search, docs/agents.md), e.g.
   `mcts:iters=1000,c=0.7,rollout=greedy,cutoff=20` (more kinds: `register_agent_kind`);
 - a trained policy: a checkpoint path (PATH.zip / PATH.json or a training output folder);
-- a policy trained on RLlib: `rllib:PATH` (training.rllib_agent; played in numpy, no Ray);
+- a policy trained on RLlib: `rllib:PATH` (training.agents.rllib_agent; played in numpy, no Ray);
 - a user's own agent: `py:package.module:factory` (the protocol: `UserAgent`, docs/tournaments.md).
 
 `agent_fingerprint(spec, game)` says which contents a spec names (a checkpoint's SHA-256, a
@@ -25,8 +25,10 @@ from typing import Any
 
 import numpy as np
 
-from training.bots import Agent, BotRng, bot_names, is_bot, make_bot
-from training.checkpoint import (
+from core.bots import Agent, bot_names, bot_source_modules, is_bot, make_bot
+from core.registry import GameNotAvailableError, game_names, get_game
+from core.search import MCTSAgent, SearchConfig
+from training.agents.checkpoint import (
     CheckpointError,
     base_path,
     library_version,
@@ -34,57 +36,12 @@ from training.checkpoint import (
     looks_like_checkpoint,
     read_sidecar,
 )
-from training.games import GameNotAvailableError, game_names, get_game
-
-
-def mlp_logits(arrays: dict[str, np.ndarray], obs: np.ndarray) -> np.ndarray:
-    """Action logits of an actor stored as numpy arrays (see checkpoint.actor_arrays)."""
-    acts = [str(a) for a in arrays["activations"]]
-    x = obs.astype(np.float32)
-    for i, act in enumerate(acts):
-        x = x @ arrays[f"W{i}"].T + arrays[f"b{i}"]
-        x = np.tanh(x) if act == "tanh" else np.maximum(x, 0.0)
-    k = len(acts)
-    return x @ arrays[f"W{k}"].T + arrays[f"b{k}"]
-
-
-def masked_probs(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """Softmax over the legal actions only (illegal ones get probability 0)."""
-    z = np.where(mask, logits.astype(np.float64), -np.inf)
-    z = z - z.max()
-    p = np.exp(z)
-    return p / p.sum()
-
-
-class PolicyAgent:
-    """A trained actor run in numpy: argmax (deterministic) or sampled from its own generator."""
-
-    def __init__(
-        self,
-        game: ModuleType,
-        arrays: dict[str, np.ndarray],
-        seed: int = 0,
-        deterministic: bool = True,
-        name: str = "policy",
-    ):
-        self.game = game
-        self.arrays = arrays
-        self.rng = BotRng(seed)
-        self.deterministic = deterministic
-        self.name = name
-
-    def act(self, state: np.ndarray) -> int:
-        """The policy's action for the player to act."""
-        g = self.game
-        mask = g.legal_mask(state)
-        logits = mlp_logits(self.arrays, g.observe(state, g.current_player(state)))
-        if self.deterministic:
-            return int(np.argmax(np.where(mask, logits, -np.inf)))
-        cdf = np.cumsum(masked_probs(logits, mask))
-        u = self.rng.seed32() / 2.0**32 * cdf[-1]
-        a = int(np.searchsorted(cdf, u, side="right"))
-        return a if mask[min(a, len(mask) - 1)] else int(np.flatnonzero(mask)[-1])
-
+from training.agents.policy import PolicyAgent
+from training.agents.rllib_agent import (
+    make_rllib_agent,
+    read_rllib_sidecar,
+    rllib_fingerprint,
+)
 
 _ACTOR_CACHE: dict[tuple, dict[str, np.ndarray]] = {}
 
@@ -138,40 +95,18 @@ def register_agent_kind(
 
 
 def _mcts(game_name: str, params: str, seed: int) -> Agent:
-    from core.search import MCTSAgent, SearchConfig
-
     return MCTSAgent(game_name, SearchConfig.for_game(game_name, params), seed)
 
 
 register_agent_kind("mcts", _mcts, "mcts[:iters=N,time=S,c=X,rollout=random|greedy,cutoff=K,...]")
 
 
-def _rllib(
-    game_name: str, params: str, seed: int, players: int | None = None, deterministic: bool = True
-) -> Agent:
-    from training.rllib_agent import make_rllib_agent  # numpy only: no Ray needed to play
-
-    return make_rllib_agent(game_name, params, seed, players, deterministic)
-
-
-def _rllib_fingerprint(params: str, game_name: str, players: int | None = None) -> str:
-    from training.rllib_agent import rllib_fingerprint
-
-    return rllib_fingerprint(params, game_name, players)
-
-
-def _rllib_sidecar(params: str) -> dict[str, Any]:
-    from training.rllib_agent import read_rllib_sidecar
-
-    return read_rllib_sidecar(params)
-
-
 register_agent_kind(
     "rllib",
-    _rllib,
-    "rllib:PATH (a checkpoint or run folder of training.rllib_train)",
-    fingerprint=_rllib_fingerprint,
-    sidecar=_rllib_sidecar,
+    make_rllib_agent,  # played in numpy: no Ray needed
+    "rllib:PATH (a checkpoint or run folder of training.learn.rllib_train)",
+    fingerprint=rllib_fingerprint,
+    sidecar=read_rllib_sidecar,
 )
 
 
@@ -273,12 +208,10 @@ def agent_fingerprint(spec: str, game_name: str, players: int | None = None) -> 
     spec = str(spec)
     version = library_version()
     if is_bot(game_name, spec):
-        src = _source_digest("training.bots", f"training.bots.{game_name}", f"{game_name}_env")
+        src = _source_digest(*bot_source_modules(game_name, spec))
         return f"bot {spec} {version} src:{src}"
     kind, _sep, params = spec.partition(":")
     if kind == "mcts":
-        from core.search import SearchConfig
-
         canon = SearchConfig.for_game(game_name, params).spec()
         src = _source_digest("core.search", "core.search_tree", "core.search_template")
         return f"{canon} {version} src:{src}"

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from training.games import check_players, get_game
+from core.registry import check_players, get_game
 
 FORMAT = "village-troyes-rl/checkpoint"
 FORMAT_VERSION = 1
@@ -67,7 +67,9 @@ def base_path(path: str | Path) -> Path:
         if any((d / "checkpoint.json").is_file() for d in (p, p / "final")) or any(
             (p / "checkpoints").glob("iter_*/checkpoint.json")
         ):
-            hint = f"; it holds an RLlib checkpoint of training.rllib_train: name it rllib:{p}"
+            hint = (
+                f"; it holds an RLlib checkpoint of training.learn.rllib_train: name it rllib:{p}"
+            )
         raise CheckpointError(
             f"{p}: a folder with no checkpoint (no final.json, no checkpoints/){hint}"
         )
@@ -123,7 +125,7 @@ def actor_arrays(model) -> dict[str, np.ndarray]:
 def linear_stack_arrays(layers, where: str) -> dict[str, np.ndarray]:
     """The arrays of an actor given as its leaf layers in order, Linear (activation Linear)*:
     W0, b0, W1, b1, ... (float32) and `activations` (tanh / relu), the format `mlp_logits`
-    (training.agents) plays; CheckpointError naming `where` for any other shape."""
+    (training.agents.registry) plays; CheckpointError naming `where` for any other shape."""
     import torch.nn as nn
 
     out: dict[str, np.ndarray] = {}

@@ -1,17 +1,18 @@
-"""Our PettingZoo AEC env as an RLlib MultiAgentEnv (self-play on RLlib, training.rllib_train).
+"""Our PettingZoo AEC env as an RLlib MultiAgentEnv (self-play on RLlib,
+training.learn.rllib_train).
 
-Imports Ray: import this module only where the optional extra is installed (training.rllib_train
-imports it lazily). One game per env; the agents are the AEC env's `player_0..player_{n-1}`.
-Only the player to act gets an observation, a dict with the keys RLlib's action-masking
-RLModule reads: `observations` (the same vector as our single-seat env: `game.observe(state,
-seat)`) and `action_mask` (float32, 1 for a legal action). When the game ends every agent gets
-its final observation (mask all ones: no action is taken on it) and its reward,
+Imports Ray: import this module only where the optional extra is installed
+(training.learn.rllib_train imports it lazily). One game per env; the agents are the AEC env's
+`player_0..player_{n-1}`. Only the player to act gets an observation, a dict with the keys RLlib's
+action-masking RLModule reads: `observations` (the same vector as our single-seat env:
+`game.observe(state, seat)`) and `action_mask` (float32, 1 for a legal action). When the game ends
+every agent gets its final observation (mask all ones: no action is taken on it) and its reward,
 `game.returns(state, reward_kind)[seat]`, as in the single-seat env; a game stopped by the
 engine's safety cap ends as truncated.
 
 Illegal actions: the AEC env runs with `illegal_action="raise"`, so a masked-out action is an
 error, never a silent penalty; the masking module never samples one. RLlib's env pre-check
-(which steps with unmasked random actions) is turned off in training.rllib_train for that
+(which steps with unmasked random actions) is turned off in training.learn.rllib_train for that
 reason (`disable_env_checking=True`).
 """
 
@@ -23,7 +24,7 @@ import gymnasium as gym
 import numpy as np
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
-from training.games import check_players, get_game
+from core.registry import check_players, get_game
 
 
 class RLlibGameEnv(MultiAgentEnv):

@@ -1,4 +1,5 @@
-"""Troyes baseline bots: `heuristic`, a greedy lookahead over the acting player's own decisions.
+"""Troyes' own `heuristic` bot (GameSpec.bots; core.bots has the generic ones): a greedy
+lookahead over the acting player's own decisions.
 
 The evaluation (troyes_env/engine/evaluate.py, compiled, with its hand-tuned EVAL_WEIGHTS; the
 search kernels' k_evaluate) projects each player's final score from the rules (docs/rules/troyes.md
@@ -23,7 +24,7 @@ from types import ModuleType
 
 import numpy as np
 
-from training.bots import BotRng, register_bot
+from core.bots import BotRng
 
 NODE_BUDGET = 24  # search nodes per first decision
 MAX_DEPTH = 6
@@ -183,6 +184,3 @@ class TroyesHeuristic:
             self._t = None
         best = np.flatnonzero(val >= val.max() - 1e-9)
         return int(legal[best[self.rng.below(len(best))]])
-
-
-register_bot("troyes", "heuristic")(TroyesHeuristic)

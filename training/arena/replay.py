@@ -1,8 +1,8 @@
 """Replay stored games: re-simulate from seed + actions, verify, print, export.
 
-    python -m training.replay --db runs/village.sqlite --game-id 3
-    python -m training.replay --db runs/village.sqlite --game-id 3 --json
-    python -m training.replay --db runs/village.sqlite --export games.jsonl
+    python -m training.arena.replay --db runs/village.sqlite --game-id 3
+    python -m training.arena.replay --db runs/village.sqlite --game-id 3 --json
+    python -m training.arena.replay --db runs/village.sqlite --export games.jsonl
 
 A replay starts a new game from the stored seed and player count and plays the stored actions.
 After every decision the state's CRC-32 must equal the one recorded when the game was played,
@@ -21,9 +21,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-from training.evaluate import ranks
-from training.games import get_game
-from training.store import GameRecord, GameStore, StoreError, state_check
+from core.registry import get_game
+from training.arena.evaluate import ranks
+from training.arena.store import GameRecord, GameStore, StoreError, state_check
 
 
 class ReplayMismatch(Exception):
@@ -100,11 +100,11 @@ def game_json(game, rec: GameRecord, entrants: dict[int, tuple[str, str]]) -> di
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        prog="python -m training.replay",
+        prog="python -m training.arena.replay",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--db", required=True, help="a game store written by training.tournament")
+    p.add_argument("--db", required=True, help="a game store written by training.arena.tournament")
     g = p.add_mutually_exclusive_group(required=True)
     g.add_argument("--game-id", type=int, help="replay and print this stored game")
     g.add_argument("--export", metavar="FILE", help="write every stored game as JSON lines")
@@ -136,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         s, steps = replay(game, rec, describe=True)
     except (StoreError, ReplayMismatch) as e:
-        print(f"python -m training.replay: error: {e}", file=sys.stderr)
+        print(f"python -m training.arena.replay: error: {e}", file=sys.stderr)
         return 2
     seats = ", ".join(f"seat {p}: {entrants[e][0]}" for p, e in enumerate(rec.seats))
     print(f"game {rec.id}: {game_name}, {rec.players} players, seed {rec.seed}; {seats}")

@@ -1,6 +1,6 @@
 """Game statistics of finished games, re-simulated from their seed and actions (issue 14).
 
-`collect(game_name, records)` replays stored games (training.store.GameRecord) with the game's
+`collect(game_name, records)` replays stored games (training.arena.store.GameRecord) with the game's
 compiled replay loop (`<game>_env/engine/stats_loops.py`, generated from core/stats_template.py)
 and returns one `GameStats`: column arrays over the games, per seat where it applies:
 

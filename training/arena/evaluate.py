@@ -1,12 +1,12 @@
 """Evaluate agents (bots, the search agent, checkpoints) against each other, seats rotated, seeded.
 
-    python -m training.evaluate --game village --players 2 --agents runs/village-2p random \
+    python -m training.arena.evaluate --game village --players 2 --agents runs/village-2p random \
         --games 200 --json results.json
-    python -m training.evaluate --game troyes --players 2 --agents mcts:iters=1000 heuristic \
+    python -m training.arena.evaluate --game troyes --players 2 --agents mcts:iters=1000 heuristic \
         --games 200 --workers 2
 
-Agents are named as training.agents says (one registry for evaluate and the self-play pool).
-Without --game the game is the one the checkpoint agents were trained on (else village); a
+Agents are named as training.agents.registry says (one registry for evaluate and the self-play
+pool). Without --game the game is the one the checkpoint agents were trained on (else village); a
 checkpoint of another game than --game is refused. A checkpoint trained at another player count
 plays (observation and action sizes do not depend on it): a note on stderr says so, and its
 result records `trained_players`. Exactly --players agents play every game. Games come in
@@ -15,7 +15,7 @@ agent plays every seat equally often on the same deals. Per agent: win rate (a w
 players counts 1/k) with a 95% Wilson interval, mean score, mean rank (1 = first, tied players
 share the average), truncated games, and the win rate in each seat; the JSON also lists every
 game (deal seed, seats, scores, ranks, win shares).
-For ratings, stored games and replays use training.tournament.
+For ratings, stored games and replays use training.arena.tournament.
 Every result carries RULES_DATA_HASH: the rules data is provisional, and a result holds for that
 hash only.
 """
@@ -32,11 +32,11 @@ from typing import Any
 
 import numpy as np
 
-from training.agents import checkpoint_sidecar, make_agent
-from training.bots import Agent
-from training.checkpoint import CheckpointError, library_version
-from training.games import GameNotAvailableError, check_players, game_names, get_game
-from training.ratings import wilson_interval
+from core.bots import Agent
+from core.registry import GameNotAvailableError, check_players, game_names, get_game
+from training.agents.checkpoint import CheckpointError, library_version
+from training.agents.registry import checkpoint_sidecar, make_agent
+from training.arena.ratings import wilson_interval
 
 PROVISIONAL_NOTE = (
     "Rules data is PROVISIONAL (many values are reconstructed, see the rules "
@@ -212,7 +212,7 @@ def evaluate(
     else:
         blocks = map(_play_block_args, jobs)
     if progress:
-        from training.progress import progress as show_progress
+        from training.arena.progress import progress as show_progress
 
         blocks = show_progress(blocks, len(jobs), "evaluate", "block")
     try:
@@ -297,9 +297,9 @@ def format_table(result: dict[str, Any]) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The command-line interface of `python -m training.evaluate`."""
+    """The command-line interface of `python -m training.arena.evaluate`."""
     p = argparse.ArgumentParser(
-        prog="python -m training.evaluate",
+        prog="python -m training.arena.evaluate",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

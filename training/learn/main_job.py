@@ -1,12 +1,12 @@
 """The main job: train the default run on a game, evaluate it against the baseline bots, report.
 
-    python -m training.main_job                      # default run (about 5-10 min on 2 cores)
-    python -m training.main_job --out runs/main --games 200 --seed 0
-    python -m training.main_job --game troyes        # the same on 2-player Troyes
+    python -m training.learn.main_job                      # default run (about 5-10 min on 2 cores)
+    python -m training.learn.main_job --out runs/main --games 200 --seed 0
+    python -m training.learn.main_job --game troyes        # the same on 2-player Troyes
 
-Trains `python -m training.train` with its defaults (2-player Village unless --game), then plays
-the final checkpoint against `random` and against `heuristic` (seats rotated, seeded) and prints
-one table.
+Trains `python -m training.learn.train` with its defaults (2-player Village unless --game), then
+plays the final checkpoint against `random` and against `heuristic` (seats rotated, seeded) and
+prints one table.
 Writes OUT/main_job.json with the training summary, both evaluations and RULES_DATA_HASH: the
 rules data is provisional, so every figure holds for that hash only.
 """
@@ -20,10 +20,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from training.checkpoint import CheckpointError
-from training.evaluate import evaluate
-from training.games import game_names
-from training.train import TrainConfig, train
+from core.registry import game_names
+from training.agents.checkpoint import CheckpointError
+from training.arena.evaluate import evaluate
+from training.learn.train import TrainConfig, train
 
 
 def run_main_job(
@@ -47,7 +47,7 @@ def run_main_job(
         for opp in ("random", "heuristic")
     }
     report = {
-        "command": "python -m training.main_job " + " ".join(sys.argv[1:]),
+        "command": "python -m training.learn.main_job " + " ".join(sys.argv[1:]),
         "train": summary,
         "evaluations": {
             k: {kk: vv for kk, vv in v.items() if kk != "games_played"} for k, v in evals.items()
@@ -83,7 +83,7 @@ def format_report(report: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     """CLI entry point."""
     p = argparse.ArgumentParser(
-        prog="python -m training.main_job",
+        prog="python -m training.learn.main_job",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
