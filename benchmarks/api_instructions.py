@@ -23,7 +23,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from core.registry import game_names, get_game
+from core.registry import default_game, game_names, get_game
 
 _HELPER_C = """#include <valgrind/callgrind.h>
 void cg_zero(void) { CALLGRIND_ZERO_STATS; }
@@ -120,7 +120,7 @@ def run(game: str, players: int, seeds: tuple[int, int]) -> dict:
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--game", choices=game_names(), default="troyes")
+    ap.add_argument("--game", choices=game_names(), default=default_game())
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--seeds", type=int, nargs=2, default=[10, 14], metavar=("FIRST", "END"))
     ap.add_argument("--decisions-file", help=argparse.SUPPRESS)

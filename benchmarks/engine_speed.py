@@ -20,7 +20,7 @@ import time
 import numpy as np
 
 from core.agents import RandomAgent
-from core.registry import game_names, get_game
+from core.registry import default_game, game_names, get_game
 from core.rng import rng_seed
 
 
@@ -150,7 +150,7 @@ def run(game_name: str, players: int, seconds: float, repeat: int = 1) -> dict:
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--game", default="village", choices=game_names())
+    ap.add_argument("--game", default=default_game(), choices=game_names())
     ap.add_argument("--players", type=int, default=4, choices=[2, 3, 4])
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--repeat", type=int, default=1, help="runs per path; the median is reported")

@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 from benchmarks.run import machine_info
-from core.registry import get_game
+from core.registry import game_names, get_game
 from training.agents.checkpoint import library_version
 from training.agents.registry import make_agent
 from training.arena.evaluate import play_game
@@ -69,7 +69,7 @@ def tournament(g: str, games: int, workers: int) -> float:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.tournament", description=__doc__)
     p.add_argument("--games", type=int, default=400, help="games per measurement (even)")
-    p.add_argument("--game", nargs="+", default=["village", "troyes"])
+    p.add_argument("--game", nargs="+", choices=game_names(), default=game_names())
     p.add_argument("--out", default="benchmarks/results/tournament")
     args = p.parse_args(argv)
     rows = []

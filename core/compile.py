@@ -15,7 +15,7 @@ compiled signatures are exactly the ones real calls use:
             program that plays the game needs it; its first call compiles or loads it)
     batch   the batch engine's parallel loops (make_batch; training's default VecEnv)
     search  the search agent's loops (the `mcts` agent)
-    bots    training's baseline bots (`random`, `heuristic`)
+    bots    the baseline bots (`random`, `heuristic` and the game's own: core.bots)
 """
 
 from __future__ import annotations
@@ -29,7 +29,9 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from core import jit as _jit
+from core.bots import bot_names, make_bot
 from core.registry import game_names, game_packages
+from core.search import MCTSAgent
 
 PARTS = ("api", "batch", "search", "bots")
 
@@ -68,17 +70,11 @@ def _batch(pkg: str) -> None:
 
 
 def _search(pkg: str) -> None:
-    from core.search import MCTSAgent
-
     g = importlib.import_module(pkg)
     MCTSAgent(g, "iters=16", seed=0).act(g.new_game(min(g.PLAYER_COUNTS), seed=0))
 
 
 def _bots(pkg: str) -> str | None:
-    try:
-        from core.bots import bot_names, make_bot
-    except ImportError as e:  # training's dependencies are an extra
-        return f"skipped: {e}"
     g = importlib.import_module(pkg)
     name = next(n for n, p in game_packages().items() if p == pkg)
     s = g.new_game(min(g.PLAYER_COUNTS), seed=0)

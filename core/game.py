@@ -109,6 +109,14 @@ class GameSpec:
     # the game's own bots, name -> factory(game package, seed) (core.bots: every game also has
     # `random`, and `heuristic` when its kernels have a position evaluation; these win over them)
     bots: dict[str, Callable] = field(default_factory=dict)
+    # whether the rules data holds provisional values (results then carry a note saying so)
+    provisional_rules: bool = False
+    # the module whose `RULES` (core.rules_file.RulesKeys) reads rules override files; None: the
+    # game takes no override files
+    rules_keys: str | None = None
+    # the default MaskablePPO run of training.learn.train: {"timesteps": N, "opponents": POOL};
+    # empty (or a key left out): the trainer's generic default for any game
+    default_run: dict[str, Any] = field(default_factory=dict)
 
 
 class _ThreadBuffers:

@@ -45,6 +45,11 @@ def game_names() -> list[str]:
     return list(game_packages())
 
 
+def default_game() -> str:
+    """The game a command plays when none is named: the first registered one."""
+    return game_names()[0]
+
+
 def get_game(name: str) -> ModuleType:
     """The game package for `name`; GameNotAvailableError listing the known games if unknown."""
     packages = BUILTIN_GAMES if name in BUILTIN_GAMES else game_packages()

@@ -31,10 +31,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from core.registry import game_names, game_packages, get_game
+
 FILE_FIELDS = ("game", "description", "values")
 DOC_PATH = Path(__file__).resolve().parent.parent / "docs" / "rules_data.md"
 DOC_MARKER = "<!-- generated below by `python -m core.rules_file --write-docs`; do not edit -->"
-GAMES = ("village", "troyes")  # games with a rules_keys module (<game>_env.rules_keys)
 
 
 class RulesFileError(ValueError):
@@ -528,14 +529,30 @@ def read_rules_file(path, game: str) -> dict:
     return doc
 
 
-def rules_keys(game: str) -> RulesKeys:
-    """The RulesKeys of a game (`<package>.rules_keys.RULES`)."""
-    from core.registry import game_packages
-
-    pkg = game_packages().get(game)
-    if pkg is None:
+def rules_keys_module(game: str) -> str | None:
+    """The module holding a game's RulesKeys (its spec's `rules_keys`), None if the game takes no
+    rules override files; RulesFileError for an unknown game."""
+    if game not in game_packages():
         raise RulesFileError(f"unknown game {game!r} (games: {', '.join(game_packages())})")
-    return importlib.import_module(f"{pkg}.rules_keys").RULES
+    return get_game(game).GAME.spec.rules_keys
+
+
+def games_with_rules_keys() -> list[str]:
+    """The registered games that take rules override files."""
+    return [g for g in game_names() if rules_keys_module(g) is not None]
+
+
+def rules_keys(game: str) -> RulesKeys:
+    """The RulesKeys of a game (`RULES` of the module its spec names); RulesFileError, in one
+    line, for an unknown game or one that takes no rules override files."""
+    module = rules_keys_module(game)
+    if module is None:
+        with_keys = ", ".join(games_with_rules_keys()) or "none"
+        raise RulesFileError(
+            f"game {game!r} takes no rules override files (its spec names no rules_keys "
+            f"module); games that do: {with_keys}"
+        )
+    return importlib.import_module(module).RULES
 
 
 def load_rules_file(path, game: str | RulesKeys) -> types.SimpleNamespace:
@@ -591,7 +608,7 @@ def list_report(rk: RulesKeys) -> str:
 def main(game: str, argv: list[str] | None = None) -> int:
     """`python -m <game>_env.rules_data --check FILE | --list`; 0 ok, 2 on a bad file/usage."""
     argv = sys.argv[1:] if argv is None else argv
-    usage = f"usage: python -m {game}_env.rules_data (--check FILE | --list)"
+    usage = f"usage: python -m {game_packages()[game]}.rules_data (--check FILE | --list)"
     try:
         if argv[:1] == ["--check"] and len(argv) == 2:
             print(check_report(argv[1], rules_keys(game)))
@@ -618,12 +635,13 @@ def _cell(s) -> str:
 def generated_docs() -> str:
     """The generated part of docs/rules_data.md: key reference and provisional registry."""
     out = []
-    for game in GAMES:
+    for game in games_with_rules_keys():
         rk = rules_keys(game)
         out += [
             f"## {game.capitalize()}: keys",
             "",
-            f"Every name of `{game}_env/rules_data.py` a file may set, with what lies below it "
+            f"Every name of `{game_packages()[game]}/rules_data.py` a file may set, with what "
+            "lies below it "
             "(sub-keys are dot-separated).",
             "",
             "| key | parts | value |",

@@ -35,6 +35,7 @@ from types import ModuleType
 
 import numpy as np
 
+from core.registry import game_packages, get_game
 from core.rng import rng_seed, split_seed
 from core.search_tree import (
     MAX_SEATS,
@@ -190,8 +191,6 @@ def is_search_spec(spec: str) -> bool:
 
 def _game_object(game):
     if isinstance(game, str):
-        from core.registry import get_game
-
         game = get_game(game)
     return game.GAME if isinstance(game, ModuleType) else game
 
@@ -361,6 +360,4 @@ class MCTSAgent:
 
 
 def _package_of(game) -> str:
-    from core.registry import game_packages
-
     return game_packages()[game.name]

@@ -10,6 +10,7 @@ packages no module imports a game: everything goes through core.registry.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -195,3 +196,30 @@ def test_imports_are_read_at_any_depth(tmp_path, monkeypatch, src, mod, expected
     f.write_text(src)
     monkeypatch.setitem(MODULES, mod, f)
     assert imports_of(mod) == expected
+
+
+# files outside the game packages that still derive a package name from a game's name, and why
+# (empty it, never grow it)
+KNOWN_NAME_BUILDERS = {
+    "core/jit.py": "tells a game package by its suffix, until it asks the registry",
+    "core/codegen.py": "names a generated file's game from its package, until it asks the registry",
+    "core/play.py": "its usage line, until `play` is written once for every game",
+}
+
+
+def test_no_game_module_name_is_built_by_hand():
+    """A game's package comes from core.registry (game_packages / get_game), never from its name
+    plus a suffix: a game registered under another package name must work everywhere."""
+    pattern = re.compile(r"\{[^{}]*\}_env\b|[\"']_env[\"']")
+    found: dict[str, list[str]] = {}
+    for mod, path in MODULES.items():
+        if mod.split(".")[0] in GAMES:
+            continue
+        rel = path.relative_to(ROOT).as_posix()
+        for i, line in enumerate(path.read_text().splitlines(), 1):
+            if pattern.search(line):
+                found.setdefault(rel, []).append(f"{rel}:{i}: {line.strip()}")
+    wrong = [x for rel, lines in found.items() if rel not in KNOWN_NAME_BUILDERS for x in lines]
+    assert not wrong, "\n".join(wrong)
+    stale = sorted(set(KNOWN_NAME_BUILDERS) - set(found))
+    assert not stale, f"no longer derive a game's package name: remove {stale}"

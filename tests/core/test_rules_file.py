@@ -299,3 +299,23 @@ def test_every_variant_file_in_the_docs_is_valid(path):
     mod, keys = GAMES[game]
     _ns, h = keys.rules_file_data(path)
     assert h != mod.RULES_DATA_HASH
+
+
+def test_a_game_without_rules_keys_is_refused_in_one_line(monkeypatch, tmp_path):
+    """Rules override keys are optional in a game's spec: a game without them refuses a rules
+    file with one line naming the games that take them, and the docs list only those."""
+    import dataclasses
+
+    from core.registry import game_names, get_game
+
+    name = game_names()[0]
+    game = get_game(name)
+    monkeypatch.setattr(game.GAME, "spec", dataclasses.replace(game.GAME.spec, rules_keys=None))
+    f = _write(tmp_path, {"game": name, "values": {}})
+    with pytest.raises(RulesFileError, match=f"game {name!r} takes no rules override files") as e:
+        rf.load_rules_file(f, name)
+    assert "\n" not in str(e.value)
+    assert name not in rf.games_with_rules_keys()
+    assert f"## {name.capitalize()}: keys" not in rf.generated_docs()
+    with pytest.raises(RulesFileError, match="unknown game 'nogame'"):
+        rf.rules_keys("nogame")

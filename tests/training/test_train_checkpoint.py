@@ -1,5 +1,6 @@
 """Training smoke (tiny MaskablePPO run), resume, checkpoint sidecars and refusals."""
 
+import dataclasses
 import json
 import shutil
 import tempfile
@@ -11,7 +12,7 @@ from training_helpers import GAMES
 
 import training.arena.evaluate as ev
 import training.learn.train as tr
-from core.registry import get_game
+from core.registry import game_names, get_game
 from training.agents.checkpoint import CheckpointError, load_actor, load_checkpoint, read_sidecar
 from training.agents.registry import PolicyAgent, make_agent, mlp_logits
 from training.arena.evaluate import play_game
@@ -473,11 +474,15 @@ def test_tournament_takes_the_game_from_a_checkpoint_and_keys_on_its_contents(tr
         assert len([e for e in st.entrants().values() if e[0] == str(ckpt)]) == 2
 
 
-@pytest.mark.parametrize("game", ["village", "troyes"])
+@pytest.mark.parametrize("game", game_names())
 def test_the_default_run_is_per_game_and_explicit_settings_win(game, tmp_path):
-    """Each game trains its own default run (issue 15.12; docs/training.md "Default run"):
-    TrainConfig, the CLI and the saved config.json all take DEFAULT_RUN[game] unless told."""
-    run = tr.DEFAULT_RUN[game]
+    """Each game trains its own default run (its spec's default_run over the generic one;
+    docs/training.md "Default run"): TrainConfig and the CLI take it unless told."""
+    run = {**tr.FALLBACK_RUN, **get_game(game).GAME.spec.default_run}
+    assert tr.default_run(game)["timesteps"] == run["timesteps"]
+    if "opponents" in get_game(game).GAME.spec.default_run or "heuristic" in tr.bot_names(game):
+        assert tr.default_run(game)["opponents"] == run["opponents"]
+    run = tr.default_run(game)
     cfg = tr.TrainConfig(game=game)
     assert (cfg.timesteps, cfg.opponents) == (run["timesteps"], run["opponents"])
     cfg.validate()
@@ -497,3 +502,18 @@ def test_the_default_run_is_per_game_and_explicit_settings_win(game, tmp_path):
     assert tr.TrainConfig(game=game, timesteps=77).opponents == run["opponents"]
     # every default pool names only bots of that game (or self) and is accepted
     assert {s for s, _w in tr.parse_pool(run["opponents"])} <= set(tr.bot_names(game)) | {tr.SELF}
+
+
+def test_a_game_without_its_own_run_or_heuristic_gets_the_generic_default(monkeypatch):
+    """The generic default run works for any game: no spec default_run -> FALLBACK_RUN, and a
+    game with no `heuristic` bot gets a pool of only random and self."""
+    name = game_names()[0]
+    game = get_game(name)
+    monkeypatch.setattr(game.GAME, "spec", dataclasses.replace(game.GAME.spec, default_run={}))
+    assert tr.default_run(name) == tr.FALLBACK_RUN
+    monkeypatch.setattr(tr, "bot_names", lambda g: ["random"])
+    run = tr.default_run(name)
+    assert run["opponents"] == tr.FALLBACK_RUN_NO_HEURISTIC == "random:0.5,self:0.5"
+    cfg = tr.TrainConfig(game=name)
+    assert (cfg.timesteps, cfg.opponents) == (tr.FALLBACK_RUN["timesteps"], "random:0.5,self:0.5")
+    cfg.validate()

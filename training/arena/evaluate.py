@@ -28,12 +28,19 @@ import json
 import sys
 import time
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
 
 from core.bots import Agent
-from core.registry import GameNotAvailableError, check_players, game_names, get_game
+from core.registry import (
+    GameNotAvailableError,
+    check_players,
+    default_game,
+    game_names,
+    get_game,
+)
 from training.agents.checkpoint import CheckpointError, library_version
 from training.agents.registry import checkpoint_sidecar, make_agent
 from training.arena.ratings import wilson_interval
@@ -42,6 +49,14 @@ PROVISIONAL_NOTE = (
     "Rules data is PROVISIONAL (many values are reconstructed, see the rules "
     "spec); these figures hold for rules_data_hash {h} only."
 )
+RULES_NOTE = "These figures hold for rules_data_hash {h}."
+
+
+def rules_note(game: ModuleType, rules_hash: str | None = None) -> str:
+    """The note every saved result carries: its rules data hash, and whether that rules data
+    holds provisional values (GameSpec.provisional_rules)."""
+    h = game.RULES_DATA_HASH if rules_hash is None else rules_hash
+    return (PROVISIONAL_NOTE if game.GAME.spec.provisional_rules else RULES_NOTE).format(h=h)
 
 
 def seat_rotation(n_agents: int, rotation: int) -> list[int]:
@@ -123,13 +138,10 @@ def _play_block_args(args: tuple) -> list[dict[str, Any]]:
     return _play_block(*args)
 
 
-DEFAULT_GAME = "village"
-
-
 def resolve_game(game_name: str | None, agent_specs: list[str]) -> str:
     """The game to play: `game_name` if given, else the game the checkpoint agents were trained
-    on, else village. A checkpoint of another game than `game_name`, or checkpoints of two
-    games, are refused in one line naming both."""
+    on, else the first registered game. A checkpoint of another game than `game_name`, or
+    checkpoints of two games, are refused in one line naming both."""
     trained: dict[str, str] = {}
     for spec in agent_specs:
         meta = checkpoint_sidecar(spec)
@@ -140,7 +152,7 @@ def resolve_game(game_name: str | None, agent_specs: list[str]) -> str:
         if len(games) > 1:
             named = ", ".join(f"{s} ({g})" for s, g in trained.items())
             raise ValueError(f"the checkpoints are policies of different games: {named}")
-        return games[0] if games else DEFAULT_GAME
+        return games[0] if games else default_game()
     for spec, g in trained.items():
         if g != game_name:
             raise ValueError(
@@ -270,7 +282,7 @@ def evaluate(
         "rules_data_hash": game.RULES_DATA_HASH,
         "library_version": library_version(),
         "date_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-        "note": PROVISIONAL_NOTE.format(h=game.RULES_DATA_HASH),
+        "note": rules_note(game),
         "agents": results,
         "workers": workers,
         "wall_seconds": round(time.perf_counter() - t_start, 1),
@@ -306,7 +318,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--game",
         choices=game_names(),
-        help=f"default: the game the checkpoint agents were trained on, else {DEFAULT_GAME}",
+        help=f"default: the game the checkpoint agents were trained on, else {default_game()}",
     )
     p.add_argument("--players", type=int, default=2)
     p.add_argument(

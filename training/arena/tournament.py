@@ -43,7 +43,7 @@ from core.registry import GameNotAvailableError, check_players, game_names, get_
 from training.agents.checkpoint import CheckpointError, library_version
 from training.agents.registry import AgentSpecError, agent_fingerprint, make_agent
 from training.arena import ray_backend
-from training.arena.evaluate import PROVISIONAL_NOTE, resolve_game
+from training.arena.evaluate import resolve_game, rules_note
 from training.arena.jobs import Job, load_rules_file, play_chunk, seed_of
 from training.arena.ray_backend import WorkerLostError
 from training.arena.store import GameRecord, GameStore, StoreError
@@ -418,7 +418,7 @@ def _run_tournament(
         "pooled_rules": pool_rules,
         "games_under_other_rules_data": other_rules,
         "library_version": library_version(),
-        "note": PROVISIONAL_NOTE.format(h=rules_hash),
+        "note": rules_note(get_game(game_name), rules_hash),
         "entrants": [
             {"label": e.label, "spec": e.spec, "fingerprint": e.fingerprint} for e in entrants
         ],

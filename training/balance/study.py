@@ -43,6 +43,7 @@ from training.agents.checkpoint import CheckpointError
 from training.arena import ray_backend
 from training.arena.ray_backend import WorkerLostError, check_backend
 from training.arena.store import StoreError
+from training.arena.tournament import add_backend_arguments, load_rules_file, run_tournament
 from training.balance import stats as bs
 from training.balance.game_stats import GameStats, StatsError, collect
 
@@ -51,6 +52,7 @@ PROVISIONAL = (
     "value): these figures describe the game under these numbers, not necessarily the "
     "published game."
 )
+RULES_NOTE = "Every figure holds for rules data {h}."
 
 
 # --- running ----------------------------------------------------------------------------------
@@ -75,8 +77,6 @@ def run_study(
     """Play what the store lacks and collect the statistics; a dict with "tournament" (the
     tournament result without records) and "stats" (GameStats). `backend`, `address`: as
     training.arena.tournament.run_tournament (Ray tasks with backend="ray")."""
-    from training.arena.tournament import load_rules_file, run_tournament
-
     specs = study_specs(agents, players)
     t = run_tournament(
         game_name,
@@ -114,7 +114,9 @@ def analyse(st: GameStats, tournament: dict | None = None) -> dict[str, Any]:
         "players": st.players,
         "games": len(st),
         "rules_data_hash": st.rules_data_hash,
-        "note": PROVISIONAL.format(h=st.rules_data_hash),
+        "note": (
+            PROVISIONAL if get_game(st.game).GAME.spec.provisional_rules else RULES_NOTE
+        ).format(h=st.rules_data_hash),
         "seats": bs.seat_advantage(st.win_shares, st.scores),
         "scores": _score_quantiles(st),
         "sources": bs.source_shares(st),
@@ -586,8 +588,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--db", required=True, help="the SQLite game store (created if missing)")
     p.add_argument("--out", required=True, help="report folder")
     p.add_argument("--rules", metavar="FILE", help="also study this rules-data override file")
-    from training.arena.tournament import add_backend_arguments
-
     add_backend_arguments(p)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--no-progress", action="store_true")
@@ -615,8 +615,6 @@ def main(argv: list[str] | None = None) -> int:
     )
     try:
         if args.rules:  # refuse a bad file before playing anything
-            from training.arena.tournament import load_rules_file
-
             load_rules_file(args.game, args.rules)
         with _backend_session(args.backend, args.address, args.workers):  # one Ray for both
             base = run_study(args.game, args.players, args.agents, args.games, args.db, **kw)

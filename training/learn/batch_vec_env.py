@@ -21,16 +21,15 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
-from core.registry import get_game
+from core.registry import default_game, get_game
 from core.returns import RETURN_KINDS
+from training.agents.policy import PolicyAgent, masked_probs, mlp_logits
+from training.agents.registry import make_agent
+from training.learn.env import parse_pool
 
 
 def _parse_pool(opponents) -> list[tuple[str, float]]:
     if isinstance(opponents, str):
-        try:
-            from training.learn.env import parse_pool
-        except ImportError:
-            return [(p.strip(), 1.0) for p in opponents.split(",") if p.strip()]
         return parse_pool(opponents)
     return [(str(s), float(w)) for s, w in opponents]
 
@@ -40,7 +39,7 @@ class BatchVecEnv(VecEnv):
 
     def __init__(
         self,
-        game: str = "village",
+        game: str | None = None,
         n_envs: int = 64,
         players: int = 2,
         opponents: Sequence[tuple[str, float]] | str = "random",
@@ -50,7 +49,7 @@ class BatchVecEnv(VecEnv):
     ):
         if reward_kind not in RETURN_KINDS:
             raise ValueError(f"reward_kind must be one of {RETURN_KINDS}, got {reward_kind!r}")
-        self.game_name = game
+        self.game_name = game = game or default_game()
         self.game = get_game(game)
         batch = importlib.import_module(f"{self.game.__name__}.batch")
         if players not in self.game.PLAYER_COUNTS:
@@ -92,8 +91,6 @@ class BatchVecEnv(VecEnv):
         self._pool_p = w / w.sum()
 
     def _make_agent(self, spec: str, seed: int):
-        from training.agents.registry import make_agent
-
         return make_agent(spec, self.game_name, self.players, seed, self.opponent_deterministic)
 
     def _new_episodes(self, idx: np.ndarray) -> None:
@@ -137,8 +134,6 @@ class BatchVecEnv(VecEnv):
 
     def _play_agents(self, idx: np.ndarray) -> None:
         """One move in each slot of idx by its (non-random) opponent to act; policies batched."""
-        from training.agents.registry import PolicyAgent, masked_probs, mlp_logits
-
         eng = self.engine
         groups: dict[int, list[int]] = {}
         arrays = {}

@@ -18,9 +18,10 @@ import numpy as np
 from gymnasium import spaces
 
 from core.bots import Agent
-from core.registry import check_players, get_game
+from core.registry import check_players, default_game, game_names, get_game
 from core.returns import RETURN_KINDS
 from training.agents.registry import make_agent
+from training.arena.evaluate import win_shares
 
 OpponentPool = Sequence[tuple[str, float]]
 ILLEGAL_MODES = ("forfeit", "raise")
@@ -77,7 +78,7 @@ class SingleSeatEnv(gym.Env):
 
     def __init__(
         self,
-        game: str = "village",
+        game: str | None = None,
         players: int = 2,
         opponents: OpponentPool | str = "random",
         reward_kind: str = "win_loss",
@@ -87,7 +88,7 @@ class SingleSeatEnv(gym.Env):
         render_mode: str | None = None,
     ):
         super().__init__()
-        self.game_name = game
+        self.game_name = game = game or default_game()
         self.game = get_game(game)
         self.players = check_players(self.game, players)
         if reward_kind not in RETURN_KINDS:
@@ -216,8 +217,6 @@ class SingleSeatEnv(gym.Env):
         info: dict[str, Any] = {"seat": self.seat, "opponent_moves": self._opponent_moves}
         if final:
             g = self.game
-            from training.arena.evaluate import win_shares
-
             info["outcome"] = {
                 "win_loss": float(g.returns(self.state, "win_loss")[self.seat]),
                 "win_share": float(win_shares(g, self.state)[self.seat]),
@@ -240,8 +239,6 @@ def register_gymnasium() -> None:
     Gymnasium 1.x loads no plugins (its `gymnasium.envs` entry points went with 1.0), so this
     runs when training.learn.env is imported; `gymnasium.make("training.learn.env:village_troyes_rl/
     Village-v0", players=2)` imports it first in a fresh interpreter."""
-    from core.registry import game_names
-
     for game in game_names():
         env_id = gym_id(game)
         if env_id not in gym.registry:

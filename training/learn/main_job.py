@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from core.registry import game_names
+from core.registry import default_game, game_names
 from training.agents.checkpoint import CheckpointError
 from training.arena.evaluate import evaluate
 from training.learn.train import TrainConfig, train
@@ -32,12 +32,12 @@ def run_main_job(
     seed: int = 0,
     timesteps: int | None = None,
     progress: bool = True,
-    game: str = "village",
+    game: str | None = None,
 ) -> dict[str, Any]:
     """Train the default configuration into `out`, evaluate it, return and save the report."""
     if games <= 0 or games % 2:
         raise ValueError(f"--games must be a positive even number (2 seats), got {games}")
-    cfg = TrainConfig(game=game, out=out, seed=seed, progress_bar=progress)
+    cfg = TrainConfig(game=game or default_game(), out=out, seed=seed, progress_bar=progress)
     if timesteps is not None:
         cfg.timesteps = timesteps
     summary = train(cfg)
@@ -90,8 +90,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--game",
         choices=game_names(),
-        default="village",
-        help="game to train and evaluate on (2 players), default village",
+        default=default_game(),
+        help=f"game to train and evaluate on (2 players), default {default_game()}",
     )
     p.add_argument(
         "--out",
@@ -107,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--timesteps must be positive")
     if args.out is None:
         args.out = time.strftime("runs/main-%Y%m%d-%H%M%S")
-        if args.game != "village":
+        if args.game != default_game():
             args.out = time.strftime(f"runs/main-{args.game}-%Y%m%d-%H%M%S")
     try:
         report = run_main_job(

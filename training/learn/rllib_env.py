@@ -24,7 +24,7 @@ import gymnasium as gym
 import numpy as np
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
-from core.registry import check_players, get_game
+from core.registry import check_players, default_game, get_game
 
 
 class RLlibGameEnv(MultiAgentEnv):
@@ -35,7 +35,7 @@ class RLlibGameEnv(MultiAgentEnv):
     def __init__(self, config: dict[str, Any] | None = None):
         super().__init__()
         config = dict(config or {})
-        self.game = get_game(str(config.get("game", "village")))
+        self.game = get_game(str(config.get("game") or default_game()))
         self.players = check_players(self.game, config.get("players", 2))
         self.aec = self.game.raw_env(
             self.players,

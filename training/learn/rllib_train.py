@@ -37,9 +37,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from core.registry import check_players, game_names, get_game
+from core.registry import check_players, default_game, game_names, get_game
 from core.returns import RETURN_KINDS
 from training.agents.checkpoint import library_version
+from training.agents.rllib_agent import RAY_DIR, module_actor_arrays, write_rllib_checkpoint
+from training.arena.evaluate import evaluate, rules_note
+from training.learn.train import TrainConfig
 
 EXTRA_HINT = 'needs the optional extra: pip install -e ".[ray]"'
 MODULE_ID = "shared"
@@ -59,25 +62,19 @@ def import_ray():
     return ray
 
 
-def _default_reward() -> str:
-    from training.learn.train import TrainConfig
-
-    return TrainConfig.reward
-
-
 @dataclass
 class RLlibConfig:
     """Everything an RLlib run depends on (saved as OUT/config.json)."""
 
-    game: str = "village"
+    game: str = field(default_factory=default_game)
     players: int = 2
     iterations: int = 20
     seed: int = 0
-    out: str = "runs/rllib-village-2p"
+    out: str | None = None  # None: runs/rllib-<game>-<players>p
     address: str | None = None  # None: a local Ray instance
     env_runners: int = 0
     envs_per_runner: int = 8  # games stepped together by each env runner (batched inference)
-    reward: str = field(default_factory=_default_reward)
+    reward: str = TrainConfig.reward  # as the SB3 trainer
     train_batch: int = (
         4096  # env steps per iteration (as 8 envs x 512 steps in training.learn.train)
     )
@@ -91,6 +88,10 @@ class RLlibConfig:
     checkpoint_every: int = 10
     eval_every: int = 0  # iterations between evaluations against random (0: none)
     eval_games: int = 100
+
+    def __post_init__(self) -> None:
+        if self.out is None:
+            self.out = f"runs/rllib-{self.game}-{self.players}p"
 
     def validate(self) -> None:
         """Raise ValueError with a clear message for any bad setting."""
@@ -203,8 +204,6 @@ def learner_module(algo, cfg: RLlibConfig):
 def save_rllib_checkpoint(algo, cfg: RLlibConfig, folder: Path, extra: dict[str, Any]) -> Path:
     """RLlib's checkpoint in folder/rllib, the exported policy and the sidecar beside it."""
     import ray
-
-    from training.agents.rllib_agent import RAY_DIR, module_actor_arrays, write_rllib_checkpoint
 
     folder.mkdir(parents=True, exist_ok=True)
     algo.save_to_path(str((folder / RAY_DIR).resolve()))
@@ -344,15 +343,13 @@ def train(cfg: RLlibConfig) -> dict[str, Any]:
         "ray_version": ray.__version__,
         "rules_data_hash": game.RULES_DATA_HASH,
         "library_version": library_version(),
-        "note": "rules data is PROVISIONAL (see docs/rules); results hold for this hash only",
+        "note": rules_note(game),
     }
     (run / "summary.json").write_text(json.dumps(summary, indent=2))
     return summary
 
 
 def _eval_vs_random(cfg: RLlibConfig, ckpt: Path) -> dict[str, Any]:
-    from training.arena.evaluate import evaluate
-
     res = evaluate(
         cfg.game,
         cfg.players,

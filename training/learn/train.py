@@ -24,11 +24,14 @@ from typing import Any
 import numpy as np
 
 from core.bots import bot_names
-from core.registry import check_players, game_names, get_game
+from core.registry import check_players, default_game, game_names, get_game
 from core.returns import RETURN_KINDS
 from training.agents.checkpoint import (
     CheckpointError,
+    check_sidecar,
     library_version,
+    load_checkpoint,
+    looks_like_checkpoint,
     read_sidecar,
     save_checkpoint,
 )
@@ -38,30 +41,36 @@ from training.learn.env import SingleSeatEnv, parse_pool
 VEC_KINDS = ("dummy", "subproc", "batch")
 SELF = "self"  # the opponent-pool entry that stands for "a frozen past snapshot of the learner"
 
-# The default run of each game (issue 15.12; docs/training.md, "The default run, three training
-# seeds"): its length is sized to about 5 minutes of training on 2 CPU cores, and its opponent mix
-# leans on `heuristic`, which taught the most per minute in the measured runs. A game not listed
-# gets FALLBACK_RUN.
-DEFAULT_RUN: dict[str, dict[str, Any]] = {
-    "village": {"timesteps": 300_000, "opponents": "random:0.1,heuristic:0.5,self:0.4"},
-    "troyes": {"timesteps": 450_000, "opponents": "random:0.1,heuristic:0.5,self:0.4"},
-}
+# The generic default run, for a game whose spec names none (GameSpec.default_run; Village's and
+# Troyes' own are sized to about 5 minutes of training on 2 CPU cores, docs/training.md). Without
+# a `heuristic` bot its share goes to `random`.
 FALLBACK_RUN: dict[str, Any] = {
     "timesteps": 150_000,
     "opponents": "random:0.3,heuristic:0.2,self:0.5",
 }
+FALLBACK_RUN_NO_HEURISTIC = "random:0.5,self:0.5"
+
+
+def default_run(game_name: str) -> dict[str, Any]:
+    """The default run of `game_name`: its spec's `default_run` over FALLBACK_RUN (timesteps,
+    opponents); the opponent pool uses only bots the game has."""
+    run = dict(FALLBACK_RUN)
+    if "heuristic" not in bot_names(game_name):
+        run["opponents"] = FALLBACK_RUN_NO_HEURISTIC
+    run.update(get_game(game_name).GAME.spec.default_run)
+    return run
 
 
 @dataclass
 class TrainConfig:
     """Everything a training run depends on (saved as OUT/config.json; --resume reads it)."""
 
-    game: str = "village"
+    game: str = field(default_factory=default_game)
     players: int = 2
-    timesteps: int | None = None  # None: the game's DEFAULT_RUN
+    timesteps: int | None = None  # None: the game's default run (default_run)
     seed: int = 0
-    out: str = "runs/village-2p"
-    opponents: str | None = None  # None: the game's DEFAULT_RUN
+    out: str | None = None  # None: runs/<game>-<players>p
+    opponents: str | None = None  # None: the game's default run (default_run)
     reward: str = "margin"
     n_envs: int = 8
     vec: str = "batch"  # "batch" (BatchVecEnv), "dummy" (one process), "subproc" (one per env)
@@ -83,11 +92,14 @@ class TrainConfig:
     tensorboard: bool = True
 
     def __post_init__(self) -> None:
-        run = DEFAULT_RUN.get(self.game, FALLBACK_RUN)
-        if self.timesteps is None:
-            self.timesteps = run["timesteps"]
-        if self.opponents is None:
-            self.opponents = run["opponents"]
+        if self.out is None:
+            self.out = f"runs/{self.game}-{self.players}p"
+        if self.timesteps is None or self.opponents is None:
+            run = default_run(self.game)  # an unknown game: validate() says so
+            if self.timesteps is None:
+                self.timesteps = run["timesteps"]
+            if self.opponents is None:
+                self.opponents = run["opponents"]
 
     def validate(self) -> None:
         """Raise ValueError with a clear message for any bad setting."""
@@ -116,8 +128,6 @@ class TrainConfig:
         if not self.net_arch or any(int(h) <= 0 for h in self.net_arch):
             raise ValueError("--net-arch needs positive layer widths, e.g. 128,128")
         if self.init_from is not None:
-            from training.agents.checkpoint import check_sidecar
-
             check_sidecar(
                 read_sidecar(self.init_from),
                 game,
@@ -128,8 +138,6 @@ class TrainConfig:
         bots = bot_names(self.game)
         for spec, _w in pool:
             if spec != SELF and spec not in bots:
-                from training.agents.checkpoint import looks_like_checkpoint
-
                 if not looks_like_checkpoint(spec):
                     raise ValueError(
                         f"--opponents: {spec!r} is not 'self', a bot ({', '.join(bots)}) or a "
@@ -345,7 +353,7 @@ def _train(cfg: TrainConfig, resume: bool) -> dict[str, Any]:
         partial(_make_env, cfg.game, cfg.players, cfg.reward, bots_only) for _ in range(cfg.n_envs)
     ]
     if cfg.vec == "batch":  # B games in the compiled batch engine (core.batch, DESIGN D8)
-        from training.learn.batch_vec_env import BatchVecEnv
+        from training.learn.batch_vec_env import BatchVecEnv  # imports SB3
 
         venv = BatchVecEnv(cfg.game, cfg.n_envs, cfg.players, bots_only, cfg.reward, cfg.seed)
     elif cfg.vec == "subproc" and cfg.n_envs > 1:
@@ -358,13 +366,9 @@ def _train(cfg: TrainConfig, resume: bool) -> dict[str, Any]:
         latest = state.get("latest_checkpoint")
         if not latest:
             raise CheckpointError(f"{run}: nothing to resume (no checkpoint recorded)")
-        from training.agents.checkpoint import load_checkpoint
-
         model, _meta = load_checkpoint(run / latest, game, cfg.players, env=venv, device=device)
         model.tensorboard_log = tb
     elif cfg.init_from:
-        from training.agents.checkpoint import load_checkpoint
-
         model, meta = load_checkpoint(cfg.init_from, game, cfg.players, env=venv, device=device)
         if meta.get("players") != cfg.players:
             print(
@@ -444,7 +448,7 @@ def silent_logger():
 
 
 def _defaults(key: str) -> str:
-    return "; ".join(f"{g} {run[key]}" for g, run in DEFAULT_RUN.items())
+    return "; ".join(f"{g} {default_run(g)[key]}" for g in game_names())
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -531,14 +535,11 @@ def config_from_args(args: argparse.Namespace) -> tuple[TrainConfig, bool]:
                 f"{done} steps already trained (got {cfg.timesteps})"
             )
         return cfg, True
-    if "out" not in given:
-        given["out"] = f"runs/{given.get('game', 'village')}-{given.get('players', 2)}p"
-    if (Path(given["out"]) / "state.json").exists():
-        raise ValueError(
-            f"{given['out']} already holds a training run; use --resume "
-            f"{given['out']} or another --out"
-        )
     cfg = TrainConfig(**given)
+    if (Path(cfg.out) / "state.json").exists():
+        raise ValueError(
+            f"{cfg.out} already holds a training run; use --resume {cfg.out} or another --out"
+        )
     return cfg, False
 
 

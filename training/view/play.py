@@ -30,8 +30,8 @@ import numpy as np
 from training.agents.checkpoint import library_version
 from training.agents.registry import UserAgent, agent_fingerprint, make_agent
 from training.arena.evaluate import ranks, win_shares
+from training.arena.jobs import seed_of
 from training.arena.store import GameRecord, GameStore, state_check
-from training.arena.tournament import seed_of
 from training.view.api import RequestError
 from training.view.positions import position
 
