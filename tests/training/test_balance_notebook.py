@@ -24,7 +24,7 @@ def _images(nb) -> int:
 def test_balance_notebook_runs_on_a_small_report(tmp_path, monkeypatch):
     pytest.importorskip("ipykernel")
     nbclient = pytest.importorskip("nbclient")
-    from training import balance
+    from training.balance import study as balance
 
     out = tmp_path / "report"
     args = ["--game", "troyes", "--players", "2", "--agents", "random", "--games", "8"]

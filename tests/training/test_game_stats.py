@@ -11,9 +11,9 @@ import pytest
 
 from core.codegen import render
 from core.registry import get_game
-from training import balance
 from training.arena.store import GameStore
 from training.arena.tournament import run_tournament
+from training.balance import study as balance
 from training.balance.game_stats import GameStats, StatsError, collect, lead_stats
 
 GAMES = ("village", "troyes")

@@ -10,8 +10,8 @@ import math
 import numpy as np
 import pytest
 
-from training import leaderboard as report
-from training import ratings
+from training.arena import leaderboard as report
+from training.arena import ratings
 from training.arena.ratings import (
     bootstrap,
     bradley_terry,

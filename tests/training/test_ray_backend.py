@@ -22,11 +22,11 @@ ray = pytest.importorskip(
 from tournament_agents import DRIVER_PID_ENV, KILL_FILE_ENV  # noqa: E402
 
 import village_env  # noqa: E402
-from training import balance  # noqa: E402
-from training import tournament as tn  # noqa: E402
 from training.arena import ray_backend as rb  # noqa: E402
+from training.arena import tournament as tn  # noqa: E402
 from training.arena.replay import replay  # noqa: E402
 from training.arena.store import GameStore  # noqa: E402
+from training.balance import study as balance  # noqa: E402
 
 RULES = village_env.RULES_DATA_HASH
 FIRST = "py:tournament_agents:first_legal"

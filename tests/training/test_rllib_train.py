@@ -21,11 +21,11 @@ import pytest
 
 import troyes_env
 import village_env
-from training import rllib_train as rt
 from training.agents.checkpoint import CheckpointError
 from training.agents.registry import agent_fingerprint, checkpoint_sidecar, make_agent
 from training.agents.rllib_agent import POLICY, RAY_DIR, SIDECAR, checkpoint_dir
 from training.arena.evaluate import evaluate
+from training.learn import rllib_train as rt
 
 GAMES = {"village": village_env, "troyes": troyes_env}
 ROOT = Path(__file__).resolve().parents[2]
@@ -120,7 +120,7 @@ def test_export_matches_the_rllib_module(runs):
 
 
 def test_plays_in_a_tournament_by_content(runs, tmp_path):
-    from training import tournament as tn
+    from training.arena import tournament as tn
 
     spec = f"rllib:{runs['village']}"
     copy = f"rllib:{_copy(runs['village'], tmp_path / 'copy')}"

@@ -11,7 +11,7 @@ import sqlite3
 import pytest
 
 import village_env
-from training import replay as rp
+from training.arena import replay as rp
 from training.arena.store import (
     SCHEMA_VERSION,
     GameStore,

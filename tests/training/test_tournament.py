@@ -12,8 +12,8 @@ from concurrent.futures.process import BrokenProcessPool
 import pytest
 
 import village_env
-from training import tournament as tn
 from training.agents.registry import AgentSpecError, agent_fingerprint, make_agent
+from training.arena import tournament as tn
 from training.arena.replay import replay
 from training.arena.store import GameStore
 

@@ -451,8 +451,8 @@ def test_tournament_takes_the_game_from_a_checkpoint_and_keys_on_its_contents(tr
     of its weights (a retrained checkpoint at the same path is another entrant)."""
     import shutil
 
-    from training import tournament as tn
     from training.agents.registry import agent_fingerprint
+    from training.arena import tournament as tn
     from training.arena.store import GameStore
 
     ckpt = tmp_path / "ckpt"
