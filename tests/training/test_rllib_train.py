@@ -94,7 +94,7 @@ def test_export_matches_the_rllib_module(runs):
     import torch
     from ray.rllib.core.rl_module.rl_module import RLModule
 
-    from training.agents.registry import mlp_logits
+    from training.agents.policy import mlp_logits
 
     ckpt = runs["village"] / "final"
     module = RLModule.from_checkpoint(

@@ -14,7 +14,8 @@ import training.arena.evaluate as ev
 import training.learn.train as tr
 from core.registry import game_names, get_game
 from training.agents.checkpoint import CheckpointError, load_actor, load_checkpoint, read_sidecar
-from training.agents.registry import PolicyAgent, make_agent, mlp_logits
+from training.agents.policy import PolicyAgent, mlp_logits
+from training.agents.registry import make_agent
 from training.arena.evaluate import play_game
 
 pytestmark = pytest.mark.slow  # MaskablePPO training runs

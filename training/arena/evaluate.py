@@ -56,7 +56,9 @@ def rules_note(game: ModuleType, rules_hash: str | None = None) -> str:
     """The note every saved result carries: its rules data hash, and whether that rules data
     holds provisional values (GameSpec.provisional_rules)."""
     h = game.RULES_DATA_HASH if rules_hash is None else rules_hash
-    return (PROVISIONAL_NOTE if game.GAME.spec.provisional_rules else RULES_NOTE).format(h=h)
+    spec = getattr(getattr(game, "GAME", None), "spec", None)  # None: not a game package
+    provisional = getattr(spec, "provisional_rules", True)  # unknown: say provisional
+    return (PROVISIONAL_NOTE if provisional else RULES_NOTE).format(h=h)
 
 
 def seat_rotation(n_agents: int, rotation: int) -> list[int]:
