@@ -265,12 +265,12 @@ def test_cathedral_credits_one_vp_per_cube():
 
 
 def _apply_event(s, key):
-    from troyes_env.engine.rounds import _enter_card
+    from troyes_env.engine.rounds import enter_card
 
     i = add_event(s, key)
     v(s, "ev_pos")[0] = i
     v(s, "phase")[0] = PH_A_EVENTS
-    _enter_card(s, TABLES)
+    enter_card(s, TABLES)
     return s
 
 
@@ -295,14 +295,14 @@ def test_penalty_records_only_the_vp_really_lost():
 
 def test_conceded_black_die_is_a_penalty():
     """ED-18: a player with no dice concedes automatically and loses 2 VP."""
-    from troyes_env.engine.events import _begin_counter
+    from troyes_env.engine.events import begin_counter
 
     s = turn_state(2)
     v(s, "dice")[:] = 0
     v(s, "rolled")[:] = 0
     give_vp(s, 0, 4)
     v(s, "black")[5] = 1
-    _begin_counter(s, TABLES, 0)
+    begin_counter(s, TABLES, 0)
     assert credits(s, 0) == {"events": 4, "penalties": -2}
 
 

@@ -33,8 +33,8 @@ from troyes_env.engine.rounds import (
     EV_LOSE_CATH,
     EV_LOSE_CH,
     EV_LOSE_ECUBE,
-    _enter_card,
-    _start_actions,
+    enter_card,
+    start_actions,
 )
 from troyes_env.layout import (
     DIST_DICE,
@@ -95,7 +95,7 @@ def _is_choice_effect(eff):
 
 
 @jit(alloc=False)
-def _event_options(s, T, q, eff, mask, mark):
+def legal_event_options(s, T, q, eff, mask, mark):
     """ED-14: the options of player q for a choice effect; marks them when mark is True."""
     m = 0
     if eff == EV_LOSE_ACUBE:
@@ -127,7 +127,7 @@ def _event_options(s, T, q, eff, mask, mark):
 
 
 @jit(alloc=False)
-def _run_events(s, T):
+def run_events(s, T):
     """rules §3 phase 3 step 2: apply every row card, left to right; stop at a player's choice."""
     n = s[S_NP]
     st = s[S_START]
@@ -139,7 +139,7 @@ def _run_events(s, T):
             while s[S_EVK] < n:
                 q = (st + s[S_EVK]) % n
                 if s[S_EVLEFT] > 0:
-                    if _event_options(s, T, q, eff, s, nl(False)) == 0:
+                    if legal_event_options(s, T, q, eff, s, nl(False)) == 0:
                         s[S_EVSHORT] = 1  # ED-15: cannot comply in full
                         s[S_EVLEFT] = 0
                     else:
@@ -153,7 +153,7 @@ def _run_events(s, T):
                 s[S_EVSHORT] = 0
         s[S_EVPOS] += 1
         if s[S_EVPOS] < row_len(s):
-            _enter_card(s, T)
+            enter_card(s, T)
     # step 3: the start player rolls every black die collected
     for _ in range(s[S_BLACKN]):
         v = roll_die(s)
@@ -164,7 +164,7 @@ def _run_events(s, T):
 
 
 @jit(alloc=False)
-def _apply_event_choice(s, T, a):
+def apply_event_choice(s, T, a):
     q = s[S_CUR]
     card = s[S_ROW + s[S_EVPOS]]
     eff = T[T_EV + card * E_W + E_EFF]
@@ -207,13 +207,13 @@ def _highest_black(s):
 
 
 @jit(alloc=False)
-def _begin_counter(s, T, q):
+def begin_counter(s, T, q):
     """ED-16: counter turns from q clockwise until no black die is left."""
     n = s[S_NP]
     while True:
         h = _highest_black(s)
         if h == 0:
-            _start_actions(s, T)
+            start_actions(s, T)
             return
         for i in range(6):
             s[S_CBLK + i] = 0
@@ -253,11 +253,11 @@ def _counter_sel_strength(s):
 
 
 @jit(alloc=False)
-def _mask_counter(s, T, mask):
+def legal_counter(s, T, mask):
     q = s[S_CUR]
     m = 0
     if s[S_COPEN] == 1:
-        m += _mask_influence(s, T, q, mask)
+        m += legal_influence(s, T, q, mask)
     strength = own_strength(s, q)
     need = _counter_need(s)
     h = _highest_black(s)
@@ -289,7 +289,7 @@ def _mask_counter(s, T, mask):
 
 
 @jit(alloc=False)
-def _apply_counter(s, T, a, work):
+def apply_counter(s, T, a, work):
     q = s[S_CUR]
     n = s[S_NP]
     if a == A_CONCEDE:
@@ -321,11 +321,11 @@ def _apply_counter(s, T, a, work):
         s[S_CUR] = (q + 1) % n
         s[S_PHASE] = PH_A_COUNTER
     else:
-        _apply_influence(s, T, q, a)
+        apply_influence(s, T, q, a)
 
 
 @jit(alloc=False)
-def _mask_influence(s, T, p, mask):
+def legal_influence(s, T, p, mask):
     m = 0
     inf = s[S_INF + p]
     if inf >= T[T_MISC + M_REROLL]:
@@ -343,7 +343,7 @@ def _mask_influence(s, T, p, mask):
 
 
 @jit(alloc=False)
-def _apply_influence(s, T, p, a):
+def apply_influence(s, T, p, a):
     if A_REROLL <= a < A_REROLL + DIST_DICE:
         i = a - A_REROLL
         s[S_INF + p] -= T[T_MISC + M_REROLL]
@@ -363,7 +363,7 @@ def _apply_influence(s, T, p, a):
 
 
 @jit(alloc=False)
-def _mask_flip(s, T, mask):
+def legal_flip(s, T, mask):
     p = s[S_CUR]
     m = 0
     k = 0
@@ -381,7 +381,7 @@ def _mask_flip(s, T, mask):
 
 
 @jit(alloc=False)
-def _apply_flip(s, T, a):
+def apply_flip(s, T, a):
     p = s[S_CUR]
     if a == A_CONFIRM:
         s[S_INF + p] -= T[T_MISC + M_FLIP]

@@ -104,7 +104,7 @@ def _append_event(s, card):
 
 
 @jit(alloc=False)
-def _start_round(s, T):
+def start_round(s, T):
     n = s[S_NP]
     s[S_ROUND] += 1
     r = s[S_ROUND]
@@ -146,12 +146,12 @@ def _start_round(s, T):
         s[S_DRAWN + nxt] += 1
     s[S_EVPOS] = 0
     s[S_BLACKN] = 0
-    _enter_card(s, T)
+    enter_card(s, T)
     s[S_PHASE] = PH_A_EVENTS
 
 
 @jit(alloc=False)
-def _enter_card(s, T):
+def enter_card(s, T):
     """ED-13: a card's black dice first, then its effect (automatic ones applied at once)."""
     n = s[S_NP]
     st = s[S_START]
@@ -189,7 +189,7 @@ def _enter_card(s, T):
 
 
 @jit(alloc=False)
-def _clear_pending(s):
+def clear_pending(s):
     s[S_TK] = TK_NONE
     s[S_TI] = -1
     s[S_CUBEPOS] = -1
@@ -203,23 +203,23 @@ def _clear_pending(s):
 
 
 @jit(alloc=False)
-def _begin_turn(s, T, q):
-    _clear_pending(s)
+def begin_turn(s, T, q):
+    clear_pending(s)
     s[S_PHASE] = PH_TURN
     s[S_CUR] = q
 
 
 @jit(alloc=False)
-def _start_actions(s, T):
+def start_actions(s, T):
     """ED-20: Phase 4 is skipped when countering used up every die."""
     if not any_dice(s):
-        _end_round(s, T)
+        end_round(s, T)
         return
-    _begin_turn(s, T, s[S_START])
+    begin_turn(s, T, s[S_START])
 
 
 @jit(alloc=False)
-def _end_round(s, T):
+def end_round(s, T):
     """rules §3 phase 5, then §7 after the last round."""
     n = s[S_NP]
     for p in range(n):
@@ -241,7 +241,7 @@ def _end_round(s, T):
         s[S_ROLLED + i] = 0
     for i in range(6):
         s[S_BLACK + i] = 0
-    _clear_pending(s)
+    clear_pending(s)
     s[S_START] = (s[S_START] + 1) % n
     if s[S_ROUND] >= s[S_NROUNDS]:
         score_final(s, T, s[S_FINAL : S_FINAL + 4])

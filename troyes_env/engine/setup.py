@@ -179,7 +179,7 @@ def _front_free(s, T, sp):
 
 
 @jit(alloc=False)
-def _setup_space_legal(s, T, sp):
+def is_setup_space_legal(s, T, sp):
     """ED-10: an empty Palace space, or the frontmost free space of a row."""
     if s[S_SPACES + sp] >= 0:
         return False
@@ -187,7 +187,7 @@ def _setup_space_legal(s, T, sp):
 
 
 @jit(alloc=False)
-def _apply_setup(s, T, a):
+def apply_setup(s, T, a):
     n = s[S_NP]
     p = s[S_CUR]
     sp = a - A_SPACE

@@ -33,8 +33,8 @@ from troyes_env.engine.board import (
     standing,
 )
 from troyes_env.engine.events import (
-    _apply_influence,
-    _mask_influence,
+    apply_influence,
+    legal_influence,
 )
 from troyes_env.engine.feasible import (
     option_feasible_fast,
@@ -58,9 +58,9 @@ from troyes_env.engine.groups import (
     search_group,
 )
 from troyes_env.engine.rounds import (
-    _begin_turn,
-    _clear_pending,
-    _end_round,
+    begin_turn,
+    clear_pending,
+    end_round,
 )
 from troyes_env.layout import (
     DIST_DICE,
@@ -121,21 +121,21 @@ from troyes_env.tables import (
     T_MISC,
 )
 
-N_TARGETS = 9 + NROW + 1 + 3 + 1  # _mask_turn: cards, event row, Cathedral, buildings, agriculture
+N_TARGETS = 9 + NROW + 1 + 3 + 1  # legal_turn: cards, event row, Cathedral, buildings, agriculture
 
 
 @jit(alloc=False)
-def _end_turn(s, T):
+def end_turn(s, T):
     """ED-20: end Phase 4 when all passed or no dice remain; else the next active player,
     each passed player skipped on the way putting 1 denier on their district."""
     n = s[S_NP]
-    _clear_pending(s)
+    clear_pending(s)
     allp = True
     for p in range(n):
         if s[S_PASSED + p] == 0:
             allp = False
     if allp or not any_dice(s):
-        _end_round(s, T)
+        end_round(s, T)
         return
     q = s[S_CUR]
     while True:
@@ -144,17 +144,17 @@ def _end_turn(s, T):
             s[S_DDEN + q] += T[T_MISC + M_PASS_EXTRA]
         else:
             break
-    _begin_turn(s, T, q)
+    begin_turn(s, T, q)
 
 
 @jit(alloc=False)
-def _mask_turn(s, T, mask, work):
+def legal_turn(s, T, mask, work):
     """DP-4: influence, pass, and every target with a legal group (ED-5): the 9 Activity cards,
     the event row, the Cathedral, the 3 buildings, agriculture (one call site of the inlined
     target_feasible_fast)."""
     p = s[S_CUR]
     reset_summary(s, p, work)  # one dice summary for every target of this mask
-    m = _mask_influence(s, T, p, mask)
+    m = legal_influence(s, T, p, mask)
     mask[A_PASS] = True
     m += 1
     nrow = row_len(s)
@@ -190,8 +190,8 @@ def _mask_turn(s, T, mask, work):
 
 
 @jit(alloc=False)
-def _turn_legal(s, T, a, mask, work):
-    """mask[a] of _mask_turn without building the whole mask (step's legality test)."""
+def is_turn_legal(s, T, a, mask, work):
+    """mask[a] of legal_turn without building the whole mask (step's legality test)."""
     p = s[S_CUR]
     if a == A_PASS:
         return True
@@ -219,13 +219,13 @@ def _turn_legal(s, T, a, mask, work):
         return target_feasible_fast(s, T, p, tk, ti, mask, nl(A_DIE), work)
     for i in range(mask.shape[0]):
         mask[i] = False
-    _mask_influence(s, T, p, mask)
+    legal_influence(s, T, p, mask)
     return mask[a]
 
 
 @jit(alloc=False)
-def _dice_legal(s, T, a, mask, work):
-    """mask[a] of _mask_dice without building the whole mask (step's legality test)."""
+def is_dice_legal(s, T, a, mask, work):
+    """mask[a] of legal_dice without building the whole mask (step's legality test)."""
     p = s[S_CUR]
     if a == A_CONFIRM:
         return s[S_SELN] > 0 and _sel_eval(s, T, p) > 0
@@ -241,12 +241,12 @@ def _dice_legal(s, T, a, mask, work):
 
 
 @jit(alloc=False)
-def _apply_turn(s, T, a):
+def apply_turn(s, T, a):
     p = s[S_CUR]
     if a == A_PASS:
         s[S_PASSED + p] = 1
         s[S_DDEN + p] += T[T_MISC + M_PASS]  # rules §4.6, U-PASS
-        _end_turn(s, T)
+        end_turn(s, T)
         return
     tk = TK_NONE
     ti = 0
@@ -264,7 +264,7 @@ def _apply_turn(s, T, a):
     elif a == A_AGRI:
         tk = TK_AGRI
     else:
-        _apply_influence(s, T, p, a)
+        apply_influence(s, T, p, a)
         return
     s[S_TK] = tk
     s[S_TI] = ti
@@ -276,7 +276,7 @@ def _apply_turn(s, T, a):
 
 
 @jit(alloc=False)
-def _mask_cube(s, T, mask, work):
+def legal_cube(s, T, mask, work):
     p = s[S_CUR]
     tk = s[S_TK]
     ti = s[S_TI]
@@ -302,7 +302,7 @@ def _sel_eval(s, T, p):
 
 
 @jit(alloc=False)
-def _mask_dice(s, T, mask, work):
+def legal_dice(s, T, mask, work):
     p = s[S_CUR]
     m = search_group(s, T, p, s[S_TK], s[S_TI], s[S_CUBEPOS], mask, nl(A_DIE), work, nl(True))
     if s[S_SELN] > 0 and _sel_eval(s, T, p) > 0:
@@ -312,7 +312,7 @@ def _mask_dice(s, T, mask, work):
 
 
 @jit(alloc=False)
-def _apply_dice(s, T, a):
+def apply_dice(s, T, a):
     p = s[S_CUR]
     n = s[S_NP]
     if a == A_CONFIRM:
@@ -364,17 +364,17 @@ def _execute(s, T, p):
     elif tk == TK_EVENT:
         for _ in range(y):  # ED-32: first empty flags, +1 influence each
             place_event_cube(s, T, p, ti)
-        _end_turn(s, T)
+        end_turn(s, T)
     elif tk == TK_CATH:
         for k in range(n):
             build_cathedral_cube(s, T, p, s[S_SEL + k] % N_VAL + 1)
-        _end_turn(s, T)
+        end_turn(s, T)
     elif tk == TK_BUILD:
         s[S_PVAL] = t0 % N_VAL + 1
         s[S_PHASE] = PH_SOURCE
     else:
         s[S_DEN + p] += y  # rules §4.5 agriculture
-        _end_turn(s, T)
+        end_turn(s, T)
 
 
 @jit(alloc=False)
@@ -391,7 +391,7 @@ def _source_ok(s, T, p, kind, idx):
 
 
 @jit(alloc=False)
-def _mask_source(s, T, mask):
+def legal_source(s, T, mask):
     """DP-7 / ED-7: supply, an own standing or lying citizen, an own supervisor elsewhere."""
     p = s[S_CUR]
     m = 0
@@ -415,7 +415,7 @@ def _mask_source(s, T, mask):
 
 
 @jit(alloc=False)
-def _apply_source(s, T, a):
+def apply_source(s, T, a):
     p = s[S_CUR]
     if a == A_SUPPLY:
         kind = 0
@@ -446,7 +446,7 @@ def _apply_source(s, T, a):
         _start_activations(s, T, p)
     else:
         place_citizen(s, T, p, ti, s[S_PVAL])
-        _end_turn(s, T)
+        end_turn(s, T)
 
 
 @jit(alloc=False)
@@ -461,27 +461,27 @@ def _start_activations(s, T, p):
         # delayed card: one cube per activation (rules §4.1)
         s[S_ACUBE + ti * 4 + p] += nact
         s[S_CUBES + p] += nact
-        _end_turn(s, T)
+        end_turn(s, T)
         return
     if eff == EF_GAIN:
         s[S_DEN + p] += T[o + A_P0] * nact
         gain_influence(s, T, p, T[o + A_P1] * nact)
         gain_vp(s, p, T[o + A_P2] * nact, SRC_ACT + card)  # "activity:<KEY>" (rules §6.1.2)
-        _end_turn(s, T)
+        end_turn(s, T)
     elif eff == EF_VP_PER:
         gain_vp(s, p, T[o + A_P1] * count_of(s, T, p, T[o + A_P0]) * nact, SRC_ACT + card)
-        _end_turn(s, T)
+        end_turn(s, T)
     elif eff == EF_MILLER:
         a = standing(s, p, nl(0))
         b = standing(s, p, nl(1))
         s[S_DEN + p] += T[o + A_P0] * (a if a > b else b) * nact
-        _end_turn(s, T)
+        end_turn(s, T)
     else:
-        _do_activation(s, T, p)
+        apply_activation(s, T, p)
 
 
 @jit(alloc=False)
-def _do_activation(s, T, p):
+def apply_activation(s, T, p):
     ti = s[S_TI]
     card = s[S_ACARD + ti]
     o = T_ACT + card * A_W
@@ -523,11 +523,11 @@ def _after_activation(s, T, p):
     if s[S_ACTK] < s[S_ACTN] and (eff != EF_PAY_GAIN or pay_gain_affordable(s, T, p, card)):
         s[S_PHASE] = PH_GOON
     else:
-        _end_turn(s, T)
+        end_turn(s, T)
 
 
 @jit(alloc=False)
-def _mask_archer(s, T, mask):
+def legal_archer(s, T, mask):
     m = 0
     for i in range(row_len(s)):
         if free_flags(s, T, i) > 0:
@@ -537,7 +537,7 @@ def _mask_archer(s, T, mask):
 
 
 @jit(alloc=False)
-def _apply_archer(s, T, a):
+def apply_archer(s, T, a):
     p = s[S_CUR]
     place_event_cube(s, T, p, a - A_EVENT)
     s[S_PVAL] -= 1
