@@ -64,10 +64,18 @@ from troyes_env.engine.rounds import (
 )
 from troyes_env.layout import (
     DIST_DICE,
+    FROM_CARD,
+    FROM_LYING,
+    FROM_SPACE,
+    FROM_SUPPLY,
+    MAXP,
     N_ACTPOS,
+    N_BLD,
     N_DIE_TYPES,
+    N_OWNERS,
     N_SPACES,
     N_VAL,
+    NEUTRAL,
     NROW,
     PH_ARCHER,
     PH_CUBE,
@@ -99,6 +107,10 @@ from troyes_env.layout import (
     S_TI,
     S_TK,
     SRC_ACT,
+    SUP_ART,
+    SUP_NONE,
+    SUP_SLOT1,
+    SUP_SLOT2,
     TK_ACT,
     TK_AGRI,
     TK_BUILD,
@@ -121,7 +133,13 @@ from troyes_env.tables import (
     T_MISC,
 )
 
-N_TARGETS = 9 + NROW + 1 + 3 + 1  # legal_turn: cards, event row, Cathedral, buildings, agriculture
+# legal_turn's targets j: the Activity cards, the event row, the Cathedral, the buildings,
+# agriculture
+J_EVENTS = N_ACTPOS
+J_CATH = J_EVENTS + NROW
+J_BUILD = J_CATH + 1
+J_AGRI = J_BUILD + N_BLD
+N_TARGETS = J_AGRI + 1
 
 
 @jit(alloc=False)
@@ -159,25 +177,25 @@ def legal_turn(s, T, mask, work):
     m += 1
     nrow = row_len(s)
     for j in range(N_TARGETS):
-        if j < 9:
+        if j < J_EVENTS:
             if s[S_ACARD + j] < 0:
                 continue
             tk = TK_ACT
             ti = j
             a = A_ACTIVITY + j
-        elif j < 9 + NROW:
-            ti = j - 9
+        elif j < J_CATH:
+            ti = j - J_EVENTS
             if ti >= nrow:
                 continue
             tk = TK_EVENT
             a = A_EVENT + ti
-        elif j == 9 + NROW:
+        elif j == J_CATH:
             tk = TK_CATH
             ti = 0
             a = A_CATHEDRAL
-        elif j < 13 + NROW:
+        elif j < J_AGRI:
             tk = TK_BUILD
-            ti = j - 10 - NROW
+            ti = j - J_BUILD
             a = A_BUILDING + ti
         else:
             tk = TK_AGRI
@@ -198,7 +216,7 @@ def is_turn_legal(s, T, a, mask, work):
     reset_summary(s, p, work)
     tk = TK_NONE
     ti = 0
-    if A_ACTIVITY <= a < A_ACTIVITY + 9:
+    if A_ACTIVITY <= a < A_ACTIVITY + N_ACTPOS:
         ti = a - A_ACTIVITY
         if s[S_ACARD + ti] < 0:
             return False
@@ -210,7 +228,7 @@ def is_turn_legal(s, T, a, mask, work):
         tk = TK_EVENT
     elif a == A_CATHEDRAL:
         tk = TK_CATH
-    elif A_BUILDING <= a < A_BUILDING + 3:
+    elif A_BUILDING <= a < A_BUILDING + N_BLD:
         tk = TK_BUILD
         ti = a - A_BUILDING
     elif a == A_AGRI:
@@ -250,7 +268,7 @@ def apply_turn(s, T, a):
         return
     tk = TK_NONE
     ti = 0
-    if A_ACTIVITY <= a < A_ACTIVITY + 9:
+    if A_ACTIVITY <= a < A_ACTIVITY + N_ACTPOS:
         tk = TK_ACT
         ti = a - A_ACTIVITY
     elif A_EVENT <= a < A_EVENT + NROW:
@@ -258,7 +276,7 @@ def apply_turn(s, T, a):
         ti = a - A_EVENT
     elif a == A_CATHEDRAL:
         tk = TK_CATH
-    elif A_BUILDING <= a < A_BUILDING + 3:
+    elif A_BUILDING <= a < A_BUILDING + N_BLD:
         tk = TK_BUILD
         ti = a - A_BUILDING
     elif a == A_AGRI:
@@ -283,7 +301,7 @@ def legal_cube(s, T, mask, work):
     m = 0
     reset_summary(s, p, work)
     for pos in range(N_ACTPOS):
-        if s[S_ACUBE + pos * 4 + p] > 0 and cube_fits(s, T, tk, ti, pos):
+        if s[S_ACUBE + pos * MAXP + p] > 0 and cube_fits(s, T, tk, ti, pos):
             if option_feasible_fast(s, T, p, tk, ti, pos, mask, nl(A_DIE), work):
                 mask[A_ACTIVITY + pos] = True
                 m += 1
@@ -347,15 +365,15 @@ def _execute(s, T, p):
         d = t // DIST_DICE
         if d != p and each > 0:
             s[S_DEN + p] -= each
-            if d < 4:
+            if d != NEUTRAL:
                 s[S_DEN + d] += each  # paid to the owner; neutral dice to the bank (rules §4.0)
         s[S_DICE + t] -= 1
     if cube >= 0:
-        s[S_ACUBE + cube * 4 + p] -= 1
+        s[S_ACUBE + cube * MAXP + p] -= 1
         s[S_CUBES + p] -= 1
     if tk == TK_ACT:
         s[S_ACTN] = y
-        if s[S_ASUP + ti * 4 + p] == 0:
+        if s[S_ASUP + ti * MAXP + p] == SUP_NONE:
             from_hire_cost(s, T, p, ti)
             s[S_HIRING] = 1
             s[S_PHASE] = PH_SOURCE  # DP-7
@@ -395,20 +413,20 @@ def legal_source(s, T, mask):
     """DP-7 / ED-7: supply, an own standing or lying citizen, an own supervisor elsewhere."""
     p = s[S_CUR]
     m = 0
-    if s[S_SUP + p] > 0 and _source_ok(s, T, p, nl(0), nl(0)):
+    if s[S_SUP + p] > 0 and _source_ok(s, T, p, nl(FROM_SUPPLY), nl(0)):
         mask[A_SUPPLY] = True
         m += 1
     for sp in range(N_SPACES):
-        if s[S_SPACES + sp] == p and _source_ok(s, T, p, nl(1), sp):
+        if s[S_SPACES + sp] == p and _source_ok(s, T, p, nl(FROM_SPACE), sp):
             mask[A_SPACE + sp] = True
             m += 1
-    for b in range(3):
-        if s[S_LYING + b * 5 + p] > 0 and _source_ok(s, T, p, nl(2), b):
+    for b in range(N_BLD):
+        if s[S_LYING + b * N_OWNERS + p] > 0 and _source_ok(s, T, p, nl(FROM_LYING), b):
             mask[A_LYING + b] = True
             m += 1
     for pos in range(N_ACTPOS):
-        if s[S_ASUP + pos * 4 + p] > 0 and not (s[S_TK] == TK_ACT and pos == s[S_TI]):
-            if _source_ok(s, T, p, nl(3), pos):
+        if s[S_ASUP + pos * MAXP + p] > SUP_NONE and not (s[S_TK] == TK_ACT and pos == s[S_TI]):
+            if _source_ok(s, T, p, nl(FROM_CARD), pos):
                 mask[A_ACTIVITY + pos] = True
                 m += 1
     return m
@@ -418,16 +436,16 @@ def legal_source(s, T, mask):
 def apply_source(s, T, a):
     p = s[S_CUR]
     if a == A_SUPPLY:
-        kind = 0
+        kind = FROM_SUPPLY
         idx = 0
     elif A_SPACE <= a < A_SPACE + N_SPACES:
-        kind = 1
+        kind = FROM_SPACE
         idx = a - A_SPACE
-    elif A_LYING <= a < A_LYING + 3:
-        kind = 2
+    elif A_LYING <= a < A_LYING + N_BLD:
+        kind = FROM_LYING
         idx = a - A_LYING
     else:
-        kind = 3
+        kind = FROM_CARD
         idx = a - A_ACTIVITY
     citizen_leave(s, T, p, kind, idx)
     ti = s[S_TI]
@@ -435,14 +453,14 @@ def apply_source(s, T, a):
         # ED-29: first free scoring slot, else the illustration
         used1 = False
         used2 = False
-        for q in range(4):
-            w = s[S_ASUP + ti * 4 + q]
-            if w == 1:
+        for q in range(MAXP):
+            w = s[S_ASUP + ti * MAXP + q]
+            if w == SUP_SLOT1:
                 used1 = True
-            elif w == 2:
+            elif w == SUP_SLOT2:
                 used2 = True
-        slot = 1 if not used1 else (2 if not used2 else 3)
-        s[S_ASUP + ti * 4 + p] = slot
+        slot = SUP_SLOT1 if not used1 else (SUP_SLOT2 if not used2 else SUP_ART)
+        s[S_ASUP + ti * MAXP + p] = slot
         _start_activations(s, T, p)
     else:
         place_citizen(s, T, p, ti, s[S_PVAL])
@@ -459,7 +477,7 @@ def _start_activations(s, T, p):
     eff = T[o + A_EFF]
     if T[o + A_TIMING] == TIMING_DELAYED:
         # delayed card: one cube per activation (rules §4.1)
-        s[S_ACUBE + ti * 4 + p] += nact
+        s[S_ACUBE + ti * MAXP + p] += nact
         s[S_CUBES + p] += nact
         end_turn(s, T)
         return
