@@ -9,7 +9,7 @@ import troyes_env as T
 from core.rng import rng_seed, split_seed
 from troyes_env import layout as L
 from troyes_env.engine import WORK_SIZE, init_state, settle
-from troyes_env.engine.checks import random_game
+from troyes_env.engine.checks import HI, LO, random_game
 from troyes_env.layout import PH_A_EVENTS, PH_OVER, SCORE_SOURCES, STATE_SIZE
 from troyes_env.rules_data import ACTIVITY_CARDS
 from troyes_env.tables import TABLES
@@ -122,7 +122,7 @@ def _sweep_game(n, g, mask, work, rng4, spare):
     init_state(s, TABLES, n, *split_seed(500 * n + g))
     settle(s, TABLES, mask, work)
     rng_seed(rng4, 0, g, n, 14)
-    k, err = random_game(s, TABLES, mask, work, rng4, spare, False, 5000)
+    k, err = random_game(s, TABLES, LO, HI, mask, work, rng4, spare, False, 5000)
     assert err == 0, f"{n}p game {g}: error code {err} after {k} decisions"
     return s
 
