@@ -110,7 +110,7 @@ def test_from_bytes_checks_the_segment():
         T.from_bytes(T.to_bytes(bad))
     bad = s.copy()
     v(bad, "score_src")[0, SCORE_SOURCES.index("floor")] = 1  # a final term during play
-    with pytest.raises(T.StateFormatError, match="final-scoring sources"):
+    with pytest.raises(T.StateFormatError, match="score sources"):  # the same invariant
         T.from_bytes(T.to_bytes(bad))
 
 
