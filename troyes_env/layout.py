@@ -24,7 +24,38 @@ N_BLD = 3  # main buildings: Palace, Bishopric, City Hall (rules_data.Building)
 BLD_SPACES = 6  # spaces of a main building (Palace 6x1, Bishopric 3x2, City Hall 2x3)
 N_SPACES = N_BLD * BLD_SPACES  # SPACE ids: building*6 + place
 N_ACTPOS = 9  # Activity card positions: colour*3 + level-1
-N_CATH = 3 * N_VAL  # Cathedral places: level*6 + value-1
+N_LEVELS = 3  # Activity card levels I-III of a colour; Cathedral levels
+N_CATH = N_LEVELS * N_VAL  # Cathedral places: level*6 + value-1
+N_EVENTS = 17  # event cards (rules §6.2), ids 0..16, 0 = Marauding
+MARAUDING = 0  # the event card that starts the row and stays in play (rules §4.3)
+N_DECKS = N_COL  # event decks, one per colour: yellow, white, red
+DECK_LEN = 8  # entries of one event deck in `decks` (-1 padding)
+N_CHAR_SLOTS = 2  # secret Character cards of a seat (rules §2.4)
+
+# owners: -1 empty, 0..3 a seat, GREY the neutral citizens (spaces, lying, flags, Cathedral);
+# in `kept_by`, GREY means the card left the game (a grey majority)
+GREY = MAXP
+N_OWNERS = MAXP + 1  # owners of lying citizens: the seats, then grey
+NEUTRAL = MAXP  # the neutral dice district, after the seats' districts (rules §3 phase 2)
+N_GREY = 8  # grey citizens in the game (rules §1)
+MAX_OWNED = 12  # citizens a player may own (rules §1)
+MAX_ROLLED = 6  # dice of one colour rolled in a round, all districts together (ED-3)
+MAX_GROUP = 3  # dice in one group (rules §4.0)
+MAX_FLIP = 3  # dice flipped for one influence payment (rules §5)
+RED_STRENGTH = 2  # a red die counts double against black dice (rules §3 phase 3)
+OPPOSITE = N_VAL + 1  # a die's opposite face: OPPOSITE - v (rules §5 flip)
+
+# colours (rules_data.Colour) and main buildings (rules_data.Building)
+COL_Y, COL_W, COL_R = 0, 1, 2
+B_PALACE, B_BISHOPRIC, B_CITY_HALL = 0, 1, 2
+SP_BISHOPRIC = B_BISHOPRIC * BLD_SPACES  # first SPACE id of the Bishopric (3 rows of 2)
+SP_CITY_HALL = B_CITY_HALL * BLD_SPACES  # first SPACE id of the City Hall (2 rows of 3)
+
+# supervisor codes in `sup` (rules §4.1): none, slot 1, slot 2, the art (a third supervisor)
+SUP_NONE, SUP_SLOT1, SUP_SLOT2, SUP_ART = 0, 1, 2, 3
+# where a citizen placed or hired comes from (ED-7): the (general) supply, standing at a SPACE,
+# lying at a building, a supervisor on an Activity card
+FROM_SUPPLY, FROM_SPACE, FROM_LYING, FROM_CARD = 0, 1, 2, 3
 
 # phases (the decision the state waits for; rules §10.7 decision points)
 PH_SETUP = 0  # DP-1 pre-placement: SPACE(s)
@@ -61,6 +92,7 @@ PHASE_NAMES = (
 
 # pending action target kinds
 TK_NONE, TK_ACT, TK_EVENT, TK_CATH, TK_BUILD, TK_AGRI = range(6)
+N_TK = 6
 
 # Points by source (issue 14): every change of a player's VP and every final-scoring term is
 # credited, when it happens, to exactly one of these sources in the `score_src` segment (one row
@@ -146,7 +178,7 @@ LAYOUT = Layout(
         ("dist_den", (MAXP,), 0, BIG, False, "deniers lying on each district (pass marker)"),
         (
             "chars",
-            (MAXP, 2),
+            (MAXP, N_CHAR_SLOTS),
             -1,
             5,
             True,
@@ -156,40 +188,75 @@ LAYOUT = Layout(
         ("cubes_out", (MAXP,), 0, BIG, False, "cubes each seat has on cards, events, Cathedral"),
         ("grey_supply", (), 0, 8, False, "grey citizens in the general supply"),
         ("spaces", (N_SPACES,), -1, 4, False, "owner of each building space (-1 empty, 4 grey)"),
-        ("lying", (3, 5), 0, 1, False, "citizens lying at each building, per owner (4 grey)"),
-        ("act_card", (9,), -1, 26, False, "revealed Activity card per position colour*3+level-1"),
-        ("act_hidden", (9,), -1, 26, True, "face-down Activity card per position (-1 revealed)"),
-        ("sup", (9, MAXP), 0, 3, False, "supervisor of a seat on a card: 0 none, 1/2 slot, 3 art"),
-        ("act_cubes", (9, MAXP), 0, BIG, False, "Activity cubes per card per seat"),
-        ("cath", (3, 6), -1, 3, False, "Cathedral [level][value-1] owner"),
+        (
+            "lying",
+            (N_BLD, N_OWNERS),
+            0,
+            1,
+            False,
+            "citizens lying at each building, per owner (4 grey)",
+        ),
+        (
+            "act_card",
+            (N_ACTPOS,),
+            -1,
+            26,
+            False,
+            "revealed Activity card per position colour*3+level-1",
+        ),
+        (
+            "act_hidden",
+            (N_ACTPOS,),
+            -1,
+            26,
+            True,
+            "face-down Activity card per position (-1 revealed)",
+        ),
+        (
+            "sup",
+            (N_ACTPOS, MAXP),
+            0,
+            3,
+            False,
+            "supervisor of a seat on a card: 0 none, 1/2 slot, 3 art",
+        ),
+        ("act_cubes", (N_ACTPOS, MAXP), 0, BIG, False, "Activity cubes per card per seat"),
+        ("cath", (N_LEVELS, N_VAL), -1, 3, False, "Cathedral [level][value-1] owner"),
         ("row_card", (NROW,), -1, 16, False, "event row, position 0 = Marauding (-1 empty)"),
         ("row_flags", (NROW, NFLAG), -1, 4, False, "owner of each flag space of a row card"),
-        ("kept_by", (17,), -1, 4, False, "who kept an event card (-1 not; 4 left the game)"),
-        ("decks", (3, 8), -1, 16, True, "event decks Y, W, R in draw order (-1 padding)"),
+        ("kept_by", (N_EVENTS,), -1, 4, False, "who kept an event card (-1 not; 4 left the game)"),
+        (
+            "decks",
+            (N_DECKS, DECK_LEN),
+            -1,
+            16,
+            True,
+            "event decks Y, W, R in draw order (-1 padding)",
+        ),
         ("deck_drawn", (3,), 0, 8, False, "cards drawn from each deck"),
         ("dice", (N_DIST, N_COL, N_VAL), 0, 6, False, "dice per district, colour, value-1"),
-        ("rolled", (5, 3), 0, 6, False, "dice rolled this round per district and colour"),
-        ("black", (6,), 0, BIG, False, "black dice to counter, per value-1"),
+        ("rolled", (N_DIST, N_COL), 0, 6, False, "dice rolled this round per district and colour"),
+        ("black", (N_VAL,), 0, BIG, False, "black dice to counter, per value-1"),
         ("black_n", (), 0, BIG, False, "black dice collected before the roll"),
         ("ev_pos", (), 0, NROW, False, "event row position being applied"),
         ("ev_k", (), 0, 4, False, "player offset from the start player in an event effect"),
         ("ev_left", (), 0, 10, False, "items still to give up for this player and card"),
         ("ev_short", (), 0, 1, False, "this player could not comply with this card"),
-        ("cnt_blk", (6,), 0, BIG, False, "black dice chosen in this counter turn, per value-1"),
-        ("cnt_sel", (3, 6), 0, 6, False, "own dice chosen in this counter turn"),
+        ("cnt_blk", (N_VAL,), 0, BIG, False, "black dice chosen in this counter turn, per value-1"),
+        ("cnt_sel", (N_COL, N_VAL), 0, 6, False, "own dice chosen in this counter turn"),
         ("cnt_last", (), -1, 17, False, "last own die id chosen (non-decreasing order)"),
         ("cnt_lastb", (), 0, 6, False, "last extra black value chosen (non-decreasing)"),
         ("cnt_open", (), 0, 1, False, "1 while influence may still be spent this counter turn"),
         ("tgt_kind", (), 0, 5, False, "pending action target TK_*"),
         ("tgt_idx", (), -1, 12, False, "card position / row position / building"),
         ("cube_pos", (), -1, 8, False, "card whose cube is spent (-1 none)"),
-        ("sel", (3,), -1, 89, False, "chosen dice, abs district*18 + colour*6 + value-1"),
+        ("sel", (MAX_GROUP,), -1, 89, False, "chosen dice, abs district*18 + colour*6 + value-1"),
         ("sel_n", (), 0, 3, False, "dice chosen"),
         ("pend_val", (), 0, 6, False, "placement die value after confirm"),
         ("hiring", (), 0, 1, False, "the pending activation hires a supervisor"),
         ("act_n", (), 0, BIG, False, "activations N of the pending activation"),
         ("act_k", (), 0, BIG, False, "activations made"),
-        ("flip_sel", (3, 6), 0, 6, False, "own dice chosen to flip"),
+        ("flip_sel", (N_COL, N_VAL), 0, 6, False, "own dice chosen to flip"),
         ("flip_last", (), -1, 17, False, "last die id chosen to flip"),
         ("flip_ret", (), 0, 13, False, "phase to return to after a flip"),
         (

@@ -78,7 +78,3 @@ OB_EVSTEP = OBS_OFFSETS["event_step"]
 OB_COUNTER = OBS_OFFSETS["counter"]
 OB_PENDING = OBS_OFFSETS["pending"]
 OB_FLIP = OBS_OFFSETS["flip"]
-
-
-def describe_layout() -> str:
-    return "\n".join(f"{OBS_OFFSETS[n]:5d} {n:<12} {s:4d}  {d}" for n, s, d in OBS_BLOCKS)

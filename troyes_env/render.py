@@ -1,18 +1,32 @@
-"""Text board and action descriptions (render_mode="ansi", describe)."""
+"""Words for actions (`describe`) and a text board (`render`, render_mode="ansi")."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from troyes_env import tables as _tables
 from troyes_env.actions import ACTIONS
-from troyes_env.layout import LAYOUT, PH_EVENT, PH_OVER, PHASE_NAMES, TK_ACT
+from troyes_env.layout import (
+    GREY,
+    LAYOUT,
+    NEUTRAL,
+    PH_ARCHER,
+    PH_COUNTER,
+    PH_CUBE,
+    PH_DICE,
+    PH_EVENT,
+    PH_FLIP,
+    PH_OVER,
+    PH_SOURCE,
+    PHASE_NAMES,
+    TK_ACT,
+)
 from troyes_env.rules_data import ACTIVITY_NAMES, CHARACTER_NAMES, EVENT_NAMES, EventEffect
-from troyes_env.tables import E_EFF, E_W, T_EV
+from troyes_env.tables import E_EFF, E_FLAGS, E_W, T_EV, TABLES
 
 COL = "YWR"
+COLOUR_WORDS = ("yellow", "white", "red")
 BUILD = ("Palace", "Bishopric", "City Hall")
-OWNER = {-1: ".", 4: "g"}
+OWNER = {-1: ".", GREY: "g"}
 
 
 def _v(state, name):
@@ -47,19 +61,20 @@ def _event_at(state, i):
     return EVENT_NAMES[c] if c >= 0 else f"empty row position {i}"
 
 
-def describe_action(a: int, state: np.ndarray | None = None) -> str:
-    """Words for an action id, worded for the current phase when a state is given."""
+def describe(action: int, state: np.ndarray | None = None, T: np.ndarray = TABLES) -> str:
+    """Words for an action; with a state, worded for the current phase (T: the rules tables in
+    use, for the shape every game's describe has; the words need none)."""
     try:
-        seg, idx = ACTIONS.decode(a)
+        seg, idx = ACTIONS.decode(action)
     except ValueError:
-        return f"invalid action {a}"
+        return f"invalid action {action}"
     ph = int(_v(state, "phase")[0]) if state is not None else -1
     tk = int(_v(state, "tgt_kind")[0]) if state is not None else -1
     if seg == "SPACE":
         where = space_name(idx[0])
         if ph == PH_EVENT:
             return f"event: send home the citizen at {where}"
-        if ph == 6:
+        if ph == PH_SOURCE:
             return f"citizen source: the citizen standing at {where}"
         return f"place a citizen at {where}"
     if seg == "LYING":
@@ -68,9 +83,9 @@ def describe_action(a: int, state: np.ndarray | None = None) -> str:
         return f"place a citizen in the {BUILD[idx[0]]}"
     if seg == "ACTIVITY":
         name = _card_at(state, idx[0])
-        if ph == 4:
+        if ph == PH_CUBE:
             return f"spend a cube from {name}"
-        if ph == 6:
+        if ph == PH_SOURCE:
             return f"citizen source: own supervisor on {name}"
         if ph == PH_EVENT:
             return f"event: give up a cube from {name}"
@@ -79,19 +94,19 @@ def describe_action(a: int, state: np.ndarray | None = None) -> str:
         name = _event_at(state, idx[0])
         if ph == PH_EVENT:
             return f"event: give up a cube from {name}"
-        if ph == 8:
+        if ph == PH_ARCHER:
             return f"cube on {name}"
         return f"fight {name}"
     if seg == "DIE":
         d, c, v = idx
-        who = "own" if d == 0 else ("neutral" if d == 4 else f"player +{d}")
-        verb = "flip" if ph == 9 else ("counter with" if ph == 2 else "use")
-        return f"{verb} {who} {'yellow white red'.split()[c]} die {v + 1}"
+        who = "own" if d == 0 else ("neutral" if d == NEUTRAL else f"player +{d}")
+        verb = "flip" if ph == PH_FLIP else ("counter with" if ph == PH_COUNTER else "use")
+        return f"{verb} {who} {COLOUR_WORDS[c]} die {v + 1}"
     if seg == "BLACK":
         return f"also counter a black die {idx[0] + 1}"
     if seg == "REROLL":
         c, v = idx
-        return f"influence: reroll own {'yellow white red'.split()[c]} die {v + 1}"
+        return f"influence: reroll own {COLOUR_WORDS[c]} die {v + 1}"
     if seg == "CATH_VALUE":
         return f"event: lose the Cathedral cube of value {idx[0] + 1}"
     words = {
@@ -108,14 +123,13 @@ def describe_action(a: int, state: np.ndarray | None = None) -> str:
         "STOP": "stop activating",
     }
     w = words[seg]
-    if seg == "CONFIRM" and ph == 5 and tk == TK_ACT and state is not None:
+    if seg == "CONFIRM" and ph == PH_DICE and tk == TK_ACT and state is not None:
         w = f"confirm the dice for {_card_at(state, int(_v(state, 'tgt_idx')[0]))}"
     return w
 
 
-def render_text(state: np.ndarray, T: np.ndarray | None = None) -> str:
-    """A readable text board (T: the rules tables in use; default the standard ones)."""
-    T = _tables.TABLES if T is None else T
+def render(state: np.ndarray, T: np.ndarray = TABLES) -> str:
+    """A readable text board (T: the rules tables in use)."""
     n = int(_v(state, "n_players")[0])
     lines = []
     ph = int(_v(state, "phase")[0])
@@ -169,8 +183,6 @@ def render_text(state: np.ndarray, T: np.ndarray | None = None) -> str:
     cath = _v(state, "cath")
     lines.append("  Cathedral " + " / ".join("".join(_own(x) for x in cath[lv]) for lv in range(3)))
     rc, fl = _v(state, "row_card"), _v(state, "row_flags")
-    from troyes_env.tables import E_FLAGS
-
     for i in range(len(rc)):
         c = int(rc[i])
         if c < 0:
@@ -182,7 +194,7 @@ def render_text(state: np.ndarray, T: np.ndarray | None = None) -> str:
         )
     dice = _v(state, "dice")
     for d in range(5):
-        if d >= n and d != 4:
+        if d >= n and d != NEUTRAL:
             continue
         txt = " ".join(
             f"{COL[c]}{v + 1}" + (f"x{int(dice[d, c, v])}" if dice[d, c, v] > 1 else "")
@@ -190,7 +202,7 @@ def render_text(state: np.ndarray, T: np.ndarray | None = None) -> str:
             for v in range(6)
             if dice[d, c, v]
         )
-        lines.append(f"  district {'N' if d == 4 else d}: {txt or '-'}")
+        lines.append(f"  district {'N' if d == NEUTRAL else d}: {txt or '-'}")
     bl = _v(state, "black")
     if bl.sum():
         # a die per value, or value x count for more than 6 of one (a state edited by hand can

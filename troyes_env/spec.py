@@ -7,8 +7,8 @@ from troyes_env import hidden, render, rules_data, tables
 from troyes_env.actions import ACTIONS
 from troyes_env.bots import TroyesHeuristic
 from troyes_env.engine import api
+from troyes_env.engine.checks import HI, INVARIANT_MESSAGES, LO, check_invariants_code
 from troyes_env.engine.kernels import N_KEYS, WORK_SIZE, k_keys
-from troyes_env.invariants import check_invariants
 from troyes_env.layout import (
     LAYOUT,
     PH_OVER,
@@ -20,6 +20,14 @@ from troyes_env.layout import (
     S_VERSION,
 )
 from troyes_env.observation import OBS_SIZE
+
+
+def invariant_problems(state, T) -> list[str]:
+    """Broken invariants, bounds included (the compiled check's first failure), empty when the
+    state is consistent; T: the rules tables of the game in use."""
+    code = check_invariants_code(state, T, LO, HI)
+    return [] if code == 0 else [INVARIANT_MESSAGES[code]]
+
 
 SPEC = GameSpec(
     name="troyes",
@@ -46,9 +54,9 @@ SPEC = GameSpec(
     tables_hash=tables.tables_hash,
     compile_entry_points=api.compile_entry_points,
     keys=k_keys,
-    describe=lambda a, state, T: render.describe_action(a, state),
-    render=render.render_text,
-    invariant_problems=check_invariants,
+    describe=render.describe,
+    render=render.render,
+    invariant_problems=invariant_problems,
     determinize=hidden.determinize,  # other players' characters, deck orders, face-down cards
     perturb_hidden=hidden.perturb_hidden,
     options=("start_player",),  # ED-1: seat 0 holds the start player card unless chosen

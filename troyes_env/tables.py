@@ -26,8 +26,9 @@ A_W = 13
 (E_COL, E_BLACK, E_EFF, E_E0, E_E1, E_COMBAT, E_MAX, E_DIV, E_FLAGS, E_R1, E_R2, E_NEXT) = range(12)
 E_W = 12
 # character row columns
-C_COUNT, C_TH, C_VP = 0, 1, 4
-C_W = 7
+C_TIERS = 3  # thresholds (and VP) of a Character card, lowest first (rules §6.3)
+C_COUNT, C_TH, C_VP = 0, 1, 1 + C_TIERS
+C_W = C_VP + C_TIERS
 
 # scalar constants (indices into the T_MISC block)
 (
@@ -58,12 +59,14 @@ T_SALARY = T_PRICE + 4  # 3 buildings
 T_CATH_INFL = T_SALARY + 3  # 6 values
 T_ROW_LEN = T_CATH_INFL + 6  # 3 buildings
 T_ROW_OF = T_ROW_LEN + 3  # 3 x 6: row a die value picks
-T_GREY2P = T_ROW_OF + 18  # 6 SPACE ids
-T_MISC = T_GREY2P + 6
+T_GREY2P = T_ROW_OF + 18  # N_GREY2P SPACE ids
+N_GREY2P = 6  # grey citizens placed before pre-placement in a 2-player game (rules §2.5)
+T_MISC = T_GREY2P + N_GREY2P
 T_SIZE = T_MISC + N_MISC
 
 # setup columns
 SETUP_CIT, SETUP_DEN, SETUP_INF, SETUP_CHARS, SETUP_ROUNDS = range(5)
+SETUP_W = 5  # columns of a T_SETUP row (one row per player count)
 
 
 def build_tables(rd=_rd) -> np.ndarray:

@@ -166,7 +166,7 @@ def events_state(keys, n=2, dice=True):
     """Row = Marauding + the given events; Phase 3 about to apply them (ED-13). Each player holds
     one red 6 so the counter step waits for a decision. Returns the state after the automatic
     part of the event phase (at the first decision)."""
-    from troyes_env.engine.rounds import _enter_card
+    from troyes_env.engine.rounds import enter_card
     from troyes_env.engine.step import WORK_SIZE, advance, settle
     from troyes_env.layout import PH_A_EVENTS
     from troyes_env.tables import TABLES
@@ -180,7 +180,7 @@ def events_state(keys, n=2, dice=True):
     v(s, "ev_pos")[0] = 0
     v(s, "black_n")[0] = 0
     v(s, "phase")[0] = PH_A_EVENTS
-    _enter_card(s, TABLES)
+    enter_card(s, TABLES)
     advance(s, TABLES)
     settle(s, TABLES, np.zeros(T.NUM_ACTIONS, np.bool_), np.zeros(WORK_SIZE, np.int64))
     return s

@@ -19,7 +19,7 @@ import numpy as np
 import troyes_env as T
 from core.rng import rng_seed, split_seed
 from troyes_env.engine import WORK_SIZE, init_state, settle
-from troyes_env.engine.checks import random_game
+from troyes_env.engine.checks import HI, LO, random_game
 from troyes_env.layout import STATE_SIZE
 from troyes_env.tables import TABLES
 
@@ -34,7 +34,7 @@ for n in (2, 3, 4):
         init_state(s, TABLES, n, *split_seed(50_000 + g))
         settle(s, TABLES, mask, work)
         rng_seed(r, 0, g, n, 11)
-        k, e = random_game(s, TABLES, mask, work, r, spare, g < 4, 5000)
+        k, e = random_game(s, TABLES, LO, HI, mask, work, r, spare, g < 4, 5000)
         assert e == 0, (n, g, e)
         for q in range(n):
             T.observe(s, q)

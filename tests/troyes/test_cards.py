@@ -262,7 +262,7 @@ def test_pay_events(key):
 
 
 def test_pay_event_shortfall_penalty():
-    from troyes_env.engine.rounds import _enter_card
+    from troyes_env.engine.rounds import enter_card
     from troyes_env.layout import PH_A_EVENTS
 
     s = turn_state(2)
@@ -271,12 +271,12 @@ def test_pay_event_shortfall_penalty():
     v(s, "vp")[:2] = [5, 5]
     v(s, "ev_pos")[0] = i
     v(s, "phase")[0] = PH_A_EVENTS
-    _enter_card(s, TABLES)
+    enter_card(s, TABLES)
     assert list(v(s, "deniers")[:2]) == [0, 3] and list(v(s, "vp")[:2]) == [3, 5]
 
 
 def test_heresy_loses_influence_with_penalty_at_zero():
-    from troyes_env.engine.rounds import _enter_card
+    from troyes_env.engine.rounds import enter_card
     from troyes_env.layout import PH_A_EVENTS
 
     s = turn_state(2)
@@ -285,7 +285,7 @@ def test_heresy_loses_influence_with_penalty_at_zero():
     v(s, "vp")[:2] = [4, 4]
     v(s, "ev_pos")[0] = i
     v(s, "phase")[0] = PH_A_EVENTS
-    _enter_card(s, TABLES)
+    enter_card(s, TABLES)
     assert list(v(s, "influence")[:2]) == [0, 2] and list(v(s, "vp")[:2]) == [2, 4]
 
 
@@ -293,7 +293,7 @@ def test_heresy_loses_influence_with_penalty_at_zero():
     "key,building,space", [("SUCCESSION_CONFLICT", 0, 0), ("WHITE_W3", 1, 6), ("YELLOW_Y3", 2, 12)]
 )
 def test_grey_citizen_events(key, building, space):
-    from troyes_env.engine.rounds import _enter_card
+    from troyes_env.engine.rounds import enter_card
     from troyes_env.layout import PH_A_EVENTS
 
     s = turn_state(2)
@@ -302,7 +302,7 @@ def test_grey_citizen_events(key, building, space):
     v(s, "ev_pos")[0] = i
     v(s, "phase")[0] = PH_A_EVENTS
     g = int(v(s, "grey_supply")[0])
-    _enter_card(s, TABLES)
+    enter_card(s, TABLES)
     assert v(s, "spaces")[space] == 4 and v(s, "grey_supply")[0] == g - 1
     assert v(s, "lying")[building].sum() == 1
     # protection: the expelled citizen's owner already lies there -> nothing happens
@@ -314,7 +314,7 @@ def test_grey_citizen_events(key, building, space):
     v(s, "ev_pos")[0] = i
     v(s, "phase")[0] = PH_A_EVENTS
     before = v(s, "spaces").copy()
-    _enter_card(s, TABLES)
+    enter_card(s, TABLES)
     assert np.array_equal(v(s, "spaces"), before)
 
 
@@ -322,7 +322,7 @@ def test_grey_citizen_events(key, building, space):
 def test_lose_event_cube_events(key):
     s = turn_state(2)
     j = add_event(s, "WAR", [0, 1, 0])
-    from troyes_env.engine.rounds import _enter_card
+    from troyes_env.engine.rounds import enter_card
     from troyes_env.engine.step import WORK_SIZE, advance, settle
     from troyes_env.layout import PH_A_EVENTS
 
@@ -331,7 +331,7 @@ def test_lose_event_cube_events(key):
         set_dice(s, p, "R", 6)
     v(s, "ev_pos")[0] = i
     v(s, "phase")[0] = PH_A_EVENTS
-    _enter_card(s, TABLES)
+    enter_card(s, TABLES)
     advance(s, TABLES)
     settle(s, TABLES, np.zeros(T.NUM_ACTIONS, np.bool_), np.zeros(WORK_SIZE, np.int64))
     # each player has cubes only on War: forced, highest-numbered own flag (ED-14)
@@ -345,7 +345,7 @@ def test_lose_event_cube_events(key):
     i = add_event(s, key)
     v(s, "ev_pos")[0] = i
     v(s, "phase")[0] = PH_A_EVENTS
-    _enter_card(s, TABLES)
+    enter_card(s, TABLES)
     advance(s, TABLES)
     assert list(v(s, "vp")[:2]) == [1, 1]
 
@@ -355,21 +355,21 @@ def test_lose_event_cube_choice():
     add_event(s, "WAR", [0])
     add_event(s, "HERESY", [0, 1])
     s2 = s.copy()
-    from troyes_env.engine.rounds import _enter_card
+    from troyes_env.engine.rounds import enter_card
     from troyes_env.engine.step import advance
     from troyes_env.layout import PH_A_EVENTS
 
     i = add_event(s2, "RED_R6")
     v(s2, "ev_pos")[0] = i
     v(s2, "phase")[0] = PH_A_EVENTS
-    _enter_card(s2, TABLES)
+    enter_card(s2, TABLES)
     advance(s2, TABLES)
     assert int(v(s2, "phase")[0]) == PH_EVENT and int(v(s2, "cur")[0]) == 0
     assert legal(s2) == {a("EVENT", 1), a("EVENT", 2)}
 
 
 def test_lose_activity_cube_event():
-    from troyes_env.engine.rounds import _enter_card
+    from troyes_env.engine.rounds import enter_card
     from troyes_env.engine.step import advance
     from troyes_env.layout import PH_A_EVENTS
 
@@ -383,7 +383,7 @@ def test_lose_activity_cube_event():
     i = add_event(s, "YELLOW_Y1")
     v(s, "ev_pos")[0] = i
     v(s, "phase")[0] = PH_A_EVENTS
-    _enter_card(s, TABLES)
+    enter_card(s, TABLES)
     advance(s, TABLES)
     assert int(v(s, "phase")[0]) == PH_EVENT and legal(s) == {a("ACTIVITY", 3), a("ACTIVITY", 4)}
     s = run(s, a("ACTIVITY", 4))
@@ -402,7 +402,7 @@ def test_yellow_y1_combat_box():
 
 
 def test_theological_dispute_top_cube_only():
-    from troyes_env.engine.rounds import _enter_card
+    from troyes_env.engine.rounds import enter_card
     from troyes_env.engine.step import advance
     from troyes_env.layout import PH_A_EVENTS
 
@@ -416,7 +416,7 @@ def test_theological_dispute_top_cube_only():
     i = add_event(s, "THEOLOGICAL_DISPUTE")
     v(s, "ev_pos")[0] = i
     v(s, "phase")[0] = PH_A_EVENTS
-    _enter_card(s, TABLES)
+    enter_card(s, TABLES)
     advance(s, TABLES)
     assert int(v(s, "cur")[0]) == 0 and legal(s) == {a("CATH_VALUE", 3), a("CATH_VALUE", 5)}
     s = run(s, a("CATH_VALUE", 3))
@@ -427,7 +427,7 @@ def test_theological_dispute_top_cube_only():
 
 @pytest.mark.parametrize("key", ["RED_R8", "YELLOW_Y4"])
 def test_lose_city_hall_citizen(key):
-    from troyes_env.engine.rounds import _enter_card
+    from troyes_env.engine.rounds import enter_card
     from troyes_env.engine.step import advance
     from troyes_env.layout import PH_A_EVENTS
 
@@ -437,7 +437,7 @@ def test_lose_city_hall_citizen(key):
     v(s, "ev_pos")[0] = i
     v(s, "phase")[0] = PH_A_EVENTS
     sup0 = int(v(s, "supply")[0])
-    _enter_card(s, TABLES)
+    enter_card(s, TABLES)
     advance(s, TABLES)
     assert legal(s) == {a("SPACE", 12), a("SPACE", 14)}
     s = run(s, a("SPACE", 12))

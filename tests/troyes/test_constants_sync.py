@@ -29,9 +29,12 @@ ENUM_COPIES = [
     (groups, "EF_SPLIT", rules_data.Effect.SPLIT),
     (groups, "EF_ALL_FIVES", rules_data.Effect.ALL_FIVES),
     (groups, "EF_FREE_DICE", rules_data.Effect.FREE_DICE),
-    (groups, "COL_Y", rules_data.Colour.Y),
-    (groups, "COL_W", rules_data.Colour.W),
-    (groups, "COL_R", rules_data.Colour.R),
+    (layout, "COL_Y", rules_data.Colour.Y),
+    (layout, "COL_W", rules_data.Colour.W),
+    (layout, "COL_R", rules_data.Colour.R),
+    (layout, "B_PALACE", rules_data.Building.PALACE),
+    (layout, "B_BISHOPRIC", rules_data.Building.BISHOPRIC),
+    (layout, "B_CITY_HALL", rules_data.Building.CITY_HALL),
     (groups, "RES_DEN", rules_data.Res.DENIERS),
     (groups, "RES_INF", rules_data.Res.INFLUENCE),
     (groups, "RES_VP", rules_data.Res.VP),
@@ -66,6 +69,7 @@ def test_every_enum_member_has_its_engine_code():
         rules_data.Count,
         rules_data.Effect,
         rules_data.Colour,
+        rules_data.Building,
         rules_data.Res,
         rules_data.EventEffect,
         rules_data.Timing,
@@ -91,3 +95,13 @@ def test_layout_dimensions_match_the_rules():
     assert tables.N_CHAR == len(rules_data.CHARACTER_CARDS)
     assert tables.N_EV == len(rules_data.EVENT_CARDS)
     assert tables.N_ACT == len(rules_data.ACTIVITY_CARDS)
+    assert layout.N_EVENTS == tables.N_EV
+    assert layout.N_CHAR_SLOTS == L.segments["chars"].shape[1]
+    assert layout.N_GREY == rules_data.GREY_CITIZENS
+    assert layout.MAX_OWNED == rules_data.MAX_CITIZENS
+    assert L.segments["decks"].shape == (layout.N_DECKS, layout.DECK_LEN)
+    assert L.segments["cath"].shape == (layout.N_LEVELS, layout.N_VAL)
+    assert L.segments["lying"].shape == (layout.N_BLD, layout.N_OWNERS)
+    assert layout.GREY == layout.NEUTRAL == layout.MAXP  # the owner / district after the seats
+    for b in range(layout.N_BLD):  # a building's colour (rules §4.4): COL_R - b
+        assert rules_data.BUILDING_COLOUR[rules_data.Building(b)] == layout.COL_R - b

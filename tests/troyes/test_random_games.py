@@ -7,7 +7,7 @@ import pytest
 import troyes_env as T
 from core.rng import rng_seed, split_seed
 from troyes_env.engine import WORK_SIZE, init_state, settle
-from troyes_env.engine.checks import random_game
+from troyes_env.engine.checks import HI, LO, random_game
 from troyes_env.layout import STATE_SIZE
 from troyes_env.tables import TABLES
 
@@ -39,7 +39,7 @@ def test_sweep(n):
     for g in range(GAMES):
         s = _new(n, 1000 * n + g, mask, work)
         rng_seed(rng4, 0, g, n, 7)
-        k, err = random_game(s, TABLES, mask, work, rng4, spare, g < 20, 5000)
+        k, err = random_game(s, TABLES, LO, HI, mask, work, rng4, spare, g < 20, 5000)
         assert err == 0, f"game {g}: error code {err} after {k} decisions\n{T.render(s)}"
         total += k
         if g % 100 == 0:
@@ -50,7 +50,7 @@ def test_sweep(n):
     for g, fin in finals:
         s = _new(n, 1000 * n + g, mask, work)
         rng_seed(rng4, 0, g, n, 7)
-        random_game(s, TABLES, mask, work, rng4, spare, False, 5000)
+        random_game(s, TABLES, LO, HI, mask, work, rng4, spare, False, 5000)
         assert np.array_equal(s, fin)
     assert total > GAMES * 20
 

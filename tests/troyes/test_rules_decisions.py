@@ -32,14 +32,14 @@ CONFIRM = a("CONFIRM")
 
 
 def _events_now(s, pos=1):
-    from troyes_env.engine.rounds import _enter_card
+    from troyes_env.engine.rounds import enter_card
     from troyes_env.engine.step import WORK_SIZE, advance, settle
     from troyes_env.layout import PH_A_EVENTS
 
     v(s, "ev_pos")[0] = pos
     v(s, "black_n")[0] = 0
     v(s, "phase")[0] = PH_A_EVENTS
-    _enter_card(s, TABLES)
+    enter_card(s, TABLES)
     advance(s, TABLES)
     settle(s, TABLES, np.zeros(T.NUM_ACTIONS, np.bool_), np.zeros(WORK_SIZE, np.int64))
     return s
@@ -101,7 +101,7 @@ def test_ed11_two_characters_each_and_every_dealt_card_scores_for_both():
 
 
 def test_ed12_no_second_card_from_an_empty_deck():
-    from troyes_env.engine.rounds import _start_round
+    from troyes_env.engine.rounds import start_round
 
     s = turn_state(2)
     red = list(v(s, "decks")[2])
@@ -109,7 +109,7 @@ def test_ed12_no_second_card_from_an_empty_deck():
     red[0], red[w] = red[w], red[0]
     v(s, "decks")[2] = red
     v(s, "deck_drawn")[:] = [0, 4, 0]  # the white deck is used up
-    _start_round(s, TABLES)
+    start_round(s, TABLES)
     assert [int(x) for x in v(s, "row_card") if x >= 0] == [0, event_id("WAR")]
 
 

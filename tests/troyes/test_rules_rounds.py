@@ -83,20 +83,20 @@ def test_round_start_reveal_income_salaries_workforce():
 
 
 def test_salary_shortfall_costs_everything_and_2vp():
-    from troyes_env.engine.rounds import _start_round
+    from troyes_env.engine.rounds import start_round
 
     s = turn_state(2)
     set_spaces(s, [0] * 6 + [0] * 6 + [4] * 6)  # salaries 12 + 6 = 18
     v(s, "deniers")[:2] = [0, 0]
     v(s, "vp")[:2] = [5, 1]
     v(s, "round")[0] = 1
-    _start_round(s, TABLES)
+    start_round(s, TABLES)
     assert v(s, "deniers")[0] == 0 and v(s, "vp")[0] == 3
     assert v(s, "deniers")[1] == 10 and v(s, "vp")[1] == 1
 
 
 def test_reveal_red_card_and_the_deck_it_calls():
-    from troyes_env.engine.rounds import _start_round
+    from troyes_env.engine.rounds import start_round
 
     s = turn_state(2)
     v(s, "row_card")[1:] = -1
@@ -106,7 +106,7 @@ def test_reveal_red_card_and_the_deck_it_calls():
     red[0], red[w] = red[w], red[0]
     decks[2] = red
     v(s, "deck_drawn")[:] = 0
-    _start_round(s, TABLES)
+    start_round(s, TABLES)
     row = [int(x) for x in v(s, "row_card") if x >= 0]
     assert row[:2] == [0, event_id("WAR")] and row[2] == int(decks[1, 0])  # War -> white
     assert list(v(s, "deck_drawn")) == [0, 1, 1]
@@ -129,10 +129,10 @@ def counter_state(black, dice0, dice1=(), influence=0):
     for c, val in dice1:
         set_dice(s, 1, c, val)
     v(s, "influence")[:2] = influence
-    from troyes_env.engine.events import _begin_counter
+    from troyes_env.engine.events import begin_counter
     from troyes_env.engine.step import WORK_SIZE, advance, settle
 
-    _begin_counter(s, TABLES, 0)
+    begin_counter(s, TABLES, 0)
     advance(s, TABLES)
     settle(s, TABLES, np.zeros(T.NUM_ACTIONS, np.bool_), np.zeros(WORK_SIZE, np.int64))
     return s

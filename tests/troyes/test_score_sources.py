@@ -9,7 +9,7 @@ import troyes_env as T
 from core.rng import rng_seed, split_seed
 from troyes_env import layout as L
 from troyes_env.engine import WORK_SIZE, init_state, settle
-from troyes_env.engine.checks import random_game
+from troyes_env.engine.checks import HI, LO, random_game
 from troyes_env.layout import PH_A_EVENTS, PH_OVER, SCORE_SOURCES, STATE_SIZE
 from troyes_env.rules_data import ACTIVITY_CARDS
 from troyes_env.tables import TABLES
@@ -110,7 +110,7 @@ def test_from_bytes_checks_the_segment():
         T.from_bytes(T.to_bytes(bad))
     bad = s.copy()
     v(bad, "score_src")[0, SCORE_SOURCES.index("floor")] = 1  # a final term during play
-    with pytest.raises(T.StateFormatError, match="final-scoring sources"):
+    with pytest.raises(T.StateFormatError, match="score sources"):  # the same invariant
         T.from_bytes(T.to_bytes(bad))
 
 
@@ -122,7 +122,7 @@ def _sweep_game(n, g, mask, work, rng4, spare):
     init_state(s, TABLES, n, *split_seed(500 * n + g))
     settle(s, TABLES, mask, work)
     rng_seed(rng4, 0, g, n, 14)
-    k, err = random_game(s, TABLES, mask, work, rng4, spare, False, 5000)
+    k, err = random_game(s, TABLES, LO, HI, mask, work, rng4, spare, False, 5000)
     assert err == 0, f"{n}p game {g}: error code {err} after {k} decisions"
     return s
 
@@ -265,12 +265,12 @@ def test_cathedral_credits_one_vp_per_cube():
 
 
 def _apply_event(s, key):
-    from troyes_env.engine.rounds import _enter_card
+    from troyes_env.engine.rounds import enter_card
 
     i = add_event(s, key)
     v(s, "ev_pos")[0] = i
     v(s, "phase")[0] = PH_A_EVENTS
-    _enter_card(s, TABLES)
+    enter_card(s, TABLES)
     return s
 
 
@@ -295,14 +295,14 @@ def test_penalty_records_only_the_vp_really_lost():
 
 def test_conceded_black_die_is_a_penalty():
     """ED-18: a player with no dice concedes automatically and loses 2 VP."""
-    from troyes_env.engine.events import _begin_counter
+    from troyes_env.engine.events import begin_counter
 
     s = turn_state(2)
     v(s, "dice")[:] = 0
     v(s, "rolled")[:] = 0
     give_vp(s, 0, 4)
     v(s, "black")[5] = 1
-    _begin_counter(s, TABLES, 0)
+    begin_counter(s, TABLES, 0)
     assert credits(s, 0) == {"events": 4, "penalties": -2}
 
 

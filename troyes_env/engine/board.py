@@ -8,17 +8,32 @@ from __future__ import annotations
 from core.jit import jit, nl
 from core.rng import rng_below
 from troyes_env.layout import (
+    B_BISHOPRIC,
+    B_PALACE,
+    BLD_SPACES,
+    COL_R,
     DIST_DICE,
+    FROM_LYING,
+    FROM_SPACE,
+    FROM_SUPPLY,
+    GREY,
+    MARAUDING,
+    MAXP,
     N_ACTPOS,
     N_CATH,
+    N_CHAR_SLOTS,
+    N_COL,
     N_DIE_TYPES,
+    N_EVENTS,
+    N_LEVELS,
+    N_OWNERS,
     N_SCORE_SOURCES,
     N_SPACES,
     N_VAL,
     NFLAG,
     NROW,
+    RED_STRENGTH,
     S_ACARD,
-    S_ACUBE,
     S_ASUP,
     S_CATH,
     S_CHARS,
@@ -45,6 +60,9 @@ from troyes_env.layout import (
     SRC_PENALTY,
     SRC_SLOTS,
     SRC_UNRES,
+    SUP_NONE,
+    SUP_SLOT1,
+    SUP_SLOT2,
 )
 from troyes_env.rules_data import Count
 from troyes_env.tables import (
@@ -52,6 +70,7 @@ from troyes_env.tables import (
     A_W,
     C_COUNT,
     C_TH,
+    C_TIERS,
     C_VP,
     C_W,
     E_FLAGS,
@@ -87,7 +106,7 @@ CNT_ACT = int(Count.OWN_ACTIVITY_CITIZENS)
 @jit(alloc=False)
 def roll_die(s):
     """One die roll 1..6 from the in-state RNG (ED-2)."""
-    return 1 + rng_below(s, nl(S_RNG), nl(6))
+    return 1 + rng_below(s, nl(S_RNG), nl(N_VAL))
 
 
 @jit(alloc=False)
@@ -158,9 +177,9 @@ def any_dice(s):
 def own_strength(s, p):
     """Total of a player's own dice, red counting double (rules §3 phase 3)."""
     t = 0
-    for c in range(3):
-        m = 2 if c == 2 else 1
-        for v in range(1, 7):
+    for c in range(N_COL):
+        m = RED_STRENGTH if c == COL_R else 1
+        for v in range(1, N_VAL + 1):
             t += s[dice_idx(p, c, v)] * v * m
     return t
 
@@ -171,27 +190,27 @@ def own_strength(s, p):
 @jit(alloc=False)
 def building_colour(b):
     """rules §4.4: red -> Palace (0), white -> Bishopric (1), yellow -> City Hall (2)."""
-    return 2 - b
+    return COL_R - b
 
 
 @jit(alloc=False)
 def row_base(T, b, v):
     """First SPACE id of the row (Palace: the space) a die of value v picks in building b."""
     rl = T[T_ROW_LEN + b]
-    return 6 * b + T[T_ROW_OF + b * 6 + v - 1] * rl
+    return BLD_SPACES * b + T[T_ROW_OF + b * N_VAL + v - 1] * rl
 
 
 @jit(alloc=False)
 def space_row_base(T, sp):
-    b = sp // 6
+    b = sp // BLD_SPACES
     rl = T[T_ROW_LEN + b]
-    return 6 * b + ((sp - 6 * b) // rl) * rl
+    return BLD_SPACES * b + ((sp - BLD_SPACES * b) // rl) * rl
 
 
 @jit(alloc=False)
 def leave_space(s, T, sp):
     """ED-8: a standing citizen leaves; the citizens behind it move up one place."""
-    b = sp // 6
+    b = sp // BLD_SPACES
     rl = T[T_ROW_LEN + b]
     base = space_row_base(T, sp)
     end = base + rl
@@ -211,7 +230,7 @@ def place_citizen(s, T, owner, b, v):
         s[S_SPACES + i] = s[S_SPACES + i - 1]
     s[S_SPACES + base] = owner
     if last >= 0:
-        s[S_LYING + b * 5 + last] += 1
+        s[S_LYING + b * N_OWNERS + last] += 1
     return last
 
 
@@ -219,19 +238,19 @@ def place_citizen(s, T, owner, b, v):
 def placement_ok(s, T, owner, b, v, src_kind, src_idx):
     """rules §4.4 protection rule and ED-28, with the citizen's source (ED-7) leaving first.
 
-    src_kind: 0 supply / general supply, 1 standing at SPACE src_idx, 2 lying at building src_idx,
-    3 supervisor on Activity card src_idx."""
+    src_kind: FROM_SUPPLY supply / general supply, FROM_SPACE standing at SPACE src_idx,
+    FROM_LYING lying at building src_idx, FROM_CARD supervisor on Activity card src_idx."""
     rl = T[T_ROW_LEN + b]
     base = row_base(T, b, v)
-    if src_kind == 1 and base <= src_idx < base + rl:
+    if src_kind == FROM_SPACE and base <= src_idx < base + rl:
         if src_idx == base:
             return False  # ED-28: it would return to the very place it left
         return True  # the row shortens first, so nobody is expelled
     last = s[S_SPACES + base + rl - 1]
     if last < 0:
         return True
-    ly = s[S_LYING + b * 5 + last]
-    if src_kind == 2 and src_idx == b and last == owner:
+    ly = s[S_LYING + b * N_OWNERS + last]
+    if src_kind == FROM_LYING and src_idx == b and last == owner:
         ly -= 1
     return ly == 0
 
@@ -239,21 +258,21 @@ def placement_ok(s, T, owner, b, v, src_kind, src_idx):
 @jit(alloc=False)
 def citizen_leave(s, T, p, src_kind, src_idx):
     """ED-7: the citizen leaves its place (supply, a building space, lying, a card)."""
-    if src_kind == 0:
+    if src_kind == FROM_SUPPLY:
         s[S_SUP + p] -= 1
-    elif src_kind == 1:
+    elif src_kind == FROM_SPACE:
         leave_space(s, T, src_idx)
-    elif src_kind == 2:
-        s[S_LYING + src_idx * 5 + p] -= 1
+    elif src_kind == FROM_LYING:
+        s[S_LYING + src_idx * N_OWNERS + p] -= 1
     else:
-        s[S_ASUP + src_idx * 4 + p] = 0
+        s[S_ASUP + src_idx * MAXP + p] = SUP_NONE
 
 
 @jit(alloc=False)
 def standing(s, p, b):
     n = 0
-    for i in range(6):
-        if s[S_SPACES + 6 * b + i] == p:
+    for i in range(BLD_SPACES):
+        if s[S_SPACES + BLD_SPACES * b + i] == p:
             n += 1
     return n
 
@@ -303,13 +322,13 @@ def resolve_event(s, T, i):
     r1 = T[T_EV + card * E_W + E_R1]
     r2 = T[T_EV + card * E_W + E_R2]
     mx = 0
-    for o in range(5):
+    for o in range(N_OWNERS):
         c = own_flags(s, i, o)
         if c > mx:
             mx = c
     nmx = 0
     npres = 0
-    for o in range(5):
+    for o in range(N_OWNERS):
         c = own_flags(s, i, o)
         if c > 0:
             npres += 1
@@ -317,32 +336,32 @@ def resolve_event(s, T, i):
             nmx += 1
     keeper = -1
     if npres == 1 or nmx == 1:
-        for o in range(5):
+        for o in range(N_OWNERS):
             if own_flags(s, i, o) == mx:
                 keeper = o
     # VP rewards credited to "events" (rules §4.3)
     if npres == 1:
-        if keeper < 4:
+        if keeper < GREY:
             gain_vp(s, keeper, r1 + r2, nl(SRC_EVENTS))
     elif nmx == 1:
-        if keeper < 4:
+        if keeper < GREY:
             gain_vp(s, keeper, r1, nl(SRC_EVENTS))
         sc = 0
-        for o in range(5):
+        for o in range(N_OWNERS):
             c = own_flags(s, i, o)
             if c < mx and c > sc:
                 sc = c
         nsc = 0
-        for o in range(5):
+        for o in range(N_OWNERS):
             if own_flags(s, i, o) == sc:
                 nsc += 1
         share = r2 // nsc
-        for o in range(4):
+        for o in range(MAXP):
             if own_flags(s, i, o) == sc:
                 gain_vp(s, o, share, nl(SRC_EVENTS))
     else:
         share = (r1 + r2) // nmx
-        for o in range(4):
+        for o in range(MAXP):
             if own_flags(s, i, o) == mx:
                 gain_vp(s, o, share, nl(SRC_EVENTS))
         # ED-33: the tied player holding the lowest-numbered flag keeps the card
@@ -353,11 +372,11 @@ def resolve_event(s, T, i):
                 break
     for f in range(NFLAG):
         o = s[S_FLAGS + i * NFLAG + f]
-        if 0 <= o < 4:
+        if 0 <= o < GREY:
             s[S_CUBES + o] -= 1
         s[S_FLAGS + i * NFLAG + f] = -1
-    if card != 0:  # Marauding stays in play, emptied (rules §4.3)
-        s[S_KEPT + card] = keeper  # 4 (grey majority): the card leaves the game
+    if card != MARAUDING:  # Marauding stays in play, emptied (rules §4.3)
+        s[S_KEPT + card] = keeper  # GREY (grey majority): the card leaves the game
         for j in range(i, NROW - 1):
             s[S_ROW + j] = s[S_ROW + j + 1]
             for f in range(NFLAG):
@@ -387,8 +406,8 @@ def place_event_cube(s, T, p, i):
 @jit(alloc=False)
 def cath_height(s, v):
     h = 0
-    for lv in range(3):
-        if s[S_CATH + lv * 6 + v - 1] >= 0:
+    for lv in range(N_LEVELS):
+        if s[S_CATH + lv * N_VAL + v - 1] >= 0:
             h = lv + 1
     return h
 
@@ -397,7 +416,7 @@ def cath_height(s, v):
 def build_cathedral_cube(s, T, p, v):
     """rules §4.2: cube on the lowest empty level of value v; +1 VP, +1/+2 influence."""
     h = cath_height(s, v)
-    s[S_CATH + h * 6 + v - 1] = p
+    s[S_CATH + h * N_VAL + v - 1] = p
     s[S_CUBES + p] += 1
     gain_vp(s, p, T[T_MISC + M_CATH_VP], nl(SRC_CATH))
     gain_influence(s, T, p, T[T_CATH_INFL + v - 1])
@@ -419,11 +438,11 @@ def count_of(s, T, p, code):
             if s[S_CATH + i] == p:
                 n += 1
     elif code == CNT_BISH:
-        n = standing(s, p, nl(1))
+        n = standing(s, p, nl(B_BISHOPRIC))
     elif code == CNT_PAL:
-        n = standing(s, p, nl(0))
+        n = standing(s, p, nl(B_PALACE))
     elif code == CNT_KEPT:
-        for c in range(17):
+        for c in range(N_EVENTS):
             if s[S_KEPT + c] == p:
                 n += 1
     elif code == CNT_INF:
@@ -436,7 +455,7 @@ def count_of(s, T, p, code):
                 n += 1
     elif code == CNT_ACT:
         for pos in range(N_ACTPOS):
-            if s[S_ASUP + pos * 4 + p] > 0:
+            if s[S_ASUP + pos * MAXP + p] > SUP_NONE:
                 n += 1
     return n
 
@@ -447,7 +466,7 @@ def character_vp(s, T, ch, p):
     o = T_CHAR + ch * C_W
     cnt = count_of(s, T, p, T[o + C_COUNT])
     vp = 0
-    for k in range(3):
+    for k in range(C_TIERS):
         if cnt >= T[o + C_TH + k]:
             vp = T[o + C_VP + k]
     return vp
@@ -468,8 +487,8 @@ def final_slots(s, T, p):
     """rules §7 item 3: the VP printed on each Activity slot holding p's supervisor."""
     t = 0
     for pos in range(N_ACTPOS):
-        w = s[S_ASUP + pos * 4 + p]
-        if w == 1 or w == 2:
+        w = s[S_ASUP + pos * MAXP + p]
+        if w == SUP_SLOT1 or w == SUP_SLOT2:
             card = s[S_ACARD + pos]
             t += T[T_ACT + card * A_W + A_VP1 + w - 1]
     return t
@@ -479,10 +498,10 @@ def final_slots(s, T, p):
 def final_cathedral_absence(s, T, p):
     """rules §7 item 4: -2 VP per Cathedral level without a cube of p (a term <= 0)."""
     t = 0
-    for lv in range(3):
+    for lv in range(N_LEVELS):
         has = False
-        for v in range(6):
-            if s[S_CATH + lv * 6 + v] == p:
+        for v in range(N_VAL):
+            if s[S_CATH + lv * N_VAL + v] == p:
                 has = True
         if not has:
             t -= T[T_MISC + M_CATH_PEN]
@@ -493,9 +512,9 @@ def final_cathedral_absence(s, T, p):
 def final_characters(s, T, p):
     """rules §7 item 5, §6.3: every dealt Character card, scored for p (ED-11)."""
     t = 0
-    for q in range(4):
-        for k in range(2):
-            ch = s[S_CHARS + q * 2 + k]
+    for q in range(MAXP):
+        for k in range(N_CHAR_SLOTS):
+            ch = s[S_CHARS + q * N_CHAR_SLOTS + k]
             if ch >= 0:
                 t += character_vp(s, T, ch, p)
     return t
@@ -541,11 +560,3 @@ def credit_final_scoring(s, T):
         credit(s, p, nl(SRC_CATH_ABS), c)
         credit(s, p, nl(SRC_CHARS), ch)
         credit(s, p, nl(SRC_FLOOR), s[S_FINAL + p] - (s[S_VP + p] + u + w + c + ch))
-
-
-@jit(alloc=False)
-def act_cubes_total(s, p):
-    n = 0
-    for pos in range(N_ACTPOS):
-        n += s[S_ACUBE + pos * 4 + p]
-    return n

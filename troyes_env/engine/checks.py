@@ -1,10 +1,11 @@
-"""Compiled accounting checks and random sweeps (tests, benchmarks).
+"""Compiled invariants of a Troyes state and random sweeps (tests, benchmarks, `validate`).
 
-`invariant_code` is a fast subset used inside the compiled sweeps (codes E_CITIZENS..E_LONG).
-`full_invariant_code` checks every invariant of invariants.py `invariant_errors` (the readable
-reference), the per-entry ranges of the layout included, and returns the first failure's code
-(F_* below, > 0) or 0 when all hold; `troyes_env.check_invariants` calls it first. The tables and
-the per-entry bounds (`layout_bounds`) are arguments (D2)."""
+`check_invariants_code(s, T, lo, hi)` is the one invariant check: the state's size, every entry
+within its segment's range (`lo`, `hi`: `layout_bounds(LAYOUT)`, passed like the tables, D2),
+then the accounting laws; it returns 0 when all hold, else the code (F_* below) of the first
+broken one, worded by INVARIANT_MESSAGES. tests/troyes/invariants_oracle.py restates the same
+laws in plain Python as the test oracle; tests/troyes/test_invariants.py checks that both flag
+the same states."""
 
 from __future__ import annotations
 
@@ -14,15 +15,29 @@ from core.agents import pick_legal
 from core.jit import jit
 from troyes_env.actions import NUM_ACTIONS
 from troyes_env.engine.apply import apply_action
-from troyes_env.engine.board import own_flags
 from troyes_env.engine.groups import TIMING_IMMEDIATE
 from troyes_env.engine.legal import legal_mask_into
 from troyes_env.engine.step import advance, settle
 from troyes_env.layout import (
+    BLD_SPACES,
+    DECK_LEN,
     DIST_DICE,
+    GREY,
+    LAYOUT,
+    MARAUDING,
+    MAX_OWNED,
+    MAX_ROLLED,
+    MAXP,
     N_ACTPOS,
+    N_BLD,
     N_CATH,
+    N_COL,
+    N_DECKS,
     N_DIE_TYPES,
+    N_DIST,
+    N_GREY,
+    N_LEVELS,
+    N_OWNERS,
     N_SCORE_SOURCES,
     N_SPACES,
     N_VAL,
@@ -46,7 +61,6 @@ from troyes_env.layout import (
     S_FINAL,
     S_FLAGS,
     S_GREY,
-    S_INF,
     S_KEPT,
     S_LYING,
     S_NP,
@@ -63,17 +77,27 @@ from troyes_env.layout import (
     SRC_PENALTY,
     SRC_SLOTS,
     STATE_SIZE,
+    SUP_NONE,
+    SUP_SLOT1,
+    SUP_SLOT2,
 )
-from troyes_env.tables import A_TIMING, A_W, E_FLAGS, E_W, T_ACT, T_EV, T_SETUP
-
-E_CITIZENS, E_GREY, E_CUBES, E_LYING, E_DICE, E_NEG, E_ROW, E_EMPTY_MASK, E_LONG, E_SCORE_SRC = (
-    range(1, 11)
+from troyes_env.tables import (
+    A_TIMING,
+    A_W,
+    E_FLAGS,
+    E_W,
+    SETUP_CIT,
+    SETUP_W,
+    T_ACT,
+    T_EV,
+    T_ROW_LEN,
+    T_SETUP,
 )
 
 
 @jit(alloc=False)
 def score_src_ok(s, p):
-    """Points by source (issue 14) for seat p in the game: its score sources sum to its VP
+    """Points by source for seat p in the game: its score sources sum to its VP
     during play and to its final score once the game is over; the final-scoring sources are 0
     before the end; penalties are <= 0 and the floor >= 0."""
     o = S_SCORE_SRC + p * N_SCORE_SOURCES
@@ -102,102 +126,8 @@ def score_src_empty(s, p):
     return True
 
 
-@jit
-def invariant_code(s, T):
-    n = s[S_NP]
-    for p in range(n):
-        placed = s[S_SUP + p]
-        for i in range(N_SPACES):
-            if s[S_SPACES + i] == p:
-                placed += 1
-        for b in range(3):
-            placed += s[S_LYING + b * 5 + p]
-            if s[S_LYING + b * 5 + p] > 1:
-                return E_LYING
-        for pos in range(N_ACTPOS):
-            if s[S_ASUP + pos * 4 + p] > 0:
-                placed += 1
-        if placed != s[S_OWNED + p] or s[S_OWNED + p] > 12:
-            return E_CITIZENS
-        cubes = 0
-        for pos in range(N_ACTPOS):
-            cubes += s[S_ACUBE + pos * 4 + p]
-        for i in range(N_CATH):
-            if s[S_CATH + i] == p:
-                cubes += 1
-        for i in range(NROW):
-            cubes += own_flags(s, i, p)
-        if cubes != s[S_CUBES + p]:
-            return E_CUBES
-        if s[S_DEN + p] < 0 or s[S_VP + p] < 0 or s[S_INF + p] < 0 or s[S_INF + p] > 20:
-            return E_NEG
-        if not score_src_ok(s, p):
-            return E_SCORE_SRC
-    g = s[S_GREY]
-    for i in range(N_SPACES):
-        if s[S_SPACES + i] == 4:
-            g += 1
-    for b in range(3):
-        g += s[S_LYING + b * 5 + 4]
-    if g != 8:
-        return E_GREY
-    for d in range(5):
-        for c in range(3):
-            k = 0
-            for v in range(6):
-                k += s[S_DICE + d * DIST_DICE + c * N_VAL + v]
-            if k > s[S_ROLLED + d * 3 + c]:
-                return E_DICE
-    if s[S_ROW] != 0:
-        return E_ROW
-    for i in range(NROW):
-        if s[S_ROW + i] < 0:
-            for f in range(NFLAG):
-                if s[S_FLAGS + i * NFLAG + f] >= 0:
-                    return E_ROW
-    return 0
-
-
-@jit
-def random_game(s, T, mask, work, rng4, spare, explore, max_steps):
-    """Play one random game from s. After every decision the invariants are checked; with
-    `explore`, every legal action is also tried on a copy (spare) and must give a state with
-    valid invariants and a non-empty mask unless over (D5). Returns (decisions, error code)."""
-    k = 0
-    while s[S_PHASE] != PH_OVER:
-        if k >= max_steps:
-            return k, E_LONG
-        m = legal_mask_into(s, T, mask, work)
-        if m == 0:
-            return k, E_EMPTY_MASK
-        if explore:
-            for a in range(NUM_ACTIONS):
-                legal_mask_into(s, T, mask, work)
-                if not mask[a]:
-                    continue
-                for i in range(STATE_SIZE):
-                    spare[i] = s[i]
-                apply_action(spare, T, a, work)
-                advance(spare, T)
-                settle(spare, T, mask, work)
-                e = invariant_code(spare, T)
-                if e != 0:
-                    return k, e
-                if spare[S_PHASE] != PH_OVER and legal_mask_into(spare, T, mask, work) == 0:
-                    return k, E_EMPTY_MASK
-            m = legal_mask_into(s, T, mask, work)
-        act = pick_legal(mask, rng4)  # RandomAgent's draw among the m legal actions
-        apply_action(s, T, act, work)
-        advance(s, T)
-        settle(s, T, mask, work)
-        k += 1
-        e = invariant_code(s, T)
-        if e != 0:
-            return k, e
-    return k, 0
-
-
-# Codes of full_invariant_code, one per check of invariants.py invariant_errors, in its order.
+# Codes of check_invariants_code, one per invariant, in the order it checks them (the order of
+# tests/troyes/invariants_oracle.py too).
 (
     F_SIZE,  # the state has the wrong number of entries
     F_RANGE,  # an entry is outside its segment's [lo, hi] (Layout.validate)
@@ -228,36 +158,41 @@ def random_game(s, T, mask, work, rng4, spare, explore, max_steps):
     F_SCORE_SRC,  # a seat's score sources do not sum to its VP (its final score once over)
 ) = range(1, 28)
 
-F_NAMES = (
-    "",
-    "size",
-    "range",
-    "absent seat",
-    "citizens",
-    "owned",
-    "grey",
-    "lying",
-    "space gap",
-    "pre-placement",
-    "supervisor slot",
-    "face-down card",
-    "immediate card",
-    "both faces",
-    "cubes",
-    "cathedral",
-    "marauding",
-    "row flags on empty",
-    "row gap",
-    "row beyond flags",
-    "row full",
-    "row kept",
-    "drawn",
-    "dice",
-    "rolled",
-    "black",
-    "over",
-    "score sources",
+INVARIANT_MESSAGES = (
+    "ok",
+    "the state has the wrong number of entries",
+    "an entry is outside its segment's range",
+    "a seat not in the game holds citizens, money, VP or score sources",
+    "a player's citizens in the supply and on the board differ from the citizens owned",
+    "a player owns fewer citizens than at the start, or more than 12",
+    "grey citizens on the board, lying and in the supply are not 8",
+    "two citizens of one colour lie at one building",
+    "a gap in a Bishopric or City Hall row",
+    "an empty building space after pre-placement",
+    "two supervisors in slot 1 or slot 2 of one Activity card",
+    "citizens or cubes on a face-down Activity card",
+    "cubes on an immediate Activity card",
+    "an Activity card position both revealed and face down",
+    "a player's cubes on the board differ from the cubes_out counter",
+    "a Cathedral level over an empty level",
+    "Marauding is not at the start of the event row",
+    "flags on an empty event row position",
+    "a gap in the event row",
+    "a cube beyond the card's flag spaces",
+    "a full event card left unresolved",
+    "an event card both in the row and kept",
+    "a drawn event card neither in the row nor kept, or drawn past the end of its deck",
+    "more dice of a district and colour than were rolled",
+    "more than 6 dice of a colour rolled",
+    "black dice outside the counter step",
+    "dice or lying citizens left after the game",
+    "a seat's score sources do not sum to its VP (its final score once the game is over)",
 )
+N_INVARIANTS = len(INVARIANT_MESSAGES) - 1
+# random_game's own failures, after the invariants' codes
+E_EMPTY_MASK = N_INVARIANTS + 1  # no legal action before the end (D5)
+E_LONG = N_INVARIANTS + 2  # the game ran past max_steps decisions
+SWEEP_MESSAGES = (*INVARIANT_MESSAGES, "no legal action before the end", "the game ran too long")
 
 
 def layout_bounds(layout):
@@ -271,8 +206,8 @@ def layout_bounds(layout):
 
 
 @jit
-def full_invariant_code(s, T, lo, hi):
-    """First failing invariant of invariants.py (F_* code), 0 when every one holds."""
+def check_invariants_code(s, T, lo, hi):
+    """0 when every invariant holds, else the F_* code of the first broken one."""
     if s.shape[0] != lo.shape[0] or s.shape[0] != STATE_SIZE:
         return F_SIZE
     for i in range(STATE_SIZE):
@@ -280,17 +215,17 @@ def full_invariant_code(s, T, lo, hi):
             return F_RANGE
     n = s[S_NP]
     ph = s[S_PHASE]
-    start_cit = T[T_SETUP + n * 5]
+    start_cit = T[T_SETUP + n * SETUP_W + SETUP_CIT]
     # citizens: each player's are in exactly one place, 12 at most
-    for p in range(4):
+    for p in range(MAXP):
         total = s[S_SUP + p]
         for i in range(N_SPACES):
             if s[S_SPACES + i] == p:
                 total += 1
-        for b in range(3):
-            total += s[S_LYING + b * 5 + p]
+        for b in range(N_BLD):
+            total += s[S_LYING + b * N_OWNERS + p]
         for pos in range(N_ACTPOS):
-            if s[S_ASUP + pos * 4 + p] > 0:
+            if s[S_ASUP + pos * MAXP + p] > SUP_NONE:
                 total += 1
         own = s[S_OWNED + p]
         if p >= n:
@@ -301,48 +236,48 @@ def full_invariant_code(s, T, lo, hi):
             continue
         if total != own:
             return F_CITIZENS
-        if own < start_cit or own > 12:
+        if own < start_cit or own > MAX_OWNED:
             return F_OWNED
     g = s[S_GREY]
     for i in range(N_SPACES):
-        if s[S_SPACES + i] == 4:
+        if s[S_SPACES + i] == GREY:
             g += 1
-    for b in range(3):
-        g += s[S_LYING + b * 5 + 4]
-    if g != 8:
+    for b in range(N_BLD):
+        g += s[S_LYING + b * N_OWNERS + GREY]
+    if g != N_GREY:
         return F_GREY
-    for i in range(15):
+    for i in range(N_BLD * N_OWNERS):
         if s[S_LYING + i] > 1:
             return F_LYING
-    # rows have no gaps (ED-8): Bishopric 3 rows of 2 from space 6, City Hall 2 of 3 from 12
-    for r in range(5):
-        base = 6 + 2 * r if r < 3 else 12 + 3 * (r - 3)
-        rl = 2 if r < 3 else 3
-        seen_empty = False
-        for x in range(rl):
-            if s[S_SPACES + base + x] < 0:
-                seen_empty = True
-            elif seen_empty:
-                return F_SPACE_GAP
+    # rows have no gaps (ED-8): the rows of each building (Palace: rows of 1)
+    for b in range(N_BLD):
+        rl = T[T_ROW_LEN + b]
+        for base in range(b * BLD_SPACES, (b + 1) * BLD_SPACES, rl):
+            seen_empty = False
+            for x in range(rl):
+                if s[S_SPACES + base + x] < 0:
+                    seen_empty = True
+                elif seen_empty:
+                    return F_SPACE_GAP
     if ph != PH_SETUP and s[S_ROUND] == 0:
         for i in range(N_SPACES):
             if s[S_SPACES + i] < 0:
                 return F_PREPLACE
     # supervisors: slots 1 and 2 hold at most one player; only on revealed cards
-    for pos in range(9):
-        for slot in range(1, 3):
+    for pos in range(N_ACTPOS):
+        for slot in range(SUP_SLOT1, SUP_SLOT2 + 1):
             k = 0
-            for p in range(4):
-                if s[S_ASUP + pos * 4 + p] == slot:
+            for p in range(MAXP):
+                if s[S_ASUP + pos * MAXP + p] == slot:
                     k += 1
             if k > 1:
                 return F_SLOT
         anything = False
         cubes = False
-        for p in range(4):
-            if s[S_ASUP + pos * 4 + p] != 0:
+        for p in range(MAXP):
+            if s[S_ASUP + pos * MAXP + p] != SUP_NONE:
                 anything = True
-            if s[S_ACUBE + pos * 4 + p] != 0:
+            if s[S_ACUBE + pos * MAXP + p] != 0:
                 cubes = True
         ac = s[S_ACARD + pos]
         if ac < 0 and (anything or cubes):
@@ -355,7 +290,7 @@ def full_invariant_code(s, T, lo, hi):
     for p in range(n):
         on = 0
         for pos in range(N_ACTPOS):
-            on += s[S_ACUBE + pos * 4 + p]
+            on += s[S_ACUBE + pos * MAXP + p]
         for i in range(N_CATH):
             if s[S_CATH + i] == p:
                 on += 1
@@ -364,12 +299,12 @@ def full_invariant_code(s, T, lo, hi):
                 on += 1
         if on != s[S_CUBES + p]:
             return F_CUBES
-    for lv in range(1, 3):
-        for val in range(6):
-            if s[S_CATH + lv * 6 + val] >= 0 and s[S_CATH + (lv - 1) * 6 + val] < 0:
+    for lv in range(1, N_LEVELS):
+        for val in range(N_VAL):
+            if s[S_CATH + lv * N_VAL + val] >= 0 and s[S_CATH + (lv - 1) * N_VAL + val] < 0:
                 return F_CATH
     # event row: Marauding first, compact, flags only within the card, no full card
-    if s[S_ROW] != 0:
+    if s[S_ROW] != MARAUDING:
         return F_MARAUDING
     seen_end = False
     for i in range(NROW):
@@ -395,9 +330,9 @@ def full_invariant_code(s, T, lo, hi):
                 return F_ROW_FULL
         if s[S_KEPT + c] >= 0:
             return F_ROW_KEPT
-    for col in range(3):
+    for col in range(N_DECKS):
         for j in range(s[S_DRAWN + col]):
-            c = s[S_DECKS + col * 8 + j]
+            c = s[S_DECKS + col * DECK_LEN + j]
             if c < 0:
                 return F_DRAWN
             if s[S_KEPT + c] >= 0:
@@ -409,32 +344,79 @@ def full_invariant_code(s, T, lo, hi):
             if not in_row:
                 return F_DRAWN
     # dice: never more than the citizens rolled, at most 6 of a colour (ED-3)
-    for d in range(5):
-        for c in range(3):
+    for d in range(N_DIST):
+        for c in range(N_COL):
             k = 0
-            for v in range(6):
+            for v in range(N_VAL):
                 k += s[S_DICE + d * DIST_DICE + c * N_VAL + v]
-            if k > s[S_ROLLED + d * 3 + c]:
+            if k > s[S_ROLLED + d * N_COL + c]:
                 return F_DICE
-    for c in range(3):
+    for c in range(N_COL):
         k = 0
-        for d in range(5):
-            k += s[S_ROLLED + d * 3 + c]
-        if k > 6:
+        for d in range(N_DIST):
+            k += s[S_ROLLED + d * N_COL + c]
+        if k > MAX_ROLLED:
             return F_ROLLED
     if ph != PH_COUNTER and ph != PH_FLIP and ph != PH_OVER:
-        for v in range(6):
+        for v in range(N_VAL):
             if s[S_BLACK + v] != 0:
                 return F_BLACK
     if ph == PH_OVER:
         for i in range(N_DIE_TYPES):
             if s[S_DICE + i] != 0:
                 return F_OVER
-        for i in range(15):
+        for i in range(N_BLD * N_OWNERS):
             if s[S_LYING + i] != 0:
                 return F_OVER
-    # points by source (issue 14): each seat's sources sum to its VP, or final score once over
+    # points by source: each seat's sources sum to its VP, or final score once over
     for p in range(n):
         if not score_src_ok(s, p):
             return F_SCORE_SRC
     return 0
+
+
+# per-entry bounds of the layout (Layout.validate's segment ranges): the lo, hi arguments
+LO, HI = layout_bounds(LAYOUT)
+LO.setflags(write=False)
+HI.setflags(write=False)
+
+
+@jit
+def random_game(s, T, lo, hi, mask, work, rng4, spare, explore, max_steps):
+    """Play one random game from s. After every decision the invariants are checked
+    (check_invariants_code with the layout's bounds lo, hi); with `explore`, every legal action
+    is also tried on a copy (spare) and must give a state with valid invariants and a non-empty
+    mask unless over (D5). Returns (decisions, error code: 0, an F_* code, E_EMPTY_MASK or
+    E_LONG; SWEEP_MESSAGES words it)."""
+    k = 0
+    while s[S_PHASE] != PH_OVER:
+        if k >= max_steps:
+            return k, E_LONG
+        m = legal_mask_into(s, T, mask, work)
+        if m == 0:
+            return k, E_EMPTY_MASK
+        if explore:
+            for a in range(NUM_ACTIONS):
+                legal_mask_into(s, T, mask, work)
+                if not mask[a]:
+                    continue
+                for i in range(STATE_SIZE):
+                    spare[i] = s[i]
+                apply_action(spare, T, a, work)
+                advance(spare, T)
+                settle(spare, T, mask, work)
+                e = check_invariants_code(spare, T, lo, hi)
+                if e != 0:
+                    return k, e
+                if spare[S_PHASE] != PH_OVER and legal_mask_into(spare, T, mask, work) == 0:
+                    return k, E_EMPTY_MASK
+            m = legal_mask_into(s, T, mask, work)
+        act = pick_legal(mask, rng4)  # RandomAgent's draw among the m legal actions
+        apply_action(s, T, act, work)
+        advance(s, T)
+        settle(s, T, mask, work)
+        k += 1
+        e = check_invariants_code(s, T, lo, hi)
+        if e != 0:
+            return k, e
+    return k, 0

@@ -33,20 +33,28 @@ from troyes_env.engine.rounds import (
     EV_LOSE_CATH,
     EV_LOSE_CH,
     EV_LOSE_ECUBE,
-    _enter_card,
-    _start_actions,
+    enter_card,
+    start_actions,
 )
 from troyes_env.layout import (
+    COL_R,
     DIST_DICE,
+    FROM_SPACE,
+    MAX_FLIP,
+    MAXP,
     N_ACTPOS,
+    N_COL,
+    N_SPACES,
     N_VAL,
     NFLAG,
     NROW,
+    OPPOSITE,
     PH_A_COUNTER,
     PH_A_EVENTS,
     PH_COUNTER,
     PH_EVENT,
     PH_FLIP,
+    RED_STRENGTH,
     S_ACUBE,
     S_BLACK,
     S_BLACKN,
@@ -75,6 +83,7 @@ from troyes_env.layout import (
     S_SPACES,
     S_START,
     S_SUP,
+    SP_CITY_HALL,
 )
 from troyes_env.tables import (
     E_E0,
@@ -95,12 +104,12 @@ def _is_choice_effect(eff):
 
 
 @jit(alloc=False)
-def _event_options(s, T, q, eff, mask, mark):
+def legal_event_options(s, T, q, eff, mask, mark):
     """ED-14: the options of player q for a choice effect; marks them when mark is True."""
     m = 0
     if eff == EV_LOSE_ACUBE:
         for pos in range(N_ACTPOS):
-            if s[S_ACUBE + pos * 4 + q] > 0:
+            if s[S_ACUBE + pos * MAXP + q] > 0:
                 m += 1
                 if mark:
                     mask[A_ACTIVITY + pos] = True
@@ -111,14 +120,14 @@ def _event_options(s, T, q, eff, mask, mark):
                 if mark:
                     mask[A_EVENT + i] = True
     elif eff == EV_LOSE_CATH:
-        for v in range(1, 7):
+        for v in range(1, N_VAL + 1):
             h = cath_height(s, v)
-            if h > 0 and s[S_CATH + (h - 1) * 6 + v - 1] == q:
+            if h > 0 and s[S_CATH + (h - 1) * N_VAL + v - 1] == q:
                 m += 1
                 if mark:
                     mask[A_CATHV + v - 1] = True
     elif eff == EV_LOSE_CH:
-        for sp in range(12, 18):
+        for sp in range(SP_CITY_HALL, N_SPACES):
             if s[S_SPACES + sp] == q:
                 m += 1
                 if mark:
@@ -127,7 +136,7 @@ def _event_options(s, T, q, eff, mask, mark):
 
 
 @jit(alloc=False)
-def _run_events(s, T):
+def run_events(s, T):
     """rules §3 phase 3 step 2: apply every row card, left to right; stop at a player's choice."""
     n = s[S_NP]
     st = s[S_START]
@@ -139,7 +148,7 @@ def _run_events(s, T):
             while s[S_EVK] < n:
                 q = (st + s[S_EVK]) % n
                 if s[S_EVLEFT] > 0:
-                    if _event_options(s, T, q, eff, s, nl(False)) == 0:
+                    if legal_event_options(s, T, q, eff, s, nl(False)) == 0:
                         s[S_EVSHORT] = 1  # ED-15: cannot comply in full
                         s[S_EVLEFT] = 0
                     else:
@@ -153,7 +162,7 @@ def _run_events(s, T):
                 s[S_EVSHORT] = 0
         s[S_EVPOS] += 1
         if s[S_EVPOS] < row_len(s):
-            _enter_card(s, T)
+            enter_card(s, T)
     # step 3: the start player rolls every black die collected
     for _ in range(s[S_BLACKN]):
         v = roll_die(s)
@@ -164,13 +173,13 @@ def _run_events(s, T):
 
 
 @jit(alloc=False)
-def _apply_event_choice(s, T, a):
+def apply_event_choice(s, T, a):
     q = s[S_CUR]
     card = s[S_ROW + s[S_EVPOS]]
     eff = T[T_EV + card * E_W + E_EFF]
     if eff == EV_LOSE_ACUBE:
         pos = a - A_ACTIVITY
-        s[S_ACUBE + pos * 4 + q] -= 1
+        s[S_ACUBE + pos * MAXP + q] -= 1
         s[S_CUBES + q] -= 1
     elif eff == EV_LOSE_ECUBE:
         i = a - A_EVENT
@@ -182,7 +191,7 @@ def _apply_event_choice(s, T, a):
     elif eff == EV_LOSE_CATH:
         v = a - A_CATHV + 1
         h = cath_height(s, v)
-        s[S_CATH + (h - 1) * 6 + v - 1] = -1
+        s[S_CATH + (h - 1) * N_VAL + v - 1] = -1
         s[S_CUBES + q] -= 1
     elif eff == EV_LOSE_CH:
         sp = a - A_SPACE
@@ -194,28 +203,28 @@ def _apply_event_choice(s, T, a):
 @jit(alloc=False)
 def from_space_to_supply(s, T, q, sp):
     """rules §6.2 LOSE_CITY_HALL_CITIZEN: the citizen goes home; the row closes up (ED-8)."""
-    citizen_leave(s, T, q, nl(1), sp)
+    citizen_leave(s, T, q, nl(FROM_SPACE), sp)
     s[S_SUP + q] += 1
 
 
 @jit(alloc=False)
 def _highest_black(s):
-    for v in range(6, 0, -1):
+    for v in range(N_VAL, 0, -1):
         if s[S_BLACK + v - 1] > 0:
             return v
     return 0
 
 
 @jit(alloc=False)
-def _begin_counter(s, T, q):
+def begin_counter(s, T, q):
     """ED-16: counter turns from q clockwise until no black die is left."""
     n = s[S_NP]
     while True:
         h = _highest_black(s)
         if h == 0:
-            _start_actions(s, T)
+            start_actions(s, T)
             return
-        for i in range(6):
+        for i in range(N_VAL):
             s[S_CBLK + i] = 0
         for i in range(DIST_DICE):
             s[S_CSEL + i] = 0
@@ -237,7 +246,7 @@ def _begin_counter(s, T, q):
 @jit(alloc=False)
 def _counter_need(s):
     t = 0
-    for v in range(1, 7):
+    for v in range(1, N_VAL + 1):
         t += s[S_CBLK + v - 1] * v
     return t
 
@@ -245,19 +254,19 @@ def _counter_need(s):
 @jit(alloc=False)
 def _counter_sel_strength(s):
     t = 0
-    for c in range(3):
-        m = 2 if c == 2 else 1
-        for v in range(1, 7):
-            t += s[S_CSEL + c * 6 + v - 1] * v * m
+    for c in range(N_COL):
+        m = RED_STRENGTH if c == COL_R else 1
+        for v in range(1, N_VAL + 1):
+            t += s[S_CSEL + c * N_VAL + v - 1] * v * m
     return t
 
 
 @jit(alloc=False)
-def _mask_counter(s, T, mask):
+def legal_counter(s, T, mask):
     q = s[S_CUR]
     m = 0
     if s[S_COPEN] == 1:
-        m += _mask_influence(s, T, q, mask)
+        m += legal_influence(s, T, q, mask)
     strength = own_strength(s, q)
     need = _counter_need(s)
     h = _highest_black(s)
@@ -266,18 +275,18 @@ def _mask_counter(s, T, mask):
         m += 1
         return m
     if s[S_CLAST] < 0:
-        for v in range(max(1, s[S_CLASTB]), 7):
+        for v in range(max(1, s[S_CLASTB]), N_VAL + 1):
             if s[S_BLACK + v - 1] - s[S_CBLK + v - 1] > 0 and strength >= need + v:
                 mask[A_BLACK + v - 1] = True
                 m += 1
     have = _counter_sel_strength(s)
     # own dice in non-decreasing id order; a die is offered if the dice from it on can cover
     rest = 0
-    for rid in range(17, -1, -1):
+    for rid in range(DIST_DICE - 1, -1, -1):
         c = rid // N_VAL
         v = rid % N_VAL + 1
         avail = s[dice_idx(q, c, v)] - s[S_CSEL + rid]
-        mult = 2 if c == 2 else 1
+        mult = RED_STRENGTH if c == COL_R else 1
         rest += avail * v * mult
         if rid >= s[S_CLAST] and avail > 0 and have + rest >= need:
             mask[A_DIE + rid] = True
@@ -289,7 +298,7 @@ def _mask_counter(s, T, mask):
 
 
 @jit(alloc=False)
-def _apply_counter(s, T, a, work):
+def apply_counter(s, T, a, work):
     q = s[S_CUR]
     n = s[S_NP]
     if a == A_CONCEDE:
@@ -298,7 +307,7 @@ def _apply_counter(s, T, a, work):
         penalty(s, T, q)
         s[S_CUR] = (q + 1) % n
         s[S_PHASE] = PH_A_COUNTER
-    elif A_BLACK <= a < A_BLACK + 6:
+    elif A_BLACK <= a < A_BLACK + N_VAL:
         v = a - A_BLACK + 1
         s[S_CBLK + v - 1] += 1
         s[S_CLASTB] = v
@@ -313,7 +322,7 @@ def _apply_counter(s, T, a, work):
         for i in range(DIST_DICE):
             s[S_DICE + q * DIST_DICE + i] -= s[S_CSEL + i]
             s[S_CSEL + i] = 0
-        for v in range(6):
+        for v in range(N_VAL):
             s[S_BLACK + v] -= s[S_CBLK + v]
             nb += s[S_CBLK + v]
             s[S_CBLK + v] = 0
@@ -321,11 +330,11 @@ def _apply_counter(s, T, a, work):
         s[S_CUR] = (q + 1) % n
         s[S_PHASE] = PH_A_COUNTER
     else:
-        _apply_influence(s, T, q, a)
+        apply_influence(s, T, q, a)
 
 
 @jit(alloc=False)
-def _mask_influence(s, T, p, mask):
+def legal_influence(s, T, p, mask):
     m = 0
     inf = s[S_INF + p]
     if inf >= T[T_MISC + M_REROLL]:
@@ -343,7 +352,7 @@ def _mask_influence(s, T, p, mask):
 
 
 @jit(alloc=False)
-def _apply_influence(s, T, p, a):
+def apply_influence(s, T, p, a):
     if A_REROLL <= a < A_REROLL + DIST_DICE:
         i = a - A_REROLL
         s[S_INF + p] -= T[T_MISC + M_REROLL]
@@ -363,14 +372,14 @@ def _apply_influence(s, T, p, a):
 
 
 @jit(alloc=False)
-def _mask_flip(s, T, mask):
+def legal_flip(s, T, mask):
     p = s[S_CUR]
     m = 0
     k = 0
     for i in range(DIST_DICE):
         k += s[S_FSEL + i]
-    if k < 3:
-        for rid in range(max(0, s[S_FLAST]), 18):
+    if k < MAX_FLIP:
+        for rid in range(max(0, s[S_FLAST]), DIST_DICE):
             if s[S_DICE + p * DIST_DICE + rid] - s[S_FSEL + rid] > 0:
                 mask[A_DIE + rid] = True
                 m += 1
@@ -381,7 +390,7 @@ def _mask_flip(s, T, mask):
 
 
 @jit(alloc=False)
-def _apply_flip(s, T, a):
+def apply_flip(s, T, a):
     p = s[S_CUR]
     if a == A_CONFIRM:
         s[S_INF + p] -= T[T_MISC + M_FLIP]
@@ -392,7 +401,7 @@ def _apply_flip(s, T, a):
             if k > 0:
                 c = i // N_VAL
                 v = i % N_VAL + 1
-                s[S_DICE + p * DIST_DICE + c * N_VAL + (7 - v) - 1] += k  # opposite face: 7 - v
+                s[S_DICE + p * DIST_DICE + c * N_VAL + (OPPOSITE - v) - 1] += k  # opposite face
             s[S_FSEL + i] = 0
         s[S_FLAST] = -1
         s[S_PHASE] = s[S_FRET]

@@ -11,6 +11,8 @@ from __future__ import annotations
 from core.jit import jit, nl
 from troyes_env.engine.board import cath_height, free_flags
 from troyes_env.engine.groups import (
+    CAND_RID,
+    CAND_W,
     EF_FREE_DICE,
     EF_PAY_GAIN,
     EF_SPLIT,
@@ -29,9 +31,15 @@ from troyes_env.engine.groups import (
 )
 from troyes_env.layout import (
     DIST_DICE,
+    MAX_GROUP,
+    MAXP,
     N_ACTPOS,
+    N_COL,
     N_DIE_TYPES,
+    N_DIST,
+    N_LEVELS,
     N_VAL,
+    NEUTRAL,
     S_ACARD,
     S_ACUBE,
     S_ASUP,
@@ -39,6 +47,7 @@ from troyes_env.layout import (
     S_DICE,
     S_INF,
     S_NP,
+    SUP_NONE,
     TK_AGRI,
     TK_BUILD,
     TK_CATH,
@@ -64,13 +73,19 @@ from troyes_env.tables import (
 # pip total of the best n - nb own and nb bought dice (-1: too few dice), then their price.
 # work[slot base] < 0: not built yet.
 N_TYPES = N_DIE_TYPES  # die types: district (4 = neutral), colour, value
-SUM_OFF = 1 + 3 * N_TYPES
-SUM_BEST = 12
-SUM_COMBO = 15
-SUM_W = SUM_COMBO + 2 * 9
-SUM_ANY = 3
+SUM_OFF = CAND_RID + CAND_W * N_TYPES  # after groups._fill_candidates' records
+SUM_OWN_N, SUM_OWN = 0, 1  # own dice: count, then MAX_GROUP types
+SUM_BOUGHT_N = SUM_OWN + MAX_GROUP  # bought dice: count, then MAX_GROUP types
+SUM_BOUGHT = SUM_BOUGHT_N + 1
+SUM_DIST_N = SUM_BOUGHT + MAX_GROUP  # dice from distinct districts: count, then types
+SUM_DIST = SUM_DIST_N + 1
+SUM_BEST = SUM_DIST + MAX_GROUP
+SUM_COMBO = SUM_BEST + MAX_GROUP
+N_COMBOS = 9  # (n, nb) pairs with 1 <= n <= MAX_GROUP, 0 <= nb <= n
+SUM_W = SUM_COMBO + 2 * N_COMBOS  # a (pip total, price) pair per combination
+SUM_ANY = N_COL  # the slot after the colours' ones: dice of every colour
 HELD_OFF = SUM_OFF + (SUM_ANY + 1) * SUM_W  # [0] count, then the positions of held cubes
-SUM_SIZE = (SUM_ANY + 1) * SUM_W + 1 + 9
+SUM_SIZE = (SUM_ANY + 1) * SUM_W + 1 + N_ACTPOS
 
 
 @jit(alloc=False)
@@ -81,7 +96,7 @@ def reset_summary(s, p, work):
         work[SUM_OFF + slot * SUM_W] = -1
     k = 0
     for pos in range(N_ACTPOS):
-        if s[S_ACUBE + pos * 4 + p] > 0:
+        if s[S_ACUBE + pos * MAXP + p] > 0:
             work[HELD_OFF + 1 + k] = pos
             k += 1
     work[HELD_OFF] = k
@@ -92,53 +107,53 @@ def _build_summary(s, T, p, slot, work):
     n = s[S_NP]
     b = SUM_OFF + slot * SUM_W
     c0 = 0 if slot == SUM_ANY else slot
-    c1 = 3 if slot == SUM_ANY else slot + 1
+    c1 = N_COL if slot == SUM_ANY else slot + 1
     no = 0
-    for v in range(5, -1, -1):
+    for v in range(N_VAL - 1, -1, -1):
         for c in range(c0, c1):
             t = p * DIST_DICE + c * N_VAL + v
             cnt = s[S_DICE + t]
-            while cnt > 0 and no < 3:
-                work[b + 1 + no] = t
+            while cnt > 0 and no < MAX_GROUP:
+                work[b + SUM_OWN + no] = t
                 no += 1
                 cnt -= 1
     nt = 0
     nd = 0
     seen = 0  # bit d: district d already in the distinct list
-    for v in range(5, -1, -1):
+    for v in range(N_VAL - 1, -1, -1):
         for c in range(c0, c1):
-            for d in range(5):
-                if d == p or (d >= n and d != 4):
+            for d in range(N_DIST):
+                if d == p or (d >= n and d != NEUTRAL):
                     continue
                 t = d * DIST_DICE + c * N_VAL + v
                 cnt = s[S_DICE + t]
                 if cnt <= 0:
                     continue
-                while cnt > 0 and nt < 3:
-                    work[b + 5 + nt] = t
+                while cnt > 0 and nt < MAX_GROUP:
+                    work[b + SUM_BOUGHT + nt] = t
                     nt += 1
                     cnt -= 1
-                if nd < 3 and (seen >> d) & 1 == 0:
+                if nd < MAX_GROUP and (seen >> d) & 1 == 0:
                     seen |= 1 << d
-                    work[b + 9 + nd] = t
+                    work[b + SUM_DIST + nd] = t
                     nd += 1
-    work[b] = no
-    work[b + 4] = nt
-    work[b + 8] = nd
+    work[b + SUM_OWN_N] = no
+    work[b + SUM_BOUGHT_N] = nt
+    work[b + SUM_DIST_N] = nd
     # pip totals and prices of the best own + bought dice per (n, nb), as option_feasible_fast
     # picks them: the first n - nb own and nb bought dice above (no cube: the price is
     # nb * price[n], rules §4.0 / ED-23)
-    o1 = work[b + 1] % N_VAL + 1
-    o2 = o1 + work[b + 2] % N_VAL + 1
-    b1 = work[b + 5] % N_VAL + 1
-    b2 = b1 + work[b + 6] % N_VAL + 1
-    own = (0, o1, o2, o2 + work[b + 3] % N_VAL + 1)  # entries above `no` are never read
-    bought = (0, b1, b2, b2 + work[b + 7] % N_VAL + 1)
+    o1 = work[b + SUM_OWN] % N_VAL + 1
+    o2 = o1 + work[b + SUM_OWN + 1] % N_VAL + 1
+    b1 = work[b + SUM_BOUGHT] % N_VAL + 1
+    b2 = b1 + work[b + SUM_BOUGHT + 1] % N_VAL + 1
+    own = (0, o1, o2, o2 + work[b + SUM_OWN + 2] % N_VAL + 1)  # entries above `no` are never read
+    bought = (0, b1, b2, b2 + work[b + SUM_BOUGHT + 2] % N_VAL + 1)
     money = s[S_DEN + p]
-    for k in range(3):
+    for k in range(MAX_GROUP):
         work[b + SUM_BEST + k] = -1
     k = 0
-    for gn in range(1, 4):
+    for gn in range(1, MAX_GROUP + 1):
         price = T[T_PRICE + gn]
         for nb in range(gn + 1):
             tot = -1
@@ -146,7 +161,7 @@ def _build_summary(s, T, p, slot, work):
             if gn - nb <= no and nb <= nt:
                 tot = own[gn - nb] + bought[nb]
                 if cost <= money:
-                    for mx in range(gn, 4):
+                    for mx in range(gn, MAX_GROUP + 1):
                         if tot > work[b + SUM_BEST + mx - 1]:
                             work[b + SUM_BEST + mx - 1] = tot
             work[b + SUM_COMBO + 2 * k] = tot
@@ -185,12 +200,12 @@ def _plain_feasible(s, T, p, tk, ti, div, work):
             return False
         return work[b + SUM_BEST + mx - 1] >= div and free_flags(s, T, ti) > 0
     if tk == TK_AGRI:
-        return work[b + SUM_BEST + 2] >= div
+        return work[b + SUM_BEST + MAX_GROUP - 1] >= div
     o = T_ACT + s[S_ACARD + ti] * A_W
     money = s[S_DEN + p]
     lim = money  # the most the bought dice may cost
     hire = 0
-    if s[S_ASUP + ti * 4 + p] == 0:
+    if s[S_ASUP + ti * MAXP + p] == SUP_NONE:
         hire = T[o + A_HIRE]
         if money - hire < lim:
             lim = money - hire
@@ -203,8 +218,8 @@ def _plain_feasible(s, T, p, tk, ti, div, work):
             if s[S_INF + p] < amt:
                 return False
     if lim == money:
-        return work[b + SUM_BEST + 2] >= div
-    for k in range(9):
+        return work[b + SUM_BEST + MAX_GROUP - 1] >= div
+    for k in range(N_COMBOS):
         if work[b + SUM_COMBO + 2 * k] >= div and work[b + SUM_COMBO + 2 * k + 1] <= lim:
             return True
     return False
@@ -221,11 +236,11 @@ def _build_plain_feasible(s, T, p, ti):
     col = need_colour(s, T, nl(TK_BUILD), ti)
     money = s[S_DEN + p]
     buy_ok = T[T_PRICE + 1] <= money
-    for v in range(6):
+    for v in range(N_VAL):
         ok = s[S_DICE + p * DIST_DICE + col * N_VAL + v] > 0 and money >= 0
         if not ok and buy_ok:
-            for d in range(5):
-                if d == p or (d >= n and d != 4):
+            for d in range(N_DIST):
+                if d == p or (d >= n and d != NEUTRAL):
                     continue
                 if s[S_DICE + d * DIST_DICE + col * N_VAL + v] > 0:
                     ok = True
@@ -244,15 +259,15 @@ def _build_target_feasible(s, T, p, ti, cube_pos, work):
     n = s[S_NP]
     col = group_colours(s, T, nl(TK_BUILD), ti, cube_pos)
     money = s[S_DEN + p]
-    for v in range(6):
+    for v in range(N_VAL):
         t = p * DIST_DICE + col * N_VAL + v
         if s[S_DICE + t] > 0:
             if eval_group(s, T, p, nl(TK_BUILD), ti, cube_pos, t, nl(-1), nl(-1), nl(1)) > 0:
                 return True
             if money >= 0:
                 continue
-        for d in range(5):
-            if d == p or (d >= n and d != 4):
+        for d in range(N_DIST):
+            if d == p or (d >= n and d != NEUTRAL):
                 continue
             t = d * DIST_DICE + col * N_VAL + v
             if s[S_DICE + t] > 0:
@@ -281,15 +296,15 @@ def _cath_target_feasible(s, T, p, cube_pos, mask, a_die, work):
         return option_feasible(s, T, p, nl(TK_CATH), nl(0), cube_pos, mask, a_die, work)
     n = s[S_NP]
     col = group_colours(s, T, nl(TK_CATH), nl(0), cube_pos)
-    for v in range(6):
-        if cath_height(s, v + 1) >= 3:
+    for v in range(N_VAL):
+        if cath_height(s, v + 1) >= N_LEVELS:
             continue
         t = p * DIST_DICE + col * N_VAL + v
         if s[S_DICE + t] > 0:
             if eval_group(s, T, p, nl(TK_CATH), nl(0), cube_pos, t, nl(-1), nl(-1), nl(1)) > 0:
                 return True
-        for d in range(5):
-            if d == p or (d >= n and d != 4):
+        for d in range(N_DIST):
+            if d == p or (d >= n and d != NEUTRAL):
                 continue
             t = d * DIST_DICE + col * N_VAL + v
             if s[S_DICE + t] > 0:
@@ -337,10 +352,10 @@ def option_feasible_fast(s, T, p, tk, ti, cube_pos, mask, a_die, work):
     if (eff == EF_SPLIT and p0 < 0) or div <= 0:
         return option_feasible(s, T, p, tk, ti, cube_pos, mask, a_die, work)
     b = _summary(s, T, p, group_colours(s, T, tk, ti, cube_pos), work)
-    no = work[b]
-    ob = b + 5
+    no = work[b + SUM_OWN_N]
+    ob = b + SUM_BOUGHT
     if eff == EF_FREE_DICE:
-        ob = b + 9
+        ob = b + SUM_DIST
     nt = work[ob - 1]
     mx = group_max(s, T, tk, ti, cube_pos)
     money = s[S_DEN + p]
@@ -352,15 +367,15 @@ def option_feasible_fast(s, T, p, tk, ti, cube_pos, mask, a_die, work):
             # (ED-23; FREE_DICE: no price), and a (modified, §6.1.2) sum below the divisor
             if eff != EF_FREE_DICE and nb * T[T_PRICE + n] > money:
                 continue
-            t0 = work[b + 1] if n - nb > 0 else work[ob]
+            t0 = work[b + SUM_OWN] if n - nb > 0 else work[ob]
             t1 = -1
             t2 = -1
             tot = t0 % N_VAL + 1
             if n >= 2:
-                t1 = work[b + 2] if n - nb > 1 else work[ob + (1 - (n - nb))]
+                t1 = work[b + SUM_OWN + 1] if n - nb > 1 else work[ob + (1 - (n - nb))]
                 tot += t1 % N_VAL + 1
             if n >= 3:
-                t2 = work[b + 3] if n - nb > 2 else work[ob + (2 - (n - nb))]
+                t2 = work[b + SUM_OWN + 2] if n - nb > 2 else work[ob + (2 - (n - nb))]
                 tot += t2 % N_VAL + 1
             if effective_total(T, eff, p0, p1, n, tot) < div:
                 continue

@@ -15,11 +15,24 @@ from troyes_env.engine.board import (
     placement_ok,
 )
 from troyes_env.layout import (
+    COL_W,
+    COL_Y,
     DIST_DICE,
+    FROM_CARD,
+    FROM_LYING,
+    FROM_SPACE,
+    FROM_SUPPLY,
+    MAX_GROUP,
+    MAXP,
     N_ACTPOS,
+    N_BLD,
     N_COL,
+    N_DIST,
+    N_LEVELS,
+    N_OWNERS,
     N_SPACES,
     N_VAL,
+    NEUTRAL,
     S_ACARD,
     S_ACUBE,
     S_ASUP,
@@ -33,13 +46,14 @@ from troyes_env.layout import (
     S_SELN,
     S_SPACES,
     S_SUP,
+    SUP_NONE,
     TK_ACT,
     TK_AGRI,
     TK_BUILD,
     TK_CATH,
     TK_EVENT,
 )
-from troyes_env.rules_data import Colour, Effect, Res, Timing
+from troyes_env.rules_data import Effect, Res, Timing
 from troyes_env.tables import (
     A_DICE,
     A_DIV,
@@ -73,27 +87,30 @@ EF_RECOLOUR = int(Effect.RECOLOUR)
 EF_SPLIT = int(Effect.SPLIT)
 EF_ALL_FIVES = int(Effect.ALL_FIVES)
 EF_FREE_DICE = int(Effect.FREE_DICE)
-COL_Y, COL_W, COL_R = int(Colour.Y), int(Colour.W), int(Colour.R)
 AGRI_COLOUR = COL_Y  # rules §4.5
 CATH_COLOUR = COL_W  # rules §4.2
 SPLIT_COLOUR = COL_W  # rules §6.1.2 SPLIT: exactly one white die
 RES_DEN, RES_INF, RES_VP = int(Res.DENIERS), int(Res.INFLUENCE), int(Res.VP)
 TIMING_IMMEDIATE, TIMING_DELAYED = int(Timing.IMMEDIATE), int(Timing.DELAYED)
+# _fill_candidates' records in work (work[0] = their count): relative die id, absolute type,
+# available count of candidate i at work[CAND_RID + CAND_W * i], ...
+CAND_RID, CAND_TYPE, CAND_CNT = 1, 2, 3
+CAND_W = 3
 
 
 @jit(alloc=False)
 def rel_of(n, p, d):
-    """Seat-relative district of absolute district d for player p (4 stays neutral)."""
-    if d == 4:
-        return 4
+    """Seat-relative district of absolute district d for player p (NEUTRAL stays neutral)."""
+    if d == NEUTRAL:
+        return NEUTRAL
     return (d - p + n) % n
 
 
 @jit(alloc=False)
 def abs_of(n, p, rd):
     """Absolute district of relative district rd; -1 when rd is not a seat in this game."""
-    if rd == 4:
-        return 4
+    if rd == NEUTRAL:
+        return NEUTRAL
     if rd >= n:
         return -1
     return (p + rd) % n
@@ -139,7 +156,7 @@ def cube_fits(s, T, tk, ti, pos):
 @jit(alloc=False)
 def has_fitting_cube(s, T, p, tk, ti):
     for pos in range(N_ACTPOS):
-        if s[S_ACUBE + pos * 4 + p] > 0 and cube_fits(s, T, tk, ti, pos):
+        if s[S_ACUBE + pos * MAXP + p] > 0 and cube_fits(s, T, tk, ti, pos):
             return True
     return False
 
@@ -172,8 +189,8 @@ def group_max(s, T, tk, ti, cube_pos):
             return 1
     if tk == TK_EVENT:
         m = T[T_EV + s[S_ROW + ti] * E_W + E_MAX]
-        return m if m < 3 else 3
-    return 3
+        return m if m < MAX_GROUP else MAX_GROUP
+    return MAX_GROUP
 
 
 @jit(alloc=False)
@@ -194,16 +211,18 @@ def group_cost(s, T, p, cube_pos, t0, t1, t2, n):
 @jit(alloc=False)
 def placement_has_source(s, T, p, b, v):
     """ED-7/ED-28: some own citizen can make this placement legal."""
-    if s[S_SUP + p] > 0 and placement_ok(s, T, p, b, v, nl(0), nl(0)):
+    if s[S_SUP + p] > 0 and placement_ok(s, T, p, b, v, nl(FROM_SUPPLY), nl(0)):
         return True
     for sp in range(N_SPACES):
-        if s[S_SPACES + sp] == p and placement_ok(s, T, p, b, v, nl(1), sp):
+        if s[S_SPACES + sp] == p and placement_ok(s, T, p, b, v, nl(FROM_SPACE), sp):
             return True
-    for bb in range(3):
-        if s[S_LYING + bb * 5 + p] > 0 and placement_ok(s, T, p, b, v, nl(2), bb):
+    for bb in range(N_BLD):
+        if s[S_LYING + bb * N_OWNERS + p] > 0 and placement_ok(s, T, p, b, v, nl(FROM_LYING), bb):
             return True
     for pos in range(N_ACTPOS):
-        if s[S_ASUP + pos * 4 + p] > 0 and placement_ok(s, T, p, b, v, nl(3), pos):
+        if s[S_ASUP + pos * MAXP + p] > SUP_NONE and placement_ok(
+            s, T, p, b, v, nl(FROM_CARD), pos
+        ):
             return True
     return False
 
@@ -310,7 +329,7 @@ def eval_group(s, T, p, tk, ti, cube_pos, t0, t1, t2, n):
         nact = total // T[o + A_DIV]
         if nact < 1:
             return 0
-        if s[S_ASUP + ti * 4 + p] == 0:
+        if s[S_ASUP + ti * MAXP + p] == SUP_NONE:
             cost += T[o + A_HIRE]
             if cost > money:
                 return 0
@@ -346,7 +365,7 @@ def eval_group(s, T, p, tk, ti, cube_pos, t0, t1, t2, n):
                 tj = t0 if j == 0 else (t1 if j == 1 else t2)
                 if tj % N_VAL + 1 == v:
                     same += 1
-            if cath_height(s, v) + same > 3:
+            if cath_height(s, v) + same > N_LEVELS:
                 return 0
         return n
     # TK_BUILD: exactly one die, some source makes the placement legal
@@ -360,18 +379,19 @@ def eval_group(s, T, p, tk, ti, cube_pos, t0, t1, t2, n):
 def _fill_candidates(s, T, p, col, min_rel, work):
     """Available die types with relative id >= min_rel (and colour col unless -1), in id order.
 
-    work[0] = count; then triples (relative id, absolute type, available count) from work[1]."""
+    work[0] = count; then records of CAND_W entries (relative id, absolute type, available count)
+    from work[1]: candidate i at work[CAND_RID + CAND_W * i] etc."""
     n = s[S_NP]
     m = 0
     seln = s[S_SELN]
-    for rd in range(5):
+    for rd in range(N_DIST):
         d = abs_of(n, p, rd)
         if d < 0:
             continue
-        for c in range(3):
+        for c in range(N_COL):
             if col >= 0 and c != col:
                 continue
-            for v in range(6):
+            for v in range(N_VAL):
                 rid = rd * DIST_DICE + c * N_VAL + v
                 if rid < min_rel:
                     continue
@@ -381,9 +401,9 @@ def _fill_candidates(s, T, p, col, min_rel, work):
                     if s[S_SEL + k] == t:
                         cnt -= 1
                 if cnt > 0:
-                    work[1 + 3 * m] = rid
-                    work[2 + 3 * m] = t
-                    work[3 + 3 * m] = cnt
+                    work[CAND_RID + CAND_W * m] = rid
+                    work[CAND_TYPE + CAND_W * m] = t
+                    work[CAND_CNT + CAND_W * m] = cnt
                     m += 1
     work[0] = m
     return m
@@ -435,9 +455,9 @@ def _search_best_dice(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only, 
             nb0 += 1
     found_total = 0
     for i in range(m):
-        if only >= 0 and work[1 + 3 * i] != only:
+        if only >= 0 and work[CAND_RID + CAND_W * i] != only:
             continue
-        ta = work[2 + 3 * i]
+        ta = work[CAND_TYPE + CAND_W * i]
         # the two highest own (o0 >= o1) and bought (b0 >= b1) dice that may follow X
         o0 = -1
         o1 = -1
@@ -445,23 +465,23 @@ def _search_best_dice(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only, 
         b1 = -1
         if room >= 2:
             for j in range(i, m):
-                t = work[2 + 3 * j]
-                c = work[3 + 3 * j] - (1 if j == i else 0)
+                t = work[CAND_TYPE + CAND_W * j]
+                c = work[CAND_CNT + CAND_W * j] - (1 if j == i else 0)
                 if c > 2:
                     c = 2
                 for _ in range(c):
-                    v = t % 6
+                    v = t % N_VAL
                     if t // DIST_DICE == p:
-                        if o0 < 0 or v > o0 % 6:
+                        if o0 < 0 or v > o0 % N_VAL:
                             o1 = o0
                             o0 = t
-                        elif o1 < 0 or v > o1 % 6:
+                        elif o1 < 0 or v > o1 % N_VAL:
                             o1 = t
                     else:
-                        if b0 < 0 or v > b0 % 6:
+                        if b0 < 0 or v > b0 % N_VAL:
                             b1 = b0
                             b0 = t
-                        elif b1 < 0 or v > b1 % 6:
+                        elif b1 < 0 or v > b1 % N_VAL:
                             b1 = t
         no = (1 if o0 >= 0 else 0) + (1 if o1 >= 0 else 0)
         nt = (1 if b0 >= 0 else 0) + (1 if b1 >= 0 else 0)
@@ -497,7 +517,7 @@ def _search_best_dice(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only, 
         if ok:
             if not mark:
                 return 1
-            mask[a_die + work[1 + 3 * i]] = True
+            mask[a_die + work[CAND_RID + CAND_W * i]] = True
             found_total += 1
     return found_total
 
@@ -539,8 +559,8 @@ def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only=-1):
     for k in range(seln):
         if s[S_SEL + k] // DIST_DICE != p:
             nb0 += 1
-    pr2 = T[T_PRICE + seln + 2] if seln + 2 <= 3 else 0
-    pr3 = T[T_PRICE + seln + 3] if seln + 3 <= 3 else 0
+    pr2 = T[T_PRICE + seln + 2] if seln + 2 <= MAX_GROUP else 0
+    pr3 = T[T_PRICE + seln + 3] if seln + 3 <= MAX_GROUP else 0
     if pr2 < 0 or pr3 < 0:
         prune = False
     # Second exact pruning: with no cube, an Activity / event / agriculture group yields
@@ -559,14 +579,14 @@ def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only=-1):
         tot0 += s[S_SEL + k] % N_VAL + 1
     vmax = 0
     for i in range(m):
-        v = work[2 + 3 * i] % N_VAL + 1
+        v = work[CAND_TYPE + CAND_W * i] % N_VAL + 1
         if v > vmax:
             vmax = v
     found_total = 0
     for i in range(m):
-        if only >= 0 and work[1 + 3 * i] != only:
+        if only >= 0 and work[CAND_RID + CAND_W * i] != only:
             continue
-        ta = work[2 + 3 * i]
+        ta = work[CAND_TYPE + CAND_W * i]
         fa = 1 if ta // DIST_DICE != p else 0
         va = tot0 + ta % N_VAL + 1
         ok = False
@@ -574,9 +594,9 @@ def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only=-1):
             ok = _eval_sel_plus(s, T, p, tk, ti, cube_pos, ta, nl(0), nl(0), nl(1)) > 0
         if not ok and room >= 2 and va + vmax * (2 if room >= 3 else 1) >= div:
             for j in range(i, m):
-                if j == i and work[3 + 3 * i] < 2:
+                if j == i and work[CAND_CNT + CAND_W * i] < 2:
                     continue
-                tb = work[2 + 3 * j]
+                tb = work[CAND_TYPE + CAND_W * j]
                 nbab = nb0 + fa + (1 if tb // DIST_DICE != p else 0)
                 vab = va + tb % N_VAL + 1
                 if vab >= div and not (prune and nbab * pr2 > money):
@@ -590,9 +610,9 @@ def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only=-1):
                             use += 1
                         if k == j:
                             use += 1
-                        if work[3 + 3 * k] < use:
+                        if work[CAND_CNT + CAND_W * k] < use:
                             continue
-                        tc = work[2 + 3 * k]
+                        tc = work[CAND_TYPE + CAND_W * k]
                         if prune and (nbab + (1 if tc // DIST_DICE != p else 0)) * pr3 > money:
                             continue
                         if vab + tc % N_VAL + 1 < div:
@@ -605,7 +625,7 @@ def search_group(s, T, p, tk, ti, cube_pos, mask, a_die, work, mark, only=-1):
         if ok:
             if not mark:
                 return 1
-            mask[a_die + work[1 + 3 * i]] = True
+            mask[a_die + work[CAND_RID + CAND_W * i]] = True
             found_total += 1
     return found_total
 
@@ -625,7 +645,7 @@ def target_feasible(s, T, p, tk, ti, mask, a_die, work):
     if option_feasible(s, T, p, tk, ti, nl(-1), mask, a_die, work):
         return True
     for pos in range(N_ACTPOS):
-        if s[S_ACUBE + pos * 4 + p] > 0 and cube_fits(s, T, tk, ti, pos):
+        if s[S_ACUBE + pos * MAXP + p] > 0 and cube_fits(s, T, tk, ti, pos):
             if option_feasible(s, T, p, tk, ti, pos, mask, a_die, work):
                 return True
     return False

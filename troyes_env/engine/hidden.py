@@ -13,12 +13,22 @@ from __future__ import annotations
 
 from core.jit import jit
 from core.rng import M32, rng_below, rng_seed
-from troyes_env.layout import LAYOUT, N_ACTPOS, S_AHID, S_CHARS, S_DECKS, S_DRAWN, S_NP, S_RNG
+from troyes_env.layout import (
+    LAYOUT,
+    N_ACTPOS,
+    N_LEVELS,
+    S_AHID,
+    S_CHARS,
+    S_DECKS,
+    S_DRAWN,
+    S_NP,
+    S_RNG,
+)
 from troyes_env.tables import A_COL, A_LVL, A_W, N_ACT, N_CHAR, T_ACT
 
 N_DECKS, DECK = LAYOUT.segments["decks"].shape
 PER_SEAT = LAYOUT.segments["chars"].shape[1]  # Character card slots of each seat
-LEVELS = 3  # Activity card levels I-III per colour: position = colour * 3 + level - 1
+
 # the resampling stream differs from the game's own chance stream: seeded from the seed words
 # xor SALT (for a Python seed: split_seed(seed ^ SALT), SALT < 2**64)
 SALT = 0x5DEECE66D
@@ -89,8 +99,8 @@ def determinize_into(s, T, observer, a, b, c, work):
         _shuffle(s, lo + s[S_DRAWN + col], lo + m, work)
     for pos in range(N_ACTPOS):  # rules §2.2: a face-down card, among its colour and level
         if s[S_AHID + pos] >= 0:
-            col = pos // LEVELS
-            lvl = pos % LEVELS + 1
+            col = pos // N_LEVELS
+            lvl = pos % N_LEVELS + 1
             m = 0
             for ch in range(N_ACT):
                 if T[T_ACT + ch * A_W + A_COL] == col and T[T_ACT + ch * A_W + A_LVL] == lvl:

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from core.jit import jit, nl
 from troyes_env.actions import A_GOON, A_SPACE, A_STOP, NUM_ACTIONS
-from troyes_env.engine.events import _event_options, _mask_counter, _mask_flip
-from troyes_env.engine.setup import _setup_space_legal
+from troyes_env.engine.events import legal_counter, legal_event_options, legal_flip
+from troyes_env.engine.setup import is_setup_space_legal
 from troyes_env.engine.turns import (
-    _mask_archer,
-    _mask_cube,
-    _mask_dice,
-    _mask_source,
-    _mask_turn,
+    legal_archer,
+    legal_cube,
+    legal_dice,
+    legal_source,
+    legal_turn,
 )
 from troyes_env.layout import (
     N_SPACES,
@@ -46,28 +46,28 @@ def legal_mask_into(s, T, mask, work):
     m = 0
     if ph == PH_SETUP:
         for sp in range(N_SPACES):
-            if _setup_space_legal(s, T, sp):
+            if is_setup_space_legal(s, T, sp):
                 mask[A_SPACE + sp] = True
                 m += 1
     elif ph == PH_EVENT:
         card = s[S_ROW + s[S_EVPOS]]
-        m = _event_options(s, T, s[S_CUR], T[T_EV + card * E_W + E_EFF], mask, nl(True))
+        m = legal_event_options(s, T, s[S_CUR], T[T_EV + card * E_W + E_EFF], mask, nl(True))
     elif ph == PH_COUNTER:
-        m = _mask_counter(s, T, mask)
+        m = legal_counter(s, T, mask)
     elif ph == PH_TURN:
-        m = _mask_turn(s, T, mask, work)
+        m = legal_turn(s, T, mask, work)
     elif ph == PH_CUBE:
-        m = _mask_cube(s, T, mask, work)
+        m = legal_cube(s, T, mask, work)
     elif ph == PH_DICE:
-        m = _mask_dice(s, T, mask, work)
+        m = legal_dice(s, T, mask, work)
     elif ph == PH_SOURCE:
-        m = _mask_source(s, T, mask)
+        m = legal_source(s, T, mask)
     elif ph == PH_GOON:
         mask[A_GOON] = True
         mask[A_STOP] = True
         m = 2
     elif ph == PH_ARCHER:
-        m = _mask_archer(s, T, mask)
+        m = legal_archer(s, T, mask)
     elif ph == PH_FLIP:
-        m = _mask_flip(s, T, mask)
+        m = legal_flip(s, T, mask)
     return m

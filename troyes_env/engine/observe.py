@@ -5,9 +5,20 @@ from __future__ import annotations
 from core.jit import jit
 from troyes_env.layout import (
     DIST_DICE,
+    GREY,
+    MAXP,
     N_ACTPOS,
+    N_BLD,
     N_CATH,
+    N_CHAR_SLOTS,
+    N_DECKS,
+    N_DIST,
+    N_EVENTS,
+    N_OWNERS,
     N_SPACES,
+    N_TK,
+    N_VAL,
+    NEUTRAL,
     NFLAG,
     NROW,
     S_ACARD,
@@ -53,6 +64,8 @@ from troyes_env.layout import (
     S_TI,
     S_TK,
     S_VP,
+    SUP_ART,
+    SUP_NONE,
 )
 from troyes_env.observation import (
     OB_ACARDS,
@@ -97,11 +110,27 @@ _BY18 = 1.0 / 18.0
 _BY20 = 1.0 / 20.0
 
 
+# entries inside the blocks of observation.OBS_BLOCKS
+PLAYER_W = 10  # "players": per relative seat
+PLAYER_KEPT = 7  # ... the entry counting the event cards the seat kept
+OWNER_HOT = N_OWNERS + 1  # one-hot of an owner: empty, rel 0..3, grey
+SEAT_HOT = MAXP + 1  # one-hot of a cube's owner: empty, rel 0..3
+ROW_W = N_EVENTS + NFLAG * SEAT_HOT  # "event_row": the card one-hot, then its flags
+CNT_SEL = N_VAL  # "counter": black dice chosen per value, then own dice chosen per type,
+CNT_LAST = CNT_SEL + DIST_DICE  # then the last id chosen
+CNT_OPEN = CNT_LAST + 1  # and the open flag
+PEND_TI = N_TK  # "pending": target kind one-hot, target index one-hot,
+PEND_CUBE = PEND_TI + NROW  # cube one-hot (none + each position),
+PEND_SEL = PEND_CUBE + 1 + N_ACTPOS  # chosen dice per relative type,
+PEND_PVAL = PEND_SEL + N_DIST * DIST_DICE  # placement value, hiring, N, activations made
+
+
 @jit
 def _rel(o, p, n):
-    """Relative seat of owner o (0..3) for observer p; grey (4) and empty (-1) unchanged.
-    (o - p + n) % n without the division in the usual case (~130 calls per observation)."""
-    if o < 0 or o >= 4:
+    """Relative seat of owner o (0..3) for observer p; GREY (the neutral district) and empty
+    (-1) unchanged. (o - p + n) % n without the division in the usual case (~130 calls per
+    observation)."""
+    if o < 0 or o >= GREY:
         return o
     d = o - p + n
     if 0 <= d < n:
@@ -123,12 +152,12 @@ def observe_into(s, T, p, out):
     out[OB_START + _rel(s[S_START], p, n)] = 1.0
     if s[S_CUR] >= 0:
         out[OB_ACTOR + _rel(s[S_CUR], p, n)] = 1.0
-    for c in range(3):
+    for c in range(N_DECKS):
         out[OB_DRAWN + c] = s[S_DRAWN + c] * _BY8
     out[OB_GREY] = s[S_GREY] * _BY8
     for q in range(n):
         r = _rel(q, p, n)
-        o = OB_PLAYERS + r * 10
+        o = OB_PLAYERS + r * PLAYER_W
         out[o + 0] = s[S_DEN + q] * _BY20
         out[o + 1] = s[S_INF + q] * _BY20
         out[o + 2] = s[S_VP + q] * _BY20
@@ -138,25 +167,25 @@ def observe_into(s, T, p, out):
         out[o + 6] = s[S_DDEN + q] * _BY10
         out[o + 8] = s[S_CUBES + q] * _BY20
         out[o + 9] = 1.0
-    for e in range(17):  # kept event cards per player: counted in one pass, then scaled
+    for e in range(N_EVENTS):  # kept event cards per player: counted in one pass, then scaled
         o = s[S_KEPT + e]
         if 0 <= o < n:
-            out[OB_PLAYERS + _rel(o, p, n) * 10 + 7] += 1.0
+            out[OB_PLAYERS + _rel(o, p, n) * PLAYER_W + PLAYER_KEPT] += 1.0
     for r in range(n):
-        out[OB_PLAYERS + r * 10 + 7] *= _BY5
-    for k in range(2):  # own characters only (D6)
-        ch = s[S_CHARS + p * 2 + k]
+        out[OB_PLAYERS + r * PLAYER_W + PLAYER_KEPT] *= _BY5
+    for k in range(N_CHAR_SLOTS):  # own characters only (D6)
+        ch = s[S_CHARS + p * N_CHAR_SLOTS + k]
         if ch >= 0:
             out[OB_CHARS + ch] = 1.0
     for sp in range(N_SPACES):
         o = s[S_SPACES + sp]
-        j = 0 if o < 0 else (5 if o == 4 else 1 + _rel(o, p, n))
-        out[OB_SPACES + sp * 6 + j] = 1.0
-    for b in range(3):
-        for o in range(5):
-            k = s[S_LYING + b * 5 + o]
+        j = 0 if o < 0 else 1 + (GREY if o == GREY else _rel(o, p, n))
+        out[OB_SPACES + sp * OWNER_HOT + j] = 1.0
+    for b in range(N_BLD):
+        for o in range(N_OWNERS):
+            k = s[S_LYING + b * N_OWNERS + o]
             if k > 0:
-                out[OB_LYING + b * 5 + (4 if o == 4 else _rel(o, p, n))] = k
+                out[OB_LYING + b * N_OWNERS + (GREY if o == GREY else _rel(o, p, n))] = k
     for pos in range(N_ACTPOS):
         card = s[S_ACARD + pos]
         if card >= 0:
@@ -171,57 +200,57 @@ def observe_into(s, T, p, out):
                 out[OB_ACARDS + pos * 4 + 1 + idx] = 1.0
         for q in range(n):
             r = _rel(q, p, n)
-            w = s[S_ASUP + pos * 4 + q]
-            if w > 0:
-                out[OB_SUPS + (pos * 4 + r) * 3 + w - 1] = 1.0
-            out[OB_ACUBES + pos * 4 + r] = s[S_ACUBE + pos * 4 + q] * _BY5
+            w = s[S_ASUP + pos * MAXP + q]
+            if w > SUP_NONE:
+                out[OB_SUPS + (pos * MAXP + r) * SUP_ART + w - 1] = 1.0
+            out[OB_ACUBES + pos * MAXP + r] = s[S_ACUBE + pos * MAXP + q] * _BY5
     for i in range(N_CATH):
         o = s[S_CATH + i]
-        out[OB_CATH + i * 5 + (0 if o < 0 else 1 + _rel(o, p, n))] = 1.0
+        out[OB_CATH + i * SEAT_HOT + (0 if o < 0 else 1 + _rel(o, p, n))] = 1.0
     for i in range(NROW):
         card = s[S_ROW + i]
-        base = OB_ROW + i * 42
+        base = OB_ROW + i * ROW_W
         if card >= 0:
             out[base + card] = 1.0
             for f in range(NFLAG):
                 o = s[S_FLAGS + i * NFLAG + f]
-                if o >= 0 and o < 4:
-                    out[base + 17 + f * 5 + 1 + _rel(o, p, n)] = 1.0
+                if o >= 0 and o < GREY:
+                    out[base + N_EVENTS + f * SEAT_HOT + 1 + _rel(o, p, n)] = 1.0
                 elif o < 0:
-                    out[base + 17 + f * 5] = 1.0
-    for e in range(17):
+                    out[base + N_EVENTS + f * SEAT_HOT] = 1.0
+    for e in range(N_EVENTS):
         o = s[S_KEPT + e]
         if o >= 0:
-            out[OB_KEPT + e * 5 + (4 if o == 4 else _rel(o, p, n))] = 1.0
-    for d in range(5):
-        rd = 4 if d == 4 else (_rel(d, p, n) if d < n else -1)
+            out[OB_KEPT + e * N_OWNERS + (GREY if o == GREY else _rel(o, p, n))] = 1.0
+    for d in range(N_DIST):
+        rd = NEUTRAL if d == NEUTRAL else (_rel(d, p, n) if d < n else -1)
         if rd < 0:
             continue
         for i in range(DIST_DICE):
             out[OB_DICE + rd * DIST_DICE + i] = s[S_DICE + d * DIST_DICE + i] * _BY6
-    for v in range(6):
+    for v in range(N_VAL):
         out[OB_BLACK + v] = s[S_BLACK + v] * _BY6
     out[OB_EVSTEP] = s[S_EVPOS] * _BY13
     out[OB_EVSTEP + 1] = s[S_EVLEFT] * _BY3
-    for v in range(6):
+    for v in range(N_VAL):
         out[OB_COUNTER + v] = s[S_CBLK + v] * _BY6
     for i in range(DIST_DICE):
-        out[OB_COUNTER + 6 + i] = s[S_CSEL + i] * _BY6
-    out[OB_COUNTER + 24] = s[S_CLAST] * _BY18
-    out[OB_COUNTER + 25] = s[S_COPEN]
+        out[OB_COUNTER + CNT_SEL + i] = s[S_CSEL + i] * _BY6
+    out[OB_COUNTER + CNT_LAST] = s[S_CLAST] * _BY18
+    out[OB_COUNTER + CNT_OPEN] = s[S_COPEN]
     out[OB_PENDING + s[S_TK]] = 1.0
     if s[S_TI] >= 0:
-        out[OB_PENDING + 6 + s[S_TI]] = 1.0
-    out[OB_PENDING + 19 + s[S_CUBEPOS] + 1] = 1.0
+        out[OB_PENDING + PEND_TI + s[S_TI]] = 1.0
+    out[OB_PENDING + PEND_CUBE + s[S_CUBEPOS] + 1] = 1.0
     for k in range(s[S_SELN]):
         t = s[S_SEL + k]
         d = t // DIST_DICE
-        rd = 4 if d == 4 else _rel(d, p, n)
-        out[OB_PENDING + 29 + rd * DIST_DICE + t % DIST_DICE] += 1.0
-    out[OB_PENDING + 119] = s[S_PVAL] * _BY6
-    out[OB_PENDING + 120] = s[S_HIRING]
-    out[OB_PENDING + 121] = s[S_ACTN] * _BY10
-    out[OB_PENDING + 122] = s[S_ACTK] * _BY10
+        rd = NEUTRAL if d == NEUTRAL else _rel(d, p, n)
+        out[OB_PENDING + PEND_SEL + rd * DIST_DICE + t % DIST_DICE] += 1.0
+    out[OB_PENDING + PEND_PVAL] = s[S_PVAL] * _BY6
+    out[OB_PENDING + PEND_PVAL + 1] = s[S_HIRING]
+    out[OB_PENDING + PEND_PVAL + 2] = s[S_ACTN] * _BY10
+    out[OB_PENDING + PEND_PVAL + 3] = s[S_ACTK] * _BY10
     for i in range(DIST_DICE):
         out[OB_FLIP + i] = s[S_FSEL + i] * _BY3
     return 0

@@ -16,7 +16,20 @@ from troyes_env.engine.board import (
     standing,
 )
 from troyes_env.layout import (
+    COL_R,
+    DECK_LEN,
+    FROM_SUPPLY,
+    GREY,
+    MAX_GROUP,
+    MAXP,
+    N_BLD,
+    N_COL,
     N_DIE_TYPES,
+    N_DIST,
+    N_LEVELS,
+    N_OWNERS,
+    N_VAL,
+    NEUTRAL,
     NFLAG,
     PH_A_EVENTS,
     PH_A_ROUND,
@@ -89,8 +102,8 @@ EV_GREY = int(EventEffect.GREY_CITIZEN)
 @jit(alloc=False)
 def _deck_size(s, col):
     m = 0
-    for i in range(8):
-        if s[S_DECKS + col * 8 + i] >= 0:
+    for i in range(DECK_LEN):
+        if s[S_DECKS + col * DECK_LEN + i] >= 0:
             m += 1
     return m
 
@@ -104,22 +117,22 @@ def _append_event(s, card):
 
 
 @jit(alloc=False)
-def _start_round(s, T):
+def start_round(s, T):
     n = s[S_NP]
     s[S_ROUND] += 1
     r = s[S_ROUND]
     st = s[S_START]
     # Phase 0: reveal the level-r Activity cards in rounds 1-3
-    if r <= 3:
-        for col in range(3):
-            pos = col * 3 + r - 1
+    if r <= N_LEVELS:
+        for col in range(N_COL):
+            pos = col * N_LEVELS + r - 1
             s[S_ACARD + pos] = s[S_AHID + pos]
             s[S_AHID + pos] = -1
     # Phase 1: income, then salaries for standing citizens; shortfall -> pay all, lose 2 VP
     for p in range(n):
         s[S_DEN + p] += T[T_MISC + M_INCOME]
         sal = 0
-        for b in range(3):
+        for b in range(N_BLD):
             sal += T[T_SALARY + b] * standing(s, p, b)
         if s[S_DEN + p] >= sal:
             s[S_DEN + p] -= sal
@@ -128,30 +141,30 @@ def _start_round(s, T):
             penalty(s, T, p)
     # Phase 2: workforce; players from the start player (Y, W, R), neutral dice last (ED-2)
     for k in range(n + 1):
-        q = (st + k) % n if k < n else 4
-        for c in range(3):
-            cnt = standing(s, q, 2 - c)
-            s[S_ROLLED + q * 3 + c] = cnt
+        q = (st + k) % n if k < n else NEUTRAL
+        for c in range(N_COL):
+            cnt = standing(s, q, COL_R - c)  # the building of colour c (rules §4.4)
+            s[S_ROLLED + q * N_COL + c] = cnt
             for _ in range(cnt):
                 v = roll_die(s)
                 s[dice_idx(q, c, v)] += 1
     # Phase 3: reveal the red card and the card of the deck it calls for
-    dr = s[S_DRAWN + 2]
-    card = s[S_DECKS + 2 * 8 + dr]
-    s[S_DRAWN + 2] = dr + 1
+    dr = s[S_DRAWN + COL_R]
+    card = s[S_DECKS + COL_R * DECK_LEN + dr]
+    s[S_DRAWN + COL_R] = dr + 1
     _append_event(s, card)
     nxt = T[T_EV + card * E_W + E_NEXT]
     if nxt >= 0 and s[S_DRAWN + nxt] < _deck_size(s, nxt):  # ED-12
-        _append_event(s, s[S_DECKS + nxt * 8 + s[S_DRAWN + nxt]])
+        _append_event(s, s[S_DECKS + nxt * DECK_LEN + s[S_DRAWN + nxt]])
         s[S_DRAWN + nxt] += 1
     s[S_EVPOS] = 0
     s[S_BLACKN] = 0
-    _enter_card(s, T)
+    enter_card(s, T)
     s[S_PHASE] = PH_A_EVENTS
 
 
 @jit(alloc=False)
-def _enter_card(s, T):
+def enter_card(s, T):
     """ED-13: a card's black dice first, then its effect (automatic ones applied at once)."""
     n = s[S_NP]
     st = s[S_START]
@@ -183,17 +196,17 @@ def _enter_card(s, T):
         # rules §6.2 GREY_CITIZEN: placed as with a die showing e1, if allowed; no penalty
         b = e0
         v = T[o + E_E1]
-        if s[S_GREY] > 0 and placement_ok(s, T, nl(4), b, v, nl(0), nl(0)):
+        if s[S_GREY] > 0 and placement_ok(s, T, nl(GREY), b, v, nl(FROM_SUPPLY), nl(0)):
             s[S_GREY] -= 1
-            place_citizen(s, T, nl(4), b, v)
+            place_citizen(s, T, nl(GREY), b, v)
 
 
 @jit(alloc=False)
-def _clear_pending(s):
+def clear_pending(s):
     s[S_TK] = TK_NONE
     s[S_TI] = -1
     s[S_CUBEPOS] = -1
-    for i in range(3):
+    for i in range(MAX_GROUP):
         s[S_SEL + i] = -1
     s[S_SELN] = 0
     s[S_PVAL] = 0
@@ -203,48 +216,48 @@ def _clear_pending(s):
 
 
 @jit(alloc=False)
-def _begin_turn(s, T, q):
-    _clear_pending(s)
+def begin_turn(s, T, q):
+    clear_pending(s)
     s[S_PHASE] = PH_TURN
     s[S_CUR] = q
 
 
 @jit(alloc=False)
-def _start_actions(s, T):
+def start_actions(s, T):
     """ED-20: Phase 4 is skipped when countering used up every die."""
     if not any_dice(s):
-        _end_round(s, T)
+        end_round(s, T)
         return
-    _begin_turn(s, T, s[S_START])
+    begin_turn(s, T, s[S_START])
 
 
 @jit(alloc=False)
-def _end_round(s, T):
+def end_round(s, T):
     """rules §3 phase 5, then §7 after the last round."""
     n = s[S_NP]
     for p in range(n):
         s[S_DEN + p] += s[S_DDEN + p]
         s[S_DDEN + p] = 0
         s[S_PASSED + p] = 0
-    for b in range(3):
-        for o in range(5):
-            k = s[S_LYING + b * 5 + o]
+    for b in range(N_BLD):
+        for o in range(N_OWNERS):
+            k = s[S_LYING + b * N_OWNERS + o]
             if k > 0:
-                if o < 4:
+                if o < GREY:
                     s[S_SUP + o] += k
                 else:
                     s[S_GREY] += k
-                s[S_LYING + b * 5 + o] = 0
+                s[S_LYING + b * N_OWNERS + o] = 0
     for i in range(N_DIE_TYPES):
         s[S_DICE + i] = 0
-    for i in range(15):
+    for i in range(N_DIST * N_COL):
         s[S_ROLLED + i] = 0
-    for i in range(6):
+    for i in range(N_VAL):
         s[S_BLACK + i] = 0
-    _clear_pending(s)
+    clear_pending(s)
     s[S_START] = (s[S_START] + 1) % n
     if s[S_ROUND] >= s[S_NROUNDS]:
-        score_final(s, T, s[S_FINAL : S_FINAL + 4])
+        score_final(s, T, s[S_FINAL : S_FINAL + MAXP])
         credit_final_scoring(s, T)  # points by source: the rules §7 terms, once
         s[S_PHASE] = PH_OVER
         s[S_CUR] = -1

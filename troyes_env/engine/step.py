@@ -13,11 +13,11 @@ from core.jit import jit
 from core.maskbits import first_set
 from troyes_env.actions import NUM_ACTIONS
 from troyes_env.engine.apply import apply_action
-from troyes_env.engine.events import _begin_counter, _run_events
+from troyes_env.engine.events import begin_counter, run_events
 from troyes_env.engine.feasible import SUM_OFF, SUM_SIZE
 from troyes_env.engine.legal import legal_mask_into
-from troyes_env.engine.rounds import _start_round
-from troyes_env.engine.turns import _dice_legal, _turn_legal
+from troyes_env.engine.rounds import start_round
+from troyes_env.engine.turns import is_dice_legal, is_turn_legal
 from troyes_env.layout import (
     PH_A_COUNTER,
     PH_A_EVENTS,
@@ -39,11 +39,11 @@ def advance(s, T):
     while True:
         ph = s[S_PHASE]
         if ph == PH_A_ROUND:
-            _start_round(s, T)
+            start_round(s, T)
         elif ph == PH_A_EVENTS:
-            _run_events(s, T)
+            run_events(s, T)
         elif ph == PH_A_COUNTER:
-            _begin_counter(s, T, s[S_CUR])
+            begin_counter(s, T, s[S_CUR])
         else:
             return
 
@@ -72,9 +72,9 @@ def step_inplace(s, T, a, mask, work):
     ph = s[S_PHASE]
     # the two costly phases test the one action; the others build the mask (cheap)
     if ph == PH_TURN:
-        ok = _turn_legal(s, T, a, mask, work)
+        ok = is_turn_legal(s, T, a, mask, work)
     elif ph == PH_DICE:
-        ok = _dice_legal(s, T, a, mask, work)
+        ok = is_dice_legal(s, T, a, mask, work)
     else:
         legal_mask_into(s, T, mask, work)
         ok = mask[a]

@@ -33,8 +33,8 @@ from troyes_env.engine.board import (
     standing,
 )
 from troyes_env.engine.events import (
-    _apply_influence,
-    _mask_influence,
+    apply_influence,
+    legal_influence,
 )
 from troyes_env.engine.feasible import (
     option_feasible_fast,
@@ -58,16 +58,24 @@ from troyes_env.engine.groups import (
     search_group,
 )
 from troyes_env.engine.rounds import (
-    _begin_turn,
-    _clear_pending,
-    _end_round,
+    begin_turn,
+    clear_pending,
+    end_round,
 )
 from troyes_env.layout import (
     DIST_DICE,
+    FROM_CARD,
+    FROM_LYING,
+    FROM_SPACE,
+    FROM_SUPPLY,
+    MAXP,
     N_ACTPOS,
+    N_BLD,
     N_DIE_TYPES,
+    N_OWNERS,
     N_SPACES,
     N_VAL,
+    NEUTRAL,
     NROW,
     PH_ARCHER,
     PH_CUBE,
@@ -99,6 +107,10 @@ from troyes_env.layout import (
     S_TI,
     S_TK,
     SRC_ACT,
+    SUP_ART,
+    SUP_NONE,
+    SUP_SLOT1,
+    SUP_SLOT2,
     TK_ACT,
     TK_AGRI,
     TK_BUILD,
@@ -121,21 +133,27 @@ from troyes_env.tables import (
     T_MISC,
 )
 
-N_TARGETS = 9 + NROW + 1 + 3 + 1  # _mask_turn: cards, event row, Cathedral, buildings, agriculture
+# legal_turn's targets j: the Activity cards, the event row, the Cathedral, the buildings,
+# agriculture
+J_EVENTS = N_ACTPOS
+J_CATH = J_EVENTS + NROW
+J_BUILD = J_CATH + 1
+J_AGRI = J_BUILD + N_BLD
+N_TARGETS = J_AGRI + 1
 
 
 @jit(alloc=False)
-def _end_turn(s, T):
+def end_turn(s, T):
     """ED-20: end Phase 4 when all passed or no dice remain; else the next active player,
     each passed player skipped on the way putting 1 denier on their district."""
     n = s[S_NP]
-    _clear_pending(s)
+    clear_pending(s)
     allp = True
     for p in range(n):
         if s[S_PASSED + p] == 0:
             allp = False
     if allp or not any_dice(s):
-        _end_round(s, T)
+        end_round(s, T)
         return
     q = s[S_CUR]
     while True:
@@ -144,40 +162,40 @@ def _end_turn(s, T):
             s[S_DDEN + q] += T[T_MISC + M_PASS_EXTRA]
         else:
             break
-    _begin_turn(s, T, q)
+    begin_turn(s, T, q)
 
 
 @jit(alloc=False)
-def _mask_turn(s, T, mask, work):
+def legal_turn(s, T, mask, work):
     """DP-4: influence, pass, and every target with a legal group (ED-5): the 9 Activity cards,
     the event row, the Cathedral, the 3 buildings, agriculture (one call site of the inlined
     target_feasible_fast)."""
     p = s[S_CUR]
     reset_summary(s, p, work)  # one dice summary for every target of this mask
-    m = _mask_influence(s, T, p, mask)
+    m = legal_influence(s, T, p, mask)
     mask[A_PASS] = True
     m += 1
     nrow = row_len(s)
     for j in range(N_TARGETS):
-        if j < 9:
+        if j < J_EVENTS:
             if s[S_ACARD + j] < 0:
                 continue
             tk = TK_ACT
             ti = j
             a = A_ACTIVITY + j
-        elif j < 9 + NROW:
-            ti = j - 9
+        elif j < J_CATH:
+            ti = j - J_EVENTS
             if ti >= nrow:
                 continue
             tk = TK_EVENT
             a = A_EVENT + ti
-        elif j == 9 + NROW:
+        elif j == J_CATH:
             tk = TK_CATH
             ti = 0
             a = A_CATHEDRAL
-        elif j < 13 + NROW:
+        elif j < J_AGRI:
             tk = TK_BUILD
-            ti = j - 10 - NROW
+            ti = j - J_BUILD
             a = A_BUILDING + ti
         else:
             tk = TK_AGRI
@@ -190,15 +208,15 @@ def _mask_turn(s, T, mask, work):
 
 
 @jit(alloc=False)
-def _turn_legal(s, T, a, mask, work):
-    """mask[a] of _mask_turn without building the whole mask (step's legality test)."""
+def is_turn_legal(s, T, a, mask, work):
+    """mask[a] of legal_turn without building the whole mask (step's legality test)."""
     p = s[S_CUR]
     if a == A_PASS:
         return True
     reset_summary(s, p, work)
     tk = TK_NONE
     ti = 0
-    if A_ACTIVITY <= a < A_ACTIVITY + 9:
+    if A_ACTIVITY <= a < A_ACTIVITY + N_ACTPOS:
         ti = a - A_ACTIVITY
         if s[S_ACARD + ti] < 0:
             return False
@@ -210,7 +228,7 @@ def _turn_legal(s, T, a, mask, work):
         tk = TK_EVENT
     elif a == A_CATHEDRAL:
         tk = TK_CATH
-    elif A_BUILDING <= a < A_BUILDING + 3:
+    elif A_BUILDING <= a < A_BUILDING + N_BLD:
         tk = TK_BUILD
         ti = a - A_BUILDING
     elif a == A_AGRI:
@@ -219,13 +237,13 @@ def _turn_legal(s, T, a, mask, work):
         return target_feasible_fast(s, T, p, tk, ti, mask, nl(A_DIE), work)
     for i in range(mask.shape[0]):
         mask[i] = False
-    _mask_influence(s, T, p, mask)
+    legal_influence(s, T, p, mask)
     return mask[a]
 
 
 @jit(alloc=False)
-def _dice_legal(s, T, a, mask, work):
-    """mask[a] of _mask_dice without building the whole mask (step's legality test)."""
+def is_dice_legal(s, T, a, mask, work):
+    """mask[a] of legal_dice without building the whole mask (step's legality test)."""
     p = s[S_CUR]
     if a == A_CONFIRM:
         return s[S_SELN] > 0 and _sel_eval(s, T, p) > 0
@@ -241,16 +259,16 @@ def _dice_legal(s, T, a, mask, work):
 
 
 @jit(alloc=False)
-def _apply_turn(s, T, a):
+def apply_turn(s, T, a):
     p = s[S_CUR]
     if a == A_PASS:
         s[S_PASSED + p] = 1
         s[S_DDEN + p] += T[T_MISC + M_PASS]  # rules §4.6, U-PASS
-        _end_turn(s, T)
+        end_turn(s, T)
         return
     tk = TK_NONE
     ti = 0
-    if A_ACTIVITY <= a < A_ACTIVITY + 9:
+    if A_ACTIVITY <= a < A_ACTIVITY + N_ACTPOS:
         tk = TK_ACT
         ti = a - A_ACTIVITY
     elif A_EVENT <= a < A_EVENT + NROW:
@@ -258,13 +276,13 @@ def _apply_turn(s, T, a):
         ti = a - A_EVENT
     elif a == A_CATHEDRAL:
         tk = TK_CATH
-    elif A_BUILDING <= a < A_BUILDING + 3:
+    elif A_BUILDING <= a < A_BUILDING + N_BLD:
         tk = TK_BUILD
         ti = a - A_BUILDING
     elif a == A_AGRI:
         tk = TK_AGRI
     else:
-        _apply_influence(s, T, p, a)
+        apply_influence(s, T, p, a)
         return
     s[S_TK] = tk
     s[S_TI] = ti
@@ -276,14 +294,14 @@ def _apply_turn(s, T, a):
 
 
 @jit(alloc=False)
-def _mask_cube(s, T, mask, work):
+def legal_cube(s, T, mask, work):
     p = s[S_CUR]
     tk = s[S_TK]
     ti = s[S_TI]
     m = 0
     reset_summary(s, p, work)
     for pos in range(N_ACTPOS):
-        if s[S_ACUBE + pos * 4 + p] > 0 and cube_fits(s, T, tk, ti, pos):
+        if s[S_ACUBE + pos * MAXP + p] > 0 and cube_fits(s, T, tk, ti, pos):
             if option_feasible_fast(s, T, p, tk, ti, pos, mask, nl(A_DIE), work):
                 mask[A_ACTIVITY + pos] = True
                 m += 1
@@ -302,7 +320,7 @@ def _sel_eval(s, T, p):
 
 
 @jit(alloc=False)
-def _mask_dice(s, T, mask, work):
+def legal_dice(s, T, mask, work):
     p = s[S_CUR]
     m = search_group(s, T, p, s[S_TK], s[S_TI], s[S_CUBEPOS], mask, nl(A_DIE), work, nl(True))
     if s[S_SELN] > 0 and _sel_eval(s, T, p) > 0:
@@ -312,7 +330,7 @@ def _mask_dice(s, T, mask, work):
 
 
 @jit(alloc=False)
-def _apply_dice(s, T, a):
+def apply_dice(s, T, a):
     p = s[S_CUR]
     n = s[S_NP]
     if a == A_CONFIRM:
@@ -347,15 +365,15 @@ def _execute(s, T, p):
         d = t // DIST_DICE
         if d != p and each > 0:
             s[S_DEN + p] -= each
-            if d < 4:
+            if d != NEUTRAL:
                 s[S_DEN + d] += each  # paid to the owner; neutral dice to the bank (rules §4.0)
         s[S_DICE + t] -= 1
     if cube >= 0:
-        s[S_ACUBE + cube * 4 + p] -= 1
+        s[S_ACUBE + cube * MAXP + p] -= 1
         s[S_CUBES + p] -= 1
     if tk == TK_ACT:
         s[S_ACTN] = y
-        if s[S_ASUP + ti * 4 + p] == 0:
+        if s[S_ASUP + ti * MAXP + p] == SUP_NONE:
             from_hire_cost(s, T, p, ti)
             s[S_HIRING] = 1
             s[S_PHASE] = PH_SOURCE  # DP-7
@@ -364,17 +382,17 @@ def _execute(s, T, p):
     elif tk == TK_EVENT:
         for _ in range(y):  # ED-32: first empty flags, +1 influence each
             place_event_cube(s, T, p, ti)
-        _end_turn(s, T)
+        end_turn(s, T)
     elif tk == TK_CATH:
         for k in range(n):
             build_cathedral_cube(s, T, p, s[S_SEL + k] % N_VAL + 1)
-        _end_turn(s, T)
+        end_turn(s, T)
     elif tk == TK_BUILD:
         s[S_PVAL] = t0 % N_VAL + 1
         s[S_PHASE] = PH_SOURCE
     else:
         s[S_DEN + p] += y  # rules §4.5 agriculture
-        _end_turn(s, T)
+        end_turn(s, T)
 
 
 @jit(alloc=False)
@@ -391,43 +409,43 @@ def _source_ok(s, T, p, kind, idx):
 
 
 @jit(alloc=False)
-def _mask_source(s, T, mask):
+def legal_source(s, T, mask):
     """DP-7 / ED-7: supply, an own standing or lying citizen, an own supervisor elsewhere."""
     p = s[S_CUR]
     m = 0
-    if s[S_SUP + p] > 0 and _source_ok(s, T, p, nl(0), nl(0)):
+    if s[S_SUP + p] > 0 and _source_ok(s, T, p, nl(FROM_SUPPLY), nl(0)):
         mask[A_SUPPLY] = True
         m += 1
     for sp in range(N_SPACES):
-        if s[S_SPACES + sp] == p and _source_ok(s, T, p, nl(1), sp):
+        if s[S_SPACES + sp] == p and _source_ok(s, T, p, nl(FROM_SPACE), sp):
             mask[A_SPACE + sp] = True
             m += 1
-    for b in range(3):
-        if s[S_LYING + b * 5 + p] > 0 and _source_ok(s, T, p, nl(2), b):
+    for b in range(N_BLD):
+        if s[S_LYING + b * N_OWNERS + p] > 0 and _source_ok(s, T, p, nl(FROM_LYING), b):
             mask[A_LYING + b] = True
             m += 1
     for pos in range(N_ACTPOS):
-        if s[S_ASUP + pos * 4 + p] > 0 and not (s[S_TK] == TK_ACT and pos == s[S_TI]):
-            if _source_ok(s, T, p, nl(3), pos):
+        if s[S_ASUP + pos * MAXP + p] > SUP_NONE and not (s[S_TK] == TK_ACT and pos == s[S_TI]):
+            if _source_ok(s, T, p, nl(FROM_CARD), pos):
                 mask[A_ACTIVITY + pos] = True
                 m += 1
     return m
 
 
 @jit(alloc=False)
-def _apply_source(s, T, a):
+def apply_source(s, T, a):
     p = s[S_CUR]
     if a == A_SUPPLY:
-        kind = 0
+        kind = FROM_SUPPLY
         idx = 0
     elif A_SPACE <= a < A_SPACE + N_SPACES:
-        kind = 1
+        kind = FROM_SPACE
         idx = a - A_SPACE
-    elif A_LYING <= a < A_LYING + 3:
-        kind = 2
+    elif A_LYING <= a < A_LYING + N_BLD:
+        kind = FROM_LYING
         idx = a - A_LYING
     else:
-        kind = 3
+        kind = FROM_CARD
         idx = a - A_ACTIVITY
     citizen_leave(s, T, p, kind, idx)
     ti = s[S_TI]
@@ -435,18 +453,18 @@ def _apply_source(s, T, a):
         # ED-29: first free scoring slot, else the illustration
         used1 = False
         used2 = False
-        for q in range(4):
-            w = s[S_ASUP + ti * 4 + q]
-            if w == 1:
+        for q in range(MAXP):
+            w = s[S_ASUP + ti * MAXP + q]
+            if w == SUP_SLOT1:
                 used1 = True
-            elif w == 2:
+            elif w == SUP_SLOT2:
                 used2 = True
-        slot = 1 if not used1 else (2 if not used2 else 3)
-        s[S_ASUP + ti * 4 + p] = slot
+        slot = SUP_SLOT1 if not used1 else (SUP_SLOT2 if not used2 else SUP_ART)
+        s[S_ASUP + ti * MAXP + p] = slot
         _start_activations(s, T, p)
     else:
         place_citizen(s, T, p, ti, s[S_PVAL])
-        _end_turn(s, T)
+        end_turn(s, T)
 
 
 @jit(alloc=False)
@@ -459,29 +477,29 @@ def _start_activations(s, T, p):
     eff = T[o + A_EFF]
     if T[o + A_TIMING] == TIMING_DELAYED:
         # delayed card: one cube per activation (rules §4.1)
-        s[S_ACUBE + ti * 4 + p] += nact
+        s[S_ACUBE + ti * MAXP + p] += nact
         s[S_CUBES + p] += nact
-        _end_turn(s, T)
+        end_turn(s, T)
         return
     if eff == EF_GAIN:
         s[S_DEN + p] += T[o + A_P0] * nact
         gain_influence(s, T, p, T[o + A_P1] * nact)
         gain_vp(s, p, T[o + A_P2] * nact, SRC_ACT + card)  # "activity:<KEY>" (rules §6.1.2)
-        _end_turn(s, T)
+        end_turn(s, T)
     elif eff == EF_VP_PER:
         gain_vp(s, p, T[o + A_P1] * count_of(s, T, p, T[o + A_P0]) * nact, SRC_ACT + card)
-        _end_turn(s, T)
+        end_turn(s, T)
     elif eff == EF_MILLER:
         a = standing(s, p, nl(0))
         b = standing(s, p, nl(1))
         s[S_DEN + p] += T[o + A_P0] * (a if a > b else b) * nact
-        _end_turn(s, T)
+        end_turn(s, T)
     else:
-        _do_activation(s, T, p)
+        apply_activation(s, T, p)
 
 
 @jit(alloc=False)
-def _do_activation(s, T, p):
+def apply_activation(s, T, p):
     ti = s[S_TI]
     card = s[S_ACARD + ti]
     o = T_ACT + card * A_W
@@ -523,11 +541,11 @@ def _after_activation(s, T, p):
     if s[S_ACTK] < s[S_ACTN] and (eff != EF_PAY_GAIN or pay_gain_affordable(s, T, p, card)):
         s[S_PHASE] = PH_GOON
     else:
-        _end_turn(s, T)
+        end_turn(s, T)
 
 
 @jit(alloc=False)
-def _mask_archer(s, T, mask):
+def legal_archer(s, T, mask):
     m = 0
     for i in range(row_len(s)):
         if free_flags(s, T, i) > 0:
@@ -537,7 +555,7 @@ def _mask_archer(s, T, mask):
 
 
 @jit(alloc=False)
-def _apply_archer(s, T, a):
+def apply_archer(s, T, a):
     p = s[S_CUR]
     place_event_cube(s, T, p, a - A_EVENT)
     s[S_PVAL] -= 1

@@ -1,36 +1,27 @@
-"""Accounting invariants of a Troyes state (check_invariants).
-
-`invariant_errors` is the readable reference, in plain Python (about 3 ms a state).
-`check_invariants` (what troyes_env.check_invariants calls) runs the compiled equivalent
-engine/checks.py `full_invariant_code` first (microseconds) and returns [] when it passes; when it
-fails it returns the messages of `invariant_errors`, or, should that list be empty, a message naming
-the compiled code, so a failure is never hidden. tests/troyes/test_invariants.py checks that both
-flag the same states."""
+"""The test oracle of Troyes' invariants: `invariant_errors`, the laws of the compiled
+troyes_env/engine/checks.py `check_invariants_code` restated in plain Python (about 3 ms a
+state), in the same order. test_invariants.py checks that both flag the same states."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from troyes_env import tables as _tables
-from troyes_env.engine.checks import F_NAMES, full_invariant_code, layout_bounds
 from troyes_env.layout import (
     LAYOUT,
     PH_COUNTER,
+    PH_FLIP,
     PH_OVER,
     PH_SETUP,
     SCORE_SOURCES,
     SRC_FLOOR,
     SRC_PENALTY,
     SRC_SLOTS,
-    STATE_SIZE,
 )
-from troyes_env.tables import A_TIMING, A_W, E_FLAGS, E_W, T_ACT, T_EV, T_SETUP
+from troyes_env.tables import A_TIMING, A_W, E_FLAGS, E_W, T_ACT, T_EV, T_ROW_LEN, T_SETUP
 
 
-def invariant_errors(state: np.ndarray, T: np.ndarray | None = None) -> list[str]:
-    """Every accounting invariant that fails (empty when all hold); T: the rules tables in use
-    (default the standard ones)."""
-    T = _tables.TABLES if T is None else T
+def invariant_errors(state: np.ndarray, T: np.ndarray) -> list[str]:
+    """Every accounting invariant that fails (empty when all hold); T: the rules tables in use."""
     err: list[str] = []
 
     def v(name):
@@ -62,7 +53,12 @@ def invariant_errors(state: np.ndarray, T: np.ndarray | None = None) -> list[str
     if (lying > 1).any():
         err.append("more than one citizen of a colour lying at a building")
     # rows have no gaps (ED-8)
-    for base, rl in [(6 + 2 * r, 2) for r in range(3)] + [(12 + 3 * r, 3) for r in range(2)]:
+    rows = [
+        (b * 6 + k, int(T[T_ROW_LEN + b]))
+        for b in range(3)
+        for k in range(0, 6, int(T[T_ROW_LEN + b]))
+    ]
+    for base, rl in rows:
         row = spaces[base : base + rl]
         seen_empty = False
         for x in row:
@@ -135,11 +131,11 @@ def invariant_errors(state: np.ndarray, T: np.ndarray | None = None) -> list[str
     for c in range(3):
         if rolled[:, c].sum() > 6:
             err.append(f"colour {c}: more than 6 dice rolled")
-    if ph not in (PH_COUNTER, 9, PH_OVER) and v("black").sum():
+    if ph not in (PH_COUNTER, PH_FLIP, PH_OVER) and v("black").sum():
         err.append("black dice outside the counter step")
     if ph == PH_OVER and (dice.sum() or lying.sum()):
         err.append("dice or lying citizens left after the game")
-    # points by source (issue 14): the sources of play sum to the VP; the final-scoring ones are
+    # points by source : the sources of play sum to the VP; the final-scoring ones are
     # credited at the end only, and then every source sums to the final score
     src = v("score_src")
     for p in range(n):
@@ -155,28 +151,3 @@ def invariant_errors(state: np.ndarray, T: np.ndarray | None = None) -> list[str
             names = [SCORE_SOURCES[k] for k in range(SRC_SLOTS, len(row)) if row[k]]
             err.append(f"P{p}: final-scoring sources {names} credited before the end")
     return err
-
-
-# per-entry bounds of the layout (Layout.validate's segment ranges), for full_invariant_code
-LO, HI = layout_bounds(LAYOUT)
-LO.setflags(write=False)
-HI.setflags(write=False)
-_I64 = np.dtype(np.int64)
-
-
-def check_invariants(state: np.ndarray, T: np.ndarray | None = None) -> list[str]:
-    """Every accounting invariant that fails: the compiled check first, the messages of
-    invariant_errors only when it fails (or for an array it cannot take)."""
-    T = _tables.TABLES if T is None else T
-    if (
-        state.__class__ is np.ndarray
-        and state.dtype is _I64
-        and state.shape == (STATE_SIZE,)
-        and state.flags.c_contiguous
-    ):
-        code = int(full_invariant_code(state, T, LO, HI))
-        if code == 0:
-            return []
-        err = invariant_errors(state, T)
-        return err or [f"compiled invariant check failed: code {code} ({F_NAMES[code]})"]
-    return invariant_errors(state, T)
