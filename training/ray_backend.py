@@ -206,14 +206,15 @@ def play_chunk(
     game_name: str, players: int, chunk: list, rules_hash: str, shipped: dict[str, Any]
 ) -> list:
     """A Ray task: play one chunk of (Job, seat ids) with the shipped files; the GameRecords."""
+    from core.rules_file import load_rules_file
     from training.games import get_game
-    from training.tournament import load_rules_file, play_job
+    from training.tournament import play_job
 
     specs, rules = localise(shipped)
     game = get_game(game_name)
     if rules is not None:
         if game.RULES_DATA_HASH != rules[1]:
-            game.load_rules_data(load_rules_file(game_name, rules[0]))
+            game.load_rules_data(load_rules_file(rules[0], game_name))
     elif game.RULES_DATA_HASH != rules_hash:  # this worker played a rules variant before
         game.load_rules_data(None)
     if game.RULES_DATA_HASH != rules_hash:

@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from core.rules_file import load_rules_file
 from training.agents import AgentSpecError, UserAgent, agent_fingerprint, make_agent
 from training.checkpoint import CheckpointError, library_version
 from training.evaluate import PROVISIONAL_NOTE, play_game, ranks, resolve_game, win_shares
@@ -201,15 +202,8 @@ def _play_chunk(args: tuple) -> list[GameRecord]:
     if rules is not None:  # a rules variant (rules_file, its hash): load it once per process
         game = get_game(game_name)
         if game.RULES_DATA_HASH != rules[1]:
-            game.load_rules_data(load_rules_file(game_name, rules[0]))
+            game.load_rules_data(load_rules_file(rules[0], game_name))
     return [play_job(game_name, players, job, ids) for job, ids in chunk]
-
-
-def load_rules_file(game_name: str, path: str | Path):
-    """The rules data of a rules file (docs/rules_data.md) for `game_name`'s load_rules_data."""
-    from core.rules_file import load_rules_file as load
-
-    return load(path, game_name)
 
 
 CHUNK_GAMES = 8  # games per task and per transaction, at most (fewer when there is little to do)
@@ -413,7 +407,7 @@ def run_tournament(
     more = (keep_records, rate, backend, address)
     if rules_file is None:
         return _run_tournament(*args, progress, n_boot, None, *more)
-    with game.GAME.using_rules_data(load_rules_file(game_name, rules_file)) as h:
+    with game.GAME.using_rules_data(load_rules_file(rules_file, game_name)) as h:
         return _run_tournament(*args, progress, n_boot, (str(rules_file), h), *more)
 
 
@@ -545,7 +539,7 @@ def write_report(result: dict[str, Any], out_dir: str | Path) -> list[Path]:
     if "sprt" in result:
         notes.append(result["sprt"]["text"])
     paths = [out / "result.json"]
-    paths[0].write_text(json.dumps(result, indent=2, default=_json_default))
+    paths[0].write_text(json.dumps(result, indent=2, default=json_default))
     if "board" in result:
         (out / "leaderboard.md").write_text(markdown(result["board"], title, notes))
         plot_ratings(result["board"], out / "ratings.png")
@@ -554,7 +548,8 @@ def write_report(result: dict[str, Any], out_dir: str | Path) -> list[Path]:
     return paths
 
 
-def _json_default(x):
+def json_default(x):
+    """json.dumps' default= for numpy scalars and arrays."""
     if isinstance(x, np.generic):
         return x.item()
     if isinstance(x, np.ndarray):
