@@ -247,7 +247,7 @@ def check_sidecar(
         for k, v in want.items()
         if meta.get(k) != v
     ]
-    if meta.get("library_version") != library_version():  # issue 4: refused on any mismatch
+    if meta.get("library_version") != library_version():  # any other version: refused
         diffs.append(
             f"library_version: checkpoint has {meta.get('library_version')!r}, "
             f"this library has {library_version()!r}"

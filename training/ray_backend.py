@@ -1,4 +1,4 @@
-"""Tournaments and balance studies on Ray (issue 16): chunks of games as Ray tasks.
+"""Tournaments and balance studies on Ray: chunks of games as Ray tasks.
 
 `run_tournament(..., backend="ray", address=None)` (and `--backend ray [--address auto|HOST:PORT]`
 on `python -m training.tournament` / `python -m training.balance`) plays the same chunks of games

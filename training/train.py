@@ -33,7 +33,7 @@ from training.progress import EVERY_S, interactive, progress_line
 VEC_KINDS = ("dummy", "subproc", "batch")
 SELF = "self"  # the opponent-pool entry that stands for "a frozen past snapshot of the learner"
 
-# The default run of each game (issue 15.12; docs/training.md, "The default run, three training
+# The default run of each game (docs/training.md, "The default run, three training
 # seeds"): its length is sized to about 5 minutes of training on 2 CPU cores, and its opponent mix
 # leans on `heuristic`, which taught the most per minute in the measured runs. A game not listed
 # gets FALLBACK_RUN.

@@ -220,13 +220,13 @@ DATA = Path(__file__).parent / "data"
 # the game with the actor the sole winner in every one of 30 determinizations (the hidden cards
 # and future chance redrawn), and the rest can lose when play goes on (heuristic continuations);
 # the test re-checks both claims before searching.
-# village_sure_win.state was carried from Village layout v1 to v2 (issue 14: the score_src
+# village_sure_win.state was carried from Village layout v1 to v2 (v2 adds the score_src
 # segment, prestige by source, not observed and not used by the search): the same entries, its
 # in-game prestige credited from what the state shows, the travel rewards of the marked cities
 # (p0 5, p1 3) and p0's other 14 to the Mass majority (p0 holds no council member now; which of
 # Mass majority or level-4 privilege it came from is not recorded in a v1 state).
 # The two Troyes files were saved with layout
-# v1 and moved to v2 (issue 14) by appending the score_src segment with each seat's VP credited
+# v1 and moved to v2 by appending the score_src segment with each seat's VP credited
 # to "events": their history is unknown, and the search does not read the segment.
 SCENARIOS = [
     # a family action that ends the game while ahead, or declining (which also ends it); the
