@@ -1,4 +1,4 @@
-"""Balance-study analysis speed (issue 14): the statistics of 10,000 stored games in <= 60 s on
+"""Balance-study analysis speed: the statistics of 10,000 stored games in <= 60 s on
 one core.
 
 Fills a store with self-play games if it has fewer than --games (the tournament machinery, with
@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         report = time.perf_counter() - t0
     decisions = int(st.decisions.sum())
     res = {
-        "benchmark": "balance analysis (issue 14)",
+        "benchmark": "balance analysis",
         "command": "python -m benchmarks.balance "
         + " ".join(sys.argv[1:] if argv is None else argv),  # noqa: E501
         "date_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),

@@ -1,6 +1,6 @@
 """A fingerprint of the engines' behaviour: sha256 over every state, legal mask and observation
 (every seat) of seeded games through the public API. Used to show that a refactor changes
-nothing (issue 11): run it before and after and compare the digests.
+nothing: run it before and after and compare the digests.
 
     python -m benchmarks.equivalence --games 60          # both games, 2-4 players
 """

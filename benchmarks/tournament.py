@@ -1,4 +1,4 @@
-"""Tournament throughput: the store and the process pool against a plain loop (issue 13).
+"""Tournament throughput: the store and the process pool against a plain loop.
 
 For each game: the same scheduled games (heuristic against heuristic, 2 players, seats rotated)
 played three ways, each timed from the first game to the last stored one:
@@ -9,7 +9,7 @@ played three ways, each timed from the first game to the last stored one:
 - `tournament, 2 workers`: the same with a pool of 2 spawned processes (their start-up, imports
   and loading numba's cache included in the time).
 
-Targets (issue 13): 1 worker >= 80% of the plain loop's games/s; 2 workers >= 1.7x 1 worker.
+Targets: 1 worker >= 80% of the plain loop's games/s; 2 workers >= 1.7x 1 worker.
 
     python -m benchmarks.tournament --games 400 --out benchmarks/results/tournament
 """

@@ -18,10 +18,8 @@ Seeds: slot i's k-th game is seeded by the words (seed mod 2**32, i, k), i.e. it
 
 from __future__ import annotations
 
-import importlib
 import threading
 from dataclasses import dataclass
-from pathlib import Path
 from types import ModuleType
 
 import numba
@@ -378,21 +376,3 @@ class BatchEngine:
     def nbytes_per_game(self) -> int:
         """Bytes of one game's state (int64 array)."""
         return self.states.itemsize * self.states.shape[1]
-
-
-def load_loops(game_pkg: str) -> ModuleType:
-    return importlib.import_module(f"{game_pkg}.engine.batch_loops")
-
-
-def write_loops(kernels_module: str) -> list[Path]:
-    """Regenerate every generated loops module (batch and search) of a kernels module like
-    'village_env.engine.kernels' (core.codegen)."""
-    from core.codegen import write
-
-    return write(kernels_module)
-
-
-if __name__ == "__main__":  # kept for the habit: the same as `python -m core.codegen`
-    from core.codegen import main
-
-    main()

@@ -195,7 +195,7 @@ def compile_exactly(dispatchers_and_signatures) -> None:
         dispatcher.disable_compile()
 
 
-# --- first start: say what numba is compiling (issue 15) -----------------------------------------
+# --- first start: say what numba is compiling ----------------------------------------------------
 
 NOTICE_AFTER_S = 1.0  # a compile still running after this long is announced (0: at once)
 

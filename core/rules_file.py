@@ -1,4 +1,4 @@
-"""Rules override files: provisional values and rules variants as one JSON format (issue 14).
+"""Rules override files: provisional values and rules variants as one JSON format.
 
 A file names a game and replaces values of its rules data (`<game>_env/rules_data.py`)::
 

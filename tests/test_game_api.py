@@ -1,4 +1,4 @@
-"""The public API written once (core.game, issue 11): same signatures, same validation and the
+"""The public API written once (core.game): same signatures, same validation and the
 same errors in every registered game; threads never share scratch buffers or the mask memo."""
 
 from __future__ import annotations

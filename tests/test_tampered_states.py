@@ -1,4 +1,4 @@
-"""States that enter from outside (issue 15 point 7): a tampered array, every entry within its
+"""States that enter from outside: a tampered array, every entry within its
 segment's range, is refused with one of the library's clear errors (StateFormatError,
 IllegalActionError, ValueError) by every public call, never IndexError, ZeroDivisionError or a
 crash, and the caller's array is left as it was (DESIGN D1, D5).
@@ -79,8 +79,9 @@ def test_a_state_with_no_legal_action_before_the_end_is_refused(make):
         m.validate(s)
 
 
-def test_the_already_fixed_inputs_stay_refused(game):
-    """The three other inputs of issue 15 point 7 (fixed earlier): their errors say what came."""
+def test_other_bad_inputs_are_refused(game):
+    """Other bad inputs (a non-integer seed; a state of another version, dtype, size or type):
+    their errors say what came."""
     s = game.new_game(2, seed=1)
     e = _refusal(game.new_game, 2, 1.5)
     assert "seed must be an integer, got 1.5" in str(e)

@@ -20,7 +20,7 @@ GAME.export_to(globals())
 
 
 def score_by_source(state: np.ndarray) -> np.ndarray:
-    """Points by source (issue 14): an int64 array (num_players, len(SCORE_SOURCES)), a copy, of
+    """Points by source: an int64 array (num_players, len(SCORE_SOURCES)), a copy, of
     the VP each player got from each source (SCORE_SOURCES names the columns; losses are
     negative). Each row sums to the player's VP during play and to its score, scores(state),
     once the game is over (the final-scoring columns are 0 before)."""

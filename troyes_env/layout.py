@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from core.layout import Layout
 
-VERSION = 2  # 2: the score_src segment (points by source, issue 14)
+VERSION = 2  # 2: the score_src segment (points by source)
 MAXP = 4
 BIG = 1 << 30
 NROW = 13  # event row: Marauding + at most 6 red + 6 white/yellow (DP table)
@@ -94,7 +94,7 @@ PHASE_NAMES = (
 TK_NONE, TK_ACT, TK_EVENT, TK_CATH, TK_BUILD, TK_AGRI = range(6)
 N_TK = 6
 
-# Points by source (issue 14): every change of a player's VP and every final-scoring term is
+# Points by source: every change of a player's VP and every final-scoring term is
 # credited, when it happens, to exactly one of these sources in the `score_src` segment (one row
 # per seat). During play a row sums to the seat's VP; once the game is over it sums to the final
 # score. Not observed: VP are public (ED-35) and the final terms exist only at the end.

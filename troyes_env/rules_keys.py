@@ -6,15 +6,15 @@ by player count (`SETUP.2.deniers`), buildings by name (`SALARY.PALACE`). A card
 and `provisional` columns are its identity, not values. Upper bounds come from the state layout
 where a value lands in a segment (influence 0..20, citizens 0..12, rounds 4..6, ...). The
 provisional registry is derived from the rows' `provisional` columns (one place: rules_data.py)
-plus the spec's §8 unknowns (U-ROWS, U-2P, U-PASS). Public: `load_rules_file(path)`,
-`rules_file_data(path) -> (namespace, hash)`.
+plus the spec's §8 unknowns (U-ROWS, U-2P, U-PASS). Public: `RULES`, what
+`core.rules_file.load_rules_file(path, "troyes")` and
+`core.rules_file.rules_file_data(path, "troyes")` read a file with.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
-from core import rules_file as rf
 from core.rules_file import Choice, Int, Map, Provisional, Record, Rows, RulesKeys, Seq
 from troyes_env import rules_data as rd
 from troyes_env import tables
@@ -267,13 +267,3 @@ RULES = RulesKeys(
     provisional=_registry(),
     check=_check,
 )
-
-
-def load_rules_file(path):
-    """Troyes rules data with the override file at `path` applied (for load_rules_data)."""
-    return rf.load_rules_file(path, RULES)
-
-
-def rules_file_data(path):
-    """(rules data, RULES_DATA_HASH) of the file at `path`; the tables in use stay as they are."""
-    return rf.rules_file_data(path, RULES)

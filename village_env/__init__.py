@@ -19,7 +19,7 @@ GAME.export_to(globals())
 
 
 def score_by_source(state: np.ndarray) -> np.ndarray:
-    """Prestige per player and source (issue 14): int64 (num_players, len(SCORE_SOURCES)), a
+    """Prestige per player and source: int64 (num_players, len(SCORE_SOURCES)), a
     copy; column k is SCORE_SOURCES[k]. Each row sums to the player's prestige, and to
     `scores(state)` once the game is over (final scoring included, rules §5.2)."""
     n = GAME.num_players(state)  # the format check (StateFormatError)

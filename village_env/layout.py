@@ -6,7 +6,7 @@ from core.layout import Layout
 from village_env.tables import N_CITIES, N_CUSTOMERS
 
 GAME_ID = 0x56494C  # "VIL"
-VERSION = 2  # 2: the score_src segment (issue 14)
+VERSION = 2  # 2: the score_src segment (prestige by source)
 MAXP = 4
 N_SPACES = 7
 N_KINDS = 5  # 4 influence colours + plague
@@ -60,7 +60,7 @@ PHASE_NAMES = (
     "game over",
 )
 
-# where prestige comes from (issue 14): the `score_src` segment's second axis, in this order.
+# where prestige comes from: the `score_src` segment's second axis, in this order.
 # Every change of a player's prestige is credited to exactly one source when it happens
 # (board.add_prestige), so each seat's row sums to its prestige at every moment.
 SCORE_SOURCES = (

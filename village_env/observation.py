@@ -17,8 +17,6 @@ no RNG word. Layout (OBS_SEGMENTS below lists names and sizes in order):
 
 from __future__ import annotations
 
-import numpy as np
-
 from village_env.layout import (
     MAXP,
     MEM_STRIDE,
@@ -73,7 +71,3 @@ OBS_SEGMENTS = [
     ("players", MAXP * PLAYER_BLOCK),
 ]
 OBS_SIZE = sum(n for _, n in OBS_SEGMENTS)
-
-
-def empty_obs() -> np.ndarray:
-    return np.zeros(OBS_SIZE, dtype=np.float32)

@@ -9,7 +9,7 @@ from core import play as _play
 TIEBREAK_LABELS = ("customers", "living")  # rules §5.3 tie-breakers, in order
 
 
-def play_log(num_players: int = 4, seed: int = 0, bot_seed: int = 0, verbose: bool = True):
+def play_log(num_players: int = 4, seed: int = 0, bot_seed: int = 0):
     """Play a seeded game with random bots; return (log lines, final state)."""
     return _play.play_log("village", num_players, seed, bot_seed, TIEBREAK_LABELS)
 

@@ -1,4 +1,8 @@
-"""Words for actions (`describe`) and a text board (`render`)."""
+"""Words for actions (`describe`) and a text board (`render`).
+
+Both take the rules tables in use (`T`, what the Game passes: a loaded rules variant's, never the
+module default), and every number they print that a variant can change is read from `T`.
+"""
 
 from __future__ import annotations
 
@@ -26,7 +30,26 @@ from village_env.layout import (
     PH_PRIVILEGE,
     PHASE_NAMES,
 )
-from village_env.tables import T_CUSTOMER_DEMAND, T_CUSTOMER_VALUE, TABLES
+from village_env.tables import (
+    E_NODE_A,
+    E_NODE_B,
+    EDGE_ROW,
+    T_CHURCH_BROWN,
+    T_CHURCH_TIME,
+    T_COUNCIL_GREEN,
+    T_COUNCIL_SCROLL,
+    T_CUSTOMER_DEMAND,
+    T_CUSTOMER_VALUE,
+    T_EDGES,
+    T_MASS_PICK_COINS,
+    T_PRIVILEGE_COIN,
+    T_PRIVILEGE_CUBES,
+    T_PRIVILEGE_GOODS,
+    T_PRIVILEGE_PRESTIGE,
+    T_WELL_CUBES,
+)
+
+_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six")
 
 
 def loc_name(loc: int) -> str:
@@ -47,7 +70,7 @@ def loc_name(loc: int) -> str:
     return {LOC_CHRONICLE: "chronicle", LOC_GRAVE: "grave", LOC_REMOVED: "removed"}[loc]
 
 
-def tile_words(t: int, tables: np.ndarray = TABLES) -> str:
+def tile_words(t: int, tables: np.ndarray) -> str:
     dem = tables[T_CUSTOMER_DEMAND + 6 * t : T_CUSTOMER_DEMAND + 6 * t + 6]
     names = list(rd.GOODS) + ["grain"]
     parts = [f"{k} {names[i]}" if k > 1 else names[i] for i, k in enumerate(dem) if k]
@@ -58,8 +81,20 @@ def _node(i: int) -> str:
     return "the Village" if i == rd.VILLAGE_NODE else f"city {rd.CITIES[i]}"
 
 
-def describe(action: int, state: np.ndarray | None = None, T: np.ndarray = TABLES) -> str:
-    """Words for an action; with a state, worded for the current phase."""
+def _count(k: int, what: str) -> str:
+    """k of `what` in words: "two influence cubes", "a goods tile", "7 goods tiles"."""
+    if k == 1:
+        return f"{'an' if what[0] in 'aeiou' else 'a'} {what}"
+    return f"{_NUMBER_WORDS[k] if k < len(_NUMBER_WORDS) else k} {what}s"
+
+
+def _coins(k: int) -> str:
+    return f"{k} coin" if k == 1 else f"{k} coins"
+
+
+def describe(action: int, state: np.ndarray | None, T: np.ndarray) -> str:
+    """Words for an action (T: the rules tables in use); with a state, worded for the current
+    phase."""
     name, idx = ACTIONS.decode(action)
     v = (lambda k: LAYOUT.view(state, k)) if state is not None else None
     phase = int(v("phase")[0]) if v else -1
@@ -69,7 +104,7 @@ def describe(action: int, state: np.ndarray | None = None, T: np.ndarray = TABLE
         art = "an" if what[0] in "aeiou" else "a"
         return f"take {art} {what} cube from {rd.SPACES[idx[0]]}"
     if name == "well":
-        return f"use the Well paying 3 {rd.COLOURS[idx[0]]}"
+        return f"use the Well paying {int(T[T_WELL_CUBES])} {rd.COLOURS[idx[0]]}"
     if name == "done":
         return {
             PH_CHOOSE: "decline the action",
@@ -97,28 +132,30 @@ def describe(action: int, state: np.ndarray | None = None, T: np.ndarray = TABLE
         return "open a market day"
     if name == "travel":
         e, d, g = idx
-        a, b = rd.TRAVEL_EDGES[e][0], rd.TRAVEL_EDGES[e][1]
+        a, b = int(T[T_EDGES + EDGE_ROW * e + E_NODE_A]), int(T[T_EDGES + EDGE_ROW * e + E_NODE_B])
         src, dst = (a, b) if d == 0 else (b, a)
         return f"travel: a {gen(g)} from {_node(src)} to {_node(dst)}"
+    council_pay = (f"{int(T[T_COUNCIL_GREEN])} green", f"{int(T[T_COUNCIL_SCROLL])} scroll")
     if name == "council_enter":
-        return f"council: enter with a {gen(idx[0])}, paying {('2 green', '1 scroll')[idx[1]]}"
+        return f"council: enter with a {gen(idx[0])}, paying {council_pay[idx[1]]}"
     if name == "council_climb":
         lv, g, pay = idx
         return (
-            f"council: climb a {gen(g)} from level {lv + 1} to {lv + 2}, paying "
-            f"{('2 green', '1 scroll')[pay]}"
+            f"council: climb a {gen(g)} from level {lv + 1} to {lv + 2}, paying {council_pay[pay]}"
         )
     if name == "council_privilege":
         return "council: privilege only"
     if name == "privilege":
         return (
             "privilege 1: take the next start player marker",
-            "privilege 2: two influence cubes of choice",
-            "privilege 3: a goods tile of choice",
-            "privilege 4: pay 1 coin for 3 prestige",
+            f"privilege 2: {_count(int(T[T_PRIVILEGE_CUBES]), 'influence cube')} of choice",
+            f"privilege 3: {_count(int(T[T_PRIVILEGE_GOODS]), 'goods tile')} of choice",
+            f"privilege 4: pay {_coins(int(T[T_PRIVILEGE_COIN]))} for "
+            f"{int(T[T_PRIVILEGE_PRESTIGE])} prestige",
         )[idx[0]]
     if name == "church":
-        return f"church: a {gen(idx[0])} into the black bag, paying {('1 brown', '3 time')[idx[1]]}"
+        pay = (f"{int(T[T_CHURCH_BROWN])} brown", f"{int(T[T_CHURCH_TIME])} time")[idx[1]]
+        return f"church: a {gen(idx[0])} into the black bag, paying {pay}"
     if name == "choose_cube":
         c = rd.COLOURS[idx[0]]
         return f"take {'an' if c[0] in 'aeiou' else 'a'} {c} cube"
@@ -132,14 +169,15 @@ def describe(action: int, state: np.ndarray | None = None, T: np.ndarray = TABLE
     if name == "die":
         return f"death: the lowest-generation member on {loc_name(VISIBLE_LOCS[idx[0]])} dies"
     if name == "mass_pick":
-        return f"Mass: pick an own {gen(idx[0])} from the black bag (1 coin)"
+        coins = _coins(int(T[T_MASS_PICK_COINS]))
+        return f"Mass: pick an own {gen(idx[0])} from the black bag ({coins})"
     if name == "mass_advance":
         w, g = idx
         return f"Mass: move a {gen(g)} from window W{w + 1} to W{w + 2}"
     return name
 
 
-def render(state: np.ndarray, T: np.ndarray = TABLES) -> str:
+def render(state: np.ndarray, T: np.ndarray) -> str:
     """A readable text board (T: the rules tables in use)."""
     v = lambda k: LAYOUT.view(state, k)  # noqa: E731
     n = int(v("n_players")[0])

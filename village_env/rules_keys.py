@@ -4,12 +4,12 @@
 upper bounds come from the state layout's declared segment ranges where a value lands in a
 segment (supply counts, grain cap, members, board cubes, ...). `PROVISIONAL` is the one registry
 of the values rules_data.py tags [U] PROVISIONAL, with where each is printed on the physical
-game. Public: `load_rules_file(path) -> namespace`, `rules_file_data(path) -> (namespace, hash)`.
+game. Public: `RULES`, what `core.rules_file.load_rules_file(path, "village")` and
+`core.rules_file.rules_file_data(path, "village")` read a file with.
 """
 
 from __future__ import annotations
 
-from core import rules_file as rf
 from core.rules_file import Choice, Counts, Int, Map, Provisional, Record, Rows, RulesKeys, Seq
 from village_env import rules_data as rd
 from village_env import tables
@@ -227,13 +227,3 @@ RULES = RulesKeys(
     provisional=_PROV,
     check=_check,
 )
-
-
-def load_rules_file(path):
-    """Village rules data with the override file at `path` applied (for load_rules_data)."""
-    return rf.load_rules_file(path, RULES)
-
-
-def rules_file_data(path):
-    """(rules data, RULES_DATA_HASH) of the file at `path`; the tables in use stay as they are."""
-    return rf.rules_file_data(path, RULES)

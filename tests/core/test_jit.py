@@ -1,5 +1,5 @@
 """core.jit: the numba options the engines rely on still work, and the compile cache cannot go
-stale (issue 11: an edit to rules_data.py used to load old compiled code)."""
+stale (an edit to rules_data.py must never load old compiled code)."""
 
 from __future__ import annotations
 
@@ -113,9 +113,9 @@ _PLAY = textwrap.dedent(
 
 @pytest.mark.slow
 def test_editing_rules_data_recompiles(tmp_path):
-    """The issue's reproduction: in a copy of the repo with a warm numba cache, add one customer
-    tile to village_env/rules_data.py. The state size depends on it; before the fix the import
-    loaded the old compiled code and `step` on a fresh game raised "the game is over"."""
+    """In a copy of the repo with a warm numba cache, add one customer tile to
+    village_env/rules_data.py. The state size depends on it; an import that loaded the stale
+    compiled code would make `step` on a fresh game raise "the game is over"."""
     for d in ("core", "village_env"):
         shutil.copytree(ROOT / d, tmp_path / d, ignore=shutil.ignore_patterns("__pycache__"))
     env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
@@ -147,7 +147,7 @@ def test_editing_rules_data_recompiles(tmp_path):
     assert len(list(cache.glob("village_env-*"))) == 1
 
 
-# --- first start: the compile notice and the warm-up command (issue 15, point 1) ---------------
+# --- first start: the compile notice and the warm-up command -----------------------------------
 
 
 def _first_party_function(module: str):
@@ -260,7 +260,7 @@ def test_importing_a_game_compiles_nothing(tmp_path):
 
 @pytest.mark.slow
 def test_first_game_says_it_compiles(tmp_path):
-    """The new user's case (issue 15): the first game on an empty cache compiles for tens of
+    """The new user's case: the first game on an empty cache compiles for tens of
     seconds and says so on stderr (default NOTICE_AFTER_S); the next start says nothing."""
     code = (
         "import numpy as np, village_env as V\n"

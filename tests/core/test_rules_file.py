@@ -41,7 +41,7 @@ def restore_tables():
 def test_example_files_are_valid_and_change_the_hash(game):
     mod, keys = GAMES[game]
     doc = json.loads((EXAMPLES / f"{game}_example.json").read_text(encoding="utf-8"))
-    ns, h = keys.rules_file_data(EXAMPLES / f"{game}_example.json")
+    ns, h = rf.rules_file_data(EXAMPLES / f"{game}_example.json", keys.RULES)
     assert h != mod.RULES_DATA_HASH == keys.RULES.hash_of(keys.RULES.default)
     for key, value in doc["values"].items():
         assert keys.RULES.get(ns, key) == value != keys.RULES.get(keys.RULES.default, key)
@@ -51,7 +51,7 @@ def test_example_files_are_valid_and_change_the_hash(game):
 def test_hash_matches_load_rules_data_and_nothing_stays_swapped(game, restore_tables):
     mod, keys = GAMES[game]
     before, tables_before = mod.RULES_DATA_HASH, mod.TABLES
-    ns, h = keys.rules_file_data(EXAMPLES / f"{game}_example.json")
+    ns, h = rf.rules_file_data(EXAMPLES / f"{game}_example.json", keys.RULES)
     assert mod.RULES_DATA_HASH == before and mod.TABLES is tables_before
     assert mod.load_rules_data(ns) == h == mod.RULES_DATA_HASH
     assert mod.load_rules_data() == before
@@ -59,7 +59,7 @@ def test_hash_matches_load_rules_data_and_nothing_stays_swapped(game, restore_ta
 
 def test_village_file_reaches_new_game(tmp_path, restore_tables):
     p = _write(tmp_path, {"game": "village", "values": {"STARTING_COINS": 3}})
-    ns = village_keys.load_rules_file(p)
+    ns = rf.load_rules_file(p, "village")
     assert village_rd.STARTING_COINS == 1  # the default module is never mutated
     h = village_env.load_rules_data(ns)
     assert h == village_env.RULES_DATA_HASH != village_keys.RULES.hash_of(village_rd)
@@ -72,7 +72,7 @@ def test_village_file_reaches_new_game(tmp_path, restore_tables):
 
 def test_troyes_file_reaches_new_game(tmp_path, restore_tables):
     p = _write(tmp_path, {"game": "troyes", "values": {"SETUP.2.deniers": 9}})
-    ns, h = troyes_keys.rules_file_data(p)
+    ns, h = rf.rules_file_data(p, troyes_keys.RULES)
     assert troyes_rd.SETUP[2][1] == 5 and ns.SETUP[2][1] == 9 and ns.SETUP[3][1] == 5
     assert troyes_env.load_rules_data(ns) == h
     s = troyes_env.new_game(2, seed=0)
@@ -93,7 +93,7 @@ def test_troyes_file_reaches_new_game(tmp_path, restore_tables):
 )
 def test_no_op_values_keep_the_hash(game, values, tmp_path):
     mod, keys = GAMES[game]
-    _ns, h = keys.rules_file_data(_write(tmp_path, {"game": game, "values": values}))
+    _ns, h = rf.rules_file_data(_write(tmp_path, {"game": game, "values": values}), keys.RULES)
     assert h == mod.RULES_DATA_HASH
 
 
@@ -174,7 +174,7 @@ def test_bad_files_are_refused_and_change_nothing(game, doc, message, tmp_path):
     before, tables_before = mod.RULES_DATA_HASH, mod.TABLES.copy()
     p = _write(tmp_path, doc, "bad.json")
     with pytest.raises(RulesFileError) as err:
-        keys.rules_file_data(p)
+        rf.rules_file_data(p, keys.RULES)
     text = str(err.value)
     assert text.startswith(f"{p}: ") and message in text and "\n" not in text
     assert isinstance(err.value, ValueError)
@@ -185,9 +185,8 @@ def test_bad_files_are_refused_and_change_nothing(game, doc, message, tmp_path):
 
 def test_game_by_name_and_missing_file(tmp_path):
     ns, h = rf.rules_file_data(EXAMPLES / "troyes_example.json", "troyes")
-    assert (
-        ns.PENALTY_VP == 3 and h == troyes_keys.rules_file_data(EXAMPLES / "troyes_example.json")[1]
-    )
+    _ns, h_by_keys = rf.rules_file_data(EXAMPLES / "troyes_example.json", troyes_keys.RULES)
+    assert ns.PENALTY_VP == 3 and h == h_by_keys
     with pytest.raises(RulesFileError, match="cannot read the file"):
         rf.load_rules_file(tmp_path / "absent.json", "village")
     with pytest.raises(RulesFileError, match="unknown game"):
@@ -210,7 +209,7 @@ def test_cli_check_list_and_errors(tmp_path):
     r = _cli("village", "--check", str(EXAMPLES / "village_example.json"))
     assert r.returncode == 0, r.stderr
     assert "MASS_MAJORITY_PRESTIGE: 2 -> 3" in r.stdout
-    _ns, h = village_keys.rules_file_data(EXAMPLES / "village_example.json")
+    _ns, h = rf.rules_file_data(EXAMPLES / "village_example.json", village_keys.RULES)
     assert f"RULES_DATA_HASH {h}; default {village_env.RULES_DATA_HASH}" in r.stdout
     r = _cli("troyes", "--check", str(EXAMPLES / "troyes_example.json"))
     assert r.returncode == 0 and "ACTIVITY_CARDS.MERCHANT.hire: 4 -> 5" in r.stdout
@@ -297,7 +296,7 @@ def test_every_rules_value_is_addressable():
 def test_every_variant_file_in_the_docs_is_valid(path):
     game = json.loads(path.read_text(encoding="utf-8"))["game"]
     mod, keys = GAMES[game]
-    _ns, h = keys.rules_file_data(path)
+    _ns, h = rf.rules_file_data(path, keys.RULES)
     assert h != mod.RULES_DATA_HASH
 
 

@@ -1,5 +1,5 @@
 """notebooks/balance.ipynb loads a balance report's data and draws its plots: it runs on a small
-fresh report (BALANCE_REPORT) and its committed copy shows the worked study's plots (issue 14)."""
+fresh report (BALANCE_REPORT) and its committed copy shows the worked study's plots."""
 
 import os
 from pathlib import Path

@@ -143,7 +143,7 @@ def test_cli_errors_and_json(tmp_path, capsys):
 
 
 def test_progress_in_a_log_is_clean_lines(capsys):
-    """Issue 15 point 10: with stderr not a terminal, progress is plain lines, no carriage
+    """With stderr not a terminal, progress is plain lines, no carriage
     returns, ending with the total."""
     ev.evaluate("village", 2, ["random", "random"], games=4, seed=1, progress=True)
     err = capsys.readouterr().err

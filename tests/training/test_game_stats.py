@@ -54,7 +54,7 @@ def test_collect_replays_games_to_their_scores_and_resources(tmp_path, name, pla
     recs = t["records"]
     st = collect(name, recs)
     assert len(st) == len(recs) == 2 * players
-    # points by source add up to each final score (issue 14)
+    # points by source add up to each final score
     assert (st.points.sum(axis=2) == st.scores).all()
     assert st.scores.tolist() == [r.scores for r in recs]
     assert (st.decisions == [len(r.actions) for r in recs]).all()

@@ -1,5 +1,5 @@
 """The quickstart notebook runs top to bottom (small sizes: QUICKSTART_SMALL=1) and shows its
-plots inline; the committed copy carries its outputs (issue 15, point 2)."""
+plots inline; the committed copy carries its outputs."""
 
 import os
 from pathlib import Path

@@ -1,5 +1,5 @@
-"""training.arena.ray_backend: tournaments on a local Ray instance give the process pool's games, a
-killed Ray worker loses nothing, checkpoints travel by content (issue 16)."""
+"""training.arena.ray_backend: tournaments on a local Ray instance give the process pool's games,
+a killed Ray worker loses nothing, checkpoints travel by content."""
 
 from __future__ import annotations
 

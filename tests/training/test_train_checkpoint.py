@@ -196,7 +196,7 @@ def test_village_checkpoint_is_refused_for_troyes(run_dir, no_unpickle):
 
 
 def test_evaluate_takes_the_game_from_the_checkpoint(troyes_run, tmp_path, capsys):
-    """Issue 15 point 11a: no --game and a Troyes checkpoint: Troyes is played."""
+    """No --game and a Troyes checkpoint: Troyes is played."""
     out = tmp_path / "r.json"
     argv = ["--agents", str(troyes_run), "random", "--games", "2", "--json", str(out)]
     assert ev.main(argv + ["--no-progress"]) == 0
@@ -229,7 +229,7 @@ def test_observation_and_action_sizes_do_not_depend_on_the_player_count():
 
 
 def test_other_player_count_is_allowed_a_bad_one_refused(run_dir):
-    """Issue 15 point 11b: a 2-player policy acts at 3 and 4 players."""
+    """A 2-player policy acts at 3 and 4 players."""
     g = get_game("village")
     model, meta = load_checkpoint(run_dir / "final", g, 4)
     assert meta["players"] == 2
@@ -299,7 +299,7 @@ def _evaluate_cli(*agents: str) -> int:
 
 
 def test_renamed_byte_identical_copy_loads_and_plays(run_dir, tmp_path, capsys):
-    """Issue 15 point 4: the sidecar's hashes are keyed by part, not file name."""
+    """The sidecar's hashes are keyed by part, not file name: a renamed copy still loads."""
     for suf in (".zip", ".policy.npz", ".json"):
         shutil.copy(run_dir / f"final{suf}", tmp_path / f"clean{suf}")
     clean = tmp_path / "clean"

@@ -277,3 +277,38 @@ def test_page_script_draws_every_position(served, tmp_path):
     out = run_page_smoke(payload)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.startswith("ok ")
+
+
+def test_village_position_follows_a_loaded_rules_variant():
+    """The viewer draws the tables in use: a loaded variant's lap length, roads, rewards,
+    chronicle and customer values, never the module defaults."""
+    import village_env
+    from village_env import rules_data as vrd
+    from village_env.tables import rules_with
+
+    edges = list(vrd.TRAVEL_EDGES)
+    a, b, *rest = edges[0]
+    edges[0] = (b, a, *rest)
+    variant = rules_with(
+        LAP_LENGTH=vrd.LAP_LENGTH + 2,
+        TRAVEL_EDGES=tuple(edges),
+        CITY_REWARDS=(("coins", 4), *vrd.CITY_REWARDS[1:]),
+        CHRONICLE={**vrd.CHRONICLE, vrd.SECTIONS[0]: (3, 1, 1)},
+        GRAVES=(5, 2, 2),
+        CUSTOMERS=tuple((dem, value + 10) for dem, value in vrd.CUSTOMERS),
+    )
+    g = get_game("village")
+    try:
+        village_env.load_rules_data(variant)
+        pos = position(g, g.new_game(2, 0))
+    finally:
+        village_env.load_rules_data()
+    assert pos["players"][0]["lap_length"] == vrd.LAP_LENGTH + 2
+    assert (pos["travel"]["roads"][0]["from"], pos["travel"]["roads"][0]["to"]) == (b, a)
+    assert pos["travel"]["cities"][0]["reward"] == {"kind": "coins", "amount": 4}
+    assert pos["chronicle"]["sections"][0]["spaces"] == 5 and pos["chronicle"]["graves"] == 9
+    tiles = [t for t in pos["market"]["stalls"] if t is not None]
+    assert tiles and all(
+        t["prestige"] == vrd.CUSTOMERS[int(t["tile"][1:]) - 1][1] + 10 for t in tiles
+    )
+    assert position(g, g.new_game(2, 0))["players"][0]["lap_length"] == vrd.LAP_LENGTH

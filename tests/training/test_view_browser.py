@@ -1,4 +1,4 @@
-"""The viewer in a real browser (issue 17, slice 3): headless Chromium, driven by Selenium through
+"""The viewer in a real browser: headless Chromium, driven by Selenium through
 Debian's chromedriver, opens the page of a real store, steps through a stored game with the keys
 and the buttons, plays a few legal moves against `random`, and saves screenshots that must not be
 blank. `.ci/run` installs Debian's `chromium` and `chromium-driver`; where they (or Selenium, in the

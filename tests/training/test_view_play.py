@@ -1,4 +1,4 @@
-"""Play in the browser (issue 17, slice 2): whole games against `random` through the HTTP API,
+"""Play in the browser: whole games against `random` through the HTTP API,
 recorded into the store and replayed; the human's payloads hold nothing the human seat cannot see
 (states that differ only in that give identical JSON, the human's own Characters are there);
 every bad request gets a one-line 4xx; the CLI's refusals."""

@@ -1,5 +1,5 @@
-"""The engine's copies of rules_data enums and of the layout's shapes agree with their sources
-(issue 11): every engine code derived from an enum must equal that enum member."""
+"""The engine's copies of rules_data enums and of the layout's shapes agree with their sources:
+every engine code derived from an enum must equal that enum member."""
 
 from __future__ import annotations
 

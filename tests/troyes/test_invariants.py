@@ -344,7 +344,7 @@ def dice_after_game(s):
 
 
 def score_src_off(s):
-    """A VP credited to no source (issue 14: the sources sum to the VP, the final score)."""
+    """A VP credited to no source (the sources must sum to the VP, then to the final score)."""
     s = s.copy()
     v(s, "score_src")[0, 0] += 1
     return s

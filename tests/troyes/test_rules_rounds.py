@@ -143,7 +143,9 @@ def test_counter_highest_with_red_double_and_influence():
     assert int(v(s, "phase")[0]) == PH_COUNTER and int(v(s, "cur")[0]) == 0
     lg = legal(s)
     assert die(0, "R", 3) in lg  # red 3 counts 6 >= 5
-    assert die(0, "Y", 1) not in lg or True
+    # rules §3 phase 4: one or more own dice whose total covers the black die, so the yellow 1
+    # may start a counter (yellow 1 + red 3 = 7 >= 5; with the extra 2 as well, 7 >= 5 + 2)
+    assert die(0, "Y", 1) in lg
     assert a("BLACK", 1) in lg  # 5 + 2 = 7 <= 1 + 6
     s = run(s, die(0, "R", 3))  # nothing can follow the red 3 in id order: confirm forced
     assert v(s, "influence")[0] == 1 and v(s, "dice")[0, 2, 2] == 0

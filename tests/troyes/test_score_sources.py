@@ -1,4 +1,4 @@
-"""Points by source (issue 14): every VP change and every final-scoring term is credited, when it
+"""Points by source: every VP change and every final-scoring term is credited, when it
 happens, to exactly one source of SCORE_SOURCES (the `score_src` segment). Each row sums to the
 player's VP during play and to the final score, scores(state), once the game is over."""
 

@@ -245,7 +245,7 @@ def set_bag(s, kinds: dict):
     return s
 
 
-# --- prestige by source (issue 14, append only) --------------------------------------------
+# --- prestige by source (append only) ------------------------------------------------------
 def set_prestige(s, p, k, source):
     """Give p exactly k prestige, all credited to `source` (a layout.SCORE_SOURCES name), so the
     score_src rows still sum to prestige (V.check_invariants)."""

@@ -100,6 +100,56 @@ def test_render_and_describe():
     assert "round 1" in e.render()
 
 
+def test_render_describe_and_invariants_follow_a_loaded_variant():
+    """With a rules variant loaded, render, describe and the invariant check read its tables,
+    never the module defaults; the defaults come back afterwards."""
+    from village_env import rules_data as rd
+    from village_env.actions import ACTIONS
+    from village_env.spec import invariant_problems
+    from village_env.tables import TABLES as DEFAULT_TABLES
+    from village_env.tables import rules_with
+
+    edges = list(rd.TRAVEL_EDGES)
+    a, b, *rest = edges[0]
+    edges[0] = (b, a, *rest)  # the first edge's ends swapped: travel is worded the other way
+    variant = rules_with(
+        WELL_CUBES=2,
+        COUNCIL_GREEN=3,
+        CHURCH_TIME=4,
+        SUPPLY_COINS=rd.SUPPLY_COINS - 1,
+        CUSTOMERS=tuple((dem, value + 10) for dem, value in rd.CUSTOMERS),
+        TRAVEL_EDGES=tuple(edges),
+    )
+    well = ACTIONS.offset("well")
+    council = ACTIONS.offset("council_enter")
+    church = ACTIONS.offset("church") + 1  # generation 1, paying time
+    travel = ACTIONS.offset("travel")  # edge 0, from its first end, generation 1
+    try:
+        V.load_rules_data(variant)
+        s = V.new_game(2, 0)
+        assert V.check_invariants(s) == []  # the coin total of the variant's supply
+        assert invariant_problems(s, DEFAULT_TABLES) != []  # the defaults would call it broken
+        text = V.render(s)
+        stalls = [int(t) for t in V.LAYOUT.view(s, "stalls") if t >= 0]
+        assert stalls
+        for t in stalls:
+            value = rd.CUSTOMERS[t][1]
+            assert f"T{t + 1} (" in text and f"{value + 10} prestige)" in text, text
+        assert V.describe(well, s).startswith("use the Well paying 2 ")
+        assert V.describe(council, s).endswith("paying 3 green")
+        assert V.describe(church, s).endswith("paying 4 time")
+        assert V.describe(travel, s).endswith("from city A to the Village")
+        e = V.env(num_players=2, render_mode="ansi")
+        e.reset(seed=0)
+        assert f"{rd.CUSTOMERS[stalls[0]][1] + 10} prestige)" in e.render()
+    finally:
+        V.load_rules_data()
+    s = V.new_game(2, 0)
+    assert V.check_invariants(s) == []
+    assert V.describe(well, s).startswith("use the Well paying 3 ")
+    assert V.describe(travel, s).endswith("from the Village to city A")
+
+
 def test_reseed_changes_future_only():
     s = V.new_game(2, 1)
     t = V.reseed(s, 2)

@@ -1,5 +1,5 @@
 """The compiled engine's named constants agree with the rules data, the state layout, the table
-layout and the action space they stand for (issue 11: no bare numbers in the engine)."""
+layout and the action space they stand for (the engine holds no bare numbers)."""
 
 from __future__ import annotations
 
@@ -153,7 +153,7 @@ def test_score_parts_and_observation_sizes():
     parts = np.full(rounds.N_SCORE_PARTS + 1, -7, dtype=np.int64)
     rounds.final_score_parts.py_func(V.new_game(4, 0), V.TABLES, 0, parts)
     assert (parts[:-1] != -7).all() and parts[-1] == -7  # writes exactly N_SCORE_PARTS parts
-    # the documented observation layout did not move (issue 11 changed names, not sizes)
+    # the documented observation layout did not move (the constants are names, not sizes)
     assert [n for _, n in O.OBS_SEGMENTS] == [
         10,
         4,

@@ -1,4 +1,4 @@
-"""Prestige by source (issue 14): `score_src` credits every change of a player's prestige to one
+"""Prestige by source: `score_src` credits every change of a player's prestige to one
 of layout.SCORE_SOURCES when it happens; `score_by_source(state)` reads it.
 
 (a) a seeded sweep over random (and a few heuristic-bot) games: rows sum to prestige at every

@@ -103,7 +103,8 @@ def _part_of(key: str) -> str | None:
     return None
 
 
-def _sha256(path: Path) -> str:
+def file_sha256(path: Path) -> str:
+    """SHA-256 (hex) of a file's bytes, read in 1 MiB chunks."""
     h = hashlib.sha256()
     with open(path, "rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
@@ -184,7 +185,7 @@ def save_checkpoint(
         "algo": type(model).__name__,
         "num_timesteps": int(model.num_timesteps),
         "created_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-        "files": {part: _sha256(Path(f"{base}{part}")) for part in parts},
+        "files": {part: file_sha256(Path(f"{base}{part}")) for part in parts},
         **(extra or {}),
     }
     tmp = Path(f"{base}.json.tmp")
@@ -248,7 +249,7 @@ def check_sidecar(
         for k, v in want.items()
         if meta.get(k) != v
     ]
-    if meta.get("library_version") != library_version():  # issue 4: refused on any mismatch
+    if meta.get("library_version") != library_version():  # any other version: refused
         diffs.append(
             f"library_version: checkpoint has {meta.get('library_version')!r}, "
             f"this library has {library_version()!r}"
@@ -292,7 +293,7 @@ def verify_files(path: str | Path, meta: dict[str, Any], names: tuple[str, ...])
             if suffix in names:
                 raise CheckpointError(f"{base}: missing {f.name}")
             continue
-        if digest != _sha256(f):
+        if digest != file_sha256(f):
             raise CheckpointError(
                 f"{f}: contents do not match the sidecar's SHA-256 (corrupt, truncated or "
                 "replaced file)"

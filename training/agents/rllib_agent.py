@@ -35,6 +35,7 @@ from core.registry import check_players, get_game
 from training.agents.checkpoint import (
     CheckpointError,
     check_sidecar,
+    file_sha256,
     game_fingerprint,
     library_version,
     linear_stack_arrays,
@@ -51,20 +52,12 @@ PREFIX = "rllib:"
 USAGE = "rllib:PATH (a checkpoint or run folder of training.learn.rllib_train)"
 
 
-def _sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
 def tree_sha256(folder: Path) -> str:
     """SHA-256 over a folder's files: each file's relative path and SHA-256, in sorted order."""
     h = hashlib.sha256()
     for f in sorted(p for p in folder.rglob("*") if p.is_file()):
         h.update(f.relative_to(folder).as_posix().encode() + b"\0")
-        h.update(_sha256_file(f).encode() + b"\n")
+        h.update(file_sha256(f).encode() + b"\n")
     return h.hexdigest()
 
 
@@ -137,7 +130,7 @@ def check_rllib_checkpoint(
         raise CheckpointError(f"{folder / SIDECAR}: 'files' lists unknown parts {unknown}")
     if not (folder / POLICY).is_file():
         raise CheckpointError(f"{where}: missing {folder / POLICY}")
-    if files[POLICY] != _sha256_file(folder / POLICY):
+    if files[POLICY] != file_sha256(folder / POLICY):
         raise CheckpointError(
             f"{folder / POLICY}: contents do not match the sidecar's SHA-256 (corrupt, "
             "truncated or replaced file)"
@@ -197,7 +190,7 @@ def make_rllib_agent(
 def rllib_fingerprint(params: str, game_name: str, players: int | None = None) -> str:
     """By content: the SHA-256 of the exported policy (checked against the sidecar first)."""
     meta = check_rllib_checkpoint(params, get_game(game_name), players)
-    digest = _sha256_file(checkpoint_dir(params) / POLICY)
+    digest = file_sha256(checkpoint_dir(params) / POLICY)
     return f"rllib sha256:{digest[:16]} rules:{meta.get('rules_data_hash')}"
 
 
@@ -213,7 +206,7 @@ def write_rllib_checkpoint(
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     np.savez(folder / POLICY, **arrays)
-    files = {POLICY: _sha256_file(folder / POLICY)}
+    files = {POLICY: file_sha256(folder / POLICY)}
     if (folder / RAY_DIR).is_dir():
         files[RAY_DIR] = tree_sha256(folder / RAY_DIR)
     meta = {

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
 from core.registry import get_game
-from core.rules_file import load_rules_file as _load_rules_file
+from core.rules_file import load_rules_file
 from training.agents.checkpoint import library_version
 from training.agents.registry import UserAgent, make_agent
 from training.arena.evaluate import play_game, ranks, win_shares
@@ -91,10 +90,5 @@ def play_chunk(args: tuple) -> list[GameRecord]:
     if rules is not None:  # a rules variant (rules_file, its hash): load it once per process
         game = get_game(game_name)
         if game.RULES_DATA_HASH != rules[1]:
-            game.load_rules_data(load_rules_file(game_name, rules[0]))
+            game.load_rules_data(load_rules_file(rules[0], game_name))
     return [play_job(game_name, players, job, ids) for job, ids in chunk]
-
-
-def load_rules_file(game_name: str, path: str | Path):
-    """The rules data of a rules file (docs/rules_data.md) for `game_name`'s load_rules_data."""
-    return _load_rules_file(path, game_name)

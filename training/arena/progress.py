@@ -1,4 +1,4 @@
-"""Progress output that reads well in a terminal and in a log file (issue 15, point 10).
+"""Progress output that reads well in a terminal and in a log file.
 
 In a terminal: a tqdm bar. Anywhere else (a file, a pipe, CI): clean periodic lines on stderr,
 at most one every `every_s` seconds plus the last one, with no carriage returns.

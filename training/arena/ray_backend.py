@@ -1,4 +1,4 @@
-"""Tournaments and balance studies on Ray (issue 16): chunks of games as Ray tasks.
+"""Tournaments and balance studies on Ray: chunks of games as Ray tasks.
 
 `run_tournament(..., backend="ray", address=None)` (and `--backend ray [--address auto|HOST:PORT]`
 on `python -m training.arena.tournament` / `python -m training.balance`) plays the same chunks of
@@ -39,9 +39,10 @@ from pathlib import Path
 from typing import Any
 
 from core.registry import get_game
+from core.rules_file import load_rules_file
 from training.agents.checkpoint import base_path, sidecar_hashes
 from training.agents.registry import checkpoint_sidecar
-from training.arena.jobs import load_rules_file, play_job
+from training.arena.jobs import play_job
 
 BACKENDS = ("process", "ray")
 MISSING = '--backend ray needs the optional extra: pip install -e ".[ray]"'
@@ -212,7 +213,7 @@ def play_chunk(
     game = get_game(game_name)
     if rules is not None:
         if game.RULES_DATA_HASH != rules[1]:
-            game.load_rules_data(load_rules_file(game_name, rules[0]))
+            game.load_rules_data(load_rules_file(rules[0], game_name))
     elif game.RULES_DATA_HASH != rules_hash:  # this worker played a rules variant before
         game.load_rules_data(None)
     if game.RULES_DATA_HASH != rules_hash:

@@ -40,11 +40,12 @@ from typing import Any
 import numpy as np
 
 from core.registry import GameNotAvailableError, check_players, game_names, get_game
+from core.rules_file import load_rules_file
 from training.agents.checkpoint import CheckpointError, library_version
 from training.agents.registry import AgentSpecError, agent_fingerprint, make_agent
 from training.arena import ray_backend
 from training.arena.evaluate import resolve_game, rules_note
-from training.arena.jobs import Job, load_rules_file, play_chunk, seed_of
+from training.arena.jobs import Job, play_chunk, seed_of
 from training.arena.ray_backend import WorkerLostError
 from training.arena.store import GameRecord, GameStore, StoreError
 
@@ -330,7 +331,7 @@ def run_tournament(
     more = (keep_records, rate, backend, address)
     if rules_file is None:
         return _run_tournament(*args, progress, n_boot, None, *more)
-    with game.GAME.using_rules_data(load_rules_file(game_name, rules_file)) as h:
+    with game.GAME.using_rules_data(load_rules_file(rules_file, game_name)) as h:
         return _run_tournament(*args, progress, n_boot, (str(rules_file), h), *more)
 
 
@@ -462,7 +463,7 @@ def write_report(result: dict[str, Any], out_dir: str | Path) -> list[Path]:
     if "sprt" in result:
         notes.append(result["sprt"]["text"])
     paths = [out / "result.json"]
-    paths[0].write_text(json.dumps(result, indent=2, default=_json_default))
+    paths[0].write_text(json.dumps(result, indent=2, default=json_default))
     if "board" in result:
         (out / "leaderboard.md").write_text(markdown(result["board"], title, notes))
         plot_ratings(result["board"], out / "ratings.png")
@@ -471,7 +472,8 @@ def write_report(result: dict[str, Any], out_dir: str | Path) -> list[Path]:
     return paths
 
 
-def _json_default(x):
+def json_default(x):
+    """json.dumps' default= for numpy scalars and arrays."""
     if isinstance(x, np.generic):
         return x.item()
     if isinstance(x, np.ndarray):

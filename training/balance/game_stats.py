@@ -1,4 +1,4 @@
-"""Game statistics of finished games, re-simulated from their seed and actions (issue 14).
+"""Game statistics of finished games, re-simulated from their seed and actions.
 
 `collect(game_name, records)` replays stored games (training.arena.store.GameRecord) with the game's
 compiled replay loop (`<game>_env/engine/stats_loops.py`, generated from core/stats_template.py)

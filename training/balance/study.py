@@ -39,11 +39,12 @@ from typing import Any
 import numpy as np
 
 from core.registry import GameNotAvailableError, game_names, get_game
+from core.rules_file import load_rules_file
 from training.agents.checkpoint import CheckpointError
 from training.arena import ray_backend
 from training.arena.ray_backend import WorkerLostError, check_backend
 from training.arena.store import StoreError
-from training.arena.tournament import add_backend_arguments, load_rules_file, run_tournament
+from training.arena.tournament import add_backend_arguments, json_default, run_tournament
 from training.balance import stats as bs
 from training.balance.game_stats import GameStats, StatsError, collect
 
@@ -101,7 +102,7 @@ def run_study(
     if rules_file is None:
         st = collect(game_name, records, labels)
     else:
-        with game.GAME.using_rules_data(load_rules_file(game_name, rules_file)):
+        with game.GAME.using_rules_data(load_rules_file(rules_file, game_name)):
             st = collect(game_name, records, labels)
     t["analysis_seconds"] = round(time.perf_counter() - t0, 2)
     return {"tournament": t, "stats": st}
@@ -552,18 +553,8 @@ def write_report(
     result = {"analysis": a, "tournament": tournament}
     if variant is not None:
         result["variant"] = {"analysis": variant[1], "differences": variant[2]}
-    (out / "result.json").write_text(json.dumps(result, indent=1, default=_json_default) + "\n")
+    (out / "result.json").write_text(json.dumps(result, indent=1, default=json_default) + "\n")
     return paths + [out / "report.md", out / "result.json"]
-
-
-def _json_default(x):
-    if isinstance(x, np.integer):
-        return int(x)
-    if isinstance(x, np.floating):
-        return float(x)
-    if isinstance(x, np.ndarray):
-        return x.tolist()
-    raise TypeError(f"not JSON serialisable: {type(x).__name__}")
 
 
 # --- command line -----------------------------------------------------------------------------
@@ -615,7 +606,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     try:
         if args.rules:  # refuse a bad file before playing anything
-            load_rules_file(args.game, args.rules)
+            load_rules_file(args.rules, args.game)
         with _backend_session(args.backend, args.address, args.workers):  # one Ray for both
             base = run_study(args.game, args.players, args.agents, args.games, args.db, **kw)
             variant = None

@@ -1,4 +1,4 @@
-"""Play in the browser against agents (issue 17, slice 2): the games a human plays, one seat
+"""Play in the browser against agents: the games a human plays, one seat
 each, against agents built by `make_agent`; a finished game goes into the store like a
 tournament game.
 

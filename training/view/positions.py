@@ -113,9 +113,36 @@ def _members_at(mem: np.ndarray, n: int, loc: int) -> list[dict[str, int]]:
     ]
 
 
-def village_position(state: np.ndarray, T: np.ndarray | None = None) -> dict[str, Any]:
-    """The public Village position (fields: VILLAGE_FIELDS)."""
-    T = vt.TABLES if T is None else T
+def _city_rewards(T: np.ndarray) -> list[tuple[str, int]]:
+    """(kind, amount) of each city's reward in tables T."""
+    row = vt.CITY_REWARD_ROW
+    rows = T[vt.T_CITY_REWARD : vt.T_CITY_REWARD + row * len(vrd.CITIES)].reshape(-1, row)
+    return [(vrd.REWARD_KINDS[int(k)], int(a)) for k, a in rows]
+
+
+def _roads(T: np.ndarray) -> list[dict[str, Any]]:
+    """The travel edges of tables T: their ends (node ids) and colour."""
+    row = vt.EDGE_ROW
+    edges = T[vt.T_EDGES : vt.T_EDGES + row * vt.SHAPES["edges"][0]].reshape(-1, row)
+    return [
+        {
+            "from": int(e[vt.E_NODE_A]),
+            "to": int(e[vt.E_NODE_B]),
+            "colour": vrd.COLOURS[e[vt.E_COLOUR]],
+        }
+        for e in edges
+    ]
+
+
+def _chronicle_spaces(T: np.ndarray, section: int) -> int:
+    """Spaces of chronicle section `section` in tables T."""
+    off = vt.T_CHRONICLE + vt.CHRONICLE_ROW * section
+    return int(T[off : off + vt.CHRONICLE_ROW].sum())
+
+
+def village_position(state: np.ndarray, T: np.ndarray) -> dict[str, Any]:
+    """The public Village position (fields: VILLAGE_FIELDS); every number a rules variant can
+    change is read from T, the tables in use."""
 
     def v(name):
         return vl.LAYOUT.view(state, name)
@@ -124,7 +151,7 @@ def village_position(state: np.ndarray, T: np.ndarray | None = None) -> dict[str
     kinds = vrd.CUBE_KINDS
     board, mem = v("board"), v("members")
     players = []
-    lap = int(vrd.LAP_LENGTH)
+    lap = int(T[vt.T_LAP])
     for p in range(n):
         family = {}
         for loc in range(vl.N_LOC):
@@ -186,11 +213,9 @@ def village_position(state: np.ndarray, T: np.ndarray | None = None) -> dict[str
             "village": vrd.VILLAGE_NODE,
             "cities": [
                 {"city": c, "reward": {"kind": k, "amount": int(a)}}
-                for c, (k, a) in zip(vrd.CITIES, vrd.CITY_REWARDS, strict=True)
+                for c, (k, a) in zip(vrd.CITIES, _city_rewards(T), strict=True)
             ],
-            "roads": [
-                {"from": int(a), "to": int(b), "colour": col} for a, b, col, *_ in vrd.TRAVEL_EDGES
-            ],
+            "roads": _roads(T),
         },
         "council": [
             {"level": lv + 1, "members": _members_at(mem, n, vl.LOC_COUNCIL + lv)}
@@ -218,11 +243,11 @@ def village_position(state: np.ndarray, T: np.ndarray | None = None) -> dict[str
         },
         "chronicle": {
             "sections": [
-                {"section": s, "used": int(chron[i]), "spaces": int(sum(vrd.CHRONICLE[s]))}
+                {"section": s, "used": int(chron[i]), "spaces": _chronicle_spaces(T, i)}
                 for i, s in enumerate(vrd.SECTIONS)
             ],
             "graves_used": int(v("graves_used")[0]),
-            "graves": int(sum(vrd.GRAVES)),
+            "graves": int(T[vt.T_GRAVES : vt.T_GRAVES + vt.SHAPES["graves"][0]].sum()),
         },
         "end": {
             "triggered": bool(v("triggered")[0]),

@@ -386,7 +386,7 @@ def draw_tile(s):
 
 @jit
 def add_prestige(s, p, k, src):
-    """p gains k prestige from source `src` (layout.SRC_*, issue 14): the one place prestige
+    """p gains k prestige from source `src` (layout.SRC_*): the one place prestige
     changes, so score_src[p] sums to prestige[p] at every moment."""
     s[S_PRESTIGE + p] += k
     s[S_SCORE_SRC + N_SCORE_SOURCES * p + src] += k

@@ -158,7 +158,7 @@ def check_invariants_code(s, T):
     for k in range(T[T_STALLS + n], N_SLOTS):
         if s[S_STALLS + k] >= 0:
             return 12
-    for p in range(n):  # issue 14: every prestige change is credited to one source
+    for p in range(n):  # every prestige change is credited to one source
         tot = 0
         for k in range(N_SCORE_SOURCES):
             tot += s[S_SCORE_SRC + N_SCORE_SOURCES * p + k]

@@ -96,7 +96,7 @@ from village_env.tables import (
 )
 
 N_SCORE_PARTS = 6  # final_score_parts: travel, council, church, chronicle, customers, coins
-# part k is credited to score source SRC_FINAL + k (layout.SCORE_SOURCES, issue 14)
+# part k is credited to score source SRC_FINAL + k (layout.SCORE_SOURCES)
 assert SCORE_SOURCES[SRC_FINAL:] == (
     "travel",
     "council",
