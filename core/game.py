@@ -109,6 +109,9 @@ class GameSpec:
     # the game's own bots, name -> factory(game package, seed) (core.bots: every game also has
     # `random`, and `heuristic` when its kernels have a position evaluation; these win over them)
     bots: dict[str, Callable] = field(default_factory=dict)
+    # the game's viewer module, imported by training.view only: FIELDS, position(state, T, viewer)
+    # and optionally SCRIPT, its page drawing (docs/viewer.md); None: the generic text view
+    view: str | None = None
 
 
 class _ThreadBuffers:

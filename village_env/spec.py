@@ -63,4 +63,5 @@ SPEC = GameSpec(
     # drawn at draw time), so determinize and perturb_hidden are reseed (core.game's default)
     game_id=GAME_ID,
     options=("start_player",),
+    view="village_env.view",  # the viewer's position JSON and page drawing
 )
