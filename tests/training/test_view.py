@@ -263,9 +263,10 @@ def test_the_games_drawing_is_served_from_its_package(served):
 def test_gzip_when_asked(served):
     _game, _db, c = served
     plain = c.json("/api/games/1")
+    big = len(c.request("/api/games/1")[2]) > 65536  # a small game's replay goes out as it is
     status, h, body = c.request("/api/games/1", headers={"Accept-Encoding": "gzip"})
-    assert status == 200 and h.get("Content-Encoding") == "gzip"
-    assert json.loads(gzip.decompress(body)) == plain
+    assert status == 200 and h.get("Content-Encoding") == ("gzip" if big else None)
+    assert json.loads(gzip.decompress(body) if big else body) == plain
 
 
 # -- replays that do not match ------------------------------------------------------------------

@@ -139,7 +139,8 @@ def test_bad_requests_get_a_plain_4xx(played, monkeypatch):
     v = c.json("/api/play", "POST")  # a fresh game: the human's turn
     tok = v["token"]
     legal = {a["id"] for g in v["legal"] for a in g["actions"]}
-    illegal = next(a for a in range(game.NUM_ACTIONS) if a not in legal)
+    # an action that is not legal now (a small game may allow every action at the start)
+    illegal = next((a for a in range(game.NUM_ACTIONS) if a not in legal), None)
     act = f"/api/play/{tok}/act"
     cases = [
         ("/api/play/xyz", "GET", None, {}, 400),
@@ -153,7 +154,7 @@ def test_bad_requests_get_a_plain_4xx(played, monkeypatch):
         (act, "POST", '{"action": true}', {}, 400),
         (act, "POST", '{"action": -1}', {}, 400),
         (act, "POST", json.dumps({"action": game.NUM_ACTIONS}), {}, 400),
-        (act, "POST", json.dumps({"action": illegal}), {}, 409),
+        *([(act, "POST", json.dumps({"action": illegal}), {}, 409)] if illegal is not None else []),
         (act, "POST", None, {}, 400),
         (act, "POST", '{"action": 0}', {"Content-Type": "text/plain"}, 415),
         (act, "POST", '{"action": 0}', {"Origin": "http://evil.example"}, 403),
