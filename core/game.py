@@ -117,6 +117,9 @@ class GameSpec:
     # the default MaskablePPO run of training.learn.train: {"timesteps": N, "opponents": POOL};
     # empty (or a key left out): the trainer's generic default for any game
     default_run: dict[str, Any] = field(default_factory=dict)
+    # the game's viewer module, imported by training.view only: FIELDS, position(state, T, viewer)
+    # and optionally SCRIPT, its page drawing (docs/viewer.md); None: the generic text view
+    view: str | None = None
 
 
 class _ThreadBuffers:

@@ -126,9 +126,7 @@ def test_learning_balance_and_viewer_are_peers():
 
 
 # modules outside the game packages that still import a game, and why (empty it, never grow it)
-KNOWN_GAME_IMPORTS = {
-    "training.view.positions": "the viewer's per-game position JSON, until it moves to the games",
-}
+KNOWN_GAME_IMPORTS: dict[str, str] = {}
 
 
 def test_nothing_outside_a_game_package_imports_a_game():

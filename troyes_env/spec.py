@@ -60,6 +60,7 @@ SPEC = GameSpec(
     determinize=hidden.determinize,  # other players' characters, deck orders, face-down cards
     perturb_hidden=hidden.perturb_hidden,
     options=("start_player",),  # ED-1: seat 0 holds the start player card unless chosen
+    view="troyes_env.view",  # the viewer's position JSON and page drawing
     # docs/agents.md "What was tried for Troyes": the bot's chain search in short rollouts
     search_defaults="c=0.3,rollout=bot,cutoff=8,quiet=0",
     bots={"heuristic": TroyesHeuristic},  # a chain search over its own decisions (bots.py)

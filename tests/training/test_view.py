@@ -1,9 +1,11 @@
-"""The game viewer (training.view): the JSON API on a real store of both games, the public
-positions (no hidden segment's content, Characters only at the end), request validation (4xx
+"""The game viewer (training.view): the JSON API on a real store of every registered game, the
+public positions (no hidden segment's content, Troyes' Characters only at the end), the game's own
+drawing served from its package, the generic view of a game without one, request validation (4xx
 with one plain line, no traceback, no path, no file outside the bundle) and the CLI."""
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import json
 import re
@@ -14,22 +16,27 @@ import numpy as np
 import pytest
 from view_helpers import Client, json_keys, run_page_smoke, serve, stop
 
-from core.registry import get_game
+from core.registry import game_names, get_game
 from training.arena.store import GameStore, pack_checks, unpack_checks
 from training.arena.tournament import run_tournament
 from training.view import __main__ as cli
-from training.view.positions import FIELDS, position
+from training.view.positions import GENERIC_FIELDS, fields, generic_position, position, script
 from training.view.server import STATIC
 
-GAMES = ("village", "troyes")
+GAMES = tuple(game_names())
+
+
+def _players(game) -> int:
+    return 2 if 2 in game.PLAYER_COUNTS else min(game.PLAYER_COUNTS)
 
 
 @pytest.fixture(scope="module", params=GAMES)
 def served(request, tmp_path_factory):
+    """Two games of `random` against itself (two seats where the game allows it), served."""
     name = request.param
     game = get_game(name)
     db = tmp_path_factory.mktemp(f"view_{name}") / "results.sqlite"
-    run_tournament(name, 2, ["random", "random"], 2, db, progress=False)
+    run_tournament(name, _players(game), ["random"] * _players(game), 2, db, progress=False)
     server = serve(db, game)
     yield game, db, Client(server)
     stop(server)
@@ -40,13 +47,15 @@ def test_store_summary_and_game_list(served):
     game, _db, c = served
     st = c.json("/api/store")
     assert st["game"] == game.NAME and st["games"] == 2
-    assert st["agents"] == ["random", "random#2"]
+    n = _players(game)
+    labels = ["random"] + [f"random#{k}" for k in range(2, n + 1)]
+    assert st["agents"] == labels
     assert [t["id"] for t in st["tournaments"]] == [1]
     lst = c.json("/api/games")
     assert lst["total"] == 2 and [g["id"] for g in lst["games"]] == [1, 2]
     for g in lst["games"]:
-        assert g["tournament"] == 1 and g["players"] == 2 and g["replayable"]
-        assert {s["agent"] for s in g["seats"]} == {"random", "random#2"}
+        assert g["tournament"] == 1 and g["players"] == n and g["replayable"]
+        assert {s["agent"] for s in g["seats"]} == set(labels)
         assert g["rules_data_hash"] == game.RULES_DATA_HASH and g["decisions"] > 0
         assert g["winner"] == [p for p, s in enumerate(g["win_shares"]) if s > 0]
     # filters
@@ -87,7 +96,7 @@ def test_replay_payload(served):
             assert d["positions"][k] == json.loads(json.dumps(position(game, s)))
             s = game.step(s, st["action"])
         for pos in d["positions"]:
-            assert set(pos) == set(FIELDS[game.NAME])  # every field documented, none other
+            assert set(pos) == set(fields(game))  # every field documented, none other
             assert len(pos["players"]) == rec.players
         assert d["positions"][-1]["to_act"] is None
 
@@ -171,6 +180,14 @@ BAD = [
     ("/static/..\\..\\etc\\passwd", 404),
     ("/static/viewer.js%00.html", 404),
     ("/static/index.html/..", 404),
+    ("/games/", 404),
+    ("/games/other.js", 404),
+    ("/games/view.py", 404),
+    ("/games/../../etc/passwd", 404),
+    ("/games/%2e%2e/%2e%2e/etc/passwd", 404),
+    ("/games/..%2fview.py", 404),
+    ("/games/village.js/..", 404),
+    ("/games/troyes.js%00", 404),
 ]
 
 
@@ -215,16 +232,41 @@ def test_static_assets_only_the_bundle(served):
     for name, ctype in STATIC.items():
         status, h, body = c.request(f"/static/{name}")
         assert status == 200 and h["Content-Type"] == ctype and body
-        urls = set(re.findall(rb"(?:https?:)?//[A-Za-z0-9.-]+\.[a-z]{2,}[^\s\"'<>)]*", body))
-        assert urls <= {b"http://www.w3.org/2000/svg"}, urls  # a namespace name, never fetched
+        _no_external_urls(body)
+
+
+def _no_external_urls(body: bytes) -> None:
+    urls = set(re.findall(rb"(?:https?:)?//[A-Za-z0-9.-]+\.[a-z]{2,}[^\s\"'<>)]*", body))
+    assert urls <= {b"http://www.w3.org/2000/svg"}, urls  # a namespace name, never fetched
+
+
+def test_the_games_drawing_is_served_from_its_package(served):
+    """The page loads the drawing the game's view names (`/api/store` says where); the server
+    serves that one file of the game package and no other game's."""
+    game, _db, c = served
+    drawing = script(game)
+    url = c.json("/api/store")["script"]
+    if drawing is None:
+        assert url is None
+    else:
+        assert url == f"/games/{game.NAME}.js"
+        status, h, body = c.request(url)
+        assert status == 200 and h["Content-Type"] == STATIC["viewer.js"] and body == drawing
+        assert f'registerGame("{game.NAME}",'.encode() in body
+        assert "default-src 'none'" in h["Content-Security-Policy"]
+        _no_external_urls(body)
+    for other in GAMES:  # another game's drawing is not this server's to serve
+        if other != game.NAME:
+            assert c.request(f"/games/{other}.js")[0] == 404
 
 
 def test_gzip_when_asked(served):
     _game, _db, c = served
     plain = c.json("/api/games/1")
+    big = len(c.request("/api/games/1")[2]) > 65536  # a small game's replay goes out as it is
     status, h, body = c.request("/api/games/1", headers={"Accept-Encoding": "gzip"})
-    assert status == 200 and h.get("Content-Encoding") == "gzip"
-    assert json.loads(gzip.decompress(body)) == plain
+    assert status == 200 and h.get("Content-Encoding") == ("gzip" if big else None)
+    assert json.loads(gzip.decompress(body) if big else body) == plain
 
 
 # -- replays that do not match ------------------------------------------------------------------
@@ -271,10 +313,10 @@ def test_cli_defaults_and_refusals(tmp_path, capsys):
 def test_page_script_draws_every_position(served, tmp_path):
     """viewer.js on a fake DOM (view_page_smoke.js) draws every position of a replay without a
     runtime error or an undefined / NaN in its text (the real browser: test_view_browser.py)."""
-    _game, _db, c = served
+    game, _db, c = served
     payload = tmp_path / "game.json"
     payload.write_bytes(c.request("/api/games/1")[2])
-    out = run_page_smoke(payload)
+    out = run_page_smoke(payload, game)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.startswith("ok ")
 
@@ -312,3 +354,70 @@ def test_village_position_follows_a_loaded_rules_variant():
         t["prestige"] == vrd.CUSTOMERS[int(t["tile"][1:]) - 1][1] + 10 for t in tiles
     )
     assert position(g, g.new_game(2, 0))["players"][0]["lap_length"] == vrd.LAP_LENGTH
+    drawn_by = game.NAME if script(game) is not None else "generic"
+    assert out.stdout.strip().endswith(f"drawn by {drawn_by}"), out.stdout
+
+
+# -- the generic view ----------------------------------------------------------------------------
+@pytest.fixture()
+def generic(served, monkeypatch):
+    """The served store's game as if its spec named no view: the generic one, on a new server
+    (the first one's replay cache holds the game's own positions)."""
+    game, db, _c = served
+    monkeypatch.setattr(game.GAME, "spec", dataclasses.replace(game.GAME.spec, view=None))
+    server = serve(db, game)
+    yield game, db, Client(server)
+    stop(server)
+
+
+def test_generic_view_of_a_game_without_its_own(generic, tmp_path):
+    game, db, c = generic
+    assert fields(game) == GENERIC_FIELDS and script(game) is None
+    assert c.json("/api/store")["script"] is None
+    assert c.request(f"/games/{game.NAME}.js")[0] == 404
+    payload = c.json("/api/games/1")
+    with GameStore(db, game.NAME, create=False) as store:
+        rec = store.game(1)
+    states = _states(game, rec)
+    public = {seg.name for seg in game.LAYOUT.segments.values() if not seg.hidden}
+    for k, (s, pos) in enumerate(zip(states, payload["positions"], strict=True)):
+        assert set(pos) == set(GENERIC_FIELDS)
+        assert pos == json.loads(json.dumps(generic_position(game, s)))
+        assert pos["game"] == game.NAME and pos["phase"] == game.phase_name(s)
+        assert pos["scores"] == payload["score_track"][k] == [p["score"] for p in pos["players"]]
+        assert pos["over"] == (k == rec.decisions) and (pos["to_act"] is None) == pos["over"]
+        names = [line.split(":")[0] for line in pos["board"].splitlines()]
+        assert names == [n for n in game.LAYOUT.segments if n in public]
+    if shutil.which("node") is not None:
+        out = tmp_path / "game.json"
+        out.write_text(json.dumps(payload))
+        run = run_page_smoke(out, game)
+        assert run.returncode == 0, run.stderr[-2000:]
+        assert run.stdout.strip().endswith("drawn by generic"), run.stdout
+
+
+def test_generic_view_carries_no_hidden_information(generic):
+    """Unlike a game's own view, the generic one reveals nothing even at the end: every position,
+    the final one included, is the same whatever the hidden segments hold."""
+    game, db, c = generic
+    rng = np.random.default_rng(11)
+    with GameStore(db, game.NAME, create=False) as store:
+        rec = store.game(2)
+    for s in _states(game, rec):
+        base = generic_position(game, s)
+        for _ in range(2):
+            assert generic_position(game, _perturbed(game, s, rng)) == base
+    payload = c.json("/api/games/2")
+    hidden = {seg.name for seg in game.LAYOUT.hidden_segments()}
+    assert not hidden & set(json_keys(payload))
+    for pos in payload["positions"]:
+        assert not hidden & {line.split(":")[0] for line in pos["board"].splitlines()}
+
+
+def _states(game, rec) -> list[np.ndarray]:
+    s = game.new_game(rec.players, rec.seed)
+    states = [s]
+    for a in rec.actions:
+        s = game.step(s, a)
+        states.append(s)
+    return states

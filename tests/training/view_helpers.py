@@ -10,6 +10,7 @@ import threading
 from pathlib import Path
 
 import training.view
+from training.view.positions import script
 from training.view.server import make_server
 
 
@@ -62,11 +63,16 @@ def json_keys(obj):
             yield from json_keys(v)
 
 
-def run_page_smoke(payload: Path) -> subprocess.CompletedProcess:
+def run_page_smoke(payload: Path, game) -> subprocess.CompletedProcess:
     """viewer.js on a fake DOM in node (view_page_smoke.js) drawing the payload file (a replay,
-    or a list of play views)."""
-    script = Path(training.view.__file__).parent / "static" / "viewer.js"
+    or a list of play views) of `game`, with the game's own drawing when its view names one
+    (`positions.script`), else with the page's generic one."""
+    page = Path(training.view.__file__).parent / "static" / "viewer.js"
     smoke = Path(__file__).parent / "view_page_smoke.js"
-    return subprocess.run(
-        ["node", str(smoke), str(script), str(payload)], capture_output=True, text=True, timeout=120
-    )
+    argv = ["node", str(smoke), str(page), str(payload)]
+    drawing = script(game)
+    if drawing is not None:
+        path = payload.with_name(f"{game.NAME}_drawing.js")
+        path.write_bytes(drawing)
+        argv.append(str(path))
+    return subprocess.run(argv, capture_output=True, text=True, timeout=120)

@@ -1,7 +1,9 @@
 // The viewer page's script (training/view/static/viewer.js) run in node on a fake DOM: draws every
 // position of a replay payload and fails on a runtime error or text with undefined / NaN in it.
-// node view_page_smoke.js viewer.js payload.json  (tests/training/test_view.py; the page in a real
-// browser: tests/training/test_view_browser.py)
+// node view_page_smoke.js viewer.js payload.json [game.js]  (tests/training/test_view.py; the page
+// in a real browser: tests/training/test_view_browser.py). game.js: the game's own drawing (the
+// script its GameSpec.view names), evaluated after viewer.js as the page loads it; without it the
+// page's generic drawing draws the positions.
 const fs = require("fs");
 class N {
   constructor(tag) { this.tag = tag; this.attrs = {}; this.children = []; this.textContent = ""; this.hidden = false; this.value = ""; }
@@ -22,7 +24,9 @@ global.history = { replaceState() {} };
 global.window = { addEventListener() {} };
 global.HTMLInputElement = class {}; global.HTMLSelectElement = class {};
 const src = fs.readFileSync(process.argv[2], "utf8");
-eval(src + "\n;global.__v = { state, showStep, showPlay };");
+const drawing = process.argv[4] ? fs.readFileSync(process.argv[4], "utf8") : "";
+eval(src + "\n" + drawing + "\n;global.__v = { state, showStep, showPlay, DRAWINGS };");
+const drawnBy = (name) => (name in __v.DRAWINGS ? `drawn by ${name}` : "drawn by generic");
 const game = JSON.parse(fs.readFileSync(process.argv[3], "utf8"));
 if (Array.isArray(game)) { // play mode: a list of /api/play/<token> views
   let texts = 0;
@@ -31,7 +35,7 @@ if (Array.isArray(game)) { // play mode: a list of /api/play/<token> views
     __v.showPlay(v);
     for (const id of ["play-board", "play-panels", "play-actions", "play-log", "play-status", "play-title"]) walkp(els[id]);
   }
-  console.log("ok play", game.length, "views drawn,", texts, "nodes checked");
+  console.log("ok play", game.length, "views drawn,", texts, "nodes checked,", drawnBy(game[0].game));
   process.exit(0);
 }
 __v.state.game = game;
@@ -41,4 +45,4 @@ for (let k = 0; k < game.positions.length; k++) {
   __v.showStep(k);
   for (const id of ["board", "panels", "plot", "last-decision", "next-decision"]) walk(els[id]);
 }
-console.log("ok", game.game, game.positions.length, "positions drawn,", texts, "nodes checked");
+console.log("ok", game.game, game.positions.length, "positions drawn,", texts, "nodes checked,", drawnBy(game.game));

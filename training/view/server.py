@@ -4,6 +4,8 @@ Routes (GET and HEAD; POST only for the play routes; anything else 405):
 
     /                       the page (static/index.html)
     /static/<name>          one of the bundled assets in STATIC (no other file is ever served)
+    /games/<game>.js        the page's drawing of the served game, when its view names one
+                            (positions.script: a file of the game package, read once at start)
     /api/store              the game of the store, its tournaments and agents (for the filters)
     /api/games?...          the filtered game list (api.Viewer.games)
     /api/games/<id>         one game's replay (api.Viewer.replay)
@@ -34,6 +36,7 @@ from urllib.parse import parse_qsl
 
 from training.view.api import DEFAULT_LIMIT, RequestError, Viewer
 from training.view.play import PlayHost
+from training.view.positions import script
 
 # name -> content type; the only files the server reads (from the package, once, at start)
 STATIC = {
@@ -113,6 +116,11 @@ class ViewerServer(ThreadingHTTPServer):
         self.viewer = viewer
         self.play = play
         self.static = load_static()
+        # the served game's drawing (None: the page's generic one), at the one address
+        # `script_url` names; nothing else of the game package is ever served
+        drawing = script(viewer.game)
+        self.script_url = None if drawing is None else f"/games/{viewer.game.NAME}.js"
+        self.script = drawing or b""
         self.quiet = quiet
         if ":" in address[0]:  # an IPv6 address such as ::1
             self.address_family = socket.AF_INET6
@@ -230,10 +238,15 @@ class Handler(BaseHTTPRequestHandler):
             if name in STATIC:
                 return self._static(name)
             raise RequestError(404, "no such file")
+        if path.startswith("/games/"):
+            if self.server.script_url is None or path != self.server.script_url:
+                raise RequestError(404, "no such file")
+            return self._send(200, self.server.script, STATIC["viewer.js"])
         viewer = self.server.viewer
         if path == "/api/store":
             self._no_query(query)
             summary = viewer.summary()
+            summary["script"] = self.server.script_url
             play = self.server.play
             if play is not None:
                 summary["play"] = {

@@ -2,15 +2,13 @@
 // position JSON of /api/games/<id>; in play mode also a game against agents (/api/play,
 // docs/viewer.md). No framework, no external URL; every text
 // from the server goes into the page as text (textContent), never as markup.
+// A game's own drawing comes from its package (the script /api/store names, which calls
+// registerGame); a game without one is drawn by the generic text view below.
 "use strict";
 
 const SVGNS = "http://www.w3.org/2000/svg";
 const SEAT_COLOURS = ["#d1495b", "#2e86de", "#2a9d5c", "#e0a100"];
 const GREY = "#8a8a8a";
-const KIND_COLOURS = {
-  brown: "#8b5a2b", pink: "#e78ac3", orange: "#f39c12", green: "#27ae60", plague: "#222",
-};
-const DICE_COLOURS = { yellow: "#f4d03f", white: "#f4f4f4", red: "#e74c3c" };
 const PAGE = 50;
 
 const state = {
@@ -149,9 +147,7 @@ function showStep(k) {
   };
   line("last", last);
   line("next", next);
-  const pos = g.positions[k];
-  if (pos.game === "village") { drawVillage(pos); villagePanels(pos); }
-  else { drawTroyes(pos); troyesPanels(pos); }
+  drawPosition(g.positions[k]);
   drawPlot();
   const h = `#game=${g.id}&step=${k}`;
   if (location.hash !== h) history.replaceState(null, "", h);
@@ -174,258 +170,72 @@ function meter(value, max) {
   return el("span", {}, m, ` ${value}/${max}`);
 }
 
-// -- Village ------------------------------------------------------------------------------------
-function villagePanels(pos) {
-  const box = $(state.panels);
-  box.replaceChildren();
-  for (const p of pos.players) {
-    const fam = Object.entries(p.family).filter(([loc]) => loc !== "unborn")
-      .map(([loc, gens]) => `${loc}: ` + gens.map((n, g) => `g${g + 1}×${n}`).filter((_, g) => gens[g]).join(" "));
-    box.append(panel(p.seat, pos.to_act === p.seat, [
-      ["prestige", p.prestige],
-      ["time", el("span", {}, `${p.time} (lap `, meter(p.lap, p.lap_length), ")")],
-      ["coins", p.coins],
-      ["grain (farm)", meter(p.grain, 5)],
-      ["cubes", counts(p.cubes)],
-      ["goods", counts(p.goods)],
-      ["family", fam.join("; ") || "-"],
-      ["unborn", p.family.unborn ? p.family.unborn.map((n, g) => `g${g + 1}×${n}`).filter((_, g) => p.family.unborn[g]).join(" ") : "-"],
-      ["travel markers", p.travel_markers.join(" ") || "-"],
-      ["customers", p.customers.join(" ") || "-"],
-    ]));
-  }
-}
-
 function box(root, x, y, w, h, title, fill) {
   svg(root, "rect", { x, y, width: w, height: h, rx: 6, fill: fill || "#f7f3e8", stroke: "#998" });
   svg(root, "text", { x: x + 6, y: y + 15, "font-size": 13, "font-weight": 600 }, title);
 }
 
-function tokens(root, x, y, w, members) {
-  // members: [{seat, generation}] as circles with the generation number, wrapped to width w
-  const per = Math.max(1, Math.floor(w / 20));
-  members.forEach((m, i) => {
-    const cx = x + 9 + (i % per) * 20, cy = y + 9 + Math.floor(i / per) * 20;
-    svg(root, "circle", { cx, cy, r: 8, fill: seatColour(m.seat), stroke: "#333" });
-    svg(root, "text", { x: cx, y: cy + 4, "font-size": 10, "text-anchor": "middle", fill: "#fff" }, m.generation);
-  });
+// -- the games' drawings ------------------------------------------------------------------------
+// What a game's script gets to draw with: SVG and HTML elements (text only), a player panel, and
+// the page's seat colours.
+const KIT = Object.freeze({ svg, el, panel, counts, meter, box, seatColour, SEAT_COLOURS, GREY });
+const DRAWINGS = {};
+
+// Called by a game's script: make(KIT) returns { draw(root, pos), panels(box, pos) }, which draw
+// a position of that game into the board's <svg> and the panels' <div> (both emptied first).
+function registerGame(name, make) {
+  DRAWINGS[name] = make(KIT);
 }
 
-function cubeRow(root, x, y, cubes) {
-  let i = 0;
-  for (const [kind, n] of Object.entries(cubes)) {
-    if (!n) continue;
-    const cx = x + i * 38;
-    svg(root, "rect", { x: cx, y, width: 14, height: 14, fill: KIND_COLOURS[kind] || GREY, stroke: "#333" });
-    svg(root, "text", { x: cx + 17, y: y + 12, "font-size": 12 }, `${n}`).append(
-      Object.assign(document.createElementNS(SVGNS, "title"), { textContent: kind }));
-    i++;
-  }
-}
-
-function drawVillage(pos) {
-  const root = $(state.board);
-  root.replaceChildren();
-  root.setAttribute("viewBox", "0 0 1000 720");
-  svg(root, "text", { x: 10, y: 22, "font-size": 16, "font-weight": 600 },
-    `Round ${pos.round} — ${pos.phase}` + (pos.to_act === null ? " — game over" : ` — seat ${pos.to_act} to act`) +
-    ` — start player: seat ${pos.start_player}` +
-    (pos.next_start_player === null ? "" : `, next: seat ${pos.next_start_player}`) +
-    (pos.end.triggered ? " — END TRIGGERED" : "") + (pos.end.truncated ? " (truncated)" : ""));
-  // action spaces A..G
-  pos.spaces.forEach((sp, i) => {
-    const x = 10 + i * 140, y = 34;
-    box(root, x, y, 132, 90, `${sp.letter} ${sp.name}`);
-    const entries = Object.entries(sp.cubes).filter(([, n]) => n);
-    entries.forEach(([kind, n], j) => {
-      const cx = x + 8 + (j % 3) * 40, cy = y + 26 + Math.floor(j / 3) * 22;
-      svg(root, "rect", { x: cx, y: cy, width: 14, height: 14, fill: KIND_COLOURS[kind], stroke: "#333" });
-      svg(root, "text", { x: cx + 17, y: cy + 12, "font-size": 12 }, `${n}`);
-    });
-  });
-  // green bag and supply
-  box(root, 10, 132, 300, 60, "Green bag");
-  cubeRow(root, 18, 160, pos.bag);
-  box(root, 320, 132, 670, 60, "Supply");
-  cubeRow(root, 328, 160, pos.supply.cubes);
-  svg(root, "text", { x: 530, y: 172, "font-size": 12 },
-    `goods: ${counts(pos.supply.goods)} · grain ${pos.supply.grain} · coins ${pos.supply.coins}`);
-  // council, crafts
-  box(root, 10, 200, 300, 200, "Council");
-  pos.council.forEach((lv, i) => {
-    const y = 222 + (3 - i) * 44;
-    svg(root, "rect", { x: 18, y, width: 284, height: 40, fill: "#fff", stroke: "#ccb" });
-    svg(root, "text", { x: 24, y: y + 24, "font-size": 12 }, `level ${lv.level}`);
-    tokens(root, 80, y + 2, 220, lv.members);
-  });
-  box(root, 320, 200, 330, 200, "Crafts");
-  pos.crafts.forEach((b, i) => {
-    const y = 222 + i * 44;
-    svg(root, "rect", { x: 328, y, width: 314, height: 40, fill: "#fff", stroke: "#ccb" });
-    svg(root, "text", { x: 334, y: y + 24, "font-size": 12 }, b.building);
-    tokens(root, 420, y + 2, 220, b.members);
-  });
-  // church
-  box(root, 660, 200, 330, 200, "Church");
-  svg(root, "text", { x: 668, y: 236, "font-size": 12 }, `black bag (monks ${pos.church.monks_in_bag}):`);
-  tokens(root, 800, 222, 180, pos.church.bag);
-  pos.church.windows.forEach((w, i) => {
-    const x = 668 + i * 80, y = 290;
-    svg(root, "rect", { x, y, width: 74, height: 100, rx: 30, fill: "#e8f0ff", stroke: "#99a" });
-    svg(root, "text", { x: x + 37, y: y + 16, "font-size": 12, "text-anchor": "middle" }, w.window);
-    tokens(root, x + 2, y + 22, 70, w.members);
-  });
-  // travel map
-  box(root, 10, 410, 480, 300, "Travel");
-  const node = { 8: [60, 560] };
-  const cx = [150, 150, 250, 260, 250, 360, 370, 450];
-  const cy = [480, 640, 450, 560, 670, 480, 640, 560];
-  pos.travel.cities.forEach((_, i) => { node[i] = [cx[i], cy[i]]; });
-  for (const r of pos.travel.roads) {
-    const [a, b] = [node[r.from], node[r.to]];
-    svg(root, "line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: KIND_COLOURS[r.colour] || GREY, "stroke-width": 4 });
-  }
-  svg(root, "rect", { x: node[8][0] - 34, y: node[8][1] - 16, width: 68, height: 32, rx: 6, fill: "#fff", stroke: "#333" });
-  svg(root, "text", { x: node[8][0], y: node[8][1] + 4, "font-size": 12, "text-anchor": "middle" }, "Village");
-  pos.cities.forEach((c, i) => {
-    const [x, y] = node[i];
-    svg(root, "circle", { cx: x, cy: y, r: 24, fill: "#fff", stroke: "#333" });
-    const rw = pos.travel.cities[i].reward;
-    svg(root, "text", { x, y: y - 6, "font-size": 13, "font-weight": 600, "text-anchor": "middle" }, c.city);
-    svg(root, "text", { x, y: y + 8, "font-size": 9, "text-anchor": "middle" }, `${rw.amount} ${rw.kind}`);
-    c.markers.forEach((s, j) => {
-      svg(root, "rect", { x: x - 24 + j * 12, y: y + 16, width: 10, height: 10, fill: seatColour(s), stroke: "#333" });
-    });
-    tokens(root, x + 20, y - 20, 40, c.members);
-  });
-  // market
-  box(root, 500, 410, 490, 180, `Market${pos.market.active ? " — market day running" : ""} (pile ${pos.market.pile})`);
-  const tile = (t, x, y) => {
-    svg(root, "rect", { x, y, width: 90, height: 56, rx: 4, fill: t ? "#fffbe6" : "#eee", stroke: "#aa9" });
-    if (!t) return;
-    svg(root, "text", { x: x + 4, y: y + 14, "font-size": 12, "font-weight": 600 }, `${t.tile} · ${t.prestige}P`);
-    Object.entries(t.demand).forEach(([k, n], j) => {
-      svg(root, "text", { x: x + 4, y: y + 28 + j * 12, "font-size": 11 }, `${n} ${k}`);
-    });
-  };
-  svg(root, "text", { x: 508, y: 448, "font-size": 11 }, "stalls");
-  pos.market.stalls.forEach((t, i) => tile(t, 508 + i * 96, 452));
-  svg(root, "text", { x: 508, y: 526, "font-size": 11 }, "waiting line");
-  pos.market.waiting.forEach((t, i) => tile(t, 508 + i * 96, 530));
-  // chronicle
-  box(root, 500, 600, 490, 110, `Chronicle (graves ${pos.chronicle.graves_used}/${pos.chronicle.graves})`);
-  pos.chronicle.sections.forEach((s, i) => {
-    const x = 508 + i * 96;
-    svg(root, "text", { x, y: 640, "font-size": 12 }, s.section);
-    for (let j = 0; j < s.spaces; j++) {
-      svg(root, "rect", { x: x + j * 18, y: 650, width: 14, height: 14, fill: j < s.used ? "#555" : "#fff", stroke: "#555" });
+// Any game without a drawing of its own: the generic position (training/view/positions.py,
+// GENERIC_FIELDS), i.e. the text board of the public segments, the scores and the decisions.
+const WRAP = 130; // characters of the text board per line
+const GENERIC = {
+  draw(root, pos) {
+    const lines = []; // the board's lines, long ones wrapped to the board's width
+    for (const line of String(pos.board).split("\n")) {
+      for (let i = 0; i === 0 || i < line.length; i += WRAP) lines.push(line.slice(i, i + WRAP));
     }
-    svg(root, "text", { x, y: 684, "font-size": 11 }, `${s.used}/${s.spaces}`);
-  });
-}
+    root.setAttribute("viewBox", `0 0 1000 ${Math.max(120, 56 + lines.length * 16)}`);
+    svg(root, "text", { x: 10, y: 22, "font-size": 16, "font-weight": 600 },
+      `${pos.game} — ${pos.phase}` + (pos.over ? " — game over" : ` — seat ${pos.to_act} to act`) +
+      ` — scores ${pos.scores.join(" : ")}`);
+    lines.forEach((line, i) => {
+      svg(root, "text", { x: 10, y: 48 + i * 16, "font-size": 12, class: "board-text" }, line);
+    });
+  },
+  panels(box, pos) {
+    for (const p of pos.players) box.append(panel(p.seat, p.to_act, [["score", p.score]]));
+    if (state.board !== "board" || !state.game.steps) return; // play mode lists them itself
+    const done = state.game.steps.slice(0, state.step).reverse();
+    const list = el("ol", { class: "generic-log" });
+    for (const st of done.slice(0, 50)) {
+      list.append(el("li", { value: st.decision + 1 },
+        el("span", { class: `seat${st.seat}` }, `seat ${st.seat}`), `: ${st.describe}`));
+    }
+    box.append(el("h3", {}, `Decisions so far (${done.length}, newest first)`), list);
+  },
+};
 
-// -- Troyes -------------------------------------------------------------------------------------
-function troyesPanels(pos) {
-  const box = $(state.panels);
+function drawPosition(pos) {
+  const d = DRAWINGS[pos.game] || GENERIC;
+  const root = $(state.board), box = $(state.panels);
+  root.replaceChildren();
   box.replaceChildren();
-  for (const p of pos.players) {
-    const rows = [
-      ["VP", p.vp],
-      ["deniers", p.deniers],
-      ["influence", meter(p.influence, 20)],
-      ["citizens", `${p.citizens_supply} in supply / ${p.citizens_owned} owned`],
-      ["on district", `${p.district_deniers} deniers`],
-      ["cubes out", p.cubes_out],
-      ["passed", p.passed ? "yes" : "no"],
-    ];
-    if ("final" in p) {
-      rows.unshift(["final score", p.final]);
-      rows.push(["characters", p.characters.join(", ") || "-"]);
-    } else if (p.characters) {
-      rows.push(["characters", `${p.characters.join(", ") || "-"} (yours, secret)`]);
-    } else {
-      rows.push(["characters", "secret until the end"]);
-    }
-    box.append(panel(p.seat, pos.to_act === p.seat, rows));
-  }
+  d.draw(root, pos);
+  d.panels(box, pos);
 }
 
-function spaceDot(root, x, y, owner) {
-  svg(root, "circle", { cx: x, cy: y, r: 11, fill: owner === null ? "#fff" : seatColour(owner), stroke: "#333" });
-}
-
-function drawTroyes(pos) {
-  const root = $(state.board);
-  root.replaceChildren();
-  root.setAttribute("viewBox", "0 0 1000 760");
-  svg(root, "text", { x: 10, y: 22, "font-size": 16, "font-weight": 600 },
-    `Round ${pos.round}/${pos.rounds} — ${pos.phase}` +
-    (pos.to_act === null ? " — game over" : ` — seat ${pos.to_act} to act`) +
-    ` — start player: seat ${pos.start_player} — grey citizens in supply ${pos.grey_supply}`);
-  // buildings
-  pos.buildings.forEach((b, i) => {
-    const x = 10 + i * 200, y = 34;
-    box(root, x, y, 190, 150, `${b.building} (${b.colour})`, "#f3efe6");
-    const flat = b.rows.every((row) => row.length === 1); // the Palace: one space per row
-    b.rows.forEach((row, r) => {
-      row.forEach((o, k) => spaceDot(root, x + 20 + (flat ? r : k) * 28,
-        y + 40 + (flat ? 0 : r * 30), o));
-    });
-    const lying = Object.entries(b.lying).map(([o, n]) => `${o === "grey" ? "grey" : "seat " + o}×${n}`);
-    svg(root, "text", { x: x + 6, y: y + 140, "font-size": 11 }, `lying: ${lying.join(", ") || "-"}`);
+// The served game's drawing, when /api/store names one: a <script> of this server (the page's
+// Content-Security-Policy allows no other), loaded before anything is drawn.
+function loadDrawing(url) {
+  if (!url) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const s = el("script", { src: url });
+    s.addEventListener("load", () => resolve());
+    s.addEventListener("error", () => reject(new Error(`cannot load the game's drawing ${url}`)));
+    document.head.append(s);
   });
-  // cathedral
-  box(root, 610, 34, 380, 150, "Cathedral", "#eef0f6");
-  pos.cathedral.forEach((lv, l) => {
-    const y = 150 - l * 40;
-    svg(root, "text", { x: 618, y: y + 4, "font-size": 12 }, `level ${l + 1}`);
-    lv.forEach((o, v) => {
-      svg(root, "rect", { x: 680 + v * 48, y: y - 14, width: 40, height: 28, fill: o === null ? "#fff" : seatColour(o), stroke: "#333" });
-      svg(root, "text", { x: 700 + v * 48, y: y + 5, "font-size": 12, "text-anchor": "middle" }, v + 1);
-    });
-  });
-  // activity cards
-  box(root, 10, 194, 980, 250, "Activity cards", "#f6f6f0");
-  pos.activities.forEach((a, i) => {
-    const col = Math.floor(i / 3), lvl = i % 3;
-    const x = 20 + col * 325, y = 216 + lvl * 74;
-    svg(root, "rect", { x, y, width: 315, height: 68, rx: 4, fill: a.card ? "#fff" : "#ddd", stroke: DICE_COLOURS[a.colour] === "#f4f4f4" ? "#999" : DICE_COLOURS[a.colour], "stroke-width": 3 });
-    svg(root, "text", { x: x + 6, y: y + 16, "font-size": 13, "font-weight": 600 }, `${a.position} ${a.card || "(face down)"}`);
-    const sup = a.supervisors.map((s) => `seat ${s.seat} (${s.slot})`).join(", ");
-    svg(root, "text", { x: x + 6, y: y + 36, "font-size": 11 }, `supervisors: ${sup || "-"}`);
-    const cubes = Object.entries(a.cubes).map(([s, n]) => `seat ${s}×${n}`).join(", ");
-    svg(root, "text", { x: x + 6, y: y + 54, "font-size": 11 }, `cubes: ${cubes || "-"}`);
-  });
-  // event row
-  box(root, 10, 454, 480, 296, `Events (drawn: Y ${pos.decks_drawn.yellow}, W ${pos.decks_drawn.white}, R ${pos.decks_drawn.red})`, "#f8eeee");
-  pos.events.slice(0, 9).forEach((e, i) => {
-    const y = 476 + i * 26;
-    svg(root, "text", { x: 18, y: y + 12, "font-size": 12 }, `${e.position}. ${e.card} (${e.colour}; ${e.effect})`);
-    e.flags.forEach((o, j) => {
-      svg(root, "rect", { x: 330 + j * 22, y, width: 16, height: 16, fill: o === null ? "#fff" : seatColour(o), stroke: "#333" });
-    });
-  });
-  if (pos.events.length > 9) svg(root, "text", { x: 18, y: 716, "font-size": 11 }, `… ${pos.events.length - 9} more`);
-  const kept = pos.kept_events.map((k) => `${k.card} (${k.by === "out" ? "out" : "seat " + k.by})`).join(", ");
-  svg(root, "text", { x: 18, y: 740, "font-size": 11 }, `kept: ${kept || "-"}`);
-  // districts and dice
-  box(root, 500, 454, 490, 296, "Districts (dice)", "#eef6ee");
-  pos.districts.forEach((d, i) => {
-    const y = 482 + i * 50;
-    const name = d.district === "neutral" ? "neutral" : `seat ${d.district}`;
-    svg(root, "text", { x: 508, y: y + 14, "font-size": 12, fill: d.district === "neutral" ? "#333" : seatColour(d.district), "font-weight": 600 }, name);
-    let j = 0;
-    for (const die of d.dice) {
-      for (let c = 0; c < die.count; c++, j++) {
-        const x = 580 + j * 28;
-        svg(root, "rect", { x, y, width: 22, height: 22, rx: 4, fill: DICE_COLOURS[die.colour], stroke: "#333" });
-        svg(root, "text", { x: x + 11, y: y + 16, "font-size": 13, "text-anchor": "middle" }, die.value);
-      }
-    }
-  });
-  if (pos.black_dice.length) {
-    svg(root, "text", { x: 508, y: 740, "font-size": 12 }, `black dice to counter: ${pos.black_dice.join(" ")}`);
-  }
 }
 
 // -- the score plot -----------------------------------------------------------------------------
@@ -539,9 +349,7 @@ function showPlay(v) {
       el("span", { class: `seat${st.seat}` }, `#${st.decision} seat ${st.seat} (${agentOf(st.seat)})`),
       `: ${st.describe}`));
   }
-  const pos = v.position;
-  if (pos.game === "village") { drawVillage(pos); villagePanels(pos); }
-  else { drawTroyes(pos); troyesPanels(pos); }
+  drawPosition(v.position);
   const h = `#play=${v.token}`;
   if (location.hash !== h) history.replaceState(null, "", h);
 }
@@ -604,6 +412,9 @@ document.addEventListener("DOMContentLoaded", async () => {
     if (d !== undefined && !$("replay-view").hidden) { ev.preventDefault(); move(d); }
   });
   window.addEventListener("hashchange", route);
-  try { await loadStore(); } catch (e) { showError(e.message); return; }
+  try {
+    await loadStore();
+    await loadDrawing(state.store.script);
+  } catch (e) { showError(e.message); return; }
   await route();
 });
