@@ -319,6 +319,8 @@ def test_page_script_draws_every_position(served, tmp_path):
     out = run_page_smoke(payload, game)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.startswith("ok ")
+    drawn_by = game.NAME if script(game) is not None else "generic"
+    assert out.stdout.strip().endswith(f"drawn by {drawn_by}"), out.stdout
 
 
 def test_village_position_follows_a_loaded_rules_variant():
@@ -354,8 +356,6 @@ def test_village_position_follows_a_loaded_rules_variant():
         t["prestige"] == vrd.CUSTOMERS[int(t["tile"][1:]) - 1][1] + 10 for t in tiles
     )
     assert position(g, g.new_game(2, 0))["players"][0]["lap_length"] == vrd.LAP_LENGTH
-    drawn_by = game.NAME if script(game) is not None else "generic"
-    assert out.stdout.strip().endswith(f"drawn by {drawn_by}"), out.stdout
 
 
 # -- the generic view ----------------------------------------------------------------------------
