@@ -40,7 +40,7 @@ import numba  # noqa: E402
 from benchmarks import engine_speed, peers  # noqa: E402
 from benchmarks import search as search_bench  # noqa: E402
 from benchmarks.report import to_markdown, to_png  # noqa: E402
-from core.registry import game_names, get_game
+from core.registry import game_packages, get_game
 
 RESULTS = Path(__file__).parent / "results"  # the committed results (--update-committed)
 RUNS = Path("runs")  # default parent of a run's own folder (git-ignored)
@@ -747,7 +747,7 @@ def main(argv=None) -> int:
     if args.games:
         games = args.games.split(",")
     else:
-        games = [g for g in game_names() if peers.available(f"{g}_env.batch")]
+        games = [g for g, pkg in game_packages().items() if peers.available(f"{pkg}.batch")]
     groups = tuple(x.strip() for x in args.groups.split(",") if x.strip())
     unknown = sorted(set(groups) - set(GROUPS))
     if unknown or not groups:

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from chipin_env.layout import SCORE_SOURCES
-from chipin_env.spec import SPEC
 from core.errors import IllegalActionError, StateFormatError
 from core.game import PUBLIC_NAMES, Game
+
+from chipin_env.layout import SCORE_SOURCES
+from chipin_env.spec import SPEC
 
 GAME = Game(SPEC)
 GAME.export_to(globals())

@@ -3,9 +3,10 @@ A minimal copy of village_env/batch.py, until core writes it once."""
 
 from __future__ import annotations
 
+from core.batch import batch_factory, batch_spec
+
 from chipin_env import GAME
 from chipin_env.engine import batch_loops
-from core.batch import batch_factory, batch_spec
 
 SPEC = batch_spec(GAME, batch_loops)
 make_batch = batch_factory(SPEC)

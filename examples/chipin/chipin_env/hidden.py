@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from chipin_env.engine.kernels import WORK_SIZE, k_determinize
 from core.rng import split_seed
+
+from chipin_env.engine.kernels import WORK_SIZE, k_determinize
 
 
 def resample(state: np.ndarray, observer: int, seed: int, T: np.ndarray) -> np.ndarray:

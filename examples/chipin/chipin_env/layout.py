@@ -7,8 +7,9 @@ hidden one: the face-down deck in draw order and the cards removed at setup.
 
 from __future__ import annotations
 
-from chipin_env.tables import N_CARDS
 from core.layout import Layout
+
+from chipin_env.tables import N_CARDS
 
 GAME_ID = 0x434850  # "CHP"
 VERSION = 1

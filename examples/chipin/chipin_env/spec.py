@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from core.game import GameSpec, StateFields
+
 from chipin_env import hidden, render, rules_data, tables
 from chipin_env.actions import ACTIONS
 from chipin_env.engine import api
@@ -20,7 +22,6 @@ from chipin_env.layout import (
     S_VERSION,
 )
 from chipin_env.observation import OBS_SIZE
-from core.game import GameSpec, StateFields
 
 SPEC = GameSpec(
     name="chipin",

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from numba import typeof, types
 
+from core.errors import API_BAD_PLAYER, API_BAD_STATE, API_INCONSISTENT, ERR_ILLEGAL, OK
+from core.jit import compile_exactly, jit
+
 from chipin_env.engine.legal import legal_mask_into
 from chipin_env.engine.observe import observe_into
 from chipin_env.engine.setup import init_state
 from chipin_env.engine.step import settle, step_inplace
 from chipin_env.layout import GAME_ID, S_GAME_ID, S_NP, S_OVER, S_VERSION, STATE_SIZE, VERSION
-from core.errors import API_BAD_PLAYER, API_BAD_STATE, API_INCONSISTENT, ERR_ILLEGAL, OK
-from core.jit import compile_exactly, jit
 
 
 def signatures(T):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from core.jit import jit
+
 from chipin_env.actions import A_PAY, A_TAKE
 from chipin_env.engine.board import add_score, card_penalty, end_game, reveal_next
 from chipin_env.layout import (
@@ -17,7 +19,6 @@ from chipin_env.layout import (
     SRC_CARDS,
     SRC_CHIPS,
 )
-from core.jit import jit
 
 
 @jit(alloc=False)

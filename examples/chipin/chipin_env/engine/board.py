@@ -5,6 +5,9 @@ its score (checks.py tests it)."""
 
 from __future__ import annotations
 
+from core.jit import jit
+from core.rng import rng_below
+
 from chipin_env.layout import (
     N_SCORE_SOURCES,
     PH_OVER,
@@ -22,8 +25,6 @@ from chipin_env.layout import (
     S_STACK,
 )
 from chipin_env.tables import N_CARDS, T_CARD_LOW, T_REMOVED
-from core.jit import jit
-from core.rng import rng_below
 
 
 @jit(alloc=False)

@@ -6,6 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from core.agents import pick_legal
+from core.errors import OK
+from core.jit import jit
+from core.rng import rng_seed
+
 from chipin_env.actions import NUM_ACTIONS
 from chipin_env.engine.board import shuffle_unseen, stack_slot
 from chipin_env.engine.legal import legal_mask_into
@@ -26,10 +31,6 @@ from chipin_env.layout import (
     S_STACK,
 )
 from chipin_env.tables import N_CARDS, T_REMOVED
-from core.agents import pick_legal
-from core.errors import OK
-from core.jit import jit
-from core.rng import rng_seed
 
 WORK_SIZE = 0  # no scratch beyond the mask
 N_KEYS = 2  # score, then the tie-breaker: more chips left (then a shared win)

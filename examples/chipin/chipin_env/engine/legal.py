@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from core.jit import jit
+
 from chipin_env.actions import A_BURY, A_PAY, A_TAKE
 from chipin_env.layout import S_ACTOR, S_BURIES, S_CHIPS, S_LEFT, S_OVER
-from core.jit import jit
 
 
 @jit(alloc=False)

@@ -3,6 +3,8 @@ segment (deck order, removed cards) nor the RNG."""
 
 from __future__ import annotations
 
+from core.jit import jit
+
 from chipin_env.layout import (
     MAXP,
     S_ACTOR,
@@ -32,7 +34,6 @@ from chipin_env.observation import (
     SEAT_BLOCK,
 )
 from chipin_env.tables import N_CARDS, T_CARD_LOW
-from core.jit import jit
 
 
 @jit(alloc=False)

@@ -3,6 +3,9 @@ and the first card turned face up."""
 
 from __future__ import annotations
 
+from core.jit import jit
+from core.rng import rng_seed
+
 from chipin_env.engine.board import add_score, deck_size, reveal_next, shuffle_unseen
 from chipin_env.layout import (
     GAME_ID,
@@ -24,8 +27,6 @@ from chipin_env.layout import (
     VERSION,
 )
 from chipin_env.tables import N_CARDS, T_BURIES, T_CHIPS, T_REMOVED
-from core.jit import jit
-from core.rng import rng_seed
 
 
 @jit(alloc=False)

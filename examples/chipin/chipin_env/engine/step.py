@@ -6,11 +6,12 @@ core."""
 
 from __future__ import annotations
 
+from core.errors import ERR_ILLEGAL, ERR_NO_LEGAL, ERR_RANGE, OK
+from core.jit import jit
+
 from chipin_env.engine.apply import apply_action
 from chipin_env.engine.legal import legal_mask_into
 from chipin_env.layout import S_OVER
-from core.errors import ERR_ILLEGAL, ERR_NO_LEGAL, ERR_RANGE, OK
-from core.jit import jit
 
 
 @jit
