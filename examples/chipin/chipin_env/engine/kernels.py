@@ -103,8 +103,9 @@ def k_determinize(s, T, observer, a, b, c, work):
 def k_evaluate(s, T, out, tmp):
     """The projected final score is the score now: chips minus runs is exactly the final
     formula, and no later event changes it except the players' own actions."""
-    for p in range(s[S_NP]):
-        out[p] = s[S_SCORE + p]
+    n = s[S_NP]
+    for p in range(out.shape[0]):
+        out[p] = s[S_SCORE + p] if p < n else 0.0
 
 
 @jit(alloc=False)
