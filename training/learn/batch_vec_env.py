@@ -137,7 +137,7 @@ class BatchVecEnv(VecEnv):
 
     def _play_agents(self, idx: np.ndarray) -> None:
         """One move in each slot of idx by its (non-random) opponent to act; policies batched."""
-        from training.agents.registry import PolicyAgent, masked_probs, mlp_logits
+        from training.agents.policy import PolicyAgent, masked_probs, mlp_logits
 
         eng = self.engine
         groups: dict[int, list[int]] = {}
