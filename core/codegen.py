@@ -60,12 +60,17 @@ def render(module: str, game: str, kernels_module: str) -> str:
 
 def write(kernels_module: str) -> list[Path]:
     """Regenerate every generated module of a kernels module like 'village_env.engine.kernels'."""
+    from core.registry import game_packages
+
     pkg = kernels_module.split(".")[0]
+    # the folder the import system finds the package in: a game may live outside this repository
     folder = Path(importlib.import_module(pkg).__file__).parent / "engine"
+    names = [name for name, p in game_packages().items() if p == pkg]
+    game = names[0] if names else pkg  # a package not registered (yet): its own name
     out = []
     for module in TEMPLATES:
         path = folder / f"{module}.py"
-        path.write_text(render(module, pkg.removesuffix("_env"), kernels_module))
+        path.write_text(render(module, game, kernels_module))
         out.append(path)
     return out
 

@@ -48,7 +48,9 @@ function (a cache miss), so a warm start prints nothing and pays nothing.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import importlib.util
 import os
 import shutil
 import sys
@@ -70,6 +72,7 @@ __all__ = [
     "compile_exactly",
     "source_digest",
     "cache_dir_for",
+    "package_dir",
     "CompileNotice",
     "NOTICE",
 ]
@@ -79,17 +82,44 @@ _ROOT = _CORE.parent
 
 
 def _first_party() -> list[str]:
-    """The library's top-level packages (folders beside core/ with an __init__.py)."""
-    return sorted(p.name for p in _ROOT.iterdir() if (p / "__init__.py").is_file())
+    """The library's top-level packages: folders beside core/ with an __init__.py, and every
+    registered game package wherever it is installed (core.registry: entry points included)."""
+    from core.registry import game_packages
+
+    beside = {p.name for p in _ROOT.iterdir() if (p / "__init__.py").is_file()}
+    return sorted(beside | set(game_packages().values()))
+
+
+@functools.lru_cache(maxsize=None)
+def _game_packages() -> frozenset[str]:
+    from core.registry import game_packages
+
+    return frozenset(game_packages().values())
+
+
+@functools.lru_cache(maxsize=None)
+def package_dir(package: str) -> Path:
+    """The folder of top-level package `package`, found by the import system (a game may live
+    in another distribution, outside this repository) without importing it; a name the import
+    system cannot place (a script's ``__main__``) is taken as a folder beside core/."""
+    if package == "core":
+        return _CORE
+    try:
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None or not spec.submodule_search_locations:
+        return _ROOT / package
+    return Path(next(iter(spec.submodule_search_locations))).resolve()
 
 
 def _deps_of(package: str) -> tuple[str, ...]:
     """Packages whose sources compiled code of `package` may inline or read constants from:
-    core only depends on itself, a game package on itself and core; anything else (training's
-    compiled bots) on every first-party package."""
+    core only depends on itself, a game package (core.registry) on itself and core; anything
+    else (training's compiled bots) on every first-party package."""
     if package == "core":
         return ("core",)
-    if package.endswith("_env"):
+    if package in _game_packages():
         return ("core", package)
     return tuple(sorted({*_first_party(), package}))
 
@@ -98,8 +128,9 @@ _DIGESTS: dict[str, str] = {}
 
 
 def source_digest(package: str) -> str:
-    """sha256 (hex) of every .py file of `package`'s dependencies (`_deps_of`) with their paths,
-    and of the numba, llvmlite, numpy and Python versions. Computed once per process."""
+    """sha256 (hex) of every .py file of `package`'s dependencies (`_deps_of`) with their paths
+    (relative to the folder holding each package), and of the numba, llvmlite, numpy and Python
+    versions. Computed once per process."""
     got = _DIGESTS.get(package)
     if got is not None:
         return got
@@ -107,9 +138,9 @@ def source_digest(package: str) -> str:
     for v in (numba.__version__, llvmlite.__version__, np.__version__, sys.version):
         h.update(v.encode() + b"\0")
     for dep in _deps_of(package):
-        root = _ROOT / dep
+        root = package_dir(dep)
         for p in sorted(root.rglob("*.py")):
-            h.update(p.relative_to(_ROOT).as_posix().encode() + b"\0")
+            h.update(p.relative_to(root.parent).as_posix().encode() + b"\0")
             h.update(p.read_bytes() + b"\0")
     got = _DIGESTS[package] = h.hexdigest()
     return got
@@ -138,7 +169,7 @@ def cache_dir_for(package: str) -> str:
     if user:
         d = Path(user) / "village-troyes-rl" / name
     else:
-        base = _ROOT / package / "__pycache__" / "numba"
+        base = package_dir(package) / "__pycache__" / "numba"
         if _writable(base):
             for old in base.glob(f"{package}-*"):  # this checkout's own, superseded digests
                 if old.name != name:
@@ -242,7 +273,7 @@ class CompileNotice(_numba_event.Listener):
         except (AttributeError, KeyError, TypeError):
             return
         package = module.split(".")[0]
-        if package not in _FIRST_PARTY:
+        if package not in _first_party_set():
             return
         self._current = package
         if module in self.announced or not self.enabled:
@@ -292,6 +323,10 @@ class CompileNotice(_numba_event.Listener):
         print(text, file=self.stream or sys.stderr, flush=True)
 
 
-_FIRST_PARTY = frozenset(_first_party())
+@functools.lru_cache(maxsize=1)
+def _first_party_set() -> frozenset[str]:
+    return frozenset(_first_party())  # on the first compile (the registry reads entry points)
+
+
 NOTICE = CompileNotice()
 _numba_event.register("numba:compile", NOTICE)

@@ -24,6 +24,14 @@ def _masked_out(e) -> int:
     return int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"] == 0)[0])
 
 
+def _to_a_masked_out_action(e) -> None:
+    """Play the last legal action until the agent to act has a masked-out action (a game may
+    open with every action legal)."""
+    while e.observe(e.agent_selection)["action_mask"].all():
+        e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[-1]))
+    assert not any(e.terminations.values())
+
+
 def _play_out(e, seed=0):
     """Random legal play to the end; returns {agent: (reward, info)} as last() showed them."""
     rng = np.random.default_rng(seed)
@@ -97,6 +105,7 @@ def test_illegal_action_raise_is_the_default_and_keeps_the_game(game):
     e = game.env(num_players=2)
     assert e.illegal_action == "raise"
     e.reset(seed=3)
+    _to_a_masked_out_action(e)
     before, agent = e.state(), e.agent_selection
     with pytest.raises(IllegalActionError):
         e.step(_masked_out(e))
@@ -111,6 +120,7 @@ def test_illegal_action_penalty_ends_the_game(game, factory):
     e = getattr(game, factory)(num_players=3, illegal_action="penalty")
     e.reset(seed=3)
     e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))  # one legal
+    _to_a_masked_out_action(e)
     offender = e.agent_selection
     before = e.state()
     e.step(_masked_out(e))

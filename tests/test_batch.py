@@ -13,14 +13,16 @@ from core import kernels_contract
 from core.agents import RandomAgent
 from core.batch import batch_game_seed, render_loops, returns_into
 from core.errors import IllegalActionError
+from core.registry import game_packages
 from core.returns import RETURN_KINDS, compute_returns
 
 
 def _batch_games():
+    """Every registered game whose package has a batch module."""
     out = []
-    for name in ("village", "troyes"):
+    for name, pkg in game_packages().items():
         try:
-            importlib.import_module(f"{name}_env.batch")
+            importlib.import_module(f"{pkg}.batch")
         except ImportError:
             continue
         out.append(name)
@@ -31,15 +33,17 @@ GAMES = _batch_games()
 
 
 def _mods(name):
-    return importlib.import_module(f"{name}_env"), importlib.import_module(f"{name}_env.batch")
+    pkg = game_packages()[name]
+    return importlib.import_module(pkg), importlib.import_module(f"{pkg}.batch")
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_generated_loops_match_template(name):
     game, batch = _mods(name)
     path = Path(batch.SPEC.loops.__file__)
-    assert path.read_text() == render_loops(name, f"{name}_env.engine.kernels"), (
-        f"{path} is stale: run python -m core.codegen {name}_env.engine.kernels"
+    kernels = f"{game.__name__}.engine.kernels"
+    assert path.read_text() == render_loops(name, kernels), (
+        f"{path} is stale: run python -m core.codegen {kernels}"
     )
     template = importlib.import_module("core.batch_loops_template")
     assert _compiled_defs(batch.SPEC.loops) == _compiled_defs(template)
@@ -162,6 +166,8 @@ def test_same_seed_replays_and_subset_step(name):
 def test_illegal_action_rejected_before_any_slot_moves(name):
     game, batch = _mods(name)
     eng = batch.make_batch(3, 2, seed=1)
+    while eng.masks[1].all():  # play on until slot 1 has a masked-out action
+        eng.step(eng.random_actions().copy())
     before = eng.states.copy()
     acts = eng.random_actions().copy()
     acts[1] = int(np.flatnonzero(~eng.masks[1])[0])
@@ -252,11 +258,12 @@ def test_batch_vec_env_replays_from_seed(name):
         assert np.array_equal(ra, rb) and np.array_equal(da, db)
 
 
-def test_batch_vec_env_maskable_ppo_smoke():
+@pytest.mark.parametrize("name", GAMES)
+def test_batch_vec_env_maskable_ppo_smoke(name):
     pytest.importorskip("sb3_contrib")
     from sb3_contrib import MaskablePPO
 
-    env = _vec(game="village", n_envs=4, players=2, seed=0)
+    env = _vec(game=name, n_envs=4, players=2, seed=0)
     model = MaskablePPO(
         "MlpPolicy",
         env,

@@ -102,7 +102,7 @@ def test_search_loops_are_current(name):
 @pytest.mark.parametrize("rollout", ["random", "greedy", "bot"])
 def test_never_chooses_a_masked_action(name, rollout):
     game = get_game(name)
-    for n in (2, 4):
+    for n in (min(game.PLAYER_COUNTS), max(game.PLAYER_COUNTS)):
         agent = MCTSAgent(game, SearchConfig(iters=40, rollout=rollout, cutoff=6), seed=n)
         for s in positions(game, n, 12, seed=n):
             a = agent.act(s)
@@ -144,7 +144,7 @@ def test_decisions_never_depend_on_hidden_information(name, rollout):
     game = get_game(name)
     cfg = SearchConfig(iters=50, cutoff=8, rollout=rollout)
     changed = 0
-    for n in (2, 3, 4):
+    for n in game.PLAYER_COUNTS:
         for i, s in enumerate(positions(game, n, 8, seed=20 + n)):
             want = MCTSAgent(game, cfg, seed=i).act(s)
             for t in _other_hidden_variants(game, s, 4):
@@ -180,7 +180,7 @@ def test_time_budget_is_respected(name, cost, monkeypatch):
     import core.search
 
     game = get_game(name)
-    s = positions(game, 4, 1, seed=3)[0]
+    s = positions(game, max(game.PLAYER_COUNTS), 1, seed=3)[0]
     budget = 0.05
     agent = MCTSAgent(game, SearchConfig.parse(f"time={budget}"), seed=0)
     monkeypatch.setattr(core.search, "time", IterationClock(agent, cost))
@@ -300,13 +300,13 @@ def test_an_iteration_allocates_nothing():
     code = """
 import numpy as np
 from numba.core.runtime import rtsys
-from core.registry import get_game
+from core.registry import game_names, get_game
 from core.search import MCTSAgent, SearchConfig
-for name in ("village", "troyes"):
+from core.testing import decision_positions
+for name in game_names():
     g = get_game(name)
-    s = g.new_game(4, 3)
-    for _ in range(30):
-        s = g.step(s, int(np.flatnonzero(g.legal_mask(s))[0]))
+    n = max(g.PLAYER_COUNTS)
+    s = decision_positions(g, n, 1, seed=3, max_moves=30)[0]
     mask, me = g.legal_mask(s), g.current_player(s)
     for rollout in ("random", "greedy", "bot"):
         agent = MCTSAgent(g, SearchConfig(iters=1000, rollout=rollout, cutoff=6), seed=0)
@@ -316,7 +316,7 @@ for name in ("village", "troyes"):
             agent.reset()
             before = rtsys.get_allocation_stats().alloc
             agent._loops.search(
-                s, mask, g.TABLES, 4, me, iters, agent._P, agent._rng, agent.tree, agent.vals,
+                s, mask, g.TABLES, n, me, iters, agent._P, agent._rng, agent.tree, agent.vals,
                 agent.hdr, agent._s, agent._mask, agent._t, agent._tmask, agent._work,
                 agent._tmp, agent._child_of, agent._path, agent._keys, agent._proj, agent._ret,
                 agent._stats, agent._legal, agent._val, agent._bi, agent._bf,
@@ -331,7 +331,7 @@ for name in ("village", "troyes"):
     )
     assert out.returncode == 0, out.stderr[-2000:]
     lines = [x.split() for x in out.stdout.split("\n") if x]
-    assert len(lines) == 6, out.stdout
+    assert len(lines) == 3 * len(GAMES), out.stdout
     for name, rollout, extra, _per_call in lines:
         assert extra == "0", (name, rollout, extra)
 

@@ -11,14 +11,21 @@ from training.arena.evaluate import evaluate, play_game
 
 @pytest.mark.parametrize("game", GAMES)
 def test_registry_names_and_errors(game):
-    assert {"random", "heuristic"} <= set(bot_names(game))
-    with pytest.raises(ValueError, match=f"no bot 'nope' for {game}; available: heuristic, random"):
+    assert "random" in bot_names(game)
+    available = ", ".join(sorted(bot_names(game)))
+    with pytest.raises(ValueError, match=f"no bot 'nope' for {game}; available: {available}"):
         make_bot(game, "nope")
+
+
+def _needs_bot(game: str, name: str) -> None:
+    if name not in bot_names(game):
+        pytest.skip(f"{game} has no {name!r} bot (no position evaluation)")
 
 
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("name", ["random", "heuristic"])
 def test_bots_replay_exactly_from_their_seeds(game, name):
+    _needs_bot(game, name)
     g = get_game(game)
 
     def trace(seed):
@@ -33,7 +40,7 @@ def test_bots_replay_exactly_from_their_seeds(game, name):
             s = g.step(s, a)
         return acts
 
-    assert len(trace(3)) >= 60
+    assert len(trace(3)) >= 20  # long enough for two bot seeds to part ways
     assert trace(3) == trace(3)
     assert trace(3) != trace(4)
 
@@ -41,6 +48,7 @@ def test_bots_replay_exactly_from_their_seeds(game, name):
 @pytest.mark.parametrize("game", GAMES)
 def test_heuristic_does_not_peek_at_future_draws(game):
     """The lookahead runs on a reseeded copy: the real state's RNG words are never consumed."""
+    _needs_bot(game, "heuristic")
     g = get_game(game)
     bot = make_bot(game, "heuristic", 0)
     s = g.new_game(2, 1)
@@ -78,6 +86,7 @@ def test_troyes_heuristic_ignores_the_opponents_hidden_characters():
 @pytest.mark.slow  # 100 games per game
 @pytest.mark.parametrize("game", GAMES)
 def test_heuristic_beats_random_70_percent_of_100_games(game):
+    _needs_bot(game, "heuristic")
     res = evaluate(game, 2, ["heuristic", "random"], games=100, seed=2024)
     h = res["agents"][0]
     assert h["games_per_seat"] == [50, 50]
@@ -86,6 +95,7 @@ def test_heuristic_beats_random_70_percent_of_100_games(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_full_game_heuristic_vs_heuristic_terminates(game):
+    _needs_bot(game, "heuristic")
     g = get_game(game)
     s = play_game(g, [make_bot(game, "heuristic", 1), make_bot(game, "heuristic", 2)], 9)
     assert g.is_terminal(s)

@@ -10,20 +10,20 @@ import numpy as np
 import pytest
 
 from core.codegen import render
-from core.registry import get_game
+from core.registry import game_names, game_packages, get_game
 from training.arena.store import GameStore
 from training.arena.tournament import run_tournament
 from training.balance import study as balance
 from training.balance.game_stats import GameStats, StatsError, collect, lead_stats
 
-GAMES = ("village", "troyes")
+GAMES = game_names()
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_stats_loops_are_current(name):
-    pkg = importlib.import_module(f"{name}_env")
+    pkg = importlib.import_module(game_packages()[name])
     path = Path(pkg.__file__).parent / "engine" / "stats_loops.py"
-    assert path.read_text() == render("stats_loops", name, f"{name}_env.engine.kernels"), (
+    assert path.read_text() == render("stats_loops", name, f"{pkg.__name__}.engine.kernels"), (
         f"{path} is stale: run python -m core.codegen"
     )
 
@@ -47,7 +47,12 @@ def _tournament(tmp_path, name, players, games, agents=("random",), rules=None):
     return t, db
 
 
-@pytest.mark.parametrize("name,players", [("village", 2), ("village", 4), ("troyes", 3)])
+# every game at a middle player count, and Village at its smallest and largest
+CASES = [(g, sorted(get_game(g).PLAYER_COUNTS)[len(get_game(g).PLAYER_COUNTS) // 2]) for g in GAMES]
+CASES += [("village", 2), ("village", 4)]
+
+
+@pytest.mark.parametrize("name,players", CASES)
 def test_collect_replays_games_to_their_scores_and_resources(tmp_path, name, players):
     game = get_game(name)
     t, _db = _tournament(tmp_path, name, players, 2 * players)
@@ -65,7 +70,7 @@ def test_collect_replays_games_to_their_scores_and_resources(tmp_path, name, pla
     s = s0
     for a in rec.actions:
         s = game.step(s, a)
-    mod = importlib.import_module(f"{name}_env.stats")
+    mod = importlib.import_module(f"{game_packages()[name]}.stats")
     L = game.LAYOUT
     for r, (_res, seg, k) in enumerate(mod.RESOURCES):
         for p in range(players):

@@ -1,0 +1,38 @@
+"""Chip In: a tiny pass-or-take card game, the example third game of village-troyes-rl.
+
+It exists to prove the plug-in contract (DESIGN D14): a game package outside the library,
+registered by one entry point (`village_troyes_rl.games`: chipin = "chipin_env"), run through
+every generic path. The rules: examples/chipin/README.md. The public API is core.game's, the
+same as `village_env`'s and `troyes_env`'s.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.errors import IllegalActionError, StateFormatError
+from core.game import PUBLIC_NAMES, Game
+
+from chipin_env.layout import SCORE_SOURCES
+from chipin_env.spec import SPEC
+
+GAME = Game(SPEC)
+GAME.export_to(globals())
+
+
+def score_by_source(state: np.ndarray) -> np.ndarray:
+    """Score per player and source: int64 (num_players, len(SCORE_SOURCES)), a copy; each row
+    sums to the player's score."""
+    n = GAME.num_players(state)
+    return GAME.layout.view(state, "score_src")[:n].copy()
+
+
+def __getattr__(name: str):  # RULES_DATA_HASH and TABLES follow load_rules_data
+    return GAME.module_getattr(name)
+
+
+# the AEC env (imported last: binding the names here replaces the `env` submodule attribute)
+from chipin_env.env import env, raw_env  # noqa: E402
+
+__all__ = [*PUBLIC_NAMES, "SCORE_SOURCES", "score_by_source"]
+_ = (IllegalActionError, StateFormatError, env, raw_env)

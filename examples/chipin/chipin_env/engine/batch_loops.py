@@ -1,0 +1,162 @@
+"""Batch loops for chipin: GENERATED from core/batch_loops_template.py by
+`python -m core.codegen chipin_env.engine.kernels`, do not edit
+(tests/test_batch.py checks it is current)."""
+
+from numba import prange
+
+from core.agents import pick_legal
+from core.batch import returns_into
+from core.jit import jit
+
+# KERNELS: core.batch.render_loops points this one import at the game's kernels module.
+from chipin_env.engine.kernels import (
+    k_actor,
+    k_init,
+    k_keys,
+    k_mask,
+    k_observe,
+    k_over,
+    k_step,
+    k_truncated,
+)
+
+
+@jit(parallel=True)
+def reset_slots(idx, states, masks, works, T, n, seed_a, games, players, obs, want_obs):
+    """New games in the slots idx (slot i's game number games[i], seed words (seed_a, i, k))."""
+    for j in prange(idx.shape[0]):
+        i = idx[j]
+        s = states[i]
+        k_init(s, T, n, seed_a, i, games[i], masks[i], works[i])
+        players[i] = k_actor(s)
+        if want_obs:
+            k_observe(s, T, players[i], obs[i])
+
+
+@jit
+def _finish(i, s, T, n, keys, kind, margin_scale, rewards, dones, truncs, final_states):
+    k_keys(s, keys[i])
+    returns_into(keys[i], n, kind, margin_scale, rewards[i])
+    dones[i] = True
+    truncs[i] = k_truncated(s)
+    final_states[i, :] = s
+
+
+@jit(parallel=True)
+def step_slots(
+    idx,
+    actions,
+    states,
+    masks,
+    works,
+    T,
+    n,
+    seed_a,
+    games,
+    players,
+    obs,
+    rewards,
+    dones,
+    truncs,
+    codes,
+    keys,
+    final_states,
+    kind,
+    margin_scale,
+    auto_reset,
+    want_obs,
+):
+    """Apply actions[i] in each slot i of idx. A game that ends writes rewards (all seats),
+    dones, truncs and final_states[i]; with auto_reset the slot starts its next game."""
+    for j in prange(idx.shape[0]):
+        i = idx[j]
+        s = states[i]
+        rewards[i, :] = 0.0
+        dones[i] = False
+        truncs[i] = False
+        code = k_step(s, T, actions[i], masks[i], works[i])
+        codes[i] = code
+        if code != 0:
+            continue
+        if k_over(s):
+            _finish(i, s, T, n, keys, kind, margin_scale, rewards, dones, truncs, final_states)
+            if auto_reset:
+                games[i] += 1
+                k_init(s, T, n, seed_a, i, games[i], masks[i], works[i])
+        players[i] = k_actor(s)
+        if want_obs and players[i] >= 0:
+            k_observe(s, T, players[i], obs[i])
+
+
+@jit(parallel=True)
+def random_play(idx, n_decisions, states, masks, works, rngs, T, n, seed_a, games, counts):
+    """Compiled random play: n_decisions uniform legal decisions per slot (RandomAgent's draw
+    from rngs[i]), finished games restarted in place. counts[i] += (decisions, games, errors)."""
+    for j in prange(idx.shape[0]):
+        i = idx[j]
+        s = states[i]
+        mask = masks[i]
+        work = works[i]
+        rng = rngs[i]
+        for _ in range(n_decisions):
+            a = pick_legal(mask, rng)
+            if a < 0 or k_step(s, T, a, mask, work) != 0:
+                counts[i, 2] += 1
+                break
+            counts[i, 0] += 1
+            if k_over(s):
+                counts[i, 1] += 1
+                games[i] += 1
+                k_init(s, T, n, seed_a, i, games[i], mask, work)
+
+
+@jit(parallel=True)
+def random_actions(idx, masks, rngs, actions):
+    """actions[i] = a uniform legal action of slot i (RandomAgent's draw from rngs[i])."""
+    for j in prange(idx.shape[0]):
+        i = idx[j]
+        actions[i] = pick_legal(masks[i], rngs[i])
+
+
+@jit(parallel=True)
+def play_random_seats(idx, seat_random, states, masks, works, rngs, T, players, moves):
+    """In each slot of idx, play uniform random moves while the seat to act has
+    seat_random[i, seat] set and the game is not over; moves[i] counts them (no reset)."""
+    for j in prange(idx.shape[0]):
+        i = idx[j]
+        s = states[i]
+        moves[i] = 0
+        while not k_over(s):
+            p = k_actor(s)
+            if not seat_random[i, p]:
+                break
+            a = pick_legal(masks[i], rngs[i])
+            if a < 0 or k_step(s, T, a, masks[i], works[i]) != 0:
+                moves[i] = -1
+                break
+            moves[i] += 1
+        players[i] = k_actor(s)
+
+
+@jit(parallel=True)
+def observe_slots(idx, states, seats, T, obs):
+    """obs[i] = observation of seat seats[i] in states[i], for each slot i of idx."""
+    for j in prange(idx.shape[0]):
+        i = idx[j]
+        k_observe(states[i], T, seats[i], obs[i])
+
+
+@jit
+def over_flags(idx, states, out):
+    """out[i] = the game in slot i is over, for each slot i of idx."""
+    for j in range(idx.shape[0]):
+        i = idx[j]
+        out[i] = k_over(states[i])
+
+
+@jit(parallel=True)
+def mask_slots(idx, states, masks, works, T):
+    """masks[i] = legal mask of states[i], for each slot i of idx."""
+    for j in prange(idx.shape[0]):
+        i = idx[j]
+        k_mask(states[i], T, masks[i], works[i])

@@ -1,0 +1,57 @@
+"""Stats loops for chipin: GENERATED from core/stats_template.py by
+`python -m core.codegen chipin_env.engine.kernels`, do not edit
+(tests/training/test_game_stats.py checks it is current)."""
+
+from core.jit import jit
+
+# KERNELS: core.codegen points this one import at the game's kernels module.
+from chipin_env.engine.kernels import (
+    k_actor,
+    k_keys,
+    k_mask,
+    k_over,
+    k_step,
+)
+
+
+@jit
+def replay_track(
+    s, T, actions, mask, work, track, prev, gained, spent, actors, round_at, keys, round_scores
+):
+    """Replay `actions` from the start state `s` (in place: `s` ends as the final state).
+
+    Per decision i: actors[i] = the seat that took it. Per tracked state entry j (`track` holds
+    indices into the state): gained[j] / spent[j] += each rise / fall of s[track[j]] over a
+    decision. After every decision that changes the round counter s[round_at], and after the
+    last one, round_scores[row, p] = seat p's standing score (k_keys column 0) and the row count
+    grows (rows beyond round_scores' capacity are dropped). Returns the number of rows written,
+    or -(i + 1) if action i was refused (the replay stops there). Allocates nothing."""
+    k_mask(s, T, mask, work)
+    rows = 0
+    last = s[round_at]
+    n = round_scores.shape[1]
+    for i in range(actions.shape[0]):
+        for j in range(track.shape[0]):
+            prev[j] = s[track[j]]
+        actors[i] = k_actor(s)
+        if k_step(s, T, actions[i], mask, work) != 0:
+            return -(i + 1)
+        for j in range(track.shape[0]):
+            d = s[track[j]] - prev[j]
+            if d > 0:
+                gained[j] += d
+            elif d < 0:
+                spent[j] -= d
+        over = k_over(s)
+        if s[round_at] != last or over or i == actions.shape[0] - 1:
+            if rows < round_scores.shape[0]:
+                k_keys(s, keys)
+                for p in range(n):
+                    round_scores[rows, p] = keys[p, 0]
+                rows += 1
+            last = s[round_at]
+        if over:
+            if i != actions.shape[0] - 1:
+                return -(i + 2)  # actions after the end of the game
+            break
+    return rows

@@ -1,0 +1,36 @@
+"""Helpers of the game-generic tests: positions they need, found in any registered game by
+playing it, never by knowing its layout or rules."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.agents import RandomAgent
+
+
+def state_with_masked_out_action(game, num_players: int = 2, seed: int = 0) -> np.ndarray:
+    """A decision of a seeded random game where some action is masked out (the first one)."""
+    for k in range(100):
+        s = game.new_game(num_players, seed + k)
+        bot = RandomAgent(seed + k)
+        while not game.is_terminal(s):
+            mask = game.legal_mask(s)
+            if not mask.all():
+                return s
+            s = game.step(s, bot.act_mask(mask))
+    raise AssertionError(f"{game.NAME}: no decision with a masked-out action in 100 games")
+
+
+def tampered_accounting(game, state: np.ndarray) -> np.ndarray:
+    """A copy of `state` with one visible entry moved by one within its segment's range so that
+    the game's invariants break (an item out of nowhere): the first such entry of the layout."""
+    for seg in game.LAYOUT.segments.values():
+        if seg.hidden:
+            continue
+        for i in range(seg.offset, seg.offset + seg.size):
+            for d in (1, -1):
+                t = state.copy()
+                t[i] += d
+                if seg.lo <= t[i] <= seg.hi and game.check_invariants(t):
+                    return t
+    raise AssertionError(f"{game.NAME}: no one-entry change breaks an invariant")
