@@ -35,6 +35,7 @@ from training.agents.checkpoint import (
     read_sidecar,
     save_checkpoint,
 )
+from training.arena.evaluate import rules_note
 from training.arena.progress import EVERY_S, interactive, progress_line
 from training.learn.env import SingleSeatEnv, parse_pool
 
@@ -433,7 +434,7 @@ def _train(cfg: TrainConfig, resume: bool) -> dict[str, Any]:
         "final_checkpoint": str(final),
         "rules_data_hash": game.RULES_DATA_HASH,
         "library_version": library_version(),
-        "note": "rules data is PROVISIONAL (see docs/rules); results hold for this hash only",
+        "note": rules_note(game),
     }
     (run / "summary.json").write_text(json.dumps(summary, indent=2))
     return summary
