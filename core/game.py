@@ -16,7 +16,8 @@ them, not at import: `import village_env` only builds the tables, so reading a c
 `--help` or a process that never plays that game does not wait for numba (on a cold cache the
 compile takes tens of seconds; core.jit announces it on stderr).
 
-Compiled entry points (`<game>_env/engine/api.py`), one signature each (core.jit.compile_exactly),
+Compiled entry points (`<game>_env/engine/api.py`, generated from core/api_template.py over the
+game's `engine/rules.py`), one signature each (`entry_point_signatures`, core.jit.compile_exactly),
 all returning a status code of core.errors (legal_mask and step: API_INCONSISTENT for a state
 that is not over and has no legal action, which the engine never makes: StateFormatError):
 
@@ -38,6 +39,7 @@ from types import ModuleType
 from typing import Any, Callable, Protocol, runtime_checkable
 
 import numpy as np
+from numba import typeof, types
 
 from core import serialize
 from core.actions import ActionSpace
@@ -109,6 +111,22 @@ class GameSpec:
     # the game's own bots, name -> factory(game package, seed) (core.bots: every game also has
     # `random`, and `heuristic` when its kernels have a position evaluation; these win over them)
     bots: dict[str, Callable] = field(default_factory=dict)
+
+
+def entry_point_signatures(T) -> dict:
+    """Numba signatures of the compiled entry points (module docstring) for tables of T's type
+    (the public tables are read-only, which numba types differently from a writable array)."""
+    i64 = types.Array(types.int64, 1, "C")
+    tt = typeof(T)
+    bm = types.Array(types.boolean, 1, "C")
+    f32 = types.Array(types.float32, 1, "C")
+    n = types.int64
+    return {
+        "new": types.int64(i64, tt, n, n, n, n, n, bm, i64),
+        "observe": types.int64(i64, tt, n, f32),
+        "legal_mask": types.int64(i64, tt, bm, i64, i64),
+        "step": types.int64(i64, i64, tt, n, bm, i64),
+    }
 
 
 class _ThreadBuffers:
