@@ -15,34 +15,22 @@ from core.batch import batch_game_seed, render_loops, returns_into
 from core.errors import IllegalActionError
 from core.returns import RETURN_KINDS, compute_returns
 
-
-def _batch_games():
-    out = []
-    for name in ("village", "troyes"):
-        try:
-            importlib.import_module(f"{name}_env.batch")
-        except ImportError:
-            continue
-        out.append(name)
-    return out
+GAMES = ["village", "troyes"]
 
 
-GAMES = _batch_games()
-
-
-def _mods(name):
-    return importlib.import_module(f"{name}_env"), importlib.import_module(f"{name}_env.batch")
+def _game(name):
+    return importlib.import_module(f"{name}_env")
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_generated_loops_match_template(name):
-    game, batch = _mods(name)
-    path = Path(batch.SPEC.loops.__file__)
+    loops = importlib.import_module(f"{name}_env.engine.batch_loops")
+    path = Path(loops.__file__)
     assert path.read_text() == render_loops(name, f"{name}_env.engine.kernels"), (
-        f"{path} is stale: run python -m core.codegen {name}_env.engine.kernels"
+        f"{path} is stale: run python -m core.codegen {name}_env"
     )
     template = importlib.import_module("core.batch_loops_template")
-    assert _compiled_defs(batch.SPEC.loops) == _compiled_defs(template)
+    assert _compiled_defs(loops) == _compiled_defs(template)
 
 
 def _compiled_defs(module):
@@ -81,9 +69,9 @@ def test_loops_template_imports():
 def test_batch_equals_single_games(name, players, kind):
     """B seeded games stepped together == B single games with the same seeds and actions,
     byte for byte, through game ends and automatic resets."""
-    game, batch = _mods(name)
+    game = _game(name)
     B, seed = 5, 1234567
-    eng = batch.make_batch(B, players, seed=seed, reward_kind=kind)
+    eng = game.make_batch(B, players, seed=seed, reward_kind=kind)
     bots = [RandomAgent(100 + i) for i in range(B)]
     singles = [game.new_game(players, batch_game_seed(seed, i, 0)) for i in range(B)]
     ks = [0] * B
@@ -121,9 +109,9 @@ def test_batch_equals_single_games(name, players, kind):
 @pytest.mark.parametrize("name", GAMES)
 def test_random_play_equals_random_agent_games(name):
     """The compiled random-play loop == RandomAgent(slot stream) on single games."""
-    game, batch = _mods(name)
+    game = _game(name)
     B, seed, n = 3, 99, 900
-    eng = batch.make_batch(B, 4, seed=seed, observe=False)
+    eng = game.make_batch(B, 4, seed=seed, observe=False)
     d, g = eng.random_play(n)
     assert d == B * n
     for i in range(B):
@@ -142,9 +130,9 @@ def test_random_play_equals_random_agent_games(name):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_same_seed_replays_and_subset_step(name):
-    game, batch = _mods(name)
-    a = batch.make_batch(4, 3, seed=5)
-    b = batch.make_batch(4, 3, seed=5)
+    game = _game(name)
+    a = game.make_batch(4, 3, seed=5)
+    b = game.make_batch(4, 3, seed=5)
     for _ in range(50):
         acts = a.random_actions().copy()
         a.step(acts)
@@ -160,8 +148,8 @@ def test_same_seed_replays_and_subset_step(name):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_illegal_action_rejected_before_any_slot_moves(name):
-    game, batch = _mods(name)
-    eng = batch.make_batch(3, 2, seed=1)
+    game = _game(name)
+    eng = game.make_batch(3, 2, seed=1)
     before = eng.states.copy()
     acts = eng.random_actions().copy()
     acts[1] = int(np.flatnonzero(~eng.masks[1])[0])
@@ -175,8 +163,8 @@ def test_illegal_action_rejected_before_any_slot_moves(name):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_observe_any_seat(name):
-    game, batch = _mods(name)
-    eng = batch.make_batch(4, 4, seed=2)
+    game = _game(name)
+    eng = game.make_batch(4, 4, seed=2)
     eng.random_play(37)
     seats = np.array([0, 1, 2, 3])
     out = eng.observe(seats)
@@ -208,7 +196,7 @@ def _vec(**kw):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_batch_vec_env_api_and_learner_frame(name):
-    game, _batch = _mods(name)
+    game = _game(name)
     env = _vec(game=name, n_envs=4, players=3, seed=3, reward_kind="rank")
     obs = env.reset()
     assert obs.shape == (4, game.OBS_SIZE) and obs.dtype == np.float32
@@ -284,8 +272,8 @@ def test_thread_count_follows_batch_size_and_cap():
     assert use_threads_for(MIN_SLOTS_PER_THREAD * 64) == top
     assert use_threads_for(MIN_SLOTS_PER_THREAD * 64, cap=1) == 1
     assert numba.get_num_threads() == 1
-    eng = importlib.import_module("village_env.batch").make_batch(256, 2, seed=0, threads=1)
+    eng = importlib.import_module("village_env").make_batch(256, 2, seed=0, threads=1)
     eng.random_play(2)
     assert numba.get_num_threads() == 1  # the engine's cap holds for a large batch
     with pytest.raises(ValueError):
-        importlib.import_module("village_env.batch").make_batch(4, 2, threads=0)
+        importlib.import_module("village_env").make_batch(4, 2, threads=0)

@@ -63,4 +63,5 @@ SPEC = GameSpec(
     # drawn at draw time), so determinize and perturb_hidden are reseed (core.game's default)
     game_id=GAME_ID,
     options=("start_player",),
+    tiebreak_labels=("customers", "living"),  # rules §5.3 tie-breakers, in order
 )
