@@ -26,7 +26,6 @@ os.environ.setdefault("NUMBA_THREADING_LAYER", "workqueue")  # fork-safe (GNU Op
 import argparse  # noqa: E402
 import datetime as dt  # noqa: E402
 import functools  # noqa: E402
-import importlib  # noqa: E402
 import json  # noqa: E402
 import multiprocessing as mp  # noqa: E402
 import platform  # noqa: E402
@@ -40,7 +39,7 @@ import numba  # noqa: E402
 from benchmarks import engine_speed, peers  # noqa: E402
 from benchmarks import search as search_bench  # noqa: E402
 from benchmarks.report import to_markdown, to_png  # noqa: E402
-from core.registry import game_packages, get_game
+from core.registry import game_names, get_game
 
 RESULTS = Path(__file__).parent / "results"  # the committed results (--update-committed)
 RUNS = Path("runs")  # default parent of a run's own folder (git-ignored)
@@ -172,13 +171,11 @@ class Bench:
 
 
 # --- our rows -----------------------------------------------------------------------------
-def batch_module(g: str):
-    return importlib.import_module(f"{get_game(g).__name__}.batch")
 
 
 def compiled_batch(g: str, players: int, B: int, threads: int = 1):
     def run(seconds):
-        eng = batch_module(g).make_batch(B, players, seed=1, observe=False, threads=threads)
+        eng = get_game(g).make_batch(B, players, seed=1, observe=False, threads=threads)
         per_call = max(1, 20_000 // B)
         eng.random_play(per_call)  # warm (compile or cache load)
         return timed(lambda: eng.random_play(per_call), seconds)
@@ -190,7 +187,7 @@ def python_driven_batch(g: str, players: int, B: int):
     """eng.step() called from Python with compiled random action choice and observations."""
 
     def run(seconds):
-        eng = batch_module(g).make_batch(B, players, seed=2, observe=True, threads=1)
+        eng = get_game(g).make_batch(B, players, seed=2, observe=True, threads=1)
 
         def call():
             eng.step(eng.random_actions())
@@ -204,7 +201,7 @@ def python_driven_batch(g: str, players: int, B: int):
 
 def _scaling_child(g, players, B, seconds, q):
     numba.set_num_threads(1)
-    eng = batch_module(g).make_batch(B, players, seed=os.getpid(), observe=False, threads=1)
+    eng = get_game(g).make_batch(B, players, seed=os.getpid(), observe=False, threads=1)
     eng.random_play(10)
     q.put(timed(lambda: eng.random_play(max(1, 20_000 // B)), seconds))
 
@@ -272,7 +269,7 @@ def memory_rows(b: Bench, g: str, players: int):
 
     def ours(_s):
         r0 = rss_bytes()
-        eng = batch_module(g).make_batch(n, players, seed=3, observe=False, threads=1)
+        eng = get_game(g).make_batch(n, players, seed=3, observe=False, threads=1)
         r1 = rss_bytes()
         per = eng.nbytes_per_game()
         del eng
@@ -747,7 +744,7 @@ def main(argv=None) -> int:
     if args.games:
         games = args.games.split(",")
     else:
-        games = [g for g, pkg in game_packages().items() if peers.available(f"{pkg}.batch")]
+        games = game_names()
     groups = tuple(x.strip() for x in args.groups.split(",") if x.strip())
     unknown = sorted(set(groups) - set(GROUPS))
     if unknown or not groups:

@@ -1,12 +1,15 @@
 """Batches of games as one (B, STATE_SIZE) array, stepped in one compiled call (DESIGN D8).
 
+    eng = village_env.make_batch(1024, num_players=4, seed=7)     # any game: GAME.make_batch
+    obs, rewards, dones, players = eng.step(eng.random_actions())
+
 What a game provides: its `engine/kernels.py`, eight compiled functions (k_init, k_step, k_mask,
 k_observe, k_keys, k_over, k_actor, k_truncated) with the exact signatures documented in
 `core/kernels_contract.py`, so the batch loops are the same for every game (the contract's two
 search kernels, k_determinize and k_evaluate, are not used by the loops).
 
 The generic loops are a real module, `core/batch_loops_template.py`, never used at run time.
-`python -m core.codegen` (which also writes the search loops of core.search) copies it to the
+`python -m core.codegen` (which also writes the other generated modules) copies it to the
 checked-in `<game>_env/engine/batch_loops.py` with a GENERATED docstring and its one marked
 kernels import pointed at the game's module; a test checks the copies are current. Why not numba's
 first-class functions: a compiled function that takes another as an argument (or closes over
@@ -136,25 +139,6 @@ def batch_spec(game, loops: ModuleType) -> BatchSpec:
         loops=loops,
         tables=lambda: game.tables,
     )
-
-
-def batch_factory(spec: BatchSpec):
-    """A game's `make_batch` function over its BatchSpec."""
-
-    def make_batch(
-        batch_size: int,
-        num_players: int = 4,
-        seed: int = 0,
-        reward_kind: str = "win_loss",
-        observe: bool = True,
-        threads: int | None = None,
-    ) -> BatchEngine:
-        """A batch engine of `batch_size` games, all started (slot i from (seed, i, 0));
-        `threads`: most numba threads per call (default NUMBA_NUM_THREADS; one per 64 games)."""
-        return BatchEngine(spec, batch_size, num_players, seed, reward_kind, observe, threads)
-
-    make_batch.__qualname__ = make_batch.__name__ = "make_batch"
-    return make_batch
 
 
 class BatchEngine:

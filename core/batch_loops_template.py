@@ -1,7 +1,7 @@
 """Template of the batch loops: the generic numba loops of core.batch (DESIGN D8), written once
 for any game's kernels (the contract: core/kernels_contract.py).
 
-Not used at run time. `python -m core.codegen <game>_env.engine.kernels` (core.codegen.write)
+Not used at run time. `python -m core.codegen <game>_env` (core/codegen.py)
 copies this file to `<game>_env/engine/batch_loops.py` with this docstring replaced and the
 marked kernels import below pointed at the game's kernels module (why a copy per game: see
 core.batch's docstring); tests/test_batch.py checks the copies are current.

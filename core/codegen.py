@@ -1,40 +1,59 @@
-"""The generated loops modules: the generic compiled loops written once in core/ as templates,
-copied into each game's engine folder with their kernels import pointed at the game's module.
+"""The generated modules: what every game repeats, written once in core/ as templates and copied
+into each game's engine folder with their contract imports pointed at the game's modules.
 
     python -m core.codegen                         # every registered game, every template
-    python -m core.codegen mygame_env.engine.kernels
+    python -m core.codegen mygame_env              # one game
 
-| template | copied to | used by |
-|---|---|---|
-| core/batch_loops_template.py | `<game>_env/engine/batch_loops.py` | core.batch (DESIGN D8) |
-| core/search_template.py | `<game>_env/engine/search_loops.py` | core.search (ISMCTS) |
-| core/stats_template.py | `<game>_env/engine/stats_loops.py` | training.balance.game_stats
-(balance) |
+| template | copied to `<game>_env/engine/` | its contract | used by |
+|---|---|---|---|
+| core/step_template.py | `step.py` | rules.py | the step driver (D5) |
+| core/api_template.py | `api.py` | rules.py, step.py | core.game (the entry points) |
+| core/batch_loops_template.py | `batch_loops.py` | kernels.py | core.batch (D8) |
+| core/search_template.py | `search_loops.py` | kernels.py | core.search (ISMCTS) |
+| core/stats_template.py | `stats_loops.py` | kernels.py | training.balance (balance) |
+
+The contracts: core/rules_contract.py (what `engine/rules.py` names) and
+core/kernels_contract.py (what `engine/kernels.py` names). A template imports a contract as
+`from core.rules_contract import (` (or `core.kernels_contract`, or `core.step_template` for
+the generated step driver) on a line of its own; the copy imports the game's module there.
 
 Why copies: a compiled function that takes another as an argument (or closes over one) cannot be
 cached by numba, so every process would pay the compile (seconds) again; a copy per game imports
-the game's kernels directly and caches like any engine module. Tests check the copies are current
-(tests/test_batch.py, tests/core/test_search.py).
+the game's functions directly and caches like any engine module (and numba can inline them).
+Tests check the copies are current (tests/test_api_entry_points.py, tests/test_batch.py,
+tests/core/test_search.py, tests/training/test_game_stats.py).
 """
 
 from __future__ import annotations
 
 import ast
-import importlib
+import importlib.util
 from pathlib import Path
+
+from core.registry import game_packages
 
 _CORE = Path(__file__).resolve().parent
 TEMPLATES = {  # generated module name -> (template file, the test that checks the copies)
+    "step": (_CORE / "step_template.py", "tests/test_api_entry_points.py"),
+    "api": (_CORE / "api_template.py", "tests/test_api_entry_points.py"),
     "batch_loops": (_CORE / "batch_loops_template.py", "tests/test_batch.py"),
     "search_loops": (_CORE / "search_template.py", "tests/core/test_search.py"),
     "stats_loops": (_CORE / "stats_template.py", "tests/training/test_game_stats.py"),
 }
-KERNELS_IMPORT = "from core.kernels_contract import ("  # the marked line of every template
+TITLES = {"step": "The step driver", "api": "The public API's compiled entry points"}
+# the marked import lines of the templates -> the game's engine module they import instead
+CONTRACTS = {
+    "from core.rules_contract import (": "rules",
+    "from core.kernels_contract import (": "kernels",
+    "from core.step_template import (": "step",
+}
 
 
-def render(module: str, game: str, kernels_module: str) -> str:
-    """The source of generated module `module` ("batch_loops" or "search_loops") for one game's
-    kernels module: the template with its docstring replaced and its kernels import re-pointed."""
+def render(module: str, game: str, package: str) -> str:
+    """The source of generated module `module` (a key of TEMPLATES) for one game package (or
+    any module in it, e.g. 'village_env.engine.kernels'): the template with its docstring
+    replaced and its marked contract imports pointed at the game's engine modules."""
+    pkg = package.split(".")[0]
     path, test = TEMPLATES[module]
     src = path.read_text()
     doc = ast.parse(src).body[0]
@@ -45,32 +64,38 @@ def render(module: str, game: str, kernels_module: str) -> str:
     ):
         raise ValueError(f"{path} must start with its docstring")
     lines = src.splitlines(keepends=True)
-    marked = [i for i, line in enumerate(lines) if line.rstrip("\n") == KERNELS_IMPORT]
-    if len(marked) != 1:
-        raise ValueError(f"{path}: expected one line {KERNELS_IMPORT!r}")
-    lines[marked[0]] = f"from {kernels_module} import (\n"
-    title = module.replace("_", " ").capitalize()
+    marked = 0
+    for i, line in enumerate(lines):
+        target = CONTRACTS.get(line.rstrip("\n"))
+        if target is not None:
+            lines[i] = f"from {pkg}.engine.{target} import (\n"
+            marked += 1
+    if not marked:
+        raise ValueError(f"{path}: expected a line among {list(CONTRACTS)}")
+    title = TITLES.get(module) or module.replace("_", " ").capitalize()
     header = (
         f'"""{title} for {game}: GENERATED from core/{path.name} by\n'
-        f"`python -m core.codegen {kernels_module}`, do not edit\n"
+        f"`python -m core.codegen {pkg}`, do not edit\n"
         f'({test} checks it is current)."""\n'
     )
     return header + "".join(lines[doc.end_lineno :])
 
 
-def write(kernels_module: str) -> list[Path]:
-    """Regenerate every generated module of a kernels module like 'village_env.engine.kernels'."""
-    from core.registry import game_packages
-
-    pkg = kernels_module.split(".")[0]
-    # the folder the import system finds the package in: a game may live outside this repository
-    folder = Path(importlib.import_module(pkg).__file__).parent / "engine"
+def write(package: str) -> list[Path]:
+    """Regenerate every generated module of a game package like 'village_env' (a module in it,
+    e.g. 'village_env.engine.kernels', names its package). The package is located, not
+    imported: a new game imports only once its generated modules exist."""
+    pkg = package.split(".")[0]
+    found = importlib.util.find_spec(pkg)
+    if found is None or not found.submodule_search_locations:
+        raise ValueError(f"{pkg!r} is not an importable package")
+    folder = Path(list(found.submodule_search_locations)[0]) / "engine"
     names = [name for name, p in game_packages().items() if p == pkg]
     game = names[0] if names else pkg  # a package not registered (yet): its own name
     out = []
     for module in TEMPLATES:
         path = folder / f"{module}.py"
-        path.write_text(render(module, game, kernels_module))
+        path.write_text(render(module, game, pkg))
         out.append(path)
     return out
 
@@ -78,12 +103,9 @@ def write(kernels_module: str) -> list[Path]:
 def main(argv: list[str] | None = None) -> None:
     import sys
 
-    from core.registry import game_packages
-
-    mods = sys.argv[1:] if argv is None else argv
-    every_game = [f"{pkg}.engine.kernels" for pkg in game_packages().values()]
-    for mod in mods or every_game:
-        for path in write(mod):
+    pkgs = sys.argv[1:] if argv is None else argv
+    for pkg in pkgs or list(game_packages().values()):
+        for path in write(pkg):
             print(path)
 
 

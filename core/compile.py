@@ -1,7 +1,7 @@
 """Compile (or load from numba's disk cache) everything a game needs, ahead of its first use.
 
     python -m core.compile                      # every registered game, every part
-    python -m core.compile --game village       # one game (the same: python -m village_env.compile)
+    python -m core.compile --game village       # one game
     python -m core.compile --parts api,batch    # only some parts
 
 The engines are compiled by numba on first use and cached on disk (core/jit.py says where). The
@@ -58,8 +58,7 @@ def _api(pkg: str) -> None:
 
 def _batch(pkg: str) -> None:
     g = importlib.import_module(pkg)
-    batch = importlib.import_module(f"{pkg}.batch")
-    eng = batch.make_batch(2, num_players=min(g.PLAYER_COUNTS), seed=0)
+    eng = g.make_batch(2, num_players=min(g.PLAYER_COUNTS), seed=0)
     eng.step(eng.random_actions())
     eng.random_play(20)
     eng.observe(eng.players)

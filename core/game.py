@@ -16,7 +16,8 @@ them, not at import: `import village_env` only builds the tables, so reading a c
 `--help` or a process that never plays that game does not wait for numba (on a cold cache the
 compile takes tens of seconds; core.jit announces it on stderr).
 
-Compiled entry points (`<game>_env/engine/api.py`), one signature each (core.jit.compile_exactly),
+Compiled entry points (`<game>_env/engine/api.py`, generated from core/api_template.py over the
+game's `engine/rules.py`), one signature each (`entry_point_signatures`, core.jit.compile_exactly),
 all returning a status code of core.errors (legal_mask and step: API_INCONSISTENT for a state
 that is not over and has no legal action, which the engine never makes: StateFormatError):
 
@@ -26,11 +27,15 @@ that is not over and has no legal action, which the engine never makes: StateFor
     legal_mask(s, T, out, scratch, work)      out (bool) = the legal mask of s (s untouched;
                                               `scratch` is a state-sized buffer the game may use)
     step(s, new, T, a, mask, work)            new = s after action a; mask = new's legal mask
+
+`Game.export_to` also gives the package what every game would otherwise repeat: the PettingZoo
+AEC env (`env`, `raw_env`; registered as `<name>_v0`) and the batch engine (`make_batch`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib
 import operator
 import threading
 from dataclasses import dataclass, field
@@ -38,9 +43,12 @@ from types import ModuleType
 from typing import Any, Callable, Protocol, runtime_checkable
 
 import numpy as np
+from numba import typeof, types
 
 from core import serialize
 from core.actions import ActionSpace
+from core.aec import env_factories
+from core.batch import BatchEngine, BatchSpec, batch_spec
 from core.errors import (
     API_BAD_PLAYER,
     API_BAD_STATE,
@@ -54,6 +62,7 @@ from core.errors import (
     StateFormatError,
 )
 from core.layout import Layout
+from core.registry import register_pettingzoo
 from core.returns import RETURN_KINDS, compute_returns
 from core.rng import rng_seed, split_seed
 
@@ -120,6 +129,23 @@ class GameSpec:
     # the game's viewer module, imported by training.view only: FIELDS, position(state, T, viewer)
     # and optionally SCRIPT, its page drawing (docs/viewer.md); None: the generic text view
     view: str | None = None
+    tiebreak_labels: tuple[str, ...] = ()  # names of the tie-break keys, for printed scores
+
+
+def entry_point_signatures(T) -> dict:
+    """Numba signatures of the compiled entry points (module docstring) for tables of T's type
+    (the public tables are read-only, which numba types differently from a writable array)."""
+    i64 = types.Array(types.int64, 1, "C")
+    tt = typeof(T)
+    bm = types.Array(types.boolean, 1, "C")
+    f32 = types.Array(types.float32, 1, "C")
+    n = types.int64
+    return {
+        "new": types.int64(i64, tt, n, n, n, n, n, bm, i64),
+        "observe": types.int64(i64, tt, n, f32),
+        "legal_mask": types.int64(i64, tt, bm, i64, i64),
+        "step": types.int64(i64, i64, tt, n, bm, i64),
+    }
 
 
 class _ThreadBuffers:
@@ -174,6 +200,8 @@ class Game:
         self._bufs = _Buffers(self.state_size, spec.work_size)
         self._box = [None]  # [(T, new, observe, legal_mask, step)]: swapped whole
         self._compile_lock = threading.Lock()
+        self.package: str | None = None  # the game's package, set by export_to
+        self._batch_spec: BatchSpec | None = None
         self.load_rules_data(spec.rules_data)
         self._bind_hot_path()
 
@@ -587,10 +615,36 @@ class Game:
             and state.tobytes() == memo[0]
         )
 
+    def make_batch(
+        self,
+        batch_size: int,
+        num_players: int = 4,
+        seed: int = 0,
+        reward_kind: str = "win_loss",
+        observe: bool = True,
+        threads: int | None = None,
+    ) -> BatchEngine:
+        """A batch engine of `batch_size` games stepped in one compiled call (core.batch, DESIGN
+        D8), all started: slot i's k-th game is `new_game(num_players, batch_game_seed(seed, i,
+        k))`. `threads`: most numba threads per call (default NUMBA_NUM_THREADS; one per 64
+        games). The game's generated `engine/batch_loops.py` is imported by the first call."""
+        spec = self._batch_spec
+        if spec is None:
+            if self.package is None:
+                raise RuntimeError(f"{self.name}: make_batch needs the game package (export_to)")
+            loops = importlib.import_module(f"{self.package}.engine.batch_loops")
+            spec = self._batch_spec = batch_spec(self, loops)
+        return BatchEngine(spec, batch_size, num_players, seed, reward_kind, observe, threads)
+
     def export_to(self, namespace: dict) -> None:
-        """Bind the public API into a game package's namespace (its __init__)."""
+        """Bind the public API into a game package's namespace (its __init__): the API functions
+        and constants, the AEC env (`env`, `raw_env`, registered with PettingZoo as
+        `<name>_v0`) and `make_batch`."""
+        self.package = namespace["__name__"]
         for name in API_FUNCTIONS:
             namespace[name] = getattr(self, name)
+        raw_env, env = env_factories(self.package)
+        register_pettingzoo(self.name, self.package)
         namespace.update(
             NAME=self.name,
             PLAYER_COUNTS=self.spec.player_counts,
@@ -602,6 +656,9 @@ class Game:
             STATE_SIZE=self.state_size,
             PHASE_NAMES=self.spec.phase_names,
             GAME=self,
+            env=env,
+            raw_env=raw_env,
+            make_batch=self.make_batch,
         )
 
     def module_getattr(self, name: str):
@@ -658,6 +715,7 @@ PUBLIC_NAMES = (
     "StateFormatError",
     "env",
     "raw_env",
+    "make_batch",
 )
 
 
@@ -693,3 +751,5 @@ class GameModule(Protocol):
     def determinize(self, state: np.ndarray, observer: int, seed: int) -> np.ndarray: ...
     def load_rules_data(self, rd=None) -> str: ...
     def env(self, **kwargs): ...
+    def raw_env(self, **kwargs): ...
+    def make_batch(self, batch_size: int, num_players: int = 4, seed: int = 0, **kwargs): ...

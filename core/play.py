@@ -1,11 +1,9 @@
 """Play and print one seeded game between random bots, for any registered game.
 
-    python -m village_env.play --players 4 --seed 0
-    python -m troyes_env.play --players 3 --seed 1
-    python -m core.play --game troyes          # the same, the game named by core.registry
+    python -m core.play --game village --players 4 --seed 0
+    python -m core.play --game troyes --players 3 --seed 1
 
-Each game's `play.py` is a thin entry point over `play_log` and `main` here; it only names the
-game and, optionally, labels for its tie-break columns in the final line.
+The final line labels the tie-break columns with the game's `GameSpec.tiebreak_labels`.
 """
 
 from __future__ import annotations
@@ -22,11 +20,14 @@ def play_log(
     num_players: int = 4,
     seed: int = 0,
     bot_seed: int = 0,
-    tiebreak_labels: Sequence[str] = (),
+    tiebreak_labels: Sequence[str] | None = None,
 ) -> tuple[list[str], object]:
-    """Play a seeded game of `game` (a game module) with random bots; return (log lines, final
-    state). `tiebreak_labels` names the first tie-break columns in the final scores line."""
+    """Play a seeded game of `game` (a registered name or a game module) with random bots;
+    return (log lines, final state). `tiebreak_labels` names the first tie-break columns in the
+    final scores line (default: the game's GameSpec.tiebreak_labels)."""
     g = get_game(game) if isinstance(game, str) else game
+    if tiebreak_labels is None:
+        tiebreak_labels = g.GAME.spec.tiebreak_labels
     s = g.new_game(num_players, seed)
     bots = [RandomAgent(bot_seed + p) for p in range(num_players)]
     title = g.NAME.capitalize()
@@ -55,26 +56,21 @@ def play_log(
     return lines, s
 
 
-def main(
-    argv: Sequence[str] | None = None,
-    game: str | None = None,
-    tiebreak_labels: Sequence[str] = (),
-) -> None:
-    """Command line: `--players`, `--seed`, `--bot-seed` (and `--game` when `game` is None)."""
+def main(argv: Sequence[str] | None = None) -> None:
+    """Command line: `--game`, `--players`, `--seed`, `--bot-seed`."""
     ap = argparse.ArgumentParser(
-        prog=f"python -m {game}_env.play" if game else "python -m core.play",
+        prog="python -m core.play",
         description="Play and print one seeded game between random bots.",
     )
-    if game is None:
-        ap.add_argument("--game", required=True, choices=game_names())
+    ap.add_argument("--game", required=True, choices=game_names())
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--bot-seed", type=int, default=0)
     args = ap.parse_args(argv)
-    g = get_game(game or args.game)
+    g = get_game(args.game)
     if args.players not in g.PLAYER_COUNTS:
         ap.error(f"--players must be one of {g.PLAYER_COUNTS} for {g.NAME}")
-    lines, _ = play_log(g, args.players, args.seed, args.bot_seed, tiebreak_labels)
+    lines, _ = play_log(g, args.players, args.seed, args.bot_seed)
     print("\n".join(lines))
 
 

@@ -76,11 +76,13 @@ def check_players(game: ModuleType, num_players: int) -> int:
     return n
 
 
-def register_pettingzoo(name: str) -> None:
+def register_pettingzoo(name: str, package: str | None = None) -> None:
     """Register the AEC env `<name>_v0` with PettingZoo's registry (once), so that
-    ``pettingzoo.make("aec", "<name>_v0", ...)`` builds it."""
+    ``pettingzoo.make("aec", "<name>_v0", ...)`` builds it: `env` of the game's package (default:
+    the registered one). Every game package does this on import (core.game.Game.export_to)."""
     import pettingzoo
 
     env_id = f"{name}_v0"
     if env_id not in pettingzoo.aec_registry:
-        pettingzoo.register("aec", env_id, entry_point=f"{game_packages()[name]}.env:env")
+        pkg = package or game_packages()[name]
+        pettingzoo.register("aec", env_id, entry_point=f"{pkg}:env")

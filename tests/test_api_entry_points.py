@@ -5,13 +5,14 @@ fresh masks, and odd inputs take the checked slow path."""
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from core.agents import RandomAgent
 from core.errors import IllegalActionError, StateFormatError
-from core.registry import game_names
+from core.registry import game_names, get_game
 
 GAMES = game_names()
 
@@ -155,3 +156,49 @@ def test_a_second_mask_of_the_same_state_is_computed(game):
     second = game.legal_mask(s)  # computed
     assert first is not second
     np.testing.assert_array_equal(first, second)
+
+
+# --- the entry points and the step driver are written once, in core ------------------------------
+
+
+@pytest.mark.parametrize("module", ["step", "api"])
+@pytest.mark.parametrize("name", GAMES)
+def test_generated_entry_points_and_step_driver_are_current(name, module):
+    from numba.core.dispatcher import Dispatcher
+
+    from core.codegen import TEMPLATES, render
+
+    pkg = get_game(name).__name__
+    generated = importlib.import_module(f"{pkg}.engine.{module}")
+    assert Path(generated.__file__).read_text() == render(module, name, pkg), (
+        f"{generated.__file__} is stale: run python -m core.codegen {pkg}"
+    )
+    template = importlib.import_module(f"core.{TEMPLATES[module][0].stem}")
+
+    def compiled(mod):
+        return [
+            k
+            for k, v in vars(mod).items()
+            if isinstance(v, Dispatcher) and v.py_func.__module__ == mod.__name__
+        ]
+
+    assert compiled(generated) == compiled(template)
+
+
+def test_rules_contract_stubs_only_raise():
+    from core import rules_contract
+
+    for name in rules_contract.__all__:
+        value = getattr(rules_contract, name)
+        if callable(value):
+            with pytest.raises(NotImplementedError):
+                value(*[None] * value.__code__.co_argcount)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_game_names_the_rules_contract(name):
+    from core import rules_contract
+
+    rules = importlib.import_module(f"{get_game(name).__name__}.engine.rules")
+    missing = [n for n in rules_contract.__all__ if not hasattr(rules, n)]
+    assert not missing, f"{name}: engine/rules.py lacks {missing}"

@@ -13,40 +13,26 @@ from core import kernels_contract
 from core.agents import RandomAgent
 from core.batch import batch_game_seed, render_loops, returns_into
 from core.errors import IllegalActionError
-from core.registry import game_packages
+from core.registry import game_names, game_packages, get_game
 from core.returns import RETURN_KINDS, compute_returns
 
-
-def _batch_games():
-    """Every registered game whose package has a batch module."""
-    out = []
-    for name, pkg in game_packages().items():
-        try:
-            importlib.import_module(f"{pkg}.batch")
-        except ImportError:
-            continue
-        out.append(name)
-    return out
+GAMES = game_names()
 
 
-GAMES = _batch_games()
-
-
-def _mods(name):
-    pkg = game_packages()[name]
-    return importlib.import_module(pkg), importlib.import_module(f"{pkg}.batch")
+def _game(name):
+    return get_game(name)
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_generated_loops_match_template(name):
-    game, batch = _mods(name)
-    path = Path(batch.SPEC.loops.__file__)
-    kernels = f"{game.__name__}.engine.kernels"
-    assert path.read_text() == render_loops(name, kernels), (
-        f"{path} is stale: run python -m core.codegen {kernels}"
+    pkg = game_packages()[name]
+    loops = importlib.import_module(f"{pkg}.engine.batch_loops")
+    path = Path(loops.__file__)
+    assert path.read_text() == render_loops(name, f"{pkg}.engine.kernels"), (
+        f"{path} is stale: run python -m core.codegen {pkg}"
     )
     template = importlib.import_module("core.batch_loops_template")
-    assert _compiled_defs(batch.SPEC.loops) == _compiled_defs(template)
+    assert _compiled_defs(loops) == _compiled_defs(template)
 
 
 def _compiled_defs(module):
@@ -85,9 +71,9 @@ def test_loops_template_imports():
 def test_batch_equals_single_games(name, players, kind):
     """B seeded games stepped together == B single games with the same seeds and actions,
     byte for byte, through game ends and automatic resets."""
-    game, batch = _mods(name)
+    game = _game(name)
     B, seed = 5, 1234567
-    eng = batch.make_batch(B, players, seed=seed, reward_kind=kind)
+    eng = game.make_batch(B, players, seed=seed, reward_kind=kind)
     bots = [RandomAgent(100 + i) for i in range(B)]
     singles = [game.new_game(players, batch_game_seed(seed, i, 0)) for i in range(B)]
     ks = [0] * B
@@ -125,9 +111,9 @@ def test_batch_equals_single_games(name, players, kind):
 @pytest.mark.parametrize("name", GAMES)
 def test_random_play_equals_random_agent_games(name):
     """The compiled random-play loop == RandomAgent(slot stream) on single games."""
-    game, batch = _mods(name)
+    game = _game(name)
     B, seed, n = 3, 99, 900
-    eng = batch.make_batch(B, 4, seed=seed, observe=False)
+    eng = game.make_batch(B, 4, seed=seed, observe=False)
     d, g = eng.random_play(n)
     assert d == B * n
     for i in range(B):
@@ -146,9 +132,9 @@ def test_random_play_equals_random_agent_games(name):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_same_seed_replays_and_subset_step(name):
-    game, batch = _mods(name)
-    a = batch.make_batch(4, 3, seed=5)
-    b = batch.make_batch(4, 3, seed=5)
+    game = _game(name)
+    a = game.make_batch(4, 3, seed=5)
+    b = game.make_batch(4, 3, seed=5)
     for _ in range(50):
         acts = a.random_actions().copy()
         a.step(acts)
@@ -164,8 +150,8 @@ def test_same_seed_replays_and_subset_step(name):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_illegal_action_rejected_before_any_slot_moves(name):
-    game, batch = _mods(name)
-    eng = batch.make_batch(3, 2, seed=1)
+    game = _game(name)
+    eng = game.make_batch(3, 2, seed=1)
     while eng.masks[1].all():  # play on until slot 1 has a masked-out action
         eng.step(eng.random_actions().copy())
     before = eng.states.copy()
@@ -181,8 +167,8 @@ def test_illegal_action_rejected_before_any_slot_moves(name):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_observe_any_seat(name):
-    game, batch = _mods(name)
-    eng = batch.make_batch(4, 4, seed=2)
+    game = _game(name)
+    eng = game.make_batch(4, 4, seed=2)
     eng.random_play(37)
     seats = np.array([0, 1, 2, 3])
     out = eng.observe(seats)
@@ -214,7 +200,7 @@ def _vec(**kw):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_batch_vec_env_api_and_learner_frame(name):
-    game, _batch = _mods(name)
+    game = _game(name)
     env = _vec(game=name, n_envs=4, players=3, seed=3, reward_kind="rank")
     obs = env.reset()
     assert obs.shape == (4, game.OBS_SIZE) and obs.dtype == np.float32
@@ -291,8 +277,8 @@ def test_thread_count_follows_batch_size_and_cap():
     assert use_threads_for(MIN_SLOTS_PER_THREAD * 64) == top
     assert use_threads_for(MIN_SLOTS_PER_THREAD * 64, cap=1) == 1
     assert numba.get_num_threads() == 1
-    eng = importlib.import_module("village_env.batch").make_batch(256, 2, seed=0, threads=1)
+    eng = importlib.import_module("village_env").make_batch(256, 2, seed=0, threads=1)
     eng.random_play(2)
     assert numba.get_num_threads() == 1  # the engine's cap holds for a large batch
     with pytest.raises(ValueError):
-        importlib.import_module("village_env.batch").make_batch(4, 2, threads=0)
+        importlib.import_module("village_env").make_batch(4, 2, threads=0)

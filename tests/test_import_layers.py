@@ -204,13 +204,6 @@ def test_imports_are_read_at_any_depth(tmp_path, monkeypatch, src, mod, expected
     assert imports_of(mod) == expected
 
 
-# files outside the game packages that still derive a package name from a game's name, and why
-# (empty it, never grow it)
-KNOWN_NAME_BUILDERS = {
-    "core/play.py": "its usage line, until `play` is written once for every game",
-}
-
-
 def test_no_game_module_name_is_built_by_hand():
     """A game's package comes from core.registry (game_packages / get_game), never from its name
     plus a suffix: a game registered under another package name must work everywhere."""
@@ -223,7 +216,5 @@ def test_no_game_module_name_is_built_by_hand():
         for i, line in enumerate(path.read_text().splitlines(), 1):
             if pattern.search(line):
                 found.setdefault(rel, []).append(f"{rel}:{i}: {line.strip()}")
-    wrong = [x for rel, lines in found.items() if rel not in KNOWN_NAME_BUILDERS for x in lines]
+    wrong = [x for lines in found.values() for x in lines]
     assert not wrong, "\n".join(wrong)
-    stale = sorted(set(KNOWN_NAME_BUILDERS) - set(found))
-    assert not stale, f"no longer derive a game's package name: remove {stale}"

@@ -1,4 +1,4 @@
-"""`python -m <game>_env.play`: one shared implementation (core.play) for every game."""
+"""`python -m core.play --game G`: one printed bot game for every registered game."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ from core.registry import game_names
 
 @pytest.mark.parametrize("name", game_names())
 def test_play_module_runs_as_main(name, monkeypatch, capsys):
-    monkeypatch.setattr(sys, "argv", [f"{name}_env.play", "--players", "2", "--seed", "0"])
-    monkeypatch.delitem(sys.modules, f"{name}_env.play", raising=False)  # as a fresh -m run
-    runpy.run_module(f"{name}_env.play", run_name="__main__", alter_sys=False)
+    argv = ["core.play", "--game", name, "--players", "2", "--seed", "0"]
+    monkeypatch.setattr(sys, "argv", argv)
+    monkeypatch.delitem(sys.modules, "core.play", raising=False)  # as a fresh -m run
+    runpy.run_module("core.play", run_name="__main__", alter_sys=False)
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith(f"{name.capitalize()}, 2 players, seed 0, rules data ")
     assert any(line.startswith("final scores: player_0 ") for line in out)
@@ -35,6 +36,13 @@ def test_core_play_names_the_game_and_checks_players(name, capsys):
 
 
 def test_the_same_seeds_give_the_same_log():
-    from troyes_env.play import play_log
+    from core.play import play_log
 
-    assert play_log(2, 4, 1)[0] == play_log(2, 4, 1)[0]
+    assert play_log("troyes", 2, 4, 1)[0] == play_log("troyes", 2, 4, 1)[0]
+
+
+def test_tiebreak_labels_come_from_the_spec():
+    from core.play import play_log
+
+    final = [x for x in play_log("village", 2, 0)[0] if x.startswith("final scores: ")][0]
+    assert "(customers " in final and ", living " in final

@@ -2,7 +2,9 @@
 
 Unofficial; not affiliated with the publishers. Rules: docs/rules/troyes.md (many card numbers
 are PROVISIONAL, see RULES_DATA_HASH). A state is a flat int64 array (layout.LAYOUT). The public
-API is core.game's, shared with `village_env`, so code written for one game runs on the other.
+API is core.game's, shared with `village_env`, so code written for one game runs on the other;
+`GAME.export_to` also binds `env` / `raw_env` (the PettingZoo AEC env, registered as
+`troyes_v0`) and `make_batch` (the batch engine).
 """
 
 from __future__ import annotations
@@ -32,8 +34,5 @@ def __getattr__(name: str):  # RULES_DATA_HASH and TABLES follow load_rules_data
     return GAME.module_getattr(name)
 
 
-# the AEC env (imported last: binding the names here replaces the `env` submodule attribute)
-from troyes_env.env import env, raw_env  # noqa: E402
-
 __all__ = [*PUBLIC_NAMES, "SCORE_SOURCES", "score_by_source"]
-_ = (IllegalActionError, StateFormatError, env, raw_env)
+_ = (IllegalActionError, StateFormatError)

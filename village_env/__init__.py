@@ -2,7 +2,8 @@
 
 Unofficial; not affiliated with the publishers. Rules: docs/rules/village.md. A state is a flat
 int64 array (layout.LAYOUT). The public API is core.game's, shared with `troyes_env`, so code
-written for one game runs on the other.
+written for one game runs on the other; `GAME.export_to` also binds `env` / `raw_env` (the
+PettingZoo AEC env, registered as `village_v0`) and `make_batch` (the batch engine).
 """
 
 from __future__ import annotations
@@ -30,9 +31,6 @@ def __getattr__(name: str):  # RULES_DATA_HASH and TABLES follow load_rules_data
     return GAME.module_getattr(name)
 
 
-# the AEC env (imported last: binding the names here replaces the `env` submodule attribute)
-from village_env.env import env, raw_env  # noqa: E402
-
 # Village's own additions to the shared API (core.game.PUBLIC_NAMES)
 __all__ = [*PUBLIC_NAMES, "SCORE_SOURCES", "score_by_source"]
-_ = (IllegalActionError, StateFormatError, env, raw_env)
+_ = (IllegalActionError, StateFormatError)

@@ -432,8 +432,6 @@ def test_stochastic_policy_agent_samples_legal_actions_and_replays(run_dir):
 
 @pytest.mark.parametrize("vec", ["subproc", "batch"])
 def test_tiny_run_with_other_vec_envs(tmp_path, vec, monkeypatch):
-    if vec == "batch":
-        pytest.importorskip("village_env.batch")
     out = tmp_path / vec
     argv = [a for a in TINY]
     argv[argv.index("--timesteps") + 1] = "128"

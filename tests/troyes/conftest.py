@@ -166,8 +166,8 @@ def events_state(keys, n=2, dice=True):
     """Row = Marauding + the given events; Phase 3 about to apply them (ED-13). Each player holds
     one red 6 so the counter step waits for a decision. Returns the state after the automatic
     part of the event phase (at the first decision)."""
+    from troyes_env.engine import WORK_SIZE, advance, settle
     from troyes_env.engine.rounds import enter_card
-    from troyes_env.engine.step import WORK_SIZE, advance, settle
     from troyes_env.layout import PH_A_EVENTS
     from troyes_env.tables import TABLES
 

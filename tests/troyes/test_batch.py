@@ -4,7 +4,7 @@ import numpy as np
 
 import troyes_env as T
 from core.batch import batch_game_seed
-from troyes_env.batch import make_batch
+from troyes_env import make_batch
 
 
 def test_batch_matches_single_games():

@@ -322,8 +322,8 @@ def test_grey_citizen_events(key, building, space):
 def test_lose_event_cube_events(key):
     s = turn_state(2)
     j = add_event(s, "WAR", [0, 1, 0])
+    from troyes_env.engine import WORK_SIZE, advance, settle
     from troyes_env.engine.rounds import enter_card
-    from troyes_env.engine.step import WORK_SIZE, advance, settle
     from troyes_env.layout import PH_A_EVENTS
 
     i = add_event(s, key)
@@ -355,8 +355,8 @@ def test_lose_event_cube_choice():
     add_event(s, "WAR", [0])
     add_event(s, "HERESY", [0, 1])
     s2 = s.copy()
+    from troyes_env.engine import advance
     from troyes_env.engine.rounds import enter_card
-    from troyes_env.engine.step import advance
     from troyes_env.layout import PH_A_EVENTS
 
     i = add_event(s2, "RED_R6")
@@ -369,8 +369,8 @@ def test_lose_event_cube_choice():
 
 
 def test_lose_activity_cube_event():
+    from troyes_env.engine import advance
     from troyes_env.engine.rounds import enter_card
-    from troyes_env.engine.step import advance
     from troyes_env.layout import PH_A_EVENTS
 
     s = turn_state(2)
@@ -402,8 +402,8 @@ def test_yellow_y1_combat_box():
 
 
 def test_theological_dispute_top_cube_only():
+    from troyes_env.engine import advance
     from troyes_env.engine.rounds import enter_card
-    from troyes_env.engine.step import advance
     from troyes_env.layout import PH_A_EVENTS
 
     s = turn_state(2)
@@ -427,8 +427,8 @@ def test_theological_dispute_top_cube_only():
 
 @pytest.mark.parametrize("key", ["RED_R8", "YELLOW_Y4"])
 def test_lose_city_hall_citizen(key):
+    from troyes_env.engine import advance
     from troyes_env.engine.rounds import enter_card
-    from troyes_env.engine.step import advance
     from troyes_env.layout import PH_A_EVENTS
 
     s = turn_state(2)

@@ -6,7 +6,7 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 import troyes_env
-from troyes_env.env import env, raw_env
+from troyes_env import env, raw_env
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])

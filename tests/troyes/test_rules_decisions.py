@@ -32,8 +32,8 @@ CONFIRM = a("CONFIRM")
 
 
 def _events_now(s, pos=1):
+    from troyes_env.engine import WORK_SIZE, advance, settle
     from troyes_env.engine.rounds import enter_card
-    from troyes_env.engine.step import WORK_SIZE, advance, settle
     from troyes_env.layout import PH_A_EVENTS
 
     v(s, "ev_pos")[0] = pos

@@ -129,8 +129,8 @@ def counter_state(black, dice0, dice1=(), influence=0):
     for c, val in dice1:
         set_dice(s, 1, c, val)
     v(s, "influence")[:2] = influence
+    from troyes_env.engine import WORK_SIZE, advance, settle
     from troyes_env.engine.events import begin_counter
-    from troyes_env.engine.step import WORK_SIZE, advance, settle
 
     begin_counter(s, TABLES, 0)
     advance(s, TABLES)

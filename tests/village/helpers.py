@@ -126,7 +126,7 @@ def legal_names(s):
 
 def settle_state(s):
     """Apply forced single-option decisions (as step does after every action)."""
-    settle(s, V.TABLES, np.zeros(V.NUM_ACTIONS, dtype=np.bool_))
+    settle(s, V.TABLES, np.zeros(V.NUM_ACTIONS, dtype=np.bool_), np.zeros(1, dtype=np.int64))
     return s
 
 

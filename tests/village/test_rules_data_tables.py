@@ -61,15 +61,16 @@ def test_changed_table_reaches_the_compiled_engine_d2():
     clear_player(s, 0)
     set_board(s, {"harvest": {"brown": 2}, "crafts": {"brown": 2}})
     mask = new_mask()
+    work = np.zeros(1, dtype=np.int64)  # Village needs no scratch (WORK_SIZE 0)
     for T, grain in ((t2, 1), (tables.TABLES, 2)):
         x = s.copy()
-        assert step_inplace(x, T, aid("take", SPACE["harvest"], COL["brown"]), mask) == 0
-        assert step_inplace(x, T, aid("harvest"), mask) == 0
+        assert step_inplace(x, T, aid("take", SPACE["harvest"], COL["brown"]), mask, work) == 0
+        assert step_inplace(x, T, aid("harvest"), mask, work) == 0
         assert v(x, "grain")[0] == grain
     x = s.copy()
-    step_inplace(x, t2, aid("take", SPACE["crafts"], COL["brown"]), mask)
-    step_inplace(x, t2, aid("craft_place", 0, 0), mask)
-    step_inplace(x, t2, aid("craft_produce", 4), mask)
+    step_inplace(x, t2, aid("take", SPACE["crafts"], COL["brown"]), mask, work)
+    step_inplace(x, t2, aid("craft_place", 0, 0), mask, work)
+    step_inplace(x, t2, aid("craft_produce", 4), mask, work)
     assert v(x, "time")[0] == 9 and v(x, "members")[0, LOC_CRAFT, 0] == 1
 
 
@@ -82,7 +83,7 @@ def test_changed_setup_data_via_init_state_d2():
     )
     s = np.zeros(V.LAYOUT.size, dtype=np.int64)
     init_state(s, t2, 4, 1, 2, 3, 0)
-    settle(s, t2, new_mask())
+    settle(s, t2, new_mask(), np.zeros(1, dtype=np.int64))
     assert list(v(s, "coins")) == [3, 3, 3, 3] and v(s, "supply_coins")[0] == 3
     assert list(v(s, "board").sum(axis=1)) == [6, 3, 3, 3, 3, 3, 3]
 

@@ -14,7 +14,6 @@ Episode e of slot i is the game `new_game(players, batch_game_seed(seed, i, e))`
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 
 import numpy as np
@@ -51,13 +50,12 @@ class BatchVecEnv(VecEnv):
             raise ValueError(f"reward_kind must be one of {RETURN_KINDS}, got {reward_kind!r}")
         self.game_name = game = game or default_game()
         self.game = get_game(game)
-        batch = importlib.import_module(f"{self.game.__name__}.batch")
         if players not in self.game.PLAYER_COUNTS:
             raise ValueError(f"{game}: players must be one of {self.game.PLAYER_COUNTS}")
         self.players = int(players)
         self.reward_kind = reward_kind
         self.opponent_deterministic = opponent_deterministic
-        self.engine = batch.make_batch(
+        self.engine = self.game.make_batch(
             n_envs, players, seed=seed, reward_kind=reward_kind, observe=False
         )
         self.render_mode = None

@@ -1,10 +1,13 @@
 """Compiled Troyes engine (numba), one file per role (the same names as village_env/engine):
 
 - setup: a new seeded game (rules §2) and the pre-placement decisions (DP-1);
-- step: the step driver (step_inplace, step_trusted, settle, advance, is_legal, WORK_SIZE);
+- step: the step driver (step_inplace, step_trusted, settle; generated from core);
+- rules: what the generated step and api call (core/rules_contract.py), advance (the automatic
+  stages), is_legal, WORK_SIZE;
 - legal: the legal mask (legal_mask_into); apply: one decision applied (apply_action);
-- observe, api (the public API's compiled entry points), checks (compiled invariants and random
-  sweeps), kernels (core.batch's kernels, the compiled random loop), batch_loops (generated);
+- observe, api (the public API's compiled entry points, generated from core), checks
+  (compiled invariants and random sweeps), kernels (core.batch's kernels, the compiled random
+  loop), batch_loops, search_loops, stats_loops (generated from core);
 - the rules areas: board (state accessors and small mutators), rounds (round structure), events,
   feasible, groups (dice groups), turns.
 
@@ -18,8 +21,9 @@ from troyes_env.engine.apply import apply_action
 from troyes_env.engine.kernels import play_random_games
 from troyes_env.engine.legal import legal_mask_into
 from troyes_env.engine.observe import observe_into
+from troyes_env.engine.rules import WORK_SIZE, advance, is_legal
 from troyes_env.engine.setup import init_state
-from troyes_env.engine.step import WORK_SIZE, advance, is_legal, settle, step_inplace, step_trusted
+from troyes_env.engine.step import settle, step_inplace, step_trusted
 
 __all__ = [
     "WORK_SIZE",

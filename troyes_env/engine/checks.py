@@ -17,7 +17,8 @@ from troyes_env.actions import NUM_ACTIONS
 from troyes_env.engine.apply import apply_action
 from troyes_env.engine.groups import TIMING_IMMEDIATE
 from troyes_env.engine.legal import legal_mask_into
-from troyes_env.engine.step import advance, settle
+from troyes_env.engine.rules import advance
+from troyes_env.engine.step import settle
 from troyes_env.layout import (
     BLD_SPACES,
     DECK_LEN,

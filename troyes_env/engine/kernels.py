@@ -18,8 +18,9 @@ from troyes_env.engine.evaluate import (
 from troyes_env.engine.hidden import determinize_into
 from troyes_env.engine.legal import legal_mask_into
 from troyes_env.engine.observe import observe_into
+from troyes_env.engine.rules import WORK_SIZE
 from troyes_env.engine.setup import init_state
-from troyes_env.engine.step import WORK_SIZE, settle, step_trusted
+from troyes_env.engine.step import settle, step_trusted
 from troyes_env.layout import (
     MAXP,
     PH_OVER,

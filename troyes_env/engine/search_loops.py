@@ -1,5 +1,5 @@
 """Search loops for troyes: GENERATED from core/search_template.py by
-`python -m core.codegen troyes_env.engine.kernels`, do not edit
+`python -m core.codegen troyes_env`, do not edit
 (tests/core/test_search.py checks it is current)."""
 
 import math

@@ -1,5 +1,5 @@
 """Stats loops for troyes: GENERATED from core/stats_template.py by
-`python -m core.codegen troyes_env.engine.kernels`, do not edit
+`python -m core.codegen troyes_env`, do not edit
 (tests/training/test_game_stats.py checks it is current)."""
 
 from core.jit import jit

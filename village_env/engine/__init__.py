@@ -5,10 +5,12 @@ as arguments. Re-exports only; one file per role, the same names as troyes_env/e
   decision context and the start of a turn)
 - setup.py: a new seeded game (rules §2)
 - rounds.py: rounds, turns, market day, deaths, the Mass, the end and final scoring
-- legal.py: exact legal masks; apply.py: action effects; step.py: the step driver
+- legal.py: exact legal masks; apply.py: action effects; rules.py: what the generated step
+  driver (step.py) and entry points (api.py) call (core/rules_contract.py)
 - observe.py: the observation (its layout is documented in village_env/observation.py)
 - checks.py: compiled invariants; api.py: the public API's compiled entry points
-- kernels.py: the batch kernels and the compiled random-play loop; batch_loops.py: generated
+- kernels.py: the batch kernels and the compiled random-play loop
+- step.py, api.py, batch_loops.py, search_loops.py, stats_loops.py: generated from core/
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Batch loops for village: GENERATED from core/batch_loops_template.py by
-`python -m core.codegen village_env.engine.kernels`, do not edit
+`python -m core.codegen village_env`, do not edit
 (tests/test_batch.py checks it is current)."""
 
 from numba import prange

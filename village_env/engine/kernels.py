@@ -37,14 +37,14 @@ N_KEYS = 3  # prestige, then rules §5.3 tie-breakers: customers served, living 
 def k_init(s, T, n, a, b, c, mask, work):
     """`new_game(n, seed)` with seed words (a, b, c), start player 0; leaves mask legal."""
     init_state(s, T, n, a, b, c, 0)
-    settle(s, T, mask)
+    settle(s, T, mask, work)
     legal_mask_into(s, T, mask)
 
 
 @jit
 def k_step(s, T, a, mask, work):
     """The batch keeps each slot's legal mask (core.batch contract), so legality is mask[a]."""
-    return step_trusted(s, T, a, mask)
+    return step_trusted(s, T, a, mask, work)
 
 
 @jit
@@ -114,15 +114,16 @@ def k_bot_values(s, T, legal, val, bi, bf, bmask, work):
 
 # --- the compiled random-play loop of the benchmarks (not used by the batch) --------------------
 @jit
-def random_playout(s, T, mask, rng_state, max_decisions):
+def random_playout(s, T, mask, rng_state, max_decisions, work):
     """Play random legal actions until the end; returns the number of decisions (or -1 on an
-    engine error). Allocation-free: the benchmark's compiled loop."""
+    engine error). Allocation-free: the benchmark's compiled loop (`work`: the step's scratch,
+    max(1, WORK_SIZE) entries)."""
     k = 0
     if s[S_OVER] == 0 and legal_mask_into(s, T, mask) == 0:
         return -1
     while s[S_OVER] == 0 and k < max_decisions:
         a = pick_legal(mask, rng_state)  # mask is s's: built above, then left by settle
-        if a < 0 or step_trusted(s, T, a, mask) != OK:
+        if a < 0 or step_trusted(s, T, a, mask, work) != OK:
             return -1
         k += 1
     return k
@@ -136,12 +137,13 @@ def new_mask() -> np.ndarray:
 def play_random_games(T, n_players, n_games, seed, s, mask, rng_state):
     """Play n_games seeded random games in the caller's buffers; returns total decisions, or -1
     on an engine error. The fully compiled benchmark loop (no allocation per step)."""
+    work = np.zeros(max(1, WORK_SIZE), dtype=np.int64)
     total = 0
     for g in range(n_games):
         init_state(s, T, n_players, seed, g, 0, 0)
-        if settle(s, T, mask) != OK:
+        if settle(s, T, mask, work) != OK:
             return -1
-        k = random_playout(s, T, mask, rng_state, 1_000_000)
+        k = random_playout(s, T, mask, rng_state, 1_000_000, work)
         if k < 0:
             return -1
         total += k

@@ -1,5 +1,5 @@
 """Stats loops for village: GENERATED from core/stats_template.py by
-`python -m core.codegen village_env.engine.kernels`, do not edit
+`python -m core.codegen village_env`, do not edit
 (tests/training/test_game_stats.py checks it is current)."""
 
 from core.jit import jit

@@ -31,8 +31,6 @@ def __getattr__(name: str):  # RULES_DATA_HASH and TABLES follow load_rules_data
     return GAME.module_getattr(name)
 
 
-# the AEC env (imported last: binding the names here replaces the `env` submodule attribute)
-from chipin_env.env import env, raw_env  # noqa: E402
-
+# Chip In's own additions to the shared API (core.game.PUBLIC_NAMES)
 __all__ = [*PUBLIC_NAMES, "SCORE_SOURCES", "score_by_source"]
-_ = (IllegalActionError, StateFormatError, env, raw_env)
+_ = (IllegalActionError, StateFormatError)

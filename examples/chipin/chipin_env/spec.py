@@ -56,4 +56,5 @@ SPEC = GameSpec(
     perturb_hidden=hidden.perturb_hidden,
     game_id=GAME_ID,
     options=("start_player",),
+    tiebreak_labels=("chips",),  # the tie-break: chips left
 )

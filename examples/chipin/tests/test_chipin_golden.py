@@ -1,20 +1,20 @@
 """Golden seeded playthrough of Chip In: a behaviour change shows as a diff against the
 checked-in log. Regenerate (after an intended rules change) with:
 
-    cd examples/chipin/tests
-    python -m chipin_env.play --players 3 --seed 0 > golden_chipin_3p_seed0.txt
+    python -m core.play --game chipin --players 3 --seed 0 \
+        > examples/chipin/tests/golden_chipin_3p_seed0.txt
 """
 
 import difflib
 from pathlib import Path
 
-from chipin_env.play import play_log
+from core.play import play_log
 
 GOLDEN = Path(__file__).with_name("golden_chipin_3p_seed0.txt")
 
 
 def test_golden_playthrough_matches():
-    lines = "\n".join(play_log(3, 0, 0)[0]).splitlines()
+    lines = "\n".join(play_log("chipin", 3, 0, 0)[0]).splitlines()
     want = GOLDEN.read_text().splitlines()
     if lines != want:
         diff = "\n".join(list(difflib.unified_diff(want, lines, "golden", "now", lineterm=""))[:60])

@@ -1,57 +1,48 @@
-"""Compiled entry points of the public API (chipin_env/__init__.py): one compiled call per
-API call, so the Python wrappers stay thin (DESIGN §5: the API path is benchmarked).
-
-Each entry point has an explicit signature built from the real argument types, so numba
-compiles nothing else: a state of another dtype, shape or memory layout raises TypeError at
-dispatch, and the wrapper then takes its checked slow path (clear StateFormatError, or a
-contiguous copy of a valid read-only state). The game id, layout version and size of the state
-are tested here, before anything else reads it.
-
-The legal mask of the state `step` returns is the one `settle` built for it: `api_step` writes
-it to `mask`, and core.game keeps it for the next `legal_mask` call of the same state.
-"""
+"""The public API's compiled entry points for chipin: GENERATED from core/api_template.py by
+`python -m core.codegen chipin_env`, do not edit
+(tests/test_api_entry_points.py checks it is current)."""
 
 from __future__ import annotations
 
-from numba import typeof, types
-
 from core.errors import API_BAD_PLAYER, API_BAD_STATE, API_INCONSISTENT, ERR_ILLEGAL, OK
+from core.game import entry_point_signatures
 from core.jit import compile_exactly, jit
 
-from chipin_env.engine.legal import legal_mask_into
-from chipin_env.engine.observe import observe_into
-from chipin_env.engine.setup import init_state
-from chipin_env.engine.step import settle, step_inplace
-from chipin_env.layout import GAME_ID, S_GAME_ID, S_NP, S_OVER, S_VERSION, STATE_SIZE, VERSION
-
-
-def signatures(T):
-    """Numba signatures of the entry points for tables of T's type (a read-only table is typed
-    differently from a writable one); core/game.py lists them."""
-    st = types.Array(types.int64, 1, "C")
-    tt = typeof(T)
-    bm = types.Array(types.boolean, 1, "C")
-    f32 = types.Array(types.float32, 1, "C")
-    n = types.int64
-    return {
-        "new": types.int64(st, tt, n, n, n, n, n, bm, st),
-        "observe": types.int64(st, tt, n, f32),
-        "legal_mask": types.int64(st, tt, bm, st, st),
-        "step": types.int64(st, st, tt, n, bm, st),
-    }
+from chipin_env.engine.rules import (
+    ALLOCATES,
+    GAME_ID,
+    MASK_WRITES_STATE,
+    S_GAME_ID,
+    S_NP,
+    S_VERSION,
+    STATE_SIZE,
+    VERSION,
+    r_init,
+    r_mask,
+    r_observe,
+    r_over,
+)
+from chipin_env.engine.step import (
+    settle,
+    step_inplace,
+)
 
 
 @jit(alloc=False)
 def state_ok(s):
-    """Size, game id and layout version (DESIGN D1) before compiled code trusts the state."""
-    return s.shape[0] == STATE_SIZE and s[S_GAME_ID] == GAME_ID and s[S_VERSION] == VERSION
+    """Size, layout version and game id (DESIGN D1) before compiled code trusts the state."""
+    return (
+        s.shape[0] == STATE_SIZE
+        and s[S_VERSION] == VERSION
+        and (S_GAME_ID < 0 or s[S_GAME_ID] == GAME_ID)
+    )
 
 
 def _new(s, T, n, a, b, c, start, mask, work):
-    """A new n-player game seeded by (a, b, c) in s (zeros), seat `start` first,
-    settled to its first decision (a forced one is applied at once); mask = its legal mask."""
-    init_state(s, T, n, a, b, c, start)
-    return settle(s, T, mask)
+    """A new n-player game seeded by (a, b, c) in s (zeros), seat `start` first, settled to its
+    first decision (forced ones are applied at once); mask = its legal mask."""
+    r_init(s, T, n, a, b, c, start)
+    return settle(s, T, mask, work)
 
 
 def _observe(s, T, me, out):
@@ -59,16 +50,27 @@ def _observe(s, T, me, out):
         return API_BAD_STATE
     if me < 0 or me >= s[S_NP]:
         return API_BAD_PLAYER
-    observe_into(s, T, me, out)
+    r_observe(s, T, me, out)
     return OK
 
 
 def _legal_mask(s, T, out, scratch, work):
-    """out = the legal mask of s (needs neither scratch nor work); API_INCONSISTENT when
-    s is not over and has no legal action (a tampered state: D5)."""
+    """out = the legal mask of s, s untouched (a game whose mask search writes in the state
+    runs it on `scratch`, a copy). API_INCONSISTENT when s is not over and has no legal action
+    (a tampered state: D5)."""
     if not state_ok(s):
         return API_BAD_STATE
-    if legal_mask_into(s, T, out) == 0 and s[S_OVER] == 0:
+    if r_over(s):
+        for i in range(out.shape[0]):
+            out[i] = False
+        return OK
+    if MASK_WRITES_STATE:
+        for i in range(STATE_SIZE):  # a plain loop: numba's slice copy is a generic strided loop
+            scratch[i] = s[i]
+        n = r_mask(scratch, T, out, work)
+    else:
+        n = r_mask(s, T, out, work)
+    if n == 0:
         return API_INCONSISTENT
     return OK
 
@@ -81,28 +83,30 @@ def _step(s, new, T, a, mask, work):
         return API_BAD_STATE
     for i in range(STATE_SIZE):  # a plain loop: numba's slice copy is a generic strided loop
         new[i] = s[i]
-    code = step_inplace(new, T, a, mask)
-    if code == OK and new[S_OVER]:  # settle builds no mask once the game is over
+    code = step_inplace(new, T, a, mask, work)
+    if code == OK and r_over(new):  # settle builds no mask once the game is over
         for i in range(mask.shape[0]):
             mask[i] = False
-    elif code == ERR_ILLEGAL and new[S_OVER] == 0 and legal_mask_into(new, T, mask) == 0:
-        # (the error path: `new` is still a copy of s) no action at all is legal in a state
-        # that is not over: a tampered state, not an illegal action (D5)
+    elif code == ERR_ILLEGAL and r_mask(new, T, mask, work) == 0:
+        # (the error path: `new` is still a copy of s, which is not over) no action at all is
+        # legal in a state that is not over: a tampered state, not an illegal action (D5)
         return API_INCONSISTENT
     return code
 
 
-# observe and legal_mask compile without numba's runtime (alloc=False): arrays are then unboxed
-# without a reference-counted wrapper each. new and step keep it, as Village's do.
-api_new = jit(_new)
+# observe and legal_mask are compiled without numba's runtime (alloc=False, which also applies
+# to the engine code they call): arrays are then unboxed without a reference-counted wrapper
+# each, ~0.1 us less per call. new and step too, unless the game's rules allocate (ALLOCATES:
+# Village's final scoring builds a small array once per game, and a game may end in settle).
+api_new = jit(alloc=ALLOCATES)(_new)
 api_observe = jit(alloc=False)(_observe)
 api_legal_mask = jit(alloc=False)(_legal_mask)
-api_step = jit(_step)
+api_step = jit(alloc=ALLOCATES)(_step)
 
 
 def compile_entry_points(T):
     """(new, observe, legal_mask, step) compiled (or loaded from the cache) for tables like T,
     every other specialisation refused (TypeError at dispatch)."""
     entry = (api_new, api_observe, api_legal_mask, api_step)
-    compile_exactly(zip(entry, signatures(T).values(), strict=True))
+    compile_exactly(zip(entry, entry_point_signatures(T).values(), strict=True))
     return entry

@@ -1,5 +1,5 @@
 """Batch loops for chipin: GENERATED from core/batch_loops_template.py by
-`python -m core.codegen chipin_env.engine.kernels`, do not edit
+`python -m core.codegen chipin_env`, do not edit
 (tests/test_batch.py checks it is current)."""
 
 from numba import prange
