@@ -130,6 +130,9 @@ class GameSpec:
     # and optionally SCRIPT, its page drawing (docs/viewer.md); None: the generic text view
     view: str | None = None
     tiebreak_labels: tuple[str, ...] = ()  # names of the tie-break keys, for printed scores
+    # the module a balance study reads beyond the scores (RESOURCES, ITEMS, items(), deaths;
+    # training/balance/game_stats.py); None: scores, actions and turns only
+    stats: str | None = None
 
 
 def entry_point_signatures(T) -> dict:

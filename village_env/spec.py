@@ -70,4 +70,5 @@ SPEC = GameSpec(
     default_run={"timesteps": 300_000, "opponents": "random:0.1,heuristic:0.5,self:0.4"},
     view="village_env.view",  # the viewer's position JSON and page drawing
     tiebreak_labels=("customers", "living"),  # rules §5.3 tie-breakers, in order
+    stats="village_env.stats",  # what a balance study reads beyond the scores
 )

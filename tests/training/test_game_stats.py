@@ -148,3 +148,35 @@ def test_balance_benchmark_runs_end_to_end(tmp_path):
     res = json.loads((out / "troyes_2p.json").read_text())
     assert res["games"] == 4 and res["rules_data_hash"] == get_game("troyes").RULES_DATA_HASH
     assert res["seconds"]["total_analysis"] > 0 and res["decisions"] > 0
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_game_with_no_stats_module_and_no_score_sources_gets_the_generic_study(
+    tmp_path, monkeypatch, name
+):
+    """Balance studies work for any game: without a stats module (GameSpec.stats), score sources
+    (SCORE_SOURCES + a `score_src` segment) or a `round` segment, a study reads the scores (one
+    source, "score"), the actions and the turns, and writes its report."""
+    import dataclasses
+
+    from training.balance import game_stats as gs
+
+    game = get_game(name)
+    players = min(game.PLAYER_COUNTS)
+    monkeypatch.setattr(game.GAME, "spec", dataclasses.replace(game.GAME.spec, stats=None))
+    monkeypatch.delattr(game, "SCORE_SOURCES", raising=False)
+    monkeypatch.setattr(gs, "round_field", lambda g: (g.GAME.spec.fields.actor, False))
+    t, db = _tournament(tmp_path, name, players, 2 * players)
+    st = collect(name, t["records"])
+    assert st.sources == ("score",) and st.resources == () and st.items == ()
+    assert (st.points[:, :, 0] == st.scores).all()
+    assert st.gained.shape == (len(st), players, 0) and st.in_play.shape == (len(st), 0)
+    assert (st.deaths == 0).all()
+    # a round is a turn here: at least one snapshot per change of the seat to act, and the last
+    assert (st.rounds >= 1).all() and (st.rounds <= st.decisions + 1).all()
+    assert st.actions.sum() == st.decisions.sum()
+    out = tmp_path / "report"
+    argv = ["--game", name, "--players", str(players), "--agents", "random"]
+    argv += ["--games", str(2 * players), "--db", str(db), "--out", str(out), "--no-progress"]
+    assert balance.main(argv) == 0
+    assert "score" in (out / "report.md").read_text()

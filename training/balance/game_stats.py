@@ -4,11 +4,14 @@
 compiled replay loop (`<game>_env/engine/stats_loops.py`, generated from core/stats_template.py)
 and returns one `GameStats`: column arrays over the games, per seat where it applies:
 
-- points by source (`<game>_env.SCORE_SOURCES`; each game's rows add up to its final scores),
-- resources gained and spent by kind (`<game>_env.stats.RESOURCES`), actions taken by kind (the
-  action space's segments), deaths (Village), rounds and decisions,
-- the random setup and who took what (`<game>_env.stats.ITEMS`: Village customer tiles; Troyes
-  Activity cards, events, characters),
+- points by source (the package's `SCORE_SOURCES` over its `score_src` segment; each game's rows
+  add up to its final scores; a game without them has one source, its score),
+- resources gained and spent by kind (`RESOURCES` of the stats module the game's spec names,
+  GameSpec.stats), actions taken by kind (the action space's segments), deaths (Village), rounds
+  (a game's `round` segment, else its turns) and decisions,
+- the random setup and who took what (the stats module's `ITEMS`: Village customer tiles; Troyes
+  Activity cards, events, characters); a game whose spec names no stats module has none of these
+  three,
 - the winner's margin, lead changes between rounds and decisiveness (the share of the game's
   rounds after which the final winner led for good).
 
@@ -112,13 +115,48 @@ class GameStats:
         )
 
 
+class NoStats:
+    """What a balance study reads of a game whose spec names no stats module: no resources, no
+    items, no deaths (scores, actions, turns and margins are read for every game)."""
+
+    RESOURCES: tuple = ()
+    ITEMS: tuple = ()
+    deaths = None
+
+    @staticmethod
+    def items(final: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+        return np.zeros(0, bool), np.zeros((n, 0), bool)
+
+
 def _modules(game_name: str):
+    """(game package, its stats module or NoStats, its generated stats loops)."""
     pkg = game_packages()[game_name]
+    game = importlib.import_module(pkg)
+    stats = game.GAME.spec.stats
     return (
-        importlib.import_module(pkg),
-        importlib.import_module(f"{pkg}.stats"),
+        game,
+        NoStats if stats is None else importlib.import_module(stats),
         importlib.import_module(f"{pkg}.engine.stats_loops"),
     )
+
+
+def score_sources(game) -> tuple[tuple[str, ...], object | None]:
+    """(source names, the layout segment holding points by source) of a game that credits its
+    points by source (`SCORE_SOURCES` and a `score_src` segment), else (("score",), None): the
+    final score is then the one source."""
+    names = getattr(game, "SCORE_SOURCES", None)
+    if names is None or "score_src" not in game.LAYOUT.segments:
+        return ("score",), None
+    return tuple(names), game.LAYOUT.segments["score_src"]
+
+
+def round_field(game) -> tuple[int, bool]:
+    """(the state word whose change marks a new round for the lead statistics, whether it is a
+    round counter): the `round` segment if the layout has one, else the seat to act (each turn
+    then counts as a round, and rounds are counted by the replay's snapshots)."""
+    if "round" in game.LAYOUT.segments:
+        return game.LAYOUT.offset("round"), True
+    return game.GAME.spec.fields.actor, False
 
 
 def _track_indices(layout, resources, players: int) -> np.ndarray:
@@ -171,8 +209,7 @@ def collect(game_name: str, records: list, labels: dict[int, str] | None = None)
                 f"data is {rules}: load the same rules data (or a variant file) to analyse it"
             )
     L = game.LAYOUT
-    sources = tuple(pkg.SCORE_SOURCES)
-    src = L.segments["score_src"]
+    sources, src = score_sources(pkg)
     n_src = len(sources)
     kinds = tuple(game.ACTIONS.segments)
     owner = game.ACTIONS.segment_index
@@ -204,10 +241,11 @@ def collect(game_name: str, records: list, labels: dict[int, str] | None = None)
     gained = np.zeros(track.shape[0], np.int64)
     spent = np.zeros(track.shape[0], np.int64)
     keys = np.zeros((max(game.PLAYER_COUNTS), game.GAME.spec.n_keys), np.int64)
-    rows = np.zeros((MAX_ROUND_ROWS, n), np.int64)
+    round_at, counts_rounds = round_field(game)
+    # a snapshot per round, or per turn (at most one per decision, and the end) without rounds
+    cap = MAX_ROUND_ROWS if counts_rounds else max(len(r.actions) for r in records) + 1
+    rows = np.zeros((cap, n), np.int64)
     actors = np.zeros(0, np.int64)
-    round_at = L.offset("round")
-    src_rows = src.shape[0]
     for g, rec in enumerate(records):
         acts = np.asarray(rec.actions, dtype=np.int64)
         if actors.shape[0] < acts.shape[0]:
@@ -226,8 +264,10 @@ def collect(game_name: str, records: list, labels: dict[int, str] | None = None)
                 f"game {rec.id}: the replay ends with scores {sc.tolist()}, the record says "
                 f"{list(rec.scores)} (other rules data or engine version?)"
             )
-        pts = s[src.offset : src.offset + src.size].reshape(src_rows, n_src)[:n]
-        out["points"][g] = pts
+        if src is None:
+            out["points"][g, :, 0] = sc
+        else:
+            out["points"][g] = s[src.offset : src.offset + src.size].reshape(-1, n_src)[:n]
         out["gained"][g] = gained.reshape(n, R)
         out["spent"][g] = spent.reshape(n, R)
         na = acts.shape[0]
@@ -236,7 +276,7 @@ def collect(game_name: str, records: list, labels: dict[int, str] | None = None)
             out["deaths"][g] = meta.deaths(s, n)
         out["in_play"][g], out["taken"][g] = meta.items(s, n)
         out["decisions"][g] = na
-        out["rounds"][g] = int(s[round_at])
+        out["rounds"][g] = int(s[round_at]) if counts_rounds else nrows
         out["truncated"][g] = bool(rec.truncated)
         out["scores"][g] = sc
         ws = np.asarray(rec.win_shares, dtype=np.float64)

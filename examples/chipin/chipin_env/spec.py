@@ -57,4 +57,5 @@ SPEC = GameSpec(
     game_id=GAME_ID,
     options=("start_player",),
     tiebreak_labels=("chips",),  # the tie-break: chips left
+    stats="chipin_env.stats",  # what a balance study reads beyond the scores
 )
