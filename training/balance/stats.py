@@ -193,8 +193,9 @@ def action_frequencies(st: GameStats) -> list[dict]:
 
 def resource_flows(st: GameStats) -> list[dict]:
     """Mean gained and spent per player per game by resource kind (95%)."""
-    g = st.gained.reshape(-1, len(st.resources))
-    s = st.spent.reshape(-1, len(st.resources))
+    r = len(st.resources)
+    g = st.gained.reshape(len(st) * st.players, r)  # (games x seats, resources), r may be 0
+    s = st.spent.reshape(len(st) * st.players, r)
     rows = []
     for k, name in enumerate(st.resources):
         a, b = mean_ci(g[:, k]), mean_ci(s[:, k])

@@ -7,7 +7,6 @@ from __future__ import annotations
 from core.errors import API_BAD_PLAYER, API_BAD_STATE, API_INCONSISTENT, ERR_ILLEGAL, OK
 from core.game import entry_point_signatures
 from core.jit import compile_exactly, jit
-
 from chipin_env.engine.rules import (
     ALLOCATES,
     GAME_ID,

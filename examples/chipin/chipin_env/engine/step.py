@@ -7,7 +7,6 @@ from __future__ import annotations
 from core.errors import ERR_ILLEGAL, ERR_NO_LEGAL, ERR_OVER, ERR_RANGE, OK
 from core.jit import jit
 from core.maskbits import first_set
-
 from chipin_env.engine.rules import (
     ALLOCATES,
     NUM_ACTIONS,
