@@ -119,7 +119,7 @@ def gain_influence(s, T, p, x):
 
 @jit(alloc=False)
 def credit(s, p, src, k):
-    """Points by source (issue 14): add k to seat p's score source src (layout SCORE_SOURCES)."""
+    """Points by source: add k to seat p's score source src (layout SCORE_SOURCES)."""
     s[S_SCORE_SRC + p * N_SCORE_SOURCES + src] += k
 
 
