@@ -267,7 +267,8 @@ def test_batch_vec_env_maskable_ppo_smoke(name):
     assert model.num_timesteps >= 256
 
 
-def test_thread_count_follows_batch_size_and_cap():
+@pytest.mark.parametrize("name", GAMES)
+def test_thread_count_follows_batch_size_and_cap(name):
     import numba
 
     from core.batch import MIN_SLOTS_PER_THREAD, use_threads_for
@@ -277,8 +278,10 @@ def test_thread_count_follows_batch_size_and_cap():
     assert use_threads_for(MIN_SLOTS_PER_THREAD * 64) == top
     assert use_threads_for(MIN_SLOTS_PER_THREAD * 64, cap=1) == 1
     assert numba.get_num_threads() == 1
-    eng = importlib.import_module("village_env").make_batch(256, 2, seed=0, threads=1)
+    g = get_game(name)
+    p = min(g.PLAYER_COUNTS)
+    eng = g.make_batch(256, p, seed=0, threads=1)
     eng.random_play(2)
     assert numba.get_num_threads() == 1  # the engine's cap holds for a large batch
     with pytest.raises(ValueError):
-        importlib.import_module("village_env").make_batch(4, 2, threads=0)
+        g.make_batch(4, p, threads=0)

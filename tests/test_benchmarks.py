@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from core.registry import game_names, get_game
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -110,15 +112,17 @@ def test_a_target_on_another_field_keeps_its_rows_ratio():
     assert rollout["value"] == 9.0 and rollout["how"] == "rows"  # its own field, from the rows
 
 
-def test_api_instruction_counter_parts(tmp_path):
+@pytest.mark.parametrize("name", game_names())
+def test_api_instruction_counter_parts(tmp_path, name):
     """benchmarks.api_instructions (run under valgrind by hand): its loop is engine_speed's path
     (b) over the given seeds, and it reads callgrind's totals line."""
-    import village_env
     from benchmarks import api_instructions as ai
     from benchmarks.engine_speed import api_game
 
-    want = api_game(village_env, 2, 3) + api_game(village_env, 2, 4)
-    assert want > 0 and ai.api_loop(village_env, 2, range(3, 5)) == want
+    g = get_game(name)
+    p = min(g.PLAYER_COUNTS)
+    want = api_game(g, p, 3) + api_game(g, p, 4)
+    assert want > 0 and ai.api_loop(g, p, range(3, 5)) == want
     f = tmp_path / "cg.out.1"
     f.write_text("# callgrind format\nevents: Ir\nsummary: 30103748\n")
     assert ai._summary(f) == 30103748

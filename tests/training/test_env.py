@@ -5,6 +5,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from training_helpers import GAMES
 
+from core.bots import bot_names
 from core.registry import GameNotAvailableError, get_game
 from training.learn.env import SingleSeatEnv, parse_pool
 
@@ -52,10 +53,13 @@ def test_masked_random_rollout(game, players):
     assert ended_by_opponent + ended_by_learner == 6
 
 
-def test_reward_kinds_follow_returns():
-    g = get_game("village")
+@pytest.mark.parametrize("game", GAMES)
+def test_reward_kinds_follow_returns(game):
+    g = get_game(game)
+    counts = sorted(g.PLAYER_COUNTS)
+    players = counts[len(counts) // 2]  # a middle count: 3 of 2-4
     for kind in ("rank", "margin"):
-        env = SingleSeatEnv("village", 3, "random", reward_kind=kind)
+        env = SingleSeatEnv(game, players, "random", reward_kind=kind)
         rng = np.random.default_rng(1)
         env.reset(seed=3)
         done = False
@@ -65,10 +69,12 @@ def test_reward_kinds_follow_returns():
         assert r == pytest.approx(float(g.returns(env.state, kind)[env.seat]))
 
 
-def test_opponent_ends_game_reward_in_learner_frame():
+@pytest.mark.parametrize("game", GAMES)
+def test_opponent_ends_game_reward_in_learner_frame(game):
     """Play until some episode ends on an opponent's move; the reward is still the learner's."""
-    g = get_game("village")
-    env = SingleSeatEnv("village", 2, "random", reward_kind="margin")
+    g = get_game(game)
+    players = min(g.PLAYER_COUNTS)
+    env = SingleSeatEnv(game, players, "random", reward_kind="margin")
     rng = np.random.default_rng(5)
     for ep in range(40):
         env.reset(seed=100 + ep)
@@ -78,7 +84,7 @@ def test_opponent_ends_game_reward_in_learner_frame():
             done = te or tr
         if info["opponent_moves"] > 0:
             mine = float(g.returns(env.state, "margin")[env.seat])
-            theirs = float(g.returns(env.state, "margin")[1 - env.seat])
+            theirs = float(g.returns(env.state, "margin")[(env.seat + 1) % players])
             assert r == pytest.approx(mine)
             assert mine != theirs or mine == 0.0
             return
@@ -106,9 +112,13 @@ def test_truncated_game_ends_episode_as_truncated():
     assert V.RULES_DATA_HASH == old
 
 
-def test_reset_seed_replays_exactly():
+@pytest.mark.parametrize("game", GAMES)
+def test_reset_seed_replays_exactly(game):
+    pool = "random:1,heuristic:1" if "heuristic" in bot_names(game) else "random"
+    players = min(get_game(game).PLAYER_COUNTS)
+
     def run():
-        env = SingleSeatEnv("village", 2, "random:1,heuristic:1")
+        env = SingleSeatEnv(game, players, pool)
         obs, _ = env.reset(seed=42)
         rng = np.random.default_rng(9)
         trace = [obs]
@@ -123,29 +133,45 @@ def test_reset_seed_replays_exactly():
     assert np.array_equal(a, b) and np.array_equal(sa, sb)
 
 
-def test_illegal_action_modes():
+def _to_a_decision_with_an_illegal_action(env) -> int:
+    """Reset with seed 0 and play the first legal action until some action is illegal (a small
+    game may allow every action at first); that action."""
+    env.reset(seed=0)
+    for _ in range(10_000):
+        mask = env.action_masks()
+        if not mask.all():
+            return int(np.flatnonzero(~mask)[0])
+        _o, _r, te, tr, _i = env.step(int(np.flatnonzero(mask)[0]))
+        assert not (te or tr), "a game in which every action was always legal"
+    raise AssertionError("no illegal action in 10000 decisions")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_illegal_action_modes(game):
     from core.errors import IllegalActionError
 
-    env = SingleSeatEnv("village", 2, "random")
-    env.reset(seed=0)
-    bad = int(np.flatnonzero(~env.action_masks())[0])
+    players = min(get_game(game).PLAYER_COUNTS)
+    env = SingleSeatEnv(game, players, "random")
+    bad = _to_a_decision_with_an_illegal_action(env)
     _o, r, te, tr, info = env.step(bad)
     assert te and not tr and r == -1.0 and info["illegal_action"]
-    env = SingleSeatEnv("village", 2, "random", on_illegal="raise")
-    env.reset(seed=0)
+    env = SingleSeatEnv(game, players, "random", on_illegal="raise")
+    assert _to_a_decision_with_an_illegal_action(env) == bad
     before = env.state.copy()
     with pytest.raises(IllegalActionError):
         env.step(bad)
     assert np.array_equal(before, env.state)
 
 
-def test_bad_settings_are_refused():
+@pytest.mark.parametrize("game", GAMES)
+def test_bad_settings_are_refused(game):
+    counts = get_game(game).PLAYER_COUNTS
     with pytest.raises(ValueError, match="players must be one of"):
-        SingleSeatEnv("village", 5)
+        SingleSeatEnv(game, max(counts) + 1)
     with pytest.raises(ValueError, match="reward_kind"):
-        SingleSeatEnv("village", 2, reward_kind="points")
+        SingleSeatEnv(game, min(counts), reward_kind="points")
     with pytest.raises(ValueError, match="neither a bot"):
-        SingleSeatEnv("village", 2, "no_such_bot")
+        SingleSeatEnv(game, min(counts), "no_such_bot")
     with pytest.raises(GameNotAvailableError, match="unknown game"):
         SingleSeatEnv("chess", 2)
     with pytest.raises(ValueError, match="zero total weight"):

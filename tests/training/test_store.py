@@ -10,7 +10,8 @@ import sqlite3
 
 import pytest
 
-import village_env
+from core.bots import bot_names
+from core.registry import game_names, get_game
 from training.arena import replay as rp
 from training.arena.store import (
     SCHEMA_VERSION,
@@ -26,15 +27,27 @@ def _sha(path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _fill(path, games=2, specs=("random", "heuristic")) -> list:
-    ents = resolve_entrants("village", 2, list(specs))
-    jobs = schedule(2, ents, "round-robin", games, 3, village_env.RULES_DATA_HASH)
-    with GameStore(path, "village") as st:
+def _specs(name: str) -> list[str]:
+    """random and another bot the game has (not every game has a heuristic), one per seat."""
+    bot = "heuristic" if "heuristic" in bot_names(name) else "mcts:iters=20"
+    return ["random", bot, *["random"] * (_players(name) - 2)]
+
+
+def _players(name: str) -> int:
+    return min(get_game(name).PLAYER_COUNTS)
+
+
+def _fill(path, name: str) -> list:
+    """One deal in every rotation of one line-up, stored (and not stored twice)."""
+    p, specs = _players(name), _specs(name)
+    ents = resolve_entrants(name, p, specs)
+    jobs = schedule(p, ents, "round-robin", p, 3, get_game(name).RULES_DATA_HASH)
+    with GameStore(path, name) as st:
         ids = {e.label: st.entrant_id(e.spec, e.fingerprint) for e in ents}
-        tid = st.tournament_id("t", 2, {"x": 1})
+        tid = st.tournament_id("t", p, {"x": 1})
         todo = [(j, [ids[lab] for lab in j.labels]) for j in jobs]
-        assert run_jobs(st, "village", 2, todo, tid, 1, False) == len(jobs)
-        assert run_jobs(st, "village", 2, todo, tid, 1, False) == 0  # never twice
+        assert run_jobs(st, name, p, todo, tid, 1, False) == len(jobs)
+        assert run_jobs(st, name, p, todo, tid, 1, False) == 0  # never twice
         assert st.count() == len(jobs)
         return list(st.games())
 
@@ -45,31 +58,36 @@ def test_actions_pack_roundtrip():
     assert len(pack_actions(acts)) == 2 * len(acts)
 
 
-def test_stored_games_replay_to_their_scores(tmp_path):
-    recs = _fill(tmp_path / "s.sqlite")
-    assert len(recs) == 2
-    assert recs[0].seed == recs[1].seed  # one deal, both rotations
-    assert recs[0].seats == recs[1].seats[::-1]
+@pytest.mark.parametrize("name", game_names())
+def test_stored_games_replay_to_their_scores(tmp_path, name):
+    g, p = get_game(name), _players(name)
+    recs = _fill(tmp_path / "s.sqlite", name)
+    assert len(recs) == p
+    assert len({r.seed for r in recs}) == 1  # one deal, every rotation
+    if p == 2:
+        assert recs[0].seats == recs[1].seats[::-1]
     for rec in recs:
-        s, steps = rp.replay(village_env, rec, describe=True)
-        assert [int(x) for x in village_env.scores(s)] == rec.scores
+        s, steps = rp.replay(g, rec, describe=True)
+        assert [int(x) for x in g.scores(s)] == rec.scores
         assert len(steps) == rec.decisions == len(rec.actions) == len(rec.checks)
-        assert rec.rules_data_hash == village_env.RULES_DATA_HASH
+        assert rec.rules_data_hash == g.RULES_DATA_HASH
         assert all(st["description"] for st in steps)
 
 
-def test_replay_names_the_first_diverging_decision(tmp_path):
+@pytest.mark.parametrize("name", game_names())
+def test_replay_names_the_first_diverging_decision(tmp_path, name):
+    g = get_game(name)
     path = tmp_path / "s.sqlite"
-    rec = _fill(path)[0]
+    rec = _fill(path, name)[0]
     # a tampered action: the first decision with another legal choice
-    s = village_env.new_game(2, rec.seed)
+    s = g.new_game(_players(name), rec.seed)
     k = 0
     while True:
         a = rec.actions[k]
-        legal = [int(x) for x in village_env.legal_mask(s).nonzero()[0] if x != a]
+        legal = [int(x) for x in g.legal_mask(s).nonzero()[0] if x != a]
         if legal:
             break
-        s = village_env.step(s, a)
+        s = g.step(s, a)
         k += 1
     tampered = list(rec.actions)
     tampered[k] = legal[0]
@@ -77,16 +95,17 @@ def test_replay_names_the_first_diverging_decision(tmp_path):
     db.execute("UPDATE games SET actions = ? WHERE id = ?", (pack_actions(tampered), rec.id))
     db.commit()
     db.close()
-    with GameStore(path, "village") as st:
+    with GameStore(path, name) as st:
         bad = st.game(rec.id)
     with pytest.raises(rp.ReplayMismatch, match=f"decision {k} "):
-        rp.replay(village_env, bad)
+        rp.replay(g, bad)
     assert rp.main(["--db", str(path), "--game-id", str(rec.id)]) == 2
 
 
-def test_replay_cli_and_export(tmp_path, capsys):
+@pytest.mark.parametrize("name", game_names())
+def test_replay_cli_and_export(tmp_path, capsys, name):
     path = tmp_path / "s.sqlite"
-    recs = _fill(path)
+    recs = _fill(path, name)
     assert rp.main(["--db", str(path), "--game-id", str(recs[1].id)]) == 0
     out = capsys.readouterr().out
     assert "verified by replay" in out and "seat 0: " in out
@@ -96,35 +115,39 @@ def test_replay_cli_and_export(tmp_path, capsys):
     g = json.loads(lines[0])
     assert g["scores"] == recs[0].scores and g["setup"]["seed"] == recs[0].seed
     assert len(g["actions"]) == recs[0].decisions and g["actions"][0]["description"]
-    assert {s["entrant"] for s in g["seats"]} == {"random", "heuristic"}
+    assert {s["entrant"] for s in g["seats"]} == set(_specs(name))
     assert rp.main(["--db", str(path), "--game-id", "999"]) == 2
     assert "no game with id 999" in capsys.readouterr().err
 
 
-def test_other_game_is_refused_and_file_unchanged(tmp_path):
+@pytest.mark.parametrize("name", game_names())
+def test_other_game_is_refused_and_file_unchanged(tmp_path, name):
     path = tmp_path / "s.sqlite"
-    _fill(path)
+    _fill(path, name)
     before = _sha(path)
-    with pytest.raises(StoreError, match="store of 'village' games"):
-        GameStore(path, "troyes")
+    other = next(n for n in game_names() if n != name)
+    with pytest.raises(StoreError, match=f"store of '{name}' games"):
+        GameStore(path, other)
     assert _sha(path) == before
 
 
-def test_newer_schema_is_refused_and_file_unchanged(tmp_path):
+@pytest.mark.parametrize("name", game_names())
+def test_newer_schema_is_refused_and_file_unchanged(tmp_path, name):
     path = tmp_path / "s.sqlite"
-    GameStore(path, "village").close()
+    GameStore(path, name).close()
     db = sqlite3.connect(path)
     db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (SCHEMA_VERSION + 1,))
     db.commit()
     db.close()
     before = _sha(path)
     with pytest.raises(StoreError, match="newer than this library"):
-        GameStore(path, "village")
+        GameStore(path, name)
     assert _sha(path) == before
 
 
+@pytest.mark.parametrize("name", game_names())
 @pytest.mark.parametrize("kind", ["text", "foreign-sqlite", "truncated"])
-def test_foreign_or_corrupt_file_is_refused_and_unchanged(tmp_path, kind):
+def test_foreign_or_corrupt_file_is_refused_and_unchanged(tmp_path, kind, name):
     path = tmp_path / "s.sqlite"
     if kind == "text":
         path.write_text("game,score\nvillage,3\n")
@@ -134,12 +157,12 @@ def test_foreign_or_corrupt_file_is_refused_and_unchanged(tmp_path, kind):
         db.commit()
         db.close()
     else:
-        _fill(path)
+        _fill(path, name)
         data = path.read_bytes()
         path.write_bytes(data[: len(data) // 2])
     before = _sha(path)
     with pytest.raises(StoreError, match="not a game store|corrupt"):
-        GameStore(path, "village")
+        GameStore(path, name)
     assert _sha(path) == before
     assert rp.main(["--db", str(path), "--game-id", "1"]) == 2
     assert _sha(path) == before

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import sys
 from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 
 import village_env
+from core.bots import bot_names
+from core.registry import game_names, get_game
 from training.agents.registry import AgentSpecError, agent_fingerprint, make_agent
 from training.arena import tournament as tn
 from training.arena.replay import replay
@@ -19,11 +22,25 @@ from training.arena.store import GameStore
 
 RULES = village_env.RULES_DATA_HASH
 FIRST = "py:tournament_agents:first_legal"
+GAME_PLAYERS = [(n, p) for n in game_names() for p in get_game(n).PLAYER_COUNTS]
 
 
-def _games(db) -> list[dict]:
+def _bot(name: str) -> str:
+    """A bot other than random that the game has (not every game has a heuristic)."""
+    return "heuristic" if "heuristic" in bot_names(name) else "mcts:iters=20"
+
+
+def _fewest(name: str) -> int:
+    return min(get_game(name).PLAYER_COUNTS)
+
+
+def _other_game(name: str) -> str:
+    return next(n for n in game_names() if n != name)
+
+
+def _games(db, name: str = "village") -> list[dict]:
     """Stored games without what legitimately differs between runs (ids, clocks)."""
-    with GameStore(db, "village") as st:
+    with GameStore(db, name) as st:
         recs = list(st.games())
     skip = {"id", "wall_seconds", "finished_utc", "tournament_id"}
     out = [{k: v for k, v in dataclasses.asdict(r).items() if k not in skip} for r in recs]
@@ -43,24 +60,27 @@ def _games(db) -> list[dict]:
         ("mcts:iters=-3", "mcts"),
     ],
 )
-def test_bad_specs_are_refused_in_one_line(spec, why):
+@pytest.mark.parametrize("name", game_names())
+def test_bad_specs_are_refused_in_one_line(name, spec, why):
     with pytest.raises(AgentSpecError) as e:
-        make_agent(spec, "village", 2)
+        make_agent(spec, name, _fewest(name))
     msg = str(e.value)
     assert why in msg and "\n" not in msg
     if why == "neither a bot":  # lists what is accepted
-        for accepted in ("random", "heuristic", "mcts", "checkpoint PATH", "py:"):
+        for accepted in (*bot_names(name), "mcts", "checkpoint PATH", "py:"):
             assert accepted in msg
 
 
-def test_user_agent_protocol():
-    agent = make_agent(FIRST, "village", 2, seed=7)
-    s = village_env.new_game(2, 1)
-    assert agent.act(s) == int(village_env.legal_mask(s).nonzero()[0][0])
+@pytest.mark.parametrize("name", game_names())
+def test_user_agent_protocol(name):
+    g, p = get_game(name), _fewest(name)
+    agent = make_agent(FIRST, name, p, seed=7)
+    s = g.new_game(p, 1)
+    assert agent.act(s) == int(g.legal_mask(s).nonzero()[0][0])
     assert agent.name == "first-legal"
     agent.reset(11)
     assert agent.inner.resets == [11]
-    cheat = make_agent("py:tournament_agents:cheater", "village", 2)
+    cheat = make_agent("py:tournament_agents:cheater", name, p)
     with pytest.raises(AgentSpecError, match="not a legal action"):
         cheat.act(s)
 
@@ -77,10 +97,12 @@ def test_fingerprints_follow_contents_not_names():
 
 
 # -- the schedule --------------------------------------------------------------------------------
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_rotations_are_a_latin_square_on_one_deal(players):
-    ents = tn.resolve_entrants("village", players, ["random", "heuristic", FIRST, "random"])
-    jobs = tn.schedule(players, ents, "round-robin", 2 * players, 5, RULES)
+@pytest.mark.parametrize("name, players", GAME_PLAYERS)
+def test_rotations_are_a_latin_square_on_one_deal(name, players):
+    specs = ["random", _bot(name), FIRST, "random"]
+    specs += ["random"] * (players - len(specs))  # a game for more than 4 players
+    ents = tn.resolve_entrants(name, players, specs)
+    jobs = tn.schedule(players, ents, "round-robin", 2 * players, 5, get_game(name).RULES_DATA_HASH)
     by_block: dict = {}
     for j in jobs:
         by_block.setdefault((j.lineup, j.deal), []).append(j)
@@ -95,92 +117,110 @@ def test_rotations_are_a_latin_square_on_one_deal(players):
     assert len({j.match_key for j in jobs}) == len(jobs)
 
 
-def test_adding_an_entrant_keeps_the_existing_games():
-    a = tn.resolve_entrants("village", 2, ["random", "heuristic"])
-    b = tn.resolve_entrants("village", 2, ["random", "heuristic", FIRST])
-    ja = tn.schedule(2, a, "round-robin", 4, 0, RULES)
-    jb = tn.schedule(2, b, "round-robin", 4, 0, RULES)
+@pytest.mark.parametrize("name, players", GAME_PLAYERS)
+def test_adding_an_entrant_keeps_the_existing_games(name, players):
+    rules, games = get_game(name).RULES_DATA_HASH, 2 * players
+    base = ["random", _bot(name)] + ["random"] * (players - 2)
+    a = tn.resolve_entrants(name, players, base)
+    b = tn.resolve_entrants(name, players, [*base, FIRST])
+    ja = tn.schedule(players, a, "round-robin", games, 0, rules)
+    jb = tn.schedule(players, b, "round-robin", games, 0, rules)
+    assert len(ja) == games
     assert {j.match_key for j in ja} <= {j.match_key for j in jb}
-    assert len(jb) == 3 * len(ja)
-    g = tn.schedule(2, b, f"gauntlet:{FIRST}", 4, 0, RULES)
-    assert len(g) == 2 * 4 and all(FIRST in j.specs for j in g)
+    assert len(jb) == (players + 1) * len(ja)  # C(players + 1, players) line-ups
+    g = tn.schedule(players, b, f"gauntlet:{FIRST}", games, 0, rules)
+    assert len(g) == players * games and all(FIRST in j.specs for j in g)
     with pytest.raises(ValueError, match="gauntlet"):
-        tn.schedule(2, b, "gauntlet:nobody", 4, 0, RULES)
+        tn.schedule(players, b, "gauntlet:nobody", games, 0, rules)
     with pytest.raises(ValueError, match="round-robin or gauntlet"):
-        tn.schedule(2, b, "swiss", 4, 0, RULES)
+        tn.schedule(players, b, "swiss", games, 0, rules)
 
 
 # -- playing, workers, resuming --------------------------------------------------------------------
 SPECS = ["random", "heuristic", FIRST]
 
 
-def test_one_and_two_workers_give_identical_games_and_ratings(tmp_path):
-    r1 = tn.run_tournament("village", 2, SPECS, 4, tmp_path / "a.sqlite", progress=False)
-    r2 = tn.run_tournament("village", 2, SPECS, 4, tmp_path / "b.sqlite", workers=2, progress=False)
-    assert r1["played_now"] == r2["played_now"] == 12
-    assert _games(tmp_path / "a.sqlite") == _games(tmp_path / "b.sqlite")
+def _specs(name: str) -> list[str]:
+    return ["random", _bot(name), FIRST]
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_one_and_two_workers_give_identical_games_and_ratings(name, tmp_path):
+    g, p, specs = get_game(name), _fewest(name), _specs(name)
+    games = 2 * p
+    run = tn.run_tournament
+    r1 = run(name, p, specs, games, tmp_path / "a.sqlite", progress=False)
+    r2 = run(name, p, specs, games, tmp_path / "b.sqlite", workers=2, progress=False)
+    line_ups = math.comb(3, p)
+    assert r1["played_now"] == r2["played_now"] == line_ups * games
+    assert _games(tmp_path / "a.sqlite", name) == _games(tmp_path / "b.sqlite", name)
     assert r1["board"] == r2["board"]
     # every stored game replays to its stored scores
-    with GameStore(tmp_path / "b.sqlite", "village") as st:
+    with GameStore(tmp_path / "b.sqlite", name) as st:
         for rec in st.games():
-            s, _ = replay(village_env, rec)
-            assert [int(x) for x in village_env.scores(s)] == rec.scores
+            s, _ = replay(g, rec)
+            assert [int(x) for x in g.scores(s)] == rec.scores
     # the same command again plays nothing; a new entrant plays only its own line-ups
-    again = tn.run_tournament("village", 2, SPECS, 4, tmp_path / "a.sqlite", progress=False)
+    again = run(name, p, specs, games, tmp_path / "a.sqlite", progress=False)
     assert again["played_now"] == 0 and again["board"] == r1["board"]
-    more = tn.run_tournament(
-        "village", 2, [*SPECS, "random"], 4, tmp_path / "a.sqlite", progress=False
-    )
-    assert more["played_now"] == 12  # 6 line-ups, the 3 with the second random are new
-    assert more["stored_games"] == 24
+    more = run(name, p, [*specs, "random"], games, tmp_path / "a.sqlite", progress=False)
+    # only the line-ups with the second random are new
+    assert more["played_now"] == (math.comb(4, p) - line_ups) * games
+    assert more["stored_games"] == math.comb(4, p) * games
 
 
-def test_killed_worker_loses_and_duplicates_nothing(tmp_path, monkeypatch):
+@pytest.mark.parametrize("name", game_names())
+def test_killed_worker_loses_and_duplicates_nothing(name, tmp_path, monkeypatch):
     db = tmp_path / "k.sqlite"
-    specs = ["random", "py:tournament_agents:killer"]
-    ents = tn.resolve_entrants("village", 2, specs)
-    jobs = tn.schedule(2, ents, "round-robin", 12, 0, RULES)
+    g, p = get_game(name), _fewest(name)
+    specs = ["random", "py:tournament_agents:killer", *["random"] * (p - 2)]
+    ents = tn.resolve_entrants(name, p, specs)
+    jobs = tn.schedule(p, ents, "round-robin", 12, 0, g.RULES_DATA_HASH)
     victim = jobs[7]
     seat = victim.labels.index(specs[1])
     kill_file = tmp_path / "kill"
     kill_file.write_text(str(victim.agent_seeds[seat]))
     monkeypatch.setenv("TOURNAMENT_TEST_KILL_FILE", str(kill_file))
     with pytest.raises(BrokenProcessPool):
-        tn.run_tournament("village", 2, specs, 12, db, workers=2, progress=False)
+        tn.run_tournament(name, p, specs, 12, db, workers=2, progress=False)
     assert not kill_file.exists()  # the worker did die
-    partial = _games(db)
+    partial = _games(db, name)
     assert 0 < len(partial) < len(jobs)
-    assert victim.match_key not in {g["match_key"] for g in partial}
-    with GameStore(db, "village") as st:  # what was stored is whole: it replays
+    assert victim.match_key not in {r["match_key"] for r in partial}
+    with GameStore(db, name) as st:  # what was stored is whole: it replays
         for rec in st.games():
-            replay(village_env, rec)
-    done = tn.run_tournament("village", 2, specs, 12, db, workers=1, progress=False)
+            replay(g, rec)
+    done = tn.run_tournament(name, p, specs, 12, db, workers=1, progress=False)
     assert done["played_now"] == len(jobs) - len(partial)
-    full = _games(db)
-    assert len(full) == len(jobs) == len({g["match_key"] for g in full})
+    full = _games(db, name)
+    assert len(full) == len(jobs) == len({r["match_key"] for r in full})
     clean = tmp_path / "clean.sqlite"
-    tn.run_tournament("village", 2, specs, 12, clean, workers=1, progress=False)
-    assert full == _games(clean)
+    tn.run_tournament(name, p, specs, 12, clean, workers=1, progress=False)
+    assert full == _games(clean, name)
 
 
-def test_ctrl_c_leaves_only_whole_games(tmp_path, monkeypatch):
+@pytest.mark.parametrize("name", game_names())
+def test_ctrl_c_leaves_only_whole_games(name, tmp_path, monkeypatch):
     db = tmp_path / "i.sqlite"
-    specs = ["random", "py:tournament_agents:interrupter"]
-    ents = tn.resolve_entrants("village", 2, specs)
-    jobs = tn.schedule(2, ents, "round-robin", 40, 0, RULES)
+    g, p = get_game(name), _fewest(name)
+    games = math.lcm(40, p)  # 5 chunks of 8 games (more for a game of at least 3 players)
+    specs = ["random", "py:tournament_agents:interrupter", *["random"] * (p - 2)]
+    ents = tn.resolve_entrants(name, p, specs)
+    jobs = tn.schedule(p, ents, "round-robin", games, 0, g.RULES_DATA_HASH)
+    assert len(jobs) == games
     victim = jobs[29]  # in the fourth chunk of 8 games
     kill_file = tmp_path / "kill"
     kill_file.write_text(str(victim.agent_seeds[victim.labels.index(specs[1])]))
     monkeypatch.setenv("TOURNAMENT_TEST_KILL_FILE", str(kill_file))
     with pytest.raises(KeyboardInterrupt):
-        tn.run_tournament("village", 2, specs, 40, db, progress=False)
-    partial = _games(db)
+        tn.run_tournament(name, p, specs, games, db, progress=False)
+    partial = _games(db, name)
     assert len(partial) == 24  # the three chunks finished before the interrupted one
-    with GameStore(db, "village") as st:
+    with GameStore(db, name) as st:
         for rec in st.games():
-            replay(village_env, rec)
-    done = tn.run_tournament("village", 2, specs, 40, db, progress=False)
-    assert done["played_now"] == 16 and len(_games(db)) == 40
+            replay(g, rec)
+    done = tn.run_tournament(name, p, specs, games, db, progress=False)
+    assert done["played_now"] == games - 24 and len(_games(db, name)) == games
 
 
 def test_sprt_stops_when_decided(tmp_path):
@@ -200,48 +240,53 @@ def test_sprt_stops_when_decided(tmp_path):
         tn.run_tournament("village", 2, SPECS, 4, tmp_path / "x.sqlite", sprt=(0, 50))
 
 
-def test_rules_hashes_are_not_pooled(tmp_path):
+@pytest.mark.parametrize("name", game_names())
+def test_rules_hashes_are_not_pooled(name, tmp_path):
     db = tmp_path / "r.sqlite"
-    tn.run_tournament("village", 2, ["random", "heuristic"], 2, db, progress=False)
+    p = _fewest(name)
+    specs = ["random", _bot(name), *["random"] * (p - 2)]
+    tn.run_tournament(name, p, specs, p, db, progress=False)
     import sqlite3
 
     con = sqlite3.connect(db)  # as if the first games had been played under other rules data
     con.execute("UPDATE games SET rules_data_hash = 'other', match_key = match_key || 'x'")
     con.commit()
     con.close()
-    r = tn.run_tournament("village", 2, ["random", "heuristic"], 2, db, progress=False)
-    assert r["played_now"] == 2 and r["stored_games"] == 2
-    pooled = tn.run_tournament(
-        "village", 2, ["random", "heuristic"], 2, db, pool_rules=True, progress=False
-    )
-    assert pooled["stored_games"] == 4
+    r = tn.run_tournament(name, p, specs, p, db, progress=False)
+    assert r["played_now"] == p and r["stored_games"] == p
+    pooled = tn.run_tournament(name, p, specs, p, db, pool_rules=True, progress=False)
+    assert pooled["stored_games"] == 2 * p
 
 
-def test_cli_report_and_errors(tmp_path, capsys):
+@pytest.mark.parametrize("name", game_names())
+def test_cli_report_and_errors(name, tmp_path, capsys):
     db = tmp_path / "c.sqlite"
+    bot, rules, other = _bot(name), get_game(name).RULES_DATA_HASH, _other_game(name)
+    p = _fewest(name)
+    pair = ["random", bot, *["random"] * (p - 2)]
     rc = tn.main(
-        ["--game", "village", "--players", "2", "--agents", "random", "heuristic",
-         "--games", "2", "--db", str(db), "--no-progress", "--report", str(tmp_path / "rep")]
+        ["--game", name, "--players", str(p), "--agents", *pair,
+         "--games", str(p), "--db", str(db), "--no-progress", "--report", str(tmp_path / "rep")]
     )  # fmt: skip
     assert rc == 0
     out = capsys.readouterr().out
-    assert "heuristic" in out and RULES in out
+    assert bot in out and rules in out
     md = (tmp_path / "rep" / "leaderboard.md").read_text()
-    assert "heuristic" in md and "random" in md and RULES in md
+    assert bot in md and "random" in md and rules in md
     for png in ("ratings.png", "winrates.png"):
         assert (tmp_path / "rep" / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     res = json.loads((tmp_path / "rep" / "result.json").read_text())
-    assert res["stored_games"] == 2 and res["rules_data_hash"] == RULES
+    assert res["stored_games"] == p and res["rules_data_hash"] == rules
     for argv, why in [
-        (["--agents", "random", "bogus"], "neither a bot"),
-        (["--agents", "random", "heuristic", "--games", "3"], "multiple of --players"),
-        (["--agents", "random"], "at least --players"),
-        (["--agents", "random", "heuristic", "--format", "swiss"], "round-robin or gauntlet"),
-        (["--agents", "random", "heuristic", "--game", "troyes"], "store of 'village' games"),
-        (["--agents", "random", "heuristic", "--sprt", "x"], "ELO0,ELO1"),
+        (["--agents", *pair[:-1], "bogus"], "neither a bot"),
+        (["--agents", *pair, "--games", str(p + 1)], "multiple of --players"),
+        (["--agents", *pair[:-1]], "at least --players"),
+        (["--agents", *pair, "--format", "swiss"], "round-robin or gauntlet"),
+        (["--agents", *["random"] * p, "--game", other], f"store of '{name}' games"),
+        (["--agents", *pair, "--sprt", "x"], "ELO0,ELO1"),
     ]:
         with pytest.raises(SystemExit):
-            tn.main([*argv, "--db", str(db), "--no-progress"])
+            tn.main(["--game", name, "--players", str(p), *argv, "--db", str(db), "--no-progress"])
         assert why in capsys.readouterr().err
 
 

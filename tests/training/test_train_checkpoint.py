@@ -119,6 +119,34 @@ def test_resume_continues_the_run(run_dir, tmp_path):
         tr.main(["--resume", str(copy), "--timesteps", "100", "--no-progress"])
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_tiny_run_per_game_loads_plays_and_resumes(game, tmp_path):
+    """The cheap version, for every registered game, of the Village run above: a 128-step run
+    writes a checkpoint of that game, it plays a full game as an agent, and the run resumes."""
+    g = get_game(game)
+    players = min(g.PLAYER_COUNTS)
+    out = tmp_path / game
+    argv = [a for a in TINY]
+    argv[argv.index("--timesteps") + 1] = "128"
+    argv[argv.index("--snapshot-every") + 1] = "64"
+    argv[argv.index("--checkpoint-every") + 1] = "64"
+    argv += ["--game", game, "--players", str(players), "--seed", "1", "--no-tensorboard"]
+    assert tr.main(argv + ["--out", str(out)]) == 0
+    side = read_sidecar(out / "final")
+    assert side["game"] == game and side["players"] == players
+    assert side["num_actions"] == g.NUM_ACTIONS and side["obs_size"] == g.OBS_SIZE
+    assert side["rules_data_hash"] == g.RULES_DATA_HASH
+    assert side["num_timesteps"] >= 128
+    agent = make_agent(str(out), game, players, seed=0)
+    assert isinstance(agent, PolicyAgent)
+    others = [make_agent("random", game, players, seed=k) for k in range(1, players)]
+    assert g.is_terminal(play_game(g, [agent, *others], 5))
+    assert tr.main(["--resume", str(out), "--timesteps", "256", "--no-progress"]) == 0
+    assert read_sidecar(out / "final")["num_timesteps"] >= 256
+    with pytest.raises(SystemExit):  # not beyond what is trained
+        tr.main(["--resume", str(out), "--timesteps", "100", "--no-progress"])
+
+
 def _copy_ckpt(run_dir, tmp_path):
     for suf in (".zip", ".policy.npz", ".json"):
         shutil.copy(run_dir / f"final{suf}", tmp_path / f"c{suf}")

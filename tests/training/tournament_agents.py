@@ -94,7 +94,9 @@ class Cheater:
     name = "cheater"
 
     def act(self, state, legal_mask, seat) -> int:
-        return int(np.flatnonzero(~legal_mask)[0])
+        illegal = np.flatnonzero(~legal_mask)
+        # where every action is legal (a small game's first move), an id past the last action
+        return int(illegal[0]) if len(illegal) else len(legal_mask)
 
 
 def cheater(game_name, players, seed):
