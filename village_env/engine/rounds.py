@@ -5,8 +5,6 @@ setup can begin the first turn without importing this module."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from core.jit import jit
 from core.rng import rng_below
 from village_env.engine.board import (
@@ -399,36 +397,47 @@ def end_mass(s, T):
 
 # --- final scoring (rules §5.2) ---------------------------------------------------------------
 @jit
+def final_score_part(s, T, p, k):
+    """Final-scoring category k (0 travel, 1 council, 2 church, 3 chronicle, 4 customers,
+    5 coins) of player p as the state stands (rules §5.2)."""
+    if k == 0:
+        markers = 0
+        for c in range(N_CITIES):
+            markers += s[S_MARK + N_CITIES * p + c]
+        return T[T_TRAVEL_SCORE + min(markers, TRAVEL_SCORE_TOP)]
+    if k == 1:
+        council = 0
+        for lv in range(N_LEVELS):
+            council += count_at(s, p, LOC_COUNCIL + lv) * T[T_COUNCIL_SCORE + lv]
+        return council
+    if k == 2:
+        church = 0
+        for w in range(N_WINDOWS):
+            church += count_at(s, p, LOC_WINDOW + w) * T[T_WINDOW_SCORE + w]
+        return church
+    if k == 3:
+        return T[T_CHRONICLE_SCORE + min(count_at(s, p, LOC_CHRONICLE), CHRONICLE_SCORE_TOP)]
+    if k == 4:
+        cust = 0
+        for t in range(N_CUSTOMERS):
+            if s[S_OWNER + t] == p:
+                cust += T[T_CUSTOMER_VALUE + t]
+        return cust
+    return s[S_COINS + p] * T[T_COIN_SCORE]
+
+
+@jit
 def final_score_parts(s, T, p, out):
     """out[0..N_SCORE_PARTS-1] = travel, council, church, chronicle, customers, coins for p."""
-    markers = 0
-    for c in range(N_CITIES):
-        markers += s[S_MARK + N_CITIES * p + c]
-    out[0] = T[T_TRAVEL_SCORE + min(markers, TRAVEL_SCORE_TOP)]
-    council = 0
-    for lv in range(N_LEVELS):
-        council += count_at(s, p, LOC_COUNCIL + lv) * T[T_COUNCIL_SCORE + lv]
-    out[1] = council
-    church = 0
-    for w in range(N_WINDOWS):
-        church += count_at(s, p, LOC_WINDOW + w) * T[T_WINDOW_SCORE + w]
-    out[2] = church
-    out[3] = T[T_CHRONICLE_SCORE + min(count_at(s, p, LOC_CHRONICLE), CHRONICLE_SCORE_TOP)]
-    cust = 0
-    for t in range(N_CUSTOMERS):
-        if s[S_OWNER + t] == p:
-            cust += T[T_CUSTOMER_VALUE + t]
-    out[4] = cust
-    out[5] = s[S_COINS + p] * T[T_COIN_SCORE]
+    for k in range(N_SCORE_PARTS):
+        out[k] = final_score_part(s, T, p, k)
 
 
 @jit
 def final_scoring(s, T):
-    parts = np.zeros(N_SCORE_PARTS, dtype=np.int64)  # once per game
     for p in range(s[S_NP]):
-        final_score_parts(s, T, p, parts)
         for k in range(N_SCORE_PARTS):  # rules §5.2, each category to its own source
-            add_prestige(s, p, parts[k], SRC_FINAL + k)
+            add_prestige(s, p, final_score_part(s, T, p, k), SRC_FINAL + k)
     clear_context(s)
     s[S_PHASE] = PH_OVER
     s[S_ACTOR] = -1

@@ -30,8 +30,7 @@ __all__ = [
     "r_observe",
 ]
 
-ALLOCATES = True  # final scoring allocates a small array once per game (and a game may end in
-# settle), so the step driver, new and step keep numba's runtime
+ALLOCATES = False  # the rules code allocates nothing (final scoring included)
 MASK_WRITES_STATE = False  # legal_mask_into only reads the state
 
 
