@@ -10,8 +10,8 @@ Options (all through `jit(...)`):
   of arrays returned...); it fails to compile instead. In exchange no reference count is taken for
   each array passed from call to call, which was ~15 % of all instructions of a random Troyes
   game, and each array argument of an entry point is unboxed ~0.1 us faster. The rules code uses
-  it everywhere; a function that must allocate (final scoring in Village, the compiled game
-  loops) keeps the default. ``_nrt`` is a numba option without a public name:
+  it everywhere; a function that must allocate (the compiled game loops of the batch engine and
+  the benchmarks) keeps the default. ``_nrt`` is a numba option without a public name:
   `tests/core/test_jit.py` fails loudly if numba stops honouring it.
 - ``inline=True`` (numba's ``inline="always"``): inlined at numba IR level into every caller;
   used for tiny helpers on the hottest paths (mask bit scans, the RNG).
