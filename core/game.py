@@ -212,8 +212,12 @@ class Game:
 
     def load_rules_data(self, rd: ModuleType | None = None) -> str:
         """Use other rules data (e.g. `tables.rules_with(...)`; default: the game's own
-        rules_data.py); returns the new RULES_DATA_HASH. Shapes must match the layout."""
-        T = self.spec.build_tables(self.spec.rules_data if rd is None else rd)
+        rules_data.py); returns the new RULES_DATA_HASH. A game whose spec names a `rules_keys`
+        module checks `rd` first exactly as a rules override file is checked (types, ranges,
+        the relations between values the engine relies on, the layout's shapes): a refusal is
+        one RulesDataError line (a ValueError) naming the key, the value and what is allowed,
+        and the tables in use and RULES_DATA_HASH stay as they were."""
+        T = self._checked_tables(self.spec.rules_data if rd is None else rd)
         T.setflags(write=False)
         # one tuple swapped whole: a reader sees the old tables with the old entry points or
         # the new with the new (the memo records the tables it was made with); the entry points
@@ -221,6 +225,13 @@ class Game:
         self._box[0] = (T, *(_CompileOnFirstCall(self, T, i) for i in range(1, 5)))
         self.rules_data_hash = self.spec.tables_hash(T)
         return self.rules_data_hash
+
+    def _checked_tables(self, rd) -> np.ndarray:
+        """The tables of rules data `rd`, built by the game's `RulesKeys.validate` (the one
+        validation core.rules_file also runs on files) where its spec names one."""
+        if self.spec.rules_keys is None:
+            return self.spec.build_tables(rd)
+        return importlib.import_module(self.spec.rules_keys).RULES.validate(rd)
 
     @contextlib.contextmanager
     def using_rules_data(self, rd: ModuleType | None):

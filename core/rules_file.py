@@ -1,4 +1,4 @@
-"""Rules override files: provisional values and rules variants as one JSON format.
+"""Rules data validation and rules override files (provisional values and rules variants).
 
 A file names a game and replaces values of its rules data (`<game>_env/rules_data.py`)::
 
@@ -8,55 +8,97 @@ A file names a game and replaces values of its rules data (`<game>_env/rules_dat
 Keys are dotted paths (the key scheme, docs/rules_data.md): a whole rules-data name
 (`MASS_MAJORITY_PRESTIGE`), then a dict key (`REFILL_PER_COLOUR.2`), a row label
 (`ACTIVITY_CARDS.MERCHANT`, `CUSTOMERS.T4`) or a named field (`.hire`, `.purchase_cubes`), and
-for unnamed sequences a 0-based position (`TRAVEL_SCORE.3`). Each game describes its names once
-as a tree of the nodes below (`<game>_env/rules_keys.py`, a `RulesKeys`); this module parses,
-validates and applies a file to a *copy* of the default rules data (the module is never mutated),
-and builds the tables from it, so a shape the table layout cannot hold is refused by the game's
-own `build_tables`. Every problem is one `RulesFileError` line naming the file and the key, and a
-bad file changes nothing: nothing here swaps the tables in; `Game.load_rules_data(ns)` does that.
+for unnamed sequences a 0-based position (`TRAVEL_SCORE.3`). Each game declares every name its
+`build_tables` reads once, as a tree of the nodes below with their shapes and ranges, plus its
+rules across keys (`<game>_env/rules_keys.py`, a `RulesKeys`). `RulesKeys.validate` is the one
+validation of rules data: a file is reshaped from JSON, applied to a *copy* of the default rules
+data (the module is never mutated) and validated; `Game.load_rules_data(rd)` validates a Python
+object the same way before it swaps the tables in. Every problem is one line naming where the data
+came from and the key (`RulesFileError` for a file, `RulesDataError`, its base and a ValueError,
+for a Python object), and a refusal changes nothing.
 
-CLI (per game, `python -m <game>_env.rules_data`): `--check FILE`, `--list`;
-`python -m core.rules_file --write-docs` regenerates the generated part of docs/rules_data.md.
+CLI, for any game that declares rules keys: `python -m core.rules_file --game GAME --check FILE`
+(validate a file, show its changes and hash), `--game GAME --list` (the provisional values), and
+`python -m core.rules_file --write-docs` (regenerate the generated part of docs/rules_data.md).
 """
 
 from __future__ import annotations
 
+import argparse
 import copy
 import difflib
 import importlib
 import json
+import numbers
 import sys
 import types
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from core.registry import game_names, game_packages, get_game
+from core.registry import GameNotAvailableError, game_names, game_packages, get_game
 
 FILE_FIELDS = ("game", "description", "values")
 DOC_PATH = Path(__file__).resolve().parent.parent / "docs" / "rules_data.md"
 DOC_MARKER = "<!-- generated below by `python -m core.rules_file --write-docs`; do not edit -->"
 
 
-class RulesFileError(ValueError):
+class RulesDataError(ValueError):
+    """Rules data that cannot be used: one line naming where it came from, the key, the value and
+    what is allowed."""
+
+
+class RulesFileError(RulesDataError):
     """A rules override file that cannot be used: one line naming the file and the key."""
 
 
 class _Bad(Exception):
-    """A problem found inside a value (the caller adds file and key)."""
+    """A problem inside a value: the message and the labels from the value down to the part."""
+
+    def __init__(self, msg: str, path: tuple[str, ...] = ()):
+        super().__init__(msg)
+        self.msg, self.path = msg, path
+
+    def under(self, label) -> _Bad:
+        return _Bad(self.msg, (str(label), *self.path))
 
 
 # --- the nodes a game's key tree is made of -------------------------------------------------------
 
 
 def _is_int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
+    """An integer (Python or numpy); a bool is not one."""
+    return isinstance(v, numbers.Integral) and not isinstance(v, bool)
+
+
+def _show(v) -> str:
+    """A value as a message shows it (as JSON where it can be: a file and Python read alike)."""
+    try:
+        return json.dumps(v)
+    except (TypeError, ValueError):
+        return repr(v)
+
+
+def _what(v) -> str:
+    """What a value of the wrong kind is, in a few words."""
+    if isinstance(v, dict):
+        return "a dict"
+    if isinstance(v, (list, tuple)):
+        return f"a list of {len(v)}"
+    return _show(v)
 
 
 class Node:
-    """One value of the rules data: how to read JSON for it, show it and address inside it."""
+    """One value of the rules data: what is allowed (`check`), how to read JSON for it, show it and
+    address inside it. `check(pv, dv)` is the one validation of a Python value `pv` (`dv`: the
+    default value at the same place, None where there is none); it raises _Bad naming the part.
+    `convert` only reshapes JSON into Python values (names to codes, lists to tuples) and leaves
+    every judgement to `check`, so a file and a Python object are checked by the same code."""
 
     def convert(self, v, old):  # JSON value -> Python value (old: the value it replaces)
+        return v
+
+    def check(self, pv, dv) -> None:
         raise NotImplementedError
 
     def to_json(self, pv):
@@ -85,12 +127,11 @@ class Int(Node):
     lo: int = 0
     hi: int | None = None
 
-    def convert(self, v, old):
-        if not _is_int(v):
-            raise _Bad(f"expected an integer, got {json.dumps(v)}")
-        if v < self.lo or (self.hi is not None and v > self.hi):
-            raise _Bad(f"{v} is out of range ({self.describe()})")
-        return v
+    def check(self, pv, dv=None):
+        if not _is_int(pv):
+            raise _Bad(f"{_show(pv)} is not an integer ({self.describe()})")
+        if pv < self.lo or (self.hi is not None and pv > self.hi):
+            raise _Bad(f"{int(pv)} is out of range ({self.describe()})")
 
     def to_json(self, pv):
         return int(pv)
@@ -112,8 +153,21 @@ class Choice(Node):
             for opt in self.options.values():
                 if not isinstance(opt, str) and opt == v:
                     return opt
-        names = ", ".join(self.options)
-        raise _Bad(f"{json.dumps(v)} is not one of {names}")
+        return v
+
+    def check(self, pv, dv=None):
+        for opt in self.options.values():
+            if (
+                (pv == opt and isinstance(pv, str))
+                if isinstance(opt, str)
+                else _is_int(pv) and pv == opt
+            ):
+                return
+        allowed = ", ".join(
+            n if isinstance(o, str) or n == str(o) else f"{n} ({int(o)})"
+            for n, o in self.options.items()
+        )
+        raise _Bad(f"{_show(pv)} is not one of {allowed}")
 
     def to_json(self, pv):
         for name, opt in self.options.items():
@@ -123,6 +177,42 @@ class Choice(Node):
 
     def describe(self) -> str:
         return "one of " + ", ".join(self.options)
+
+
+@dataclass
+class Fixed(Node):
+    """A value that must stay as the default has it: structure the compiled engine is built on
+    (index names), or a card's identity inside a row (not addressable there)."""
+
+    why: str
+
+    def convert(self, v, old):
+        return tuple(v) if isinstance(v, list) else v
+
+    def check(self, pv, dv=None):
+        seqs = isinstance(pv, (list, tuple)) and isinstance(dv, (list, tuple))
+        if dv is not None and not (tuple(pv) == tuple(dv) if seqs else pv == dv):
+            raise _Bad(f"{_show(pv)} cannot change: {_show(dv)} ({self.why})")
+
+    def to_json(self, pv):
+        return list(pv) if isinstance(pv, (list, tuple)) else pv
+
+    def describe(self) -> str:
+        return f"fixed ({self.why})"
+
+
+@dataclass
+class Note(Node):
+    """A column the engine does not read (a card's provisional tags): anything goes."""
+
+    def check(self, pv, dv=None):
+        return None
+
+    def to_json(self, pv):
+        return pv
+
+    def describe(self) -> str:
+        return "not read"
 
 
 @dataclass
@@ -156,16 +246,28 @@ class Seq(Node):
                 )
             v = [v[n] for n in self.names]
         if not isinstance(v, list):
-            raise _Bad(f"expected a list of {self.length} values, got {json.dumps(v)}")
-        if len(v) != self.length:
-            raise _Bad(f"expected a list of {self.length} values, got {len(v)}")
-        out = []
-        for i, (node, x) in enumerate(zip(self._items(), v, strict=True)):
+            return v
+        items, labels, out = self._items(), self.labels(), []
+        for i, x in enumerate(v):
+            if i >= self.length:
+                out.append(x)
+                continue
             try:
-                out.append(node.convert(x, old[i] if old is not None else None))
+                out.append(items[i].convert(x, old[i] if old is not None else None))
             except _Bad as e:
-                raise _Bad(f"[{self.labels()[i]}]: {e}") from None
+                raise e.under(labels[i]) from None
         return list(out) if self.as_list else tuple(out)
+
+    def check(self, pv, dv=None):
+        if not isinstance(pv, (list, tuple)):
+            raise _Bad(f"expected a list of {self.length} values, got {_what(pv)}")
+        if len(pv) != self.length:
+            raise _Bad(f"expected a list of {self.length} values, got {len(pv)}")
+        for i, (node, label) in enumerate(zip(self._items(), self.labels(), strict=True)):
+            try:
+                node.check(pv[i], dv[i] if dv is not None else None)
+            except _Bad as e:
+                raise e.under(label) from None
 
     def to_json(self, pv):
         return [n.to_json(x) for n, x in zip(self._items(), pv, strict=True)]
@@ -189,21 +291,25 @@ class Seq(Node):
 
 @dataclass
 class Record(Node):
-    """A tuple row with named fields; `fixed` positions (None names) are kept, not addressable."""
+    """A tuple row with named fields; `Fixed` and `Note` columns (a card's identity, its tags) are
+    checked where they are but not addressable: a file keeps them as they are."""
 
-    fields: list[tuple[str | None, Node | None]]
-    check: Callable[[tuple], str | None] | None = None  # a cross-field rule; message or None
+    fields: list[tuple[str, Node]]
+    rule: Callable[[tuple], str | None] | None = None  # a cross-field rule; message or None
+
+    def _addressable(self, node) -> bool:
+        return not isinstance(node, (Fixed, Note))
 
     @property
     def names(self) -> list[str]:
-        return [n for n, _ in self.fields if n is not None]
+        return [n for n, node in self.fields if self._addressable(node)]
 
     def labels(self):
         return self.names
 
     def child(self, label):
         for i, (n, node) in enumerate(self.fields):
-            if n == label:
+            if n == label and self._addressable(node):
                 return i, node
         raise KeyError(label)
 
@@ -215,15 +321,30 @@ class Record(Node):
             raise _Bad(f"expected an object with the fields {', '.join(names)}")
         out = list(old)
         for i, (n, node) in enumerate(self.fields):
-            if n is not None:
+            if self._addressable(node):
                 try:
                     out[i] = node.convert(v[n], old[i])
                 except _Bad as e:
-                    raise _Bad(f"{n}: {e}") from None
+                    raise e.under(n) from None
         return tuple(out)
 
+    def check(self, pv, dv=None):
+        if not isinstance(pv, (list, tuple)) or len(pv) != len(self.fields):
+            got = len(pv) if isinstance(pv, (list, tuple)) else _what(pv)
+            raise _Bad(f"expected a row of {len(self.fields)} values, got {got}")
+        for i, (n, node) in enumerate(self.fields):
+            try:
+                node.check(pv[i], dv[i] if dv is not None else None)
+            except _Bad as e:
+                raise e.under(n) from None
+        msg = self.rule(pv) if self.rule else None
+        if msg:
+            raise _Bad(msg)
+
     def to_json(self, pv):
-        return {n: node.to_json(pv[i]) for i, (n, node) in enumerate(self.fields) if n}
+        return {
+            n: node.to_json(pv[i]) for i, (n, node) in enumerate(self.fields) if n in self.names
+        }
 
     def replace(self, pv, idx, new):
         out = list(pv)
@@ -231,7 +352,7 @@ class Record(Node):
         return tuple(out)
 
     def describe(self) -> str:
-        fields = (f"{n}: {node.describe()}" for n, node in self.fields if n is not None)
+        fields = (f"{n}: {node.describe()}" for n, node in self.fields if n in self.names)
         return "row (" + "; ".join(fields) + ")"
 
 
@@ -255,8 +376,27 @@ class Map(Node):
             try:
                 out[k] = node.convert(v[label], old[k])
             except _Bad as e:
-                raise _Bad(f"{label}: {e}") from None
+                raise e.under(label) from None
         return out
+
+    def check(self, pv, dv=None):
+        want = f"expected a dict with the keys {', '.join(self.entries)}"
+        if not isinstance(pv, dict):
+            raise _Bad(f"{want}, got {_what(pv)}")
+        keys = [k for k, _ in self.entries.values()]
+        missing = [label for label, (k, _) in self.entries.items() if k not in pv]
+        extra = [_show(k) for k in pv if k not in keys]
+        if missing or extra:
+            raise _Bad(
+                want
+                + (f"; missing {', '.join(missing)}" if missing else "")
+                + (f"; unknown {', '.join(extra)}" if extra else "")
+            )
+        for label, (k, node) in self.entries.items():
+            try:
+                node.check(pv[k], dv.get(k) if isinstance(dv, dict) else None)
+            except _Bad as e:
+                raise e.under(label) from None
 
     def to_json(self, pv):
         return {label: node.to_json(pv[k]) for label, (k, node) in self.entries.items()}
@@ -288,19 +428,31 @@ class Rows(Node):
     def child(self, label):
         return self.row_labels.index(label), self.row
 
+    def _label(self, i: int) -> str:
+        return self.row_labels[i] if i < len(self.row_labels) else f"row {i}"
+
     def convert(self, v, old):
         if not isinstance(v, list):
-            raise _Bad(f"expected a list of {len(self.row_labels)} rows")
-        if len(v) != len(old) and not self.resizable:
-            raise _Bad(f"expected a list of {len(self.row_labels)} rows, got {len(v)}")
+            return v
         out = []
         for i, x in enumerate(v):
             try:
                 out.append(self.row.convert(x, old[min(i, len(old) - 1)]))
             except _Bad as e:
-                label = self.row_labels[i] if i < len(self.row_labels) else f"row {i}"
-                raise _Bad(f"{label}: {e}") from None
+                raise e.under(self._label(i)) from None
         return out if self.as_list else tuple(out)
+
+    def check(self, pv, dv=None):
+        n = len(self.row_labels)
+        if not isinstance(pv, (list, tuple)):
+            raise _Bad(f"expected a list of {n} rows, got {_what(pv)}")
+        if len(pv) != n and not self.resizable:
+            raise _Bad(f"expected a list of {n} rows, got {len(pv)}")
+        for i, row in enumerate(pv):
+            try:  # a row beyond the default's is checked against the last default row
+                self.row.check(row, dv[min(i, len(dv) - 1)] if dv else None)
+            except _Bad as e:
+                raise e.under(self._label(i)) from None
 
     def to_json(self, pv):
         return [self.row.to_json(r) for r in pv]
@@ -324,28 +476,32 @@ class Counts(Node):
     def labels(self):
         return list(self.items)
 
+    def _int(self, item: str) -> Int:
+        return Int(0, self.hi.get(item))
+
     def child(self, label):
         if label not in self.items:
             raise KeyError(label)
-        return label, Int(0, self.hi.get(label))
+        return label, self._int(label)
 
     def get(self, pv, idx):
         return pv.get(idx, 0)
 
     def convert(self, v, old):
         if not isinstance(v, dict):
-            raise _Bad(f"expected an object of counts over {', '.join(self.items)}")
-        out = {}
-        for k, n in v.items():
+            return v
+        return {k: n for k, n in v.items() if not (_is_int(n) and n == 0)}
+
+    def check(self, pv, dv=None):
+        if not isinstance(pv, dict):
+            raise _Bad(f"expected a dict of counts over {', '.join(self.items)}, got {_what(pv)}")
+        for k, n in pv.items():
             if k not in self.items:
-                raise _Bad(f"unknown item {k!r} (items: {', '.join(self.items)})")
+                raise _Bad(f"unknown item {_show(k)} (items: {', '.join(self.items)})")
             try:
-                n = Int(0, self.hi.get(k)).convert(n, None)
+                self._int(k).check(n)
             except _Bad as e:
-                raise _Bad(f"{k}: {e}") from None
-            if n:
-                out[k] = n
-        return out
+                raise e.under(k) from None
 
     def to_json(self, pv):
         return {k: int(n) for k, n in pv.items()}
@@ -375,11 +531,14 @@ class Provisional:
 
 @dataclass
 class RulesKeys:
-    """What this module needs to know about one game's rules data."""
+    """What this module needs to know about one game's rules data. `names` declares, once, every
+    top-level rules-data name the game's `build_tables` reads, with its shape and range (`Fixed`
+    for structure that cannot change); `check` adds the rules across keys. `validate` is the one
+    validation every path runs: a rules file (`apply`) and `Game.load_rules_data(rd)`."""
 
     game: str
     default: types.ModuleType  # the rules_data module (never mutated)
-    names: dict[str, Node]  # top-level rules-data names a file may set
+    names: dict[str, Node]  # every top-level rules-data name build_tables reads
     build_tables: Callable  # rules data -> flat table (refuses shapes the layout cannot hold)
     tables_hash: Callable
     provisional: list[Provisional]
@@ -426,8 +585,32 @@ class RulesKeys:
             **{k: copy.deepcopy(getattr(d, k)) for k in dir(d) if k.isupper()}
         )
 
+    def validate(self, rd, where: str | None = None, error: type = RulesDataError):
+        """The tables of rules data `rd` (a module or any object with its names), after the
+        whole check: every declared name's type, shape and range, each row's rule, the game's
+        rules across keys, then build_tables (the shapes its layout holds). The first problem
+        raises `error` in one line: `where: KEY: what is wrong (what is allowed)`; nothing is
+        changed (`rd` is only read). `where` defaults to "<game> rules data"."""
+        where = where or f"{self.game} rules data"
+        for name, node in self.names.items():
+            if not hasattr(rd, name):
+                raise error(f"{where}: {name}: missing (the tables are built from it)")
+            try:
+                node.check(getattr(rd, name), getattr(self.default, name))
+            except _Bad as e:
+                raise error(f"{where}: {'.'.join((name, *e.path))}: {e.msg}") from None
+        for key, msg in (self.check(rd) if self.check else [])[:1]:
+            raise error(f"{where}: {key}: {msg}")
+        try:  # the layout's own shape check (and any other refusal of build_tables)
+            return self.build_tables(rd)
+        except (ValueError, IndexError, TypeError, KeyError, OverflowError) as e:
+            changed = [n for n in self.names if getattr(rd, n) != getattr(self.default, n)]
+            keys = ", ".join(changed) or "(no name changed)"
+            raise error(f"{where}: {keys}: the table layout cannot hold it: {e}") from None
+
     def apply(self, values: dict, where: str = "<values>") -> types.SimpleNamespace:
-        """A copy of the default rules data with `values` ({key: JSON value}) applied."""
+        """A copy of the default rules data with `values` ({key: JSON value}) applied and
+        validated (`validate`); RulesFileError naming `where` and the key on any problem."""
         ns = self.default_namespace()
         seen: list[str] = []
         for key, v in values.items():
@@ -439,7 +622,7 @@ class RulesKeys:
                 steps, node = self.node(key)
             except KeyError as e:
                 raise RulesFileError(f"{where}: {key}: {self._unknown(key, e.args[0])}") from None
-            # walk down, convert, rebuild the path upwards (tuples are immutable)
+            # walk down, reshape the JSON value, rebuild the path upwards (tuples are immutable)
             name = steps[0][0]
             chain = [getattr(ns, name)]
             for idx, parent in steps[1:]:
@@ -447,30 +630,12 @@ class RulesKeys:
             try:
                 new = node.convert(v, chain[-1])
             except _Bad as e:
-                raise RulesFileError(f"{where}: {key}: {e}") from None
+                raise RulesFileError(f"{where}: {'.'.join((key, *e.path))}: {e.msg}") from None
             for (idx, parent), pv in zip(reversed(steps[1:]), reversed(chain[:-1]), strict=True):
                 new = parent.replace(pv, idx, new)
             setattr(ns, name, new)
-        problems = self._check_rows(ns) + (self.check(ns) if self.check else [])
-        for key, msg in problems[:1]:
-            own = [k for k in values if k.split(".")[0] == key.split(".")[0]] or list(values)
-            raise RulesFileError(f"{where}: {key}: {msg} (file keys: {', '.join(own)})")
-        try:  # the layout's own shape check (and any other refusal of build_tables)
-            self.build_tables(ns)
-        except (ValueError, IndexError, TypeError) as e:
-            keys = ", ".join(values) or "(no keys)"
-            raise RulesFileError(f"{where}: {keys}: the table layout cannot hold it: {e}") from None
+        self.validate(ns, where, RulesFileError)
         return ns
-
-    def _check_rows(self, ns) -> list[tuple[str, str]]:
-        out = []
-        for name, node in self.names.items():
-            if isinstance(node, Rows) and isinstance(node.row, Record) and node.row.check:
-                for label, row in zip(node.row_labels, getattr(ns, name), strict=False):
-                    msg = node.row.check(row)
-                    if msg:
-                        out.append((f"{name}.{label}", msg))
-        return out
 
     def _unknown(self, key: str, part: str) -> str:
         close = difflib.get_close_matches(key, self.all_keys(), n=3, cutoff=0.6)
@@ -605,21 +770,34 @@ def list_report(rk: RulesKeys) -> str:
     return "\n".join(lines)
 
 
-def main(game: str, argv: list[str] | None = None) -> int:
-    """`python -m <game>_env.rules_data --check FILE | --list`; 0 ok, 2 on a bad file/usage."""
-    argv = sys.argv[1:] if argv is None else argv
-    usage = f"usage: python -m {game_packages()[game]}.rules_data (--check FILE | --list)"
+def main(argv: list[str] | None = None) -> int:
+    """`python -m core.rules_file --game GAME (--check FILE | --list)` or `--write-docs`; 0 ok,
+    2 on a bad file, an unknown game or bad usage (one line on stderr)."""
+    parser = argparse.ArgumentParser(
+        prog="python -m core.rules_file",
+        description="Check a rules override file, list a game's provisional values, or "
+        "regenerate docs/rules_data.md (docs/rules_data.md).",
+    )
+    parser.add_argument("--game", help=f"the game ({', '.join(game_names())})")
+    what = parser.add_mutually_exclusive_group(required=True)
+    what.add_argument("--check", metavar="FILE", help="validate FILE; print its changes and hash")
+    what.add_argument("--list", action="store_true", help="every provisional key and its value")
+    what.add_argument(
+        "--write-docs", action="store_true", help="regenerate docs/rules_data.md (every game)"
+    )
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    if args.write_docs:
+        if args.game is not None:
+            parser.error("--write-docs covers every game: leave out --game")
+        DOC_PATH.write_text(docs_text(), encoding="utf-8")
+        print(f"wrote {DOC_PATH}")
+        return 0
+    if args.game is None:
+        parser.error("--check and --list need --game GAME")
     try:
-        if argv[:1] == ["--check"] and len(argv) == 2:
-            print(check_report(argv[1], rules_keys(game)))
-        elif argv == ["--list"]:
-            print(list_report(rules_keys(game)))
-        elif argv in (["-h"], ["--help"]):
-            print(usage)
-        else:
-            print(usage, file=sys.stderr)
-            return 2
-    except RulesFileError as e:
+        rk = rules_keys(args.game)
+        print(check_report(args.check, rk) if args.check else list_report(rk))
+    except (RulesDataError, GameNotAvailableError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     return 0
@@ -640,9 +818,10 @@ def generated_docs() -> str:
         out += [
             f"## {game.capitalize()}: keys",
             "",
-            f"Every name of `{game_packages()[game]}/rules_data.py` a file may set, with what "
-            "lies below it "
-            "(sub-keys are dot-separated).",
+            f"Every name of `{game_packages()[game]}/rules_data.py` the tables are built from, "
+            "with what lies below it (sub-keys are dot-separated) and what is allowed; a file "
+            "and `load_rules_data` are checked against the same table. A `fixed` name cannot "
+            "change.",
             "",
             "| key | parts | value |",
             "|---|---|---|",
@@ -675,16 +854,7 @@ def docs_text(current: str | None = None) -> str:
     return f"{intro}\n\n{DOC_MARKER}\n\n{generated_docs()}"
 
 
-def _cli(argv: list[str]) -> int:
-    if argv == ["--write-docs"]:
-        DOC_PATH.write_text(docs_text(), encoding="utf-8")
-        print(f"wrote {DOC_PATH}")
-        return 0
-    print("usage: python -m core.rules_file --write-docs", file=sys.stderr)
-    return 2
-
-
 if __name__ == "__main__":  # run the imported module (its classes are the games' classes)
     from core import rules_file
 
-    raise SystemExit(rules_file._cli(sys.argv[1:]))
+    raise SystemExit(rules_file.main())

@@ -268,10 +268,3 @@ GREY_2P_SPACES = (0, 1, 6, 8, 12, 15)
 
 # returns(kind="margin") divides the score gap (own - best other) by this (documented, not a rule)
 MARGIN_SCALE = 20.0
-
-if __name__ == "__main__":  # python -m troyes_env.rules_data --check FILE | --list
-    import sys
-
-    from core.rules_file import main
-
-    sys.exit(main("troyes"))

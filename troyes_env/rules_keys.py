@@ -1,37 +1,49 @@
-"""Troyes rules-data keys for override files (core.rules_file) and the provisional registry.
+"""Troyes rules-data keys: the declaration of every rules-data name, and the provisional registry.
 
-`NAMES` describes every rules-data name a file may set: card rows are addressed by their key
-(`ACTIVITY_CARDS.MERCHANT.hire`, `EVENT_CARDS.WAR.R1`, `CHARACTER_CARDS.HENRI_I.vp`), setup rows
-by player count (`SETUP.2.deniers`), buildings by name (`SALARY.PALACE`). A card's `id`, `key`
-and `provisional` columns are its identity, not values. Upper bounds come from the state layout
-where a value lands in a segment (influence 0..20, citizens 0..12, rounds 4..6, ...). The
+`NAMES` declares, once, every top-level name of rules_data.py that `tables.build_tables` reads:
+card rows are addressed by their key (`ACTIVITY_CARDS.MERCHANT.hire`, `EVENT_CARDS.WAR.R1`,
+`CHARACTER_CARDS.HENRI_I.vp`), setup rows by player count (`SETUP.2.deniers`), buildings by name
+(`SALARY.PALACE`). A card's `id` and `key` columns are its identity (`Fixed`: they cannot change),
+its `provisional` column is not read. `_check` adds the rules across keys. Both serve every path
+(core.rules_file): a rules override file and `troyes_env.load_rules_data(rd)` are checked by them
+alike. Ranges come from the spec (docs/rules/troyes.md) and the state layout where a value lands
+in a segment (influence 0..20, citizens 0..12, rounds 4..6, ...); where the spec gives no bound
+they keep the engine sound (every integer has an upper bound, so no table entry overflows). The
 provisional registry is derived from the rows' `provisional` columns (one place: rules_data.py)
-plus the spec's §8 unknowns (U-ROWS, U-2P, U-PASS). Public: `RULES`, what
-`core.rules_file.load_rules_file(path, "troyes")` and
-`core.rules_file.rules_file_data(path, "troyes")` read a file with.
+plus the spec's §8 unknowns (U-ROWS, U-2P, U-PASS). Public: `RULES`, what `core.rules_file`
+reads a file and checks rules data with.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
-from core.rules_file import Choice, Int, Map, Provisional, Record, Rows, RulesKeys, Seq
+from core.rules_file import Choice, Fixed, Int, Map, Note, Provisional, Record, Rows, RulesKeys, Seq
 from troyes_env import rules_data as rd
 from troyes_env import tables
-from troyes_env.layout import LAYOUT, NFLAG
+from troyes_env.layout import BLD_SPACES, LAYOUT, N_GREY, NFLAG
 
 
 def _hi(segment: str) -> int:
     return LAYOUT.segments[segment].hi
 
 
-N = 0
 PER_N = (2, 3, 4)
 COLOUR = Choice({c.name: c for c in rd.Colour})
 COLOUR_OR_NONE = Choice({"none": -1, **{c.name: c for c in rd.Colour}})
 BUILDINGS = {b.name: b for b in rd.Building}
 N_SPACES = LAYOUT.segments["spaces"].shape[0]
 DIE = Int(1, 6)
+# Deniers, VP and the numbers of card effects: money and VP tokens are unlimited (§1) and the spec
+# gives no bound. Ten thousand per value keeps a game's deniers and VP (at most 6 rounds of a
+# bounded number of actions) far inside the state's 0..2^30 segments.
+BIG = 10**4
+MONEY = Int(0, BIG)
+# VP gained or lost: >= 0, the sign the rules give (a penalty is a loss of its value, §3)
+VP = Int(0, BIG)
+INFLUENCE = Int(0, _hi("influence"))
+DIVISOR = Int(1, BIG)  # a dice total is divided by it (§4.1, §4.3, §4.5): never 0
+IDENTITY = Fixed("the card's identity")
 
 _COLOUR_PARAMS = {  # activity effect -> positions of p0..p3 that hold a colour
     rd.Effect.DIE_PLUS: (0,),
@@ -75,21 +87,21 @@ NAMES = {
         [r[1] for r in rd.ACTIVITY_CARDS],
         Record(
             [
-                (None, None),  # id
-                (None, None),  # key
+                ("id", IDENTITY),
+                ("key", IDENTITY),
                 ("colour", COLOUR),
                 ("level", Int(1, 3)),
-                ("hire", Int(N)),
+                ("hire", MONEY),
                 ("dice", COLOUR),
-                ("div", Int(1)),
+                ("div", DIVISOR),
                 ("timing", Choice({t.name: t for t in rd.Timing})),
-                ("vp1", Int(N)),
-                ("vp2", Int(N)),
+                ("vp1", VP),
+                ("vp2", VP),
                 ("effect", Choice({e.name: e for e in rd.Effect})),
-                ("params", Seq(Int(N), 4, names=("p0", "p1", "p2", "p3"))),
-                (None, None),  # provisional
+                ("params", Seq(Int(0, BIG), 4, names=("p0", "p1", "p2", "p3"))),
+                ("provisional", Note()),
             ],
-            check=_activity_check,
+            rule=_activity_check,
         ),
         as_list=True,
     ),
@@ -97,22 +109,22 @@ NAMES = {
         [r[1] for r in rd.EVENT_CARDS],
         Record(
             [
-                (None, None),
-                (None, None),
+                ("id", IDENTITY),
+                ("key", IDENTITY),
                 ("colour", COLOUR_OR_NONE),
-                ("black", Int(N)),
+                ("black", Int(0, 6)),  # black dice taken: the game has 6 (§1)
                 ("effect", Choice({e.name: e for e in rd.EventEffect})),
-                ("e", Seq(Int(N), 2, names=("e0", "e1"))),
+                ("e", Seq(Int(0, BIG), 2, names=("e0", "e1"))),
                 ("combat", COLOUR),
                 ("max", Int(1, LAYOUT.segments["sel"].shape[0])),
-                ("div", Int(1)),
+                ("div", DIVISOR),
                 ("flags", Int(0, NFLAG)),
-                ("R1", Int(N)),
-                ("R2", Int(N)),
+                ("R1", VP),
+                ("R2", VP),
                 ("next", COLOUR_OR_NONE),
-                (None, None),
+                ("provisional", Note()),
             ],
-            check=_event_check,
+            rule=_event_check,
         ),
         as_list=True,
     ),
@@ -120,14 +132,14 @@ NAMES = {
         [r[1] for r in rd.CHARACTER_CARDS],
         Record(
             [
-                (None, None),
-                (None, None),
+                ("id", IDENTITY),
+                ("key", IDENTITY),
                 ("count", Choice({c.name: c for c in rd.Count})),
-                ("thresholds", Seq(Int(N), 3)),
-                ("vp", Seq(Int(N), 3)),
-                (None, None),
+                ("thresholds", Seq(Int(0, BIG), 3)),
+                ("vp", Seq(VP, 3)),
+                ("provisional", Note()),
             ],
-            check=_character_check,
+            rule=_character_check,
         ),
         as_list=True,
     ),
@@ -137,9 +149,11 @@ NAMES = {
                 n,
                 Seq(
                     [
-                        Int(0, _hi("supply")),
-                        Int(N),
-                        Int(0, _hi("influence")),
+                        # at least 1: pre-placement (§2.5) ends after the last starting citizen
+                        # is placed, so with none no player would have a move
+                        Int(1, _hi("supply")),
+                        MONEY,
+                        INFLUENCE,
                         Int(1, len(rd.CHARACTER_CARDS) // n),
                         Int(LAYOUT.segments["n_rounds"].lo, _hi("n_rounds")),
                     ],
@@ -151,22 +165,24 @@ NAMES = {
         }
     ),
     "MAX_CITIZENS": Int(1, _hi("owned")),
-    "GREY_CITIZENS": Int(0, _hi("grey_supply")),
-    "INCOME": Int(N),
-    "SALARY": Map({name: (b, Int(N)) for name, b in BUILDINGS.items()}),
-    "PENALTY_VP": Int(N),
-    "DICE_PRICE": Seq(Int(N), 4),
+    # §1: 8 grey citizens; the state's invariants count them against the layout's N_GREY
+    "GREY_CITIZENS": Int(N_GREY, N_GREY),
+    "INCOME": MONEY,
+    "SALARY": Map({name: (b, MONEY) for name, b in BUILDINGS.items()}),
+    "PENALTY_VP": VP,
+    "DICE_PRICE": Seq(MONEY, 4),
     "INFLUENCE_MAX": Int(1, _hi("influence")),
-    "REROLL_COST": Int(N),
-    "NEW_CITIZEN_COST": Int(N),
-    "FLIP_COST": Int(N),
-    "AGRICULTURE_DIVISOR": Int(1),
-    "PASS_DENIERS": Int(N),
-    "PASS_EXTRA": Int(N),
-    "CATHEDRAL_VP": Int(N),
-    "CATHEDRAL_INFLUENCE": Seq(Int(N), 6),
-    "CATHEDRAL_LEVEL_PENALTY": Int(N),
-    "UNRESOLVED_EVENT_VP": Int(N),
+    # influence costs (§5): a cost above the most influence a player can hold is never payable
+    "REROLL_COST": INFLUENCE,
+    "NEW_CITIZEN_COST": INFLUENCE,
+    "FLIP_COST": INFLUENCE,
+    "AGRICULTURE_DIVISOR": DIVISOR,
+    "PASS_DENIERS": MONEY,
+    "PASS_EXTRA": MONEY,
+    "CATHEDRAL_VP": VP,
+    "CATHEDRAL_INFLUENCE": Seq(INFLUENCE, 6),
+    "CATHEDRAL_LEVEL_PENALTY": VP,
+    "UNRESOLVED_EVENT_VP": VP,
     "ALL_FIVES_VALUE": DIE,
     "ROW_LENGTH": Map({name: (b, Int(1, 6)) for name, b in BUILDINGS.items()}),
     "ROW_OF_VALUE": Map({name: (b, Seq(Int(0, 5), 6)) for name, b in BUILDINGS.items()}),
@@ -175,18 +191,82 @@ NAMES = {
 
 
 def _check(ns) -> list[tuple[str, str]]:
-    """Rules across keys: the deck structure the layout holds and each building's 6 spaces."""
+    """Rules across keys (each value has passed its own range): (key, message) per problem."""
     out = []
+    # §6.1: 27 Activity cards, 3 per colour and level (setup draws one of each, §2.2)
     want = Counter((r[2], r[3]) for r in rd.ACTIVITY_CARDS)
     if Counter((r[2], r[3]) for r in ns.ACTIVITY_CARDS) != want:
         out.append(("ACTIVITY_CARDS", "each colour needs 3 cards of each level (the layout)"))
+    # §2.3: the red, white and yellow decks keep the sizes the layout's decks hold
     want = Counter(int(r[2]) for r in rd.EVENT_CARDS)
     if Counter(int(r[2]) for r in ns.EVENT_CARDS) != want:
         out.append(("EVENT_CARDS", "event colours must keep the deck sizes the layout holds"))
+    # §4.4, §8 U-ROWS: each building's 6 spaces split into rows of ROW_LENGTH
     for name, b in BUILDINGS.items():
         n = ns.ROW_LENGTH[b]
         if 6 % n or max(ns.ROW_OF_VALUE[b]) >= 6 // n:
             out.append((f"ROW_OF_VALUE.{name}", f"rows of {n} must fit the building's 6 spaces"))
+    for n in PER_N:
+        cit, _den, inf = ns.SETUP[n][:3]
+        # §1: a player never owns more than MAX_CITIZENS; setup gives each its starting citizens
+        if cit > ns.MAX_CITIZENS:
+            out.append(
+                (
+                    f"SETUP.{n}.citizens",
+                    f"{cit} exceeds MAX_CITIZENS {ns.MAX_CITIZENS} "
+                    f"(allowed: at most {ns.MAX_CITIZENS})",
+                )
+            )
+        # §5: influence starts on the track, which ends at INFLUENCE_MAX
+        if inf > ns.INFLUENCE_MAX:
+            out.append(
+                (
+                    f"SETUP.{n}.influence",
+                    f"{inf} exceeds INFLUENCE_MAX {ns.INFLUENCE_MAX} "
+                    f"(allowed: at most {ns.INFLUENCE_MAX})",
+                )
+            )
+        # §2.5, ED-10: every starting citizen (and with 2 players the grey placed first) needs an
+        # empty space of the 18, or pre-placement has no move; then grey fills every space left
+        first = len(ns.GREY_2P_SPACES) if n == 2 else 0
+        need = n * cit + first
+        if need > N_SPACES:
+            grey = f" + {first} grey placed first" if first else ""
+            out.append(
+                (
+                    f"SETUP.{n}.citizens",
+                    f"{n} players x {cit} citizens{grey} need {need} spaces, the buildings have "
+                    f"{N_SPACES} (allowed: at most {(N_SPACES - first) // n})",
+                )
+            )
+        elif N_SPACES - n * cit > ns.GREY_CITIZENS:
+            out.append(
+                (
+                    f"SETUP.{n}.citizens",
+                    f"{n} players x {cit} citizens leave {N_SPACES - n * cit} spaces for "
+                    f"{ns.GREY_CITIZENS} grey citizens (allowed: at least "
+                    f"{-(-(N_SPACES - ns.GREY_CITIZENS) // n)})",
+                )
+            )
+    # §2.5, U-2P: the grey citizens placed first in a 2-player game, one per space, fill rows
+    # from the front like every citizen (ED-8: a row has no gap)
+    spaces = list(ns.GREY_2P_SPACES)
+    for sp in spaces:
+        if spaces.count(sp) > 1:
+            out.append(("GREY_2P_SPACES", f"space {sp} appears twice (one grey citizen per space)"))
+            break
+        b = sp // BLD_SPACES
+        rl = ns.ROW_LENGTH[rd.Building(b)]
+        base = BLD_SPACES * b + (sp - BLD_SPACES * b) // rl * rl
+        if any(x not in spaces for x in range(base, sp)):
+            out.append(
+                (
+                    "GREY_2P_SPACES",
+                    f"space {sp} leaves a gap in front of it in its row (rows fill from the "
+                    f"front: spaces {base}..{base + rl - 1})",
+                )
+            )
+            break
     return out
 
 

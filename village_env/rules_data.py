@@ -150,10 +150,3 @@ CUSTOMERS = (
 # --- A.9 / §5.2 other scoring --------------------------------------------------------------------
 COIN_SCORE = 1  # [C] prestige per coin
 MARGIN_SCALE = 20.0  # returns(kind="margin") divides the score gap by this (documented, not a rule)
-
-if __name__ == "__main__":  # python -m village_env.rules_data --check FILE | --list
-    import sys
-
-    from core.rules_file import main
-
-    sys.exit(main("village"))

@@ -2,9 +2,6 @@
 
 import ast
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -104,9 +101,13 @@ BAD = [
     ("village", {"game": "troyes", "values": {}}, 'game: the file is for "troyes"'),
     ("village", {"game": "village", "valeus": {}}, "valeus: unknown field"),
     ("village", {"game": "village", "values": {"CRAFT.office": 1}}, "CRAFT.office: unknown key"),
-    ("village", {"game": "village", "values": {"MASS_MAJORITY_PRESTIGE": "3"}}, "expected an"),
-    ("village", {"game": "village", "values": {"MASS_MAJORITY_PRESTIGE": 2.5}}, "expected an"),
-    ("village", {"game": "village", "values": {"MASS_MAJORITY_PRESTIGE": True}}, "expected an"),
+    (
+        "village",
+        {"game": "village", "values": {"MASS_MAJORITY_PRESTIGE": "3"}},
+        '"3" is not an integer',
+    ),
+    ("village", {"game": "village", "values": {"MASS_MAJORITY_PRESTIGE": 2.5}}, "2.5 is not an"),
+    ("village", {"game": "village", "values": {"MASS_MAJORITY_PRESTIGE": True}}, "true is not an"),
     ("village", {"game": "village", "values": {"MASS_MAJORITY_PRESTIGE": -1}}, "out of range"),
     ("village", {"game": "village", "values": {"REFILL_PER_COLOUR.5": 3}}, "REFILL_PER_COLOUR.5"),
     ("village", {"game": "village", "values": {"GRAIN_CAP": 6}}, "GRAIN_CAP: 6 is out of range"),
@@ -133,7 +134,7 @@ BAD = [
     ("troyes", {"game": "village", "values": {}}, 'game: the file is for "village"'),
     ("troyes", {"game": "troyes", "values": {"SETUP.5.deniers": 1}}, "SETUP.5.deniers: unknown"),
     ("troyes", {"game": "troyes", "values": {"SETUP.2.rounds": 7}}, "SETUP.2.rounds: 7 is out"),
-    ("troyes", {"game": "troyes", "values": {"PENALTY_VP": "x"}}, "PENALTY_VP: expected an"),
+    ("troyes", {"game": "troyes", "values": {"PENALTY_VP": "x"}}, 'PENALTY_VP: "x" is not'),
     (
         "troyes",
         {"game": "troyes", "values": {"ACTIVITY_CARDS.MERCHENT.hire": 5}},
@@ -191,35 +192,6 @@ def test_game_by_name_and_missing_file(tmp_path):
         rf.load_rules_file(tmp_path / "absent.json", "village")
     with pytest.raises(RulesFileError, match="unknown game"):
         rf.load_rules_file(EXAMPLES / "troyes_example.json", "chess")
-
-
-def _cli(game, *args):
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run(
-        [sys.executable, "-m", f"{game}_env.rules_data", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env=env,
-        timeout=120,
-    )
-
-
-def test_cli_check_list_and_errors(tmp_path):
-    r = _cli("village", "--check", str(EXAMPLES / "village_example.json"))
-    assert r.returncode == 0, r.stderr
-    assert "MASS_MAJORITY_PRESTIGE: 2 -> 3" in r.stdout
-    _ns, h = rf.rules_file_data(EXAMPLES / "village_example.json", village_keys.RULES)
-    assert f"RULES_DATA_HASH {h}; default {village_env.RULES_DATA_HASH}" in r.stdout
-    r = _cli("troyes", "--check", str(EXAMPLES / "troyes_example.json"))
-    assert r.returncode == 0 and "ACTIVITY_CARDS.MERCHANT.hire: 4 -> 5" in r.stdout
-    bad = _write(tmp_path, {"game": "troyes", "values": {"PENALTY_VP": -2}})
-    r = _cli("troyes", "--check", str(bad))
-    assert r.returncode == 2 and r.stdout == ""
-    assert f"error: {bad}: PENALTY_VP: -2 is out of range" in r.stderr
-    r = _cli("troyes", "--list")
-    assert r.returncode == 0 and "ACTIVITY_CARDS.ARTISAN.hire = 6  # Activity card" in r.stdout
-    assert _cli("village", "--bogus").returncode == 2
 
 
 def test_docs_are_current_with_the_registries():
@@ -286,9 +258,6 @@ def test_every_rules_value_is_addressable():
                 delattr(ns, name)
         for name in rk.names:
             getattr(ns, name)
-        if game == "village":  # names build_tables reads that are structure (index names)
-            for k in ("COLOURS", "GOODS", "BUILDINGS", "REWARD_KINDS", "SECTIONS"):
-                setattr(ns, k, getattr(rk.default, k))
         assert rk.hash_of(ns) == GAMES[game][0].RULES_DATA_HASH
 
 
