@@ -195,6 +195,8 @@ def test_load_rules_data_checks_shapes_and_relations(game, changes, message, res
     ],
 )
 def test_valid_modified_rules_data_is_accepted(game, changes, restore_tables):
+    """Guard for the load_rules_data finding: the check refuses bad data only; valid variants
+    (a numpy integer included) load and change the hash."""
     mod = get_game(game)
     default_hash = mod.RULES_DATA_HASH
     h = mod.load_rules_data(_rules_with(game, **changes))
@@ -204,6 +206,8 @@ def test_valid_modified_rules_data_is_accepted(game, changes, restore_tables):
 
 @pytest.mark.parametrize("game", rf.games_with_rules_keys())
 def test_the_default_rules_data_of_every_game_passes(game):
+    """Guard for the load_rules_data finding: each game's own rules data passes the check and
+    gives the tables in use."""
     rk = rf.rules_keys(game)
     mod = get_game(game)
     tables = rk.validate(rk.default)
