@@ -268,3 +268,8 @@ GREY_2P_SPACES = (0, 1, 6, 8, 12, 15)
 
 # returns(kind="margin") divides the score gap (own - best other) by this (documented, not a rule)
 MARGIN_SCALE = 20.0
+
+if __name__ == "__main__":  # the rules-data command lives in core, the same for every game
+    raise SystemExit(
+        "this command moved: python -m core.rules_file --game troyes (--check FILE | --list)"
+    )

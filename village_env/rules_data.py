@@ -150,3 +150,8 @@ CUSTOMERS = (
 # --- A.9 / §5.2 other scoring --------------------------------------------------------------------
 COIN_SCORE = 1  # [C] prestige per coin
 MARGIN_SCALE = 20.0  # returns(kind="margin") divides the score gap by this (documented, not a rule)
+
+if __name__ == "__main__":  # the rules-data command lives in core, the same for every game
+    raise SystemExit(
+        "this command moved: python -m core.rules_file --game village (--check FILE | --list)"
+    )
