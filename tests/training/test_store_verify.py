@@ -187,6 +187,24 @@ def test_derived_ranks_are_what_the_records_carry(store):
         assert (rec.ranks, rec.win_shares) == (g["ranks"], g["win_shares"])
 
 
+def test_a_reader_part_way_through_does_not_block_a_writer(store, monkeypatch):
+    """Finding: with the rollback journal, a reader paused inside the store's game iterator (a
+    long --verify-all) held a read lock, and a tournament writing to the same store failed with
+    "database is locked"; games are read in batches, no lock held between them."""
+    import training.arena.store as store_module
+
+    monkeypatch.setattr(store_module, "_BATCH", 3)  # 4 games: two batches
+    with GameStore(store, GAME, read_only=True) as st:
+        games = st.read_games()
+        first = next(games)
+        writer = sqlite3.connect(store, timeout=0)
+        writer.execute("UPDATE meta SET value = value WHERE key = 'game'")
+        writer.commit()
+        writer.close()
+        rest = list(games)
+    assert [first.id, *(r.id for r in rest)] == [g["id"] for g in _games(store)]
+
+
 # -- blobs -----------------------------------------------------------------------------------------
 def test_truncated_crc_blob_is_refused(store, capsys):
     """Finding: a game whose CRC blob was cut to 7 entries (273 decisions) still printed
@@ -437,6 +455,12 @@ def test_writing_converts_a_wal_mode_store(store):
     """Finding: stores were kept in WAL journal mode, whose -wal/-shm files outlive a killed
     process; a store opened for writing is switched to a rollback journal."""
     _wal_copy(store)
+    other = sqlite3.connect(store)  # another reader: the switch waits for the next open
+    assert other.execute("SELECT COUNT(*) FROM games").fetchone() == (4,)
+    with GameStore(store, GAME) as st:
+        assert st.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert st.entrant_id("random", "another fingerprint") == 3
+    other.close()
     with GameStore(store, GAME) as st:
         assert st.db.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
         assert st.count() == 4

@@ -169,6 +169,7 @@ _COLUMNS = (
 ).split()
 _CHECKED_JSON = ("seats", "agent_seeds", "scores", "ranks", "tiebreaks", "win_shares")
 _SELECT = f"SELECT id, {', '.join(_COLUMNS)} FROM games"
+_BATCH = 256  # games read at a time
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 # stored ranks may differ from the derived ones by float32 rounding (older versions computed
 # four-player ranks as 1.9999999850988388); anything further off disagrees
@@ -346,8 +347,12 @@ class GameStore:
         self.db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
         self.db.execute("PRAGMA foreign_keys = ON")
         # the rollback journal: no file stays beside the store once a write is committed (a
-        # store left in WAL mode is switched back here, when no other connection has it open)
-        self.db.execute("PRAGMA journal_mode = DELETE")
+        # store left in WAL mode is switched back here; while another connection has it open it
+        # cannot be, and stays in WAL mode until a later open)
+        try:
+            self.db.execute("PRAGMA journal_mode = DELETE")
+        except sqlite3.OperationalError:
+            pass
         if not exists:
             self._create()
 
@@ -556,15 +561,20 @@ class GameStore:
         if rules_data_hash is not None:
             where.append("rules_data_hash = ?")
             args.append(rules_data_hash)
-        q = _SELECT
-        if where:
-            q += " WHERE " + " AND ".join(where)
-        q += " ORDER BY id"
+        # in batches, each read whole: no read lock is held while the caller works on a game
+        # (a long verification must not block a tournament writing to the same store)
+        q = f"{_SELECT} WHERE {' AND '.join(['id > ?', *where])} ORDER BY id LIMIT {_BATCH}"
         wanted = set(match_keys) if match_keys is not None else None
         entrants = set(self.entrants())
-        for row in self.db.execute(q, args).fetchall():
-            if wanted is None or row[1] in wanted:
-                yield self._record(row, entrants)
+        last = -(2**63)
+        while True:
+            rows = self.db.execute(q, [last, *args]).fetchall()
+            for row in rows:
+                if wanted is None or row[1] in wanted:
+                    yield self._record(row, entrants)
+            if len(rows) < _BATCH:
+                return
+            last = rows[-1][0]
 
     def games(
         self,
