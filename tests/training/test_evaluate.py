@@ -60,6 +60,7 @@ def _stub_game(score_table):
         is_terminal=lambda s: True,
         is_truncated=lambda s: False,
         scores=scores,
+        tiebreaks=lambda s: np.zeros((len(scores(s)), 1), np.int64),
         returns=returns,
     )
 

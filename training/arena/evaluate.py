@@ -27,6 +27,7 @@ import datetime as _dt
 import json
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -41,6 +42,7 @@ from core.registry import (
     game_names,
     get_game,
 )
+from core.returns import compute_returns
 from training.agents.checkpoint import CheckpointError, library_version
 from training.agents.registry import checkpoint_sidecar, make_agent
 from training.arena.ratings import wilson_interval
@@ -66,20 +68,52 @@ def seat_rotation(n_agents: int, rotation: int) -> list[int]:
     return [(i + rotation) % n_agents for i in range(n_agents)]
 
 
-def win_shares(game, state: np.ndarray) -> np.ndarray:
-    """Per seat: 1 for the sole winner, 1/k for each of k co-winners, 0 otherwise."""
-    wl = game.returns(state, "win_loss")
+def standing(scores: Sequence[int], tiebreaks: Sequence[Sequence[int]]) -> tuple[list, list]:
+    """(ranks, win shares) per seat of a finished game from its final scores and tie-breakers, by
+    the engine's rule (core.returns.compute_returns: the score, then each tie-breaker in order;
+    equal keys tie). Rank: the 1-based finishing position, tied players sharing the average
+    position (1.5, 1.5, 3); win share: 1 for the sole winner, 1/k for each of k co-winners, else
+    0. The one place this rule lives: tournaments, the --play server and the store's readers use
+    it (evaluate.ranks and evaluate.win_shares apply it to a state)."""
+    sc = np.asarray(scores, dtype=np.int64).reshape(-1)
+    n = len(sc)
+    tb = np.asarray(tiebreaks, dtype=np.int64)
+    if n == 0 or tb.shape[:1] != (n,) or tb.ndim != 2:
+        raise ValueError(
+            f"standing needs one score and one row of tie-breakers per seat, got {n} scores "
+            f"and tie-breakers of shape {tb.shape}"
+        )
+    wl = compute_returns(sc, tb, "win_loss", 1.0)
     if (wl == 1).any():
-        return (wl == 1).astype(np.float64)
-    co = wl == 0  # a complete tie after the tie-breakers: the co-winners get 0, the rest -1
-    return co / max(int(co.sum()), 1)
+        shares = (wl == 1).astype(np.float64)
+    else:  # a complete tie after the tie-breakers: the co-winners get 0, the rest -1
+        co = wl == 0
+        shares = co / int(co.sum())
+    r = compute_returns(sc, tb, "rank", 1.0).astype(np.float64)  # +1 first .. -1 last
+    # the returns are float32 averages of evenly spaced values; a rank is a whole or half number
+    rk = np.round((1.0 + (1.0 - r) * (n - 1) / 2.0) * 2.0) / 2.0 if n > 1 else np.ones(1)
+    return [float(x) for x in rk], [float(x) for x in shares]
+
+
+def _keys_of(game, state: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Scores and tie-breakers of a finished game; before the end every seat ties (the engine's
+    returns are zero there)."""
+    sc = np.asarray(game.scores(state))
+    tb = np.asarray(game.tiebreaks(state)).reshape(len(sc), -1)
+    if not game.is_terminal(state):
+        return np.zeros_like(sc), np.zeros_like(tb)
+    return sc, tb
+
+
+def win_shares(game, state: np.ndarray) -> np.ndarray:
+    """Per seat: 1 for the sole winner, 1/k for each of k co-winners, 0 otherwise (standing)."""
+    return np.asarray(standing(*_keys_of(game, state))[1])
 
 
 def ranks(game, state: np.ndarray) -> np.ndarray:
-    """Per seat: 1-based finishing position, tied players sharing the average position."""
-    n = len(game.scores(state))
-    r = game.returns(state, "rank").astype(np.float64)  # +1 first .. -1 last, ties averaged
-    return 1.0 + (1.0 - r) * (n - 1) / 2.0 if n > 1 else np.ones(1)
+    """Per seat: 1-based finishing position, tied players sharing the average position
+    (standing)."""
+    return np.asarray(standing(*_keys_of(game, state))[0])
 
 
 def _seed(*words: int) -> int:

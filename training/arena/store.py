@@ -16,12 +16,24 @@ One store holds the games of one game (Village or Troyes), any player counts, an
 
 A game is written in one transaction, whole or not at all: an interrupted tournament leaves only
 complete games, and a rerun plays only the match keys the store lacks.
+
+Everything is checked when read: a game's ranks and win shares are derived from its scores and
+tie-breakers (training.arena.evaluate.standing, the rule tournaments record them with) and the
+stored ones must agree; the action and state-check blobs must hold one entry per decision; a
+game that fails is refused with one line naming it (BadGameError), the others still read.
+Replaying (training.arena.replay) verifies the rest.
+
+The file uses SQLite's rollback journal (a `-journal` file exists only while a transaction is
+being written): a store opened read-only never writes and leaves no file beside it. A store an
+older version left in WAL mode is switched to the rollback journal when opened for writing, and
+read without side files (`immutable`) while no writer has it open.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
 import json
+import os
 import sqlite3
 import zlib
 from collections.abc import Iterable, Iterator
@@ -30,6 +42,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from training.arena.evaluate import standing
 
 FORMAT = "village-troyes-rl/game-store"
 SCHEMA_VERSION = 1
@@ -82,6 +96,15 @@ class StoreError(Exception):
     """The file is not a game store this library can use (foreign, corrupt, newer, other game)."""
 
 
+class BadGameError(StoreError):
+    """One stored game that cannot be used as stored (a malformed record, or ranks or win shares
+    that disagree with its scores): one line naming the store, the game's id and seed, and why."""
+
+    def __init__(self, path: str | Path, game_id: Any, seed: Any, reason: str):
+        self.game_id, self.seed, self.reason = game_id, seed, reason
+        super().__init__(f"{path}: game {game_id} (seed {seed}): {reason}")
+
+
 def state_check(state: np.ndarray) -> int:
     """The CRC-32 of a state's bytes: recorded after every decision, compared on replay."""
     return zlib.crc32(np.ascontiguousarray(state).view(np.uint8)) & 0xFFFFFFFF
@@ -94,7 +117,7 @@ def pack_actions(actions: Iterable[int]) -> bytes:
 
 def unpack_actions(blob: bytes) -> list[int]:
     """The inverse of pack_actions."""
-    return [int(a) for a in np.frombuffer(blob, dtype="<u2")]
+    return np.frombuffer(blob, dtype="<u2").tolist()
 
 
 def pack_checks(checks: Iterable[int]) -> bytes:
@@ -104,12 +127,13 @@ def pack_checks(checks: Iterable[int]) -> bytes:
 
 def unpack_checks(blob: bytes) -> list[int]:
     """The inverse of pack_checks."""
-    return [int(c) for c in np.frombuffer(blob, dtype="<u4")]
+    return np.frombuffer(blob, dtype="<u4").tolist()
 
 
 @dataclass
 class GameRecord:
-    """One finished game as the store keeps it (entrants by id; see the module docstring)."""
+    """One finished game as the store keeps it (entrants by id; see the module docstring). Read
+    from a store, `ranks` and `win_shares` are the ones derived from the scores and tie-breaks."""
 
     match_key: str
     players: int
@@ -143,10 +167,156 @@ _COLUMNS = (
     "ranks tiebreaks win_shares truncated decisions wall_seconds rules_data_hash "
     "library_version actions checks finished_utc"
 ).split()
+_CHECKED_JSON = ("seats", "agent_seeds", "scores", "ranks", "tiebreaks", "win_shares")
+_SELECT = f"SELECT id, {', '.join(_COLUMNS)} FROM games"
+_BATCH = 256  # games read at a time
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+# stored ranks may differ from the derived ones by float32 rounding (older versions computed
+# four-player ranks as 1.9999999850988388); anything further off disagrees
+_AGREE = 1e-6
 
 
 def _now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+
+
+def _check_header(path: Path) -> None:
+    """StoreError unless `path` is a non-empty file that starts as an SQLite database does (read
+    only; nothing is written)."""
+    if not path.is_file():
+        raise StoreError(f"{path}: not a game store (not a file); refusing to touch it")
+    with open(path, "rb") as f:
+        head = f.read(len(_SQLITE_MAGIC))
+    if not head:
+        raise StoreError(f"{path}: not a game store (an empty file); refusing to touch it")
+    if head != _SQLITE_MAGIC:
+        raise StoreError(f"{path}: not a game store (not an SQLite file); refusing to touch it")
+
+
+def _connect_ro(path: Path) -> sqlite3.Connection:
+    """A connection that only reads and leaves no file beside the store. A store in rollback
+    journal mode needs nothing more than `mode=ro`; one an older version left in WAL mode would
+    get -wal/-shm files from a read-only reader, so it is opened `immutable` when no writer has
+    it open (no -wal file beside it)."""
+    uri = f"{path.resolve().as_uri()}?mode=ro"
+    with open(path, "rb") as f:
+        head = f.read(20)
+    if head[18:20] == b"\x02\x02" and not Path(f"{path}-wal").exists():
+        uri += "&immutable=1"
+    return sqlite3.connect(uri, uri=True, timeout=30.0, check_same_thread=False)
+
+
+class _Bad(Exception):
+    """Why a record cannot be used (BadGameError names the game)."""
+
+
+_SQL_TYPES = {bytes: "blob", str: "text", int: "integer", float: "real", type(None): "null"}
+
+
+def _kind(value: Any) -> str:
+    return _SQL_TYPES.get(type(value), type(value).__name__)
+
+
+def _integer(d: dict[str, Any], col: str, low: int | None = None) -> int:
+    v = d[col]
+    if type(v) is not int:
+        raise _Bad(f"{col} is {_kind(v)}, not an integer")
+    if low is not None and v < low:
+        raise _Bad(f"{col} is {v}, below {low}")
+    return v
+
+
+def _text(d: dict[str, Any], col: str) -> str:
+    if type(d[col]) is not str:
+        raise _Bad(f"{col} is {_kind(d[col])}, not text")
+    return d[col]
+
+
+def _per_seat(d: dict[str, Any], col: str, n: int, kinds: tuple[type, ...]) -> list:
+    """The JSON list in column `col`: one value of the given types per seat."""
+    v = d[col]
+    if type(v) is not str:
+        raise _Bad(f"{col} is {_kind(v)}, not a JSON list")
+    try:
+        x = json.loads(v)
+    except ValueError:
+        raise _Bad(f"{col} is not a JSON list") from None
+    if type(x) is not list:
+        raise _Bad(f"{col} is not a JSON list")
+    if len(x) != n:
+        raise _Bad(f"{col} holds {len(x)} value{'s' * (len(x) != 1)} for {n} players")
+    if any(type(e) not in kinds for e in x):
+        names = " or ".join(t.__name__ for t in kinds)
+        raise _Bad(f"{col} holds something other than {names}: {v}")
+    return x
+
+
+def _blob(d: dict[str, Any], col: str, what: str, unit: str, size: int, decisions: int) -> bytes:
+    """The blob in column `col`: whole `size`-byte entries, one per decision."""
+    v = d[col]
+    if type(v) is not bytes:
+        raise _Bad(f"{col} is {_kind(v)}, not a blob")
+    if len(v) % size:
+        raise _Bad(f"the {what} blob has {len(v)} bytes, not whole {size}-byte {unit}")
+    if len(v) // size != decisions:
+        raise _Bad(f"the {what} blob holds {len(v) // size} {unit} for {decisions} decisions")
+    return v
+
+
+def _parse(d: dict[str, Any], entrants: set[int] | None, stored: str = "stored ") -> GameRecord:
+    """A GameRecord from a games row (column -> value), every field checked (_Bad says what is
+    wrong); ranks and win shares derived from the scores and tie-breakers. `entrants`: the
+    entrant ids the seats may name (None: not checked). A column not checked here is passed
+    on as stored (a JSON field decoded)."""
+    n = _integer(d, "players", 1)
+    decisions = _integer(d, "decisions", 0)
+    out: dict[str, Any] = dict(d)
+    for col in _JSON_FIELDS:
+        if col not in _CHECKED_JSON:
+            try:
+                out[col] = json.loads(d[col])
+            except (TypeError, ValueError):
+                raise _Bad(f"{col} is not JSON") from None
+    out.update(players=n, decisions=decisions)
+    for col in ("seed", "rotation", "game_index"):
+        out[col] = _integer(d, col)
+    tid = d["tournament_id"]
+    if tid is not None and type(tid) is not int:
+        raise _Bad(f"tournament_id is {_kind(tid)}, not an integer")
+    out["tournament_id"] = tid
+    for col in ("match_key", "lineup", "rules_data_hash", "library_version", "finished_utc"):
+        out[col] = _text(d, col)
+    if d["truncated"] not in (0, 1) or type(d["truncated"]) is not int:
+        raise _Bad(f"truncated is {d['truncated']!r}, not 0 or 1")
+    out["truncated"] = bool(d["truncated"])
+    if type(d["wall_seconds"]) not in (int, float):
+        raise _Bad(f"wall_seconds is {_kind(d['wall_seconds'])}, not a number")
+    out["wall_seconds"] = float(d["wall_seconds"])
+    out["seats"] = _per_seat(d, "seats", n, (int,))
+    if entrants is not None:
+        for p, e in enumerate(out["seats"]):
+            if e not in entrants:
+                raise _Bad(f"seat {p} names entrant {e}, which the store does not hold")
+    out["agent_seeds"] = _per_seat(d, "agent_seeds", n, (int,))
+    out["scores"] = _per_seat(d, "scores", n, (int,))
+    tiebreaks = _per_seat(d, "tiebreaks", n, (list,))
+    if len({len(t) for t in tiebreaks}) != 1 or any(
+        type(x) is not int for t in tiebreaks for x in t
+    ):
+        raise _Bad(f"tiebreaks is not one list of integers of one length per seat: {tiebreaks}")
+    out["tiebreaks"] = tiebreaks
+    out["actions"] = unpack_actions(_blob(d, "actions", "actions", "actions", 2, decisions))
+    out["checks"] = unpack_checks(_blob(d, "checks", "state checks", "CRCs", 4, decisions))
+    ranks, shares = standing(out["scores"], tiebreaks)
+    for col, words, derived in (("ranks", "ranks", ranks), ("win_shares", "win shares", shares)):
+        have = _per_seat(d, col, n, (int, float))
+        if any(abs(a - b) > _AGREE for a, b in zip(have, derived, strict=True)):
+            raise _Bad(
+                f"{stored}{words} {have} disagree with its scores {out['scores']} and "
+                f"tie-breakers (which give {words} {derived})"
+            )
+        out[col] = derived
+    return GameRecord(**out)
 
 
 class GameStore:
@@ -155,41 +325,45 @@ class GameStore:
     def __init__(
         self, path: str | Path, game_name: str, create: bool = True, read_only: bool = False
     ):
-        """`read_only`: open an existing store for reading only (never creates or writes; the
-        connection may be used from any thread, one at a time: the caller serialises)."""
+        """`create`: make a new store when nothing is at `path` (an existing file, even an empty
+        one, must be a store of this game). `read_only`: open an existing store for reading only
+        (never creates or writes, and leaves no file beside it; the connection may be used from
+        any thread, one at a time: the caller serialises)."""
         self.path = Path(path)
         self.game_name = str(game_name)
-        exists = self.path.exists() and self.path.stat().st_size > 0
+        exists = os.path.lexists(self.path)
         if not exists and (read_only or not create):
             raise StoreError(f"{self.path}: no such game store")
         if exists:
-            self._check_header()
-        if read_only:
-            uri = f"{self.path.resolve().as_uri()}?mode=ro"
-            self.db = sqlite3.connect(uri, uri=True, timeout=30.0, check_same_thread=False)
+            # everything is checked through a read-only connection before anything may write
+            _check_header(self.path)
+            self.db = _connect_ro(self.path)
             self._check_meta()
-            return
-        if not exists:
+            if read_only:
+                return
+            self.db.close()
+        else:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self.db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
         self.db.execute("PRAGMA foreign_keys = ON")
+        # the rollback journal: no file stays beside the store once a write is committed (a
+        # store left in WAL mode is switched back here; while another connection has it open it
+        # cannot be, and stays in WAL mode until a later open)
+        try:
+            self.db.execute("PRAGMA journal_mode = DELETE")
+        except sqlite3.OperationalError:
+            pass
         if not exists:
             self._create()
-        else:
-            self._check_meta()
-        self.db.execute("PRAGMA journal_mode = WAL")
-        self.db.execute("PRAGMA synchronous = NORMAL")
 
     @staticmethod
     def game_of(path: str | Path) -> str:
         """The game a store file holds (read-only look; StoreError if it is not a store)."""
         p = Path(path)
-        if not p.exists():
+        if not os.path.lexists(p):
             raise StoreError(f"{p}: no such game store")
-        with open(p, "rb") as f:
-            if f.read(16) != b"SQLite format 3\x00":
-                raise StoreError(f"{p}: not a game store (not an SQLite file)")
-        db = sqlite3.connect(f"file:{p}?mode=ro", uri=True)
+        _check_header(p)
+        db = _connect_ro(p)
         try:
             rows = dict(db.execute("SELECT key, value FROM meta").fetchall())
         except sqlite3.DatabaseError as e:
@@ -201,14 +375,6 @@ class GameStore:
         return str(rows["game"])
 
     # -- opening: refuse what is not ours before writing anything --------------------------------
-    def _check_header(self) -> None:
-        with open(self.path, "rb") as f:
-            head = f.read(16)
-        if head != b"SQLite format 3\x00":
-            raise StoreError(
-                f"{self.path}: not a game store (not an SQLite file); refusing to touch it"
-            )
-
     def _check_meta(self) -> None:
         try:
             rows = dict(self.db.execute("SELECT key, value FROM meta").fetchall())
@@ -329,7 +495,9 @@ class GameStore:
 
     def add_games(self, records: Iterable[GameRecord]) -> int:
         """Write finished games in one transaction; a match key already stored is skipped (never
-        duplicated). Returns how many were written."""
+        duplicated). Returns how many were written. A record the store would refuse to read back
+        (blobs not one entry per decision, ranks or win shares that disagree with its scores)
+        raises ValueError naming its match key, and nothing of the batch is written."""
         n = 0
         with self.transaction():
             for rec in records:
@@ -345,6 +513,10 @@ class GameStore:
                     elif col == "truncated":
                         v = int(bool(v))
                     row.append(v)
+                try:
+                    _parse(dict(zip(("id", *_COLUMNS), (None, *row), strict=True)), None, "")
+                except _Bad as e:
+                    raise ValueError(f"match key {rec.match_key}: {e}") from None
                 cur = self.db.execute(
                     f"INSERT OR IGNORE INTO games ({', '.join(_COLUMNS)}) "
                     f"VALUES ({', '.join('?' * len(_COLUMNS))})",
@@ -353,33 +525,35 @@ class GameStore:
                 n += cur.rowcount
         return n
 
-    def _record(self, row: sqlite3.Row | tuple) -> GameRecord:
+    def _record(self, row: tuple, entrants: set[int]) -> GameRecord | BadGameError:
+        """The checked record of a games row, or the BadGameError saying why it is refused."""
         d = dict(zip(("id", *_COLUMNS), row, strict=True))
-        for col in _JSON_FIELDS:
-            d[col] = json.loads(d[col])
-        d["actions"] = unpack_actions(d["actions"])
-        d["checks"] = unpack_checks(d["checks"])
-        d["truncated"] = bool(d["truncated"])
-        return GameRecord(**d)
+        try:
+            return _parse(d, entrants)
+        except _Bad as e:
+            return BadGameError(self.path, d["id"], d["seed"], str(e))
 
     def game(self, game_id: int) -> GameRecord:
-        """The stored game with id `game_id`; a clear error if there is none."""
-        row = self.db.execute(
-            f"SELECT id, {', '.join(_COLUMNS)} FROM games WHERE id = ?", (int(game_id),)
-        ).fetchone()
+        """The stored game with id `game_id`; a clear error if there is none, BadGameError if it
+        cannot be used as stored."""
+        row = self.db.execute(f"{_SELECT} WHERE id = ?", (int(game_id),)).fetchone()
         if row is None:
             (count,) = self.db.execute("SELECT COUNT(*) FROM games").fetchone()
             raise StoreError(f"{self.path}: no game with id {game_id} ({count} games stored)")
-        return self._record(row)
+        rec = self._record(row, set(self.entrants()))
+        if isinstance(rec, BadGameError):
+            raise rec
+        return rec
 
-    def games(
+    def read_games(
         self,
         match_keys: Iterable[str] | None = None,
         players: int | None = None,
         rules_data_hash: str | None = None,
-    ) -> Iterator[GameRecord]:
+    ) -> Iterator[GameRecord | BadGameError]:
         """Stored games in id order, optionally only those with the given match keys, player
-        count and rules data hash."""
+        count and rules data hash: each a checked GameRecord, or the BadGameError of a game
+        that cannot be used as stored (yielded, not raised: a verifier lists them all)."""
         where, args = [], []
         if players is not None:
             where.append("players = ?")
@@ -387,14 +561,37 @@ class GameStore:
         if rules_data_hash is not None:
             where.append("rules_data_hash = ?")
             args.append(rules_data_hash)
-        q = f"SELECT id, {', '.join(_COLUMNS)} FROM games"
-        if where:
-            q += " WHERE " + " AND ".join(where)
-        q += " ORDER BY id"
+        # in batches, each read whole: no read lock is held while the caller works on a game
+        # (a long verification must not block a tournament writing to the same store)
+        q = f"{_SELECT} WHERE {' AND '.join(['id > ?', *where])} ORDER BY id LIMIT {_BATCH}"
         wanted = set(match_keys) if match_keys is not None else None
-        for row in self.db.execute(q, args):
-            if wanted is None or row[1] in wanted:
-                yield self._record(row)
+        entrants = set(self.entrants())
+        last = -(2**63)
+        while True:
+            rows = self.db.execute(q, [last, *args]).fetchall()
+            for row in rows:
+                if wanted is None or row[1] in wanted:
+                    yield self._record(row, entrants)
+            if len(rows) < _BATCH:
+                return
+            last = rows[-1][0]
+
+    def games(
+        self,
+        match_keys: Iterable[str] | None = None,
+        players: int | None = None,
+        rules_data_hash: str | None = None,
+    ) -> Iterator[GameRecord]:
+        """As read_games, raising the BadGameError of the first game that cannot be used."""
+        for rec in self.read_games(match_keys, players, rules_data_hash):
+            if isinstance(rec, BadGameError):
+                raise rec
+            yield rec
+
+    def rules_data_hashes(self) -> dict[str, int]:
+        """How many games were played under each rules data hash."""
+        q = "SELECT rules_data_hash, COUNT(*) FROM games GROUP BY rules_data_hash ORDER BY 1"
+        return {str(h): int(c) for h, c in self.db.execute(q)}
 
     def count(self) -> int:
         (n,) = self.db.execute("SELECT COUNT(*) FROM games").fetchone()

@@ -8,6 +8,7 @@ game goes into the store (created if missing) and can be replayed like any other
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 
 from core.registry import GameNotAvailableError, get_game
@@ -100,14 +101,24 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     what = "play and view" if play is not None else "games of"
     print(f"{game.NAME} {what} {args.db}: serving on {server.url}  (Ctrl-C stops)", flush=True)
+    # SIGTERM stops the server like Ctrl-C: a game being recorded is written whole, and the store
+    # is closed with nothing left beside it
+    previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
+        signal.signal(signal.SIGTERM, previous)
         server.server_close()
+        if play is not None:
+            play.close()
         server.viewer.close()
     return 0
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":

@@ -199,7 +199,8 @@ class PlayHost:
         self.lineup = "play/" + hashlib.sha256(text.encode()).hexdigest()[:24]
         self._games: OrderedDict[str, PlayGame] = OrderedDict()
         self._lock = threading.Lock()
-        self._store_lock = threading.Lock()
+        self._store_lock = threading.Lock()  # one write at a time; close() waits for it
+        self._closed = False
         self._count = 0
 
     # -- requests --------------------------------------------------------------------------------
@@ -291,11 +292,21 @@ class PlayHost:
         if not pg.over or pg.game_id is not None:
             return
         rec = self.record(pg)
-        with self._store_lock, GameStore(self.config.db, self.config.game.NAME) as store:
-            rec.seats = [store.entrant_id(*e) for e in self.entrants]
-            store.add_games([rec])
-            row = store.db.execute("SELECT id FROM games WHERE match_key = ?", (rec.match_key,))
-            pg.game_id = int(row.fetchone()[0])
+        with self._store_lock:
+            if self._closed:
+                raise RequestError(503, "the server is stopping; this game was not recorded")
+            # opened per game and closed at once: between games nothing holds the store open
+            with GameStore(self.config.db, self.config.game.NAME) as store:
+                rec.seats = [store.entrant_id(*e) for e in self.entrants]
+                store.add_games([rec])
+                q = "SELECT id FROM games WHERE match_key = ?"
+                pg.game_id = int(store.db.execute(q, (rec.match_key,)).fetchone()[0])
+
+    def close(self) -> None:
+        """Stop recording: waits for a game being written to the store, then refuses to record
+        more (the server is stopping; the store is left closed, with no file beside it)."""
+        with self._store_lock:
+            self._closed = True
 
     def record(self, pg: PlayGame) -> GameRecord:
         """The GameRecord of a finished game (seats filled in by `_finish`)."""
@@ -324,5 +335,6 @@ class PlayHost:
 
 
 def prepare_store(db: str | Path, game: ModuleType) -> None:
-    """Create the store if it does not exist (StoreError if it is not one of `game`)."""
+    """Create the store if nothing is at `db` (StoreError if the file there, even an empty one,
+    is not a store of `game`)."""
     GameStore(db, game.NAME).close()
