@@ -263,12 +263,15 @@ def test_leaderboard_json_and_reports(field, tmp_path):
     assert board["pairwise"]["entrants"] == TRUE_ORDER
     assert board["pairwise"]["rate"][0][0] is None
     assert sum(row["wins"] for row in board["entrants"]) == pytest.approx(300)
-    # the middle pair is 58 Elo apart: their intervals overlap, the others are apart
+    # 300 games separate every pair of this field (true neighbours are 104 Elo apart)
     ranges = [row["rank_range"] for row in board["entrants"]]
-    assert ranges == [[1, 1], [2, 2], [3, 4], [3, 4], [5, 5]]
+    assert ranges == [[1, 1], [2, 2], [3, 3], [4, 4], [5, 5]]
+    tests = board["strength_tests"]
+    assert tests["entrants"] == TRUE_ORDER and tests["level"] == 0.05
+    assert tests["p_equal"][0][0] is None and tests["p_equal"][2][3] < 0.05
     md = report.markdown(board, "Synthetic", notes=["Note one.", "Note two."])
     assert all(f"| {name} |" in md for name in NAMES) and md.rstrip().endswith("Note two.")
-    assert "| 3-4 | e2 |" in md and "| 3-4 | e1 |" in md and "| 1 | e4 |" in md
+    assert "| 3 | e2 |" in md and "| 4 | e1 |" in md and "| 1 | e4 |" in md
     assert "sequential" in md and "Plackett-Luce" in md
     for plot in (report.plot_ratings, report.plot_heatmap):
         path = tmp_path / f"{plot.__name__}.png"
@@ -359,7 +362,6 @@ def test_every_permutation_of_games_and_seats_gives_the_same_fit():
     ]
     names = ["A", "B", "C", "D"]
     ref = plackett_luce(games, names)
-    ref_ranks = rank_ranges({n: (s.lo, s.hi) for n, s in ref.items()})
     canonical = ratings.canonical_results(games)
     rng = np.random.default_rng(0)
     refits = 0
@@ -372,8 +374,8 @@ def test_every_permutation_of_games_and_seats_gives_the_same_fit():
         assert ratings.canonical_results(shuffled) == canonical
         if i % 24 == 0:
             fit = plackett_luce(shuffled, names)
-            assert fit == ref
-            assert rank_ranges({n: (s.lo, s.hi) for n, s in fit.items()}) == ref_ranks
+            assert fit.strengths == ref.strengths and fit.rank_ranges == ref.rank_ranges
+            assert np.array_equal(fit.p_equal, ref.p_equal, equal_nan=True) and fit == ref
             refits += 1
     assert i + 1 == 720 and refits == 30
 
@@ -407,7 +409,7 @@ def test_an_entrant_that_won_every_game_gets_an_interval_of_positive_width():
     assert a["win_share_ci95"][0] == pytest.approx(0.6097, abs=1e-4)
     # a 3-player entrant that won every game too
     fit = plackett_luce([(("A", "B", "C"), (1.0, 2.0, 3.0))] * 4, ["A", "B", "C"])
-    assert all(s.lo < s.elo < s.hi for s in fit.values())
+    assert all(s.lo < s.elo < s.hi for s in fit.strengths.values())
 
 
 def test_profile_interval_matches_the_one_dimensional_profile():
@@ -417,7 +419,7 @@ def test_profile_interval_matches_the_one_dimensional_profile():
     from scipy.optimize import brentq
 
     results = [_beats("A", "B")] * 3 + [_beats("B", "A")]
-    fit = plackett_luce(results, ["A", "B"], prior_sd=400.0)
+    fit = plackett_luce(results, ["A", "B"], prior_sd=400.0).strengths
     prec = (ratings.ELO_PER_NAT / 400.0) ** 2
 
     def prof(v):
@@ -442,11 +444,11 @@ def test_profile_interval_matches_the_one_dimensional_profile():
 def test_plackett_luce_two_players_is_bradley_terry_with_ties_as_half_wins():
     results = [_beats("A", "B")] * 3 + [_beats("B", "A")]
     weak = 1e7  # a prior this wide changes nothing that shows
-    fit = plackett_luce(results, ["A", "B"], prior_sd=weak)
+    fit = plackett_luce(results, ["A", "B"], prior_sd=weak).strengths
     assert fit["A"].elo - fit["B"].elo == pytest.approx(400 * math.log10(3), abs=1e-6)
     assert fit["A"].elo + fit["B"].elo == pytest.approx(0.0, abs=1e-9)
     draws = [_beats("A", "B")] * 2 + [(("A", "B"), (1.5, 1.5))] * 2
-    assert plackett_luce(draws, ["A", "B"], prior_sd=weak)["A"].elo == pytest.approx(
+    assert plackett_luce(draws, ["A", "B"], prior_sd=weak).strengths["A"].elo == pytest.approx(
         fit["A"].elo, abs=1e-6
     )
     with pytest.raises(ValueError, match="prior_sd"):
@@ -456,7 +458,7 @@ def test_plackett_luce_two_players_is_bradley_terry_with_ties_as_half_wins():
 
 
 def test_plackett_luce_recovers_the_true_field(field):
-    fit = plackett_luce(field, NAMES)  # the synthetic field is drawn from Plackett-Luce
+    fit = plackett_luce(field, NAMES).strengths  # the field is drawn from Plackett-Luce
     assert sorted(NAMES, key=lambda n: -fit[n].elo) == TRUE_ORDER
     assert sum(s.elo for s in fit.values()) == pytest.approx(0.0, abs=1e-9)
     truth = (THETA - THETA.mean()) * ratings.ELO_PER_NAT
@@ -487,12 +489,45 @@ def test_separated_field_gets_distinct_ranks_and_an_even_pair_shares_them():
     assert "| 1-2 | A |" in md and "| 1-2 | B |" in md and "| 3 | C |" in md
 
 
-def test_rank_ranges_from_hand_made_intervals():
-    got = rank_ranges({"a": (10, 20), "b": (15, 25), "c": (0, 5), "d": (-10, 12)})
-    # a: nobody wholly above, c wholly below; b: c and d below; c: a and b above; d: b above
-    assert got == {"a": (1, 3), "b": (1, 2), "c": (3, 4), "d": (2, 4)}
-    assert rank_ranges({}) == {}
+def test_rank_ranges_from_hand_made_tests():
+    nan = float("nan")
+    p = np.array(
+        [
+            [nan, 0.01, 0.20, 0.01],
+            [0.01, nan, 0.03, 0.50],
+            [0.20, 0.03, nan, 0.04],
+            [0.01, 0.50, 0.04, nan],
+        ]
+    )
+    got = rank_ranges(["a", "b", "c", "d"], [30.0, 10.0, 20.0, 0.0], p)
+    # a: b and d significantly below; b: a and c above; c: b and d below; d: a and c above
+    assert got == {"a": (1, 2), "b": (3, 4), "c": (1, 2), "d": (3, 4)}
+    assert rank_ranges(["a", "b", "c", "d"], [30.0, 10.0, 20.0, 0.0], p, level=0.02) == {
+        "a": (1, 2),
+        "b": (2, 4),
+        "c": (1, 4),
+        "d": (2, 4),
+    }
+    assert rank_ranges([], [], np.zeros((0, 0))) == {}
+    with pytest.raises(ValueError, match="estimates"):
+        rank_ranges(["a", "b"], [1.0], p[:2, :2])
     assert report.rank_text((2, 2)) == "2" and report.rank_text((1, 3)) == "1-3"
+
+
+def test_rank_ranges_cover_the_true_ranks_of_a_null_field_at_the_stated_rate():
+    # 6 equal entrants, 40 random round-robin fields of 300 two-player games: every field's
+    # ranges must span all six ranks (any separation is a family-wise false claim, at most 5%)
+    names = ["a", "b", "c", "d", "e", "f"]
+    rng = np.random.default_rng(11)
+    false_claims = 0
+    for _ in range(40):
+        games = []
+        for _ in range(300):
+            i, j = rng.choice(6, size=2, replace=False)
+            games.append(_beats(names[i], names[j]))
+        ranges = plackett_luce(games, names).rank_ranges
+        false_claims += any(r != (1, 6) for r in ranges.values())
+    assert false_claims <= 4  # binomial(40, 0.05): P(> 4) is under 5%
 
 
 def test_openskill_order_range_is_a_property_of_the_games_not_their_order(field):

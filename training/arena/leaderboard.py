@@ -59,13 +59,15 @@ def _rows(board: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
 
 def _caption(board: dict[str, Any]) -> str:
     players = ", ".join(f"{n}p: {c}" for n, c in board["players"].items()) or "none"
+    level = board["strength_tests"]["level"]
     return (
-        f"{board['games']} games ({players}). Order, # and strength: Plackett-Luce (2 players: "
+        f"{board['games']} games ({players}). Order and strength: Plackett-Luce (2 players: "
         f"Bradley-Terry) fitted to all games at once, ties half a win, prior sd "
-        f"{board['prior_sd']:g} Elo, 95% profile-likelihood intervals; # is the rank range, "
-        f"shared by entrants whose intervals overlap. openskill mu is sequential: it depends on "
-        f"the order of the games (its range over {board['n_orders']} random orders, seed "
-        f"{board['seed']})"
+        f"{board['prior_sd']:g} Elo, 95% profile-likelihood intervals relative to the field's "
+        f"mean. # is the rank range: entrants that a likelihood-ratio test of equal strength does "
+        f"not tell apart (Holm over every pair, family-wise {level:g}) share ranks. openskill mu "
+        f"is sequential: it depends on the order of the games (its range over "
+        f"{board['n_orders']} random orders, seed {board['seed']})"
     )
 
 

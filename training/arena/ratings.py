@@ -18,9 +18,10 @@ Methods, and why each is here:
   profile-likelihood interval of the penalised likelihood (D. J. Venzon and S. H. Moolgavkar,
   Applied Statistics 1988), which, unlike a bootstrap over games, keeps a positive width when an
   entrant won every game, and is asymmetric where the likelihood is. The games are put in a
-  canonical order first, so every order of the same games gives the same bits.
-  ``rank_ranges`` turns the intervals into ranks with ties: the range of i runs from
-  1 + (entrants whose interval lies wholly above i's) to k - (entrants wholly below).
+  canonical order first, so every order of the same games gives the same bits. Every pair gets a
+  likelihood-ratio test of equal strength, Holm-adjusted over all pairs, and ``rank_ranges``
+  turns the tests into ranks with ties: the range of i runs from 1 + (entrants significantly
+  stronger than i) to k - (entrants significantly weaker).
 - ``pairwise``: for every ordered pair of entrants, the games they played together and the score of
   one against the other (1 better rank, 0.5 tie, 0 worse; in a multi-player game each pair at the
   table counts once), with a 95% Wilson score interval (E. B. Wilson, "Probable inference, the law
@@ -395,10 +396,6 @@ def bootstrap(
     return {name: (float(a), float(b)) for name, a, b in zip(entrants, lo, hi, strict=True)}
 
 
-def _openskill_mu(results: list[GameResult], entrants: Sequence[str]) -> dict[str, float]:
-    return {name: r.mu for name, r in openskill_ratings(results, entrants).items()}
-
-
 # ---------------------------------------------------------------------------- Plackett-Luce
 
 
@@ -503,13 +500,36 @@ class _PlackettLuce:
 
 PRIOR_SD_ELO = 400.0  # sd of the Gaussian prior on every strength: worth under one game
 CHI2_95 = 3.841458820694124  # 95% quantile of chi-square with 1 degree of freedom
+RANK_LEVEL = 0.05  # family-wise error rate of the tests behind the rank ranges
+
+
+@dataclass(frozen=True, eq=False)
+class PlackettLuceFit:
+    """What ``plackett_luce`` returns: ``strengths`` (name -> Strength), ``p_equal`` (k x k, in
+    the order of the entrants: Holm-adjusted p-value of the likelihood-ratio test of "i and j are
+    equally strong", nan on the diagonal) and ``rank_ranges`` (name -> (best, worst) rank, from
+    ``rank_ranges`` at level ``RANK_LEVEL``)."""
+
+    strengths: dict[str, Strength]
+    p_equal: np.ndarray
+    rank_ranges: dict[str, tuple[int, int]]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PlackettLuceFit):
+            return NotImplemented
+        return (
+            self.strengths == other.strengths
+            and self.rank_ranges == other.rank_ranges
+            and np.array_equal(self.p_equal, other.p_equal, equal_nan=True)
+        )
 
 
 def plackett_luce(
     results: Sequence[GameResult], entrants: Sequence[str], prior_sd: float = PRIOR_SD_ELO
-) -> dict[str, Strength]:
+) -> PlackettLuceFit:
     """Plackett-Luce strengths fitted to all the results at once, on the Elo scale, with 95%
-    intervals; the same, to the bit, for every order of the results.
+    intervals, tests of every pair and rank ranges; the same, to the bit, for every order of the
+    results.
 
     Model: a table's finishing order is drawn first to last, each position taken by one of the
     players still in the running with probability proportional to exp(strength). For 2 players
@@ -518,37 +538,50 @@ def plackett_luce(
     log-likelihoods): for 2 players, half a win each. Every strength has an independent Gaussian
     prior N(0, prior_sd^2) (Elo), which keeps an entrant that won or lost every game finite. The
     estimate is the posterior mode (Newton's method; the log-posterior is strictly concave); its
-    mean over the field is 0. Interval: the 95% profile interval of the entrant's strength
-    relative to the field's mean, {v : 2 (max log-posterior - max log-posterior given that
-    relative strength is v) <= 3.84}; it holds the estimate, has positive width even for an
-    entrant that won every game, and is asymmetric where the data are (an unbeaten entrant's
-    upper end is set by the prior). Games count as independent. An entrant without games gets 0
-    with the prior's width. The games are first put in a canonical order
-    (``canonical_results``), so any permutation of the results, or of the seats of a game, gives
-    identical bits.
+    mean over the field is 0. Games count as independent.
+
+    Interval: the 95% profile interval of the entrant's strength relative to the field's mean,
+    {v : 2 (max log-posterior - max log-posterior given that relative strength is v) <= 3.84};
+    it holds the estimate, has positive width even for an entrant that won every game, and is
+    asymmetric where the likelihood is (an unbeaten entrant's upper end is set by the prior). It
+    also carries the uncertainty of the field's mean, so two intervals may overlap while the two
+    entrants differ clearly: compare entrants with ``p_equal``. An entrant without games gets 0
+    with the prior's width.
+
+    Tests: for every pair, the likelihood-ratio test of equal strength, 2 (max log-posterior -
+    max log-posterior with the two strengths equal) against chi-square with 1 degree of freedom,
+    Holm-adjusted over all pairs; ``rank_ranges`` turns them into ranks.
+
+    The games are first put in a canonical order (``canonical_results``), so any permutation of
+    the results, or of the seats of a game, gives identical bits.
     """
     if not (math.isfinite(prior_sd) and prior_sd > 0):
         raise ValueError(f"prior_sd must be a positive number of Elo points, got {prior_sd}")
     idx = _index(results, entrants)
     k = len(entrants)
     if k < 2:  # no field to be relative to
-        return {name: Strength(0.0, 0.0, 0.0) for name in entrants}
+        strengths = {name: Strength(0.0, 0.0, 0.0) for name in entrants}
+        return PlackettLuceFit(strengths, np.full((k, k), np.nan), {n: (1, 1) for n in entrants})
     from scipy.optimize import brentq
+    from scipy.stats import chi2
 
     model = _PlackettLuce(results, idx, (ELO_PER_NAT / prior_sd) ** 2)
     best, theta = model.maximise(np.zeros(k))
     theta = theta - theta.mean()  # already 0 up to rounding: the prior centres the field
     _, _, neg_hess = model(theta)
-    out = {}
+
+    def constrained(a: np.ndarray, v: float, start: np.ndarray) -> tuple[float, np.ndarray]:
+        """Maximum log-posterior with a . theta = v (a orthogonal to 1), from start."""
+        return model.maximise(start + a * (v - a @ start) / (a @ a), a)
+
+    strengths = {}
     for i, name in enumerate(entrants):
         a = -np.full(k, 1.0 / k)
         a[i] += 1.0  # a . theta: strength i relative to the field's mean
         start = {"theta": theta}
 
         def drop(v: float, a: np.ndarray = a, start: dict = start) -> float:
-            t0 = start["theta"]
-            t0 = t0 + a * (v - a @ t0) / (a @ a)  # onto the constraint a . theta = v
-            value, start["theta"] = model.maximise(t0, a)
+            value, start["theta"] = constrained(a, v, start["theta"])
             return 2.0 * (best - value) - CHI2_95
 
         centre = float(a @ theta)
@@ -567,29 +600,45 @@ def plackett_luce(
             lo_v, hi_v = sorted((centre, centre + sign * width))
             bounds.append(brentq(drop, lo_v, hi_v, xtol=1e-12, rtol=1e-12))
         lo, hi = (float(b * ELO_PER_NAT) for b in bounds)
-        out[name] = Strength(float(centre * ELO_PER_NAT), lo, hi)
-    return out
+        strengths[name] = Strength(float(centre * ELO_PER_NAT), lo, hi)
+    p = np.full((k, k), np.nan)
+    for i in range(k):
+        for j in range(i + 1, k):
+            a = np.zeros(k)
+            a[i], a[j] = 1.0, -1.0
+            value, _ = constrained(a, 0.0, theta)
+            p[i, j] = p[j, i] = float(chi2.sf(max(2.0 * (best - value), 0.0), 1))
+    p_equal = holm(p)
+    ranges = rank_ranges(entrants, [strengths[n].elo for n in entrants], p_equal)
+    return PlackettLuceFit(strengths, p_equal, ranges)
 
 
 def rank_ranges(
-    intervals: Mapping[str, tuple[float, float]],
+    entrants: Sequence[str],
+    estimates: Sequence[float],
+    p_equal: np.ndarray,
+    level: float = RANK_LEVEL,
 ) -> dict[str, tuple[int, int]]:
-    """Rank range of every entrant from 95% intervals ``name -> (lo, hi)``.
+    """Rank range of every entrant from its estimate and the adjusted p-values of the tests of
+    "i and j are equally strong" (``p_equal[i, j]``, k x k in the order of ``entrants``).
 
-    j is certainly above i when lo_j > hi_i (the intervals do not overlap), certainly below when
-    hi_j < lo_i. The range of i is 1 + (number certainly above) .. k - (number certainly below):
-    the best and worst rank i could take among k entrants. Entrants whose intervals overlap
-    share ranks, e.g. two overlapping leaders are both "1-2". Overlap of two 95% intervals is a
-    conservative test of a difference (more ties than a test of the difference would give).
+    j is certainly above i when p_equal[i, j] < level and estimate j > estimate i; certainly
+    below when p_equal[i, j] < level and estimate j < estimate i. The range of i runs from
+    1 + (number certainly above) to k - (number certainly below): the best and the worst rank i
+    could hold. Entrants that no test tells apart share ranks: two even leaders are both "1-2".
+    With p-values adjusted for every pair (Holm), the chance that any "certainly" is wrong is at
+    most ``level``, so every true rank lies in its range at once with probability at least
+    1 - level (as far as the model and its large-sample tests hold).
     """
-    names = list(intervals)
-    k = len(names)
+    k = len(entrants)
+    if len(estimates) != k or np.shape(p_equal) != (k, k):
+        raise ValueError(f"need {k} estimates and a {k} x {k} matrix of p-values")
     out = {}
-    for a in names:
-        lo_a, hi_a = intervals[a]
-        above = sum(1 for b in names if b != a and intervals[b][0] > hi_a)
-        below = sum(1 for b in names if b != a and intervals[b][1] < lo_a)
-        out[a] = (1 + above, k - below)
+    for i, name in enumerate(entrants):
+        apart = [j for j in range(k) if j != i and p_equal[i][j] < level]
+        above = sum(1 for j in apart if estimates[j] > estimates[i])
+        below = sum(1 for j in apart if estimates[j] < estimates[i])
+        out[name] = (1 + above, k - below)
     return out
 
 
@@ -647,11 +696,11 @@ def leaderboard(
 ) -> dict[str, Any]:
     """Everything above in one JSON-serialisable dict, entrants by Plackett-Luce strength.
 
-    The order, the strengths and the rank ranges come from ``plackett_luce`` (fitted to all games
-    at once; for 2 players Bradley-Terry) and ``rank_ranges`` of its 95% intervals, so they do
-    not depend on the order of the results; entrants with equal strengths (identical records)
-    are listed by name. Per entrant ("entrants", a list of dicts): name, games (N), rank_range
-    [best, worst], strength and strength_ci95 (Elo, profile likelihood), wins (a win shared
+    The order, the strengths, their intervals and the rank ranges come from ``plackett_luce``
+    (fitted to all games at once; for 2 players Bradley-Terry), so they do not depend on the
+    order of the results; entrants with equal strengths (identical records) are listed by name.
+    Per entrant ("entrants", a list of dicts): name, games (N), rank_range [best, worst] (see
+    ``rank_ranges``), strength and strength_ci95 (Elo, profile likelihood), wins (a win shared
     by k tied firsts counts 1/k), win_share with win_share_ci95 (Wilson), mean_rank (over all
     player counts together) with mean_rank_ci95 (the Wilson interval of (rank - 1) / (P - 1),
     a share in [0, 1] whose variance is at most p(1 - p), P the largest table the entrant sat
@@ -659,7 +708,9 @@ def leaderboard(
     results) with mu_order_range (``openskill_order_range`` over ``n_boot`` random orders, seeded
     with ``seed``, ``groups`` kept together). Also "games", "players" (player count as a string
     -> number of games), "pairwise" (as ``pairwise``, in leaderboard order, lists with None for
-    nan), "prior_sd", "n_orders", "seed" and "model" (openskill's). Undefined figures (no games)
+    nan), "strength_tests" (the Holm-adjusted p-values of equal strength behind the rank ranges,
+    in leaderboard order, and their level), "prior_sd", "n_orders", "seed" and "model"
+    (openskill's). Undefined figures (no games)
     are None; an entrant without games gets strength 0 with the prior's width.
     """
     idx = _index(results, entrants)
@@ -683,8 +734,8 @@ def leaderboard(
     for i in range(k):
         # (rank - 1) / (P - 1) lies in [0, 1] at every table of at most P players
         share_terms[i] = [(r - 1.0) / (widest[i] - 1.0) for r in rank_terms[i]]
-    strength = plackett_luce(results, entrants, prior_sd=prior_sd)
-    ranges = rank_ranges({name: (s.lo, s.hi) for name, s in strength.items()})
+    fit = plackett_luce(results, entrants, prior_sd=prior_sd)
+    strength, ranges = fit.strengths, fit.rank_ranges
     os_rating = openskill_ratings(results, entrants)
     spread = openskill_order_range(results, entrants, n_orders=n_boot, seed=seed, groups=groups)
     rows = []
@@ -723,6 +774,8 @@ def leaderboard(
     rows.sort(key=lambda row: (-row["strength"], row["name"]))
     order = [row["name"] for row in rows]
     pw = pairwise(results, order)
+    at = [idx[name] for name in order]
+    p_equal = fit.p_equal[np.ix_(at, at)]
     return {
         "entrants": rows,
         "games": len(results),
@@ -733,6 +786,11 @@ def leaderboard(
                 key: [[_finite(v) for v in line] for line in pw[key]]
                 for key in ("n", "score", "rate", "lo", "hi", "p_holm")
             },
+        },
+        "strength_tests": {
+            "entrants": order,
+            "p_equal": [[_finite(v) for v in line] for line in p_equal],
+            "level": RANK_LEVEL,
         },
         "prior_sd": prior_sd,
         "n_orders": n_boot,
