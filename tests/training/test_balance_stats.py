@@ -3,8 +3,11 @@ truth: a seat bias is flagged, a fair game is flagged no more often than the tes
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
+from scipy import stats as sps
 
 from training.balance import stats as bs
 
@@ -70,11 +73,57 @@ def test_difference_interval_covers_the_truth_and_its_test_rejects_a_real_gap():
 
 
 def test_mean_ci_on_known_values():
-    m = bs.mean_ci(np.array([1.0, 2.0, 3.0, 4.0]))
-    h = 1.959963984540054 * np.std([1, 2, 3, 4], ddof=1) / 2
-    assert m["mean"] == 2.5 and m["n"] == 4
-    assert m["lo"] == pytest.approx(2.5 - h) and m["hi"] == pytest.approx(2.5 + h)
+    x = np.array([-1.0, 2.0, 3.0, 4.0])  # both signs: the normal interval
+    m = bs.mean_ci(x)
+    h = 1.959963984540054 * np.std(x, ddof=1) / 2
+    assert m["mean"] == 2.0 and m["n"] == 4
+    assert m["lo"] == pytest.approx(2.0 - h) and m["hi"] == pytest.approx(2.0 + h)
     assert bs.mean_ci(np.array([]))["mean"] is None
+    assert bs.mean_ci(np.array([3.0]))["lo"] is None
+
+
+def test_mean_ci_of_a_mostly_zero_count_never_goes_below_zero():
+    """Finding: normal-approximation intervals of non-negative counts went below 0
+    (`council_privilege [-0.01, 0.28]` in a balance study's game statistics)."""
+    n = 1600
+    x = np.zeros(n)
+    x[7] = 3.0  # one event worth 3 points in 1600 player-games
+    m = bs.mean_ci(x)
+    assert m["lo"] >= 0.0 and m["lo"] < m["mean"] < m["hi"]
+    # one event: the exact (Garwood) Poisson interval of 1 event, in units of 3 points
+    g_lo, g_hi = sps.chi2.ppf(0.025, 2) / 2, sps.chi2.ppf(0.975, 4) / 2
+    assert m["lo"] == pytest.approx(3 * g_lo / n, rel=1e-9)
+    assert m["hi"] == pytest.approx(3 * g_hi / n, rel=1e-9)
+    # no event at all: [0, the exact Poisson bound of 0 events], not a point
+    z = bs.mean_ci(np.zeros(n))
+    assert z["lo"] == 0.0 and z["hi"] == pytest.approx(sps.chi2.ppf(0.975, 2) / 2 / n)
+    # a sum of non-positive values (penalties) is mirrored
+    neg = bs.mean_ci(-x)
+    assert (neg["lo"], neg["hi"]) == pytest.approx((-m["hi"], -m["lo"]))
+    # far from 0 it is the normal interval to within a few per cent of its width
+    rng = np.random.default_rng(0)
+    y = rng.poisson(20.0, 1200).astype(float)
+    g = bs.mean_ci(y)
+    h = 1.959963984540054 * y.std(ddof=1) / np.sqrt(y.size)
+    assert g["lo"] == pytest.approx(y.mean() - h, abs=0.03 * h)
+    assert g["hi"] == pytest.approx(y.mean() + h, abs=0.03 * h)
+
+
+def test_points_by_source_of_a_rare_source_stay_non_negative():
+    """Finding: normal-approximation intervals of non-negative counts went below 0
+    (`council_privilege [-0.01, 0.28]` in a balance study's points by source)."""
+    rng = np.random.default_rng(4)
+    g = 200
+    ws = synthetic_games(rng, g, [0.5, 0.5])
+    points = np.zeros((g, 2, 2))
+    points[:, :, 0] = rng.poisson(10.0, (g, 2))
+    points[3, 1, 1] = 3.0  # the rare source: one 3-point award in 400 player-games
+    st = SimpleNamespace(win_shares=ws, points=points, sources=("common", "rare"))
+    for row in bs.source_shares(st):
+        for side in ("winners", "rest"):
+            assert row[f"{side}_lo"] >= 0.0
+            assert row[f"{side}_lo"] <= row[f"{side}_mean"] <= row[f"{side}_hi"]
+            assert row[f"{side}_hi"] > 0.0
 
 
 def test_undefined_values_are_left_out_of_differences_and_corrections():

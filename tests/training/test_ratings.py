@@ -18,8 +18,11 @@ from training.arena.ratings import (
     elo_sequential,
     expected_score,
     leaderboard,
+    openskill_order_range,
     openskill_ratings,
     pairwise,
+    plackett_luce,
+    rank_ranges,
     sprt,
     sprt_text,
     wilson_interval,
@@ -259,11 +262,17 @@ def test_leaderboard_json_and_reports(field, tmp_path):
     assert board["players"] == {"2": 150, "4": 150} and board["games"] == 300
     assert board["pairwise"]["entrants"] == TRUE_ORDER
     assert board["pairwise"]["rate"][0][0] is None
-    assert "bt_elo" not in board["entrants"][0]  # mixed player counts: no Bradley-Terry column
     assert sum(row["wins"] for row in board["entrants"]) == pytest.approx(300)
+    # 300 games separate every pair of this field (true neighbours are 104 Elo apart)
+    ranges = [row["rank_range"] for row in board["entrants"]]
+    assert ranges == [[1, 1], [2, 2], [3, 3], [4, 4], [5, 5]]
+    tests = board["strength_tests"]
+    assert tests["entrants"] == TRUE_ORDER and tests["level"] == 0.05
+    assert tests["p_equal"][0][0] is None and tests["p_equal"][2][3] < 0.05
     md = report.markdown(board, "Synthetic", notes=["Note one.", "Note two."])
     assert all(f"| {name} |" in md for name in NAMES) and md.rstrip().endswith("Note two.")
-    assert "BT Elo" not in md
+    assert "| 3 | e2 |" in md and "| 4 | e1 |" in md and "| 1 | e4 |" in md
+    assert "sequential" in md and "Plackett-Luce" in md
     for plot in (report.plot_ratings, report.plot_heatmap):
         path = tmp_path / f"{plot.__name__}.png"
         plot(board, path)
@@ -271,17 +280,28 @@ def test_leaderboard_json_and_reports(field, tmp_path):
         assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_leaderboard_two_player_has_bt_elo():
+def test_leaderboard_every_figure_has_an_interval_and_n():
     results = [r for r in synthetic(seed=5, n2=60, n4=0)] + [(("e0", "e1"), (1.5, 1.5))]
     entrants = [*NAMES, "idle"]
     board = leaderboard(results, entrants, n_boot=10, seed=0)
     json.dumps(board, allow_nan=False)
     rows = {row["name"]: row for row in board["entrants"]}
-    assert all("bt_elo" in row for row in rows.values())
-    assert rows["idle"]["games"] == 0 and rows["idle"]["mean_rank"] is None
-    assert rows["idle"]["win_share_ci95"] == [0.0, 1.0]
+    for row in rows.values():
+        assert isinstance(row["games"], int)
+        for key in ("strength", "win_share", "mean_rank"):
+            lo, hi = row[f"{key}_ci95"]
+            if row["games"]:
+                assert lo <= row[key] <= hi and lo < hi
+        assert row["sigma"] > 0
+    idle = rows["idle"]
+    assert idle["games"] == 0 and idle["mean_rank"] is None and idle["win_share"] is None
+    assert idle["win_share_ci95"] == [0.0, 1.0] and idle["mean_rank_ci95"] == [None, None]
+    # no games: strength 0 with the prior's width, so it shares a wide range of ranks
+    assert idle["strength"] == pytest.approx(0.0, abs=1e-9)
+    assert idle["strength_ci95"][1] - idle["strength_ci95"][0] > 1000
+    assert idle["rank_range"][1] - idle["rank_range"][0] >= 3
     md = report.markdown(board, "2p", notes=[])
-    assert "BT Elo" in md and "| idle |" in md
+    assert "| idle |" in md
     table = report.rich_table(board, "2p")
     assert table.row_count == len(entrants)
     from rich.console import Console
@@ -289,6 +309,239 @@ def test_leaderboard_two_player_has_bt_elo():
     console = Console(record=True, width=200)
     report.print_board(board, "2p", console=console)
     assert "idle" in console.export_text()
+
+
+# ---------------------------------------------------------------------------- order-free ranking
+
+
+def _beats(a: str, b: str):
+    return ((a, b), (1.0, 2.0))
+
+
+def _order_free(board: dict) -> dict:
+    """The board without the sequential openskill figures (which depend on the order)."""
+    out = dict(board)
+    out["entrants"] = [
+        {k: v for k, v in row.items() if k not in ("mu", "sigma", "ordinal")}
+        for row in board["entrants"]
+    ]
+    return out
+
+
+def test_leaderboard_order_does_not_depend_on_the_order_of_the_games():
+    """Finding: the leaderboard was ordered by openskill mu, a sequential rating, so the same games
+    rated in another order gave another order. Here H and M both beat W 5 of 5 and H beats M 6
+    of 10 (M's 4 wins last): openskill puts M first forward and H first in reverse; the
+    leaderboard puts H first both ways, sharing ranks 1-2 with M (6 of 10 cannot separate them)."""
+    games = [_beats("H", "W")] * 5 + [_beats("M", "W")] * 5
+    games += [_beats("H", "M")] * 6 + [_beats("M", "H")] * 4
+    names = ["H", "M", "W"]
+    fwd, rev = openskill_ratings(games, names), openskill_ratings(games[::-1], names)
+    assert fwd["M"].mu > fwd["H"].mu and rev["H"].mu > rev["M"].mu  # the sequential rating flips
+    a = leaderboard(games, names, n_boot=5)
+    b = leaderboard(games[::-1], names, n_boot=5)
+    assert [row["name"] for row in a["entrants"]] == ["H", "M", "W"]
+    assert _order_free(a) == _order_free(b)
+    assert [row["rank_range"] for row in a["entrants"]] == [[1, 2], [1, 2], [3, 3]]
+    assert a["entrants"][0]["strength"] > a["entrants"][1]["strength"]
+
+
+def test_every_permutation_of_games_and_seats_gives_the_same_fit():
+    """Finding: the leaderboard's order depended on the order games were rated. Every permutation
+    of a small mixed field (2-4 players, ties), with the seats of each game shuffled too, puts
+    the games in the same canonical order, and the fit (which sees only that order) gives
+    bit-identical strengths, intervals and rank ranges; checked by refitting every 24th
+    permutation."""
+    games = [
+        (("A", "B"), (1.0, 2.0)),
+        (("B", "C", "A"), (1.0, 2.0, 3.0)),
+        (("C", "A"), (1.5, 1.5)),
+        (("A", "B", "C", "D"), (1.5, 1.5, 3.0, 4.0)),
+        (("D", "C"), (1.0, 2.0)),
+        (("B", "D"), (2.0, 1.0)),
+    ]
+    names = ["A", "B", "C", "D"]
+    ref = plackett_luce(games, names)
+    canonical = ratings.canonical_results(games)
+    rng = np.random.default_rng(0)
+    refits = 0
+    for i, perm in enumerate(itertools.permutations(range(len(games)))):
+        shuffled = []
+        for g in perm:
+            seats = rng.permutation(len(games[g][0]))
+            names_g, ranks_g = games[g]
+            shuffled.append((tuple(names_g[s] for s in seats), tuple(ranks_g[s] for s in seats)))
+        assert ratings.canonical_results(shuffled) == canonical
+        if i % 24 == 0:
+            fit = plackett_luce(shuffled, names)
+            assert fit.strengths == ref.strengths and fit.rank_ranges == ref.rank_ranges
+            assert np.array_equal(fit.p_equal, ref.p_equal, equal_nan=True) and fit == ref
+            refits += 1
+    assert i + 1 == 720 and refits == 30
+
+
+def test_leaderboard_same_under_random_permutations(field):
+    """Finding: the leaderboard's order depended on the order games were rated. Shuffles of a
+    300-game field give the same board but for openskill's sequential mu, sigma and ordinal."""
+    ref = leaderboard(field, NAMES, n_boot=3, seed=2)
+    rng = np.random.default_rng(1)
+    for _ in range(4):
+        perm = rng.permutation(len(field))
+        board = leaderboard([field[i] for i in perm], NAMES, n_boot=3, seed=2)
+        assert _order_free(board) == _order_free(ref)
+
+
+def test_an_entrant_that_won_every_game_gets_an_interval_of_positive_width():
+    """Finding: bootstrap intervals collapsed to zero width when an entrant won every game (6 games:
+    openskill mu [34.37, 34.37], Bradley-Terry [+253, +253]) while Wilson gave [0.61, 1.00]."""
+    board = leaderboard([_beats("A", "B")] * 6, ["A", "B"], n_boot=20)
+    rows = {row["name"]: row for row in board["entrants"]}
+    for row in rows.values():
+        for key in ("strength", "win_share", "mean_rank"):
+            lo, hi = row[f"{key}_ci95"]
+            assert lo <= row[key] <= hi and hi - lo > 0.1 * (1 if key != "strength" else 1000)
+    a = rows["A"]
+    lo, hi = a["strength_ci95"]
+    assert lo < a["strength"] < hi
+    assert hi - a["strength"] > a["strength"] - lo  # the prior, not the data, bounds it above
+    # 6 of 6 is enough to tell them apart, as the Wilson interval [0.61, 1] says
+    assert lo > 0 and a["rank_range"] == [1, 1] and rows["B"]["rank_range"] == [2, 2]
+    assert a["win_share_ci95"][0] == pytest.approx(0.6097, abs=1e-4)
+    # a 3-player entrant that won every game too
+    fit = plackett_luce([(("A", "B", "C"), (1.0, 2.0, 3.0))] * 4, ["A", "B", "C"])
+    assert all(s.lo < s.elo < s.hi for s in fit.strengths.values())
+
+
+def test_profile_interval_matches_the_one_dimensional_profile():
+    # two entrants: the strength of A relative to the mean is v = (theta_A - theta_B) / 2, and
+    # the prior's maximum over the mean is at mean 0: profile(v) = 3 log s(2v) + log s(-2v)
+    # - precision v^2 (3 wins of 4), in natural units
+    from scipy.optimize import brentq
+
+    results = [_beats("A", "B")] * 3 + [_beats("B", "A")]
+    fit = plackett_luce(results, ["A", "B"], prior_sd=400.0).strengths
+    prec = (ratings.ELO_PER_NAT / 400.0) ** 2
+
+    def prof(v):
+        ls = lambda x: -np.logaddexp(0.0, -x)  # noqa: E731
+        return 3 * ls(2 * v) + ls(-2 * v) - prec * v * v
+
+    from scipy.optimize import minimize_scalar
+
+    top = minimize_scalar(
+        lambda v: -prof(v), bounds=(-5, 5), method="bounded", options={"xatol": 1e-12}
+    )
+    v_hat = top.x
+    f = lambda v: 2 * (prof(v_hat) - prof(v)) - ratings.CHI2_95  # noqa: E731
+    lo, hi = brentq(f, v_hat - 10, v_hat), brentq(f, v_hat, v_hat + 10)
+    k = ratings.ELO_PER_NAT
+    assert fit["A"].elo == pytest.approx(v_hat * k, abs=1e-4)
+    assert fit["A"].lo == pytest.approx(lo * k, abs=1e-4)
+    assert fit["A"].hi == pytest.approx(hi * k, abs=1e-4)
+    assert fit["B"].elo == pytest.approx(-fit["A"].elo, abs=1e-9)
+
+
+def test_plackett_luce_two_players_is_bradley_terry_with_ties_as_half_wins():
+    results = [_beats("A", "B")] * 3 + [_beats("B", "A")]
+    weak = 1e7  # a prior this wide changes nothing that shows
+    fit = plackett_luce(results, ["A", "B"], prior_sd=weak).strengths
+    assert fit["A"].elo - fit["B"].elo == pytest.approx(400 * math.log10(3), abs=1e-6)
+    assert fit["A"].elo + fit["B"].elo == pytest.approx(0.0, abs=1e-9)
+    draws = [_beats("A", "B")] * 2 + [(("A", "B"), (1.5, 1.5))] * 2
+    assert plackett_luce(draws, ["A", "B"], prior_sd=weak).strengths["A"].elo == pytest.approx(
+        fit["A"].elo, abs=1e-6
+    )
+    with pytest.raises(ValueError, match="prior_sd"):
+        plackett_luce(results, ["A", "B"], prior_sd=0.0)
+    with pytest.raises(ValueError, match="not an entrant"):
+        plackett_luce(results, ["A"])
+
+
+def test_plackett_luce_recovers_the_true_field(field):
+    fit = plackett_luce(field, NAMES).strengths  # the field is drawn from Plackett-Luce
+    assert sorted(NAMES, key=lambda n: -fit[n].elo) == TRUE_ORDER
+    assert sum(s.elo for s in fit.values()) == pytest.approx(0.0, abs=1e-9)
+    truth = (THETA - THETA.mean()) * ratings.ELO_PER_NAT
+    for name, t in zip(NAMES, truth, strict=True):
+        assert fit[name].lo < t < fit[name].hi
+
+
+def test_separated_field_gets_distinct_ranks_and_an_even_pair_shares_them():
+    strong = [_beats("S", "M")] * 36 + [_beats("M", "S")] * 4
+    strong += [_beats("M", "W")] * 36 + [_beats("W", "M")] * 4
+    strong += [_beats("S", "W")] * 40
+    board = leaderboard(strong, ["W", "M", "S"], n_boot=5)
+    assert [(r["name"], r["rank_range"]) for r in board["entrants"]] == [
+        ("S", [1, 1]),
+        ("M", [2, 2]),
+        ("W", [3, 3]),
+    ]
+    assert "| 1 | S |" in report.markdown(board, "x")
+    even = [_beats("A", "B"), _beats("B", "A")] * 10
+    even += [_beats("A", "C")] * 18 + [_beats("C", "A")] * 2
+    even += [_beats("B", "C")] * 18 + [_beats("C", "B")] * 2
+    board = leaderboard(even, ["C", "B", "A"], n_boot=5)
+    rows = {r["name"]: r for r in board["entrants"]}
+    assert rows["A"]["rank_range"] == rows["B"]["rank_range"] == [1, 2]
+    assert rows["C"]["rank_range"] == [3, 3]
+    assert rows["A"]["strength"] == pytest.approx(rows["B"]["strength"], abs=1e-6)
+    md = report.markdown(board, "x")
+    assert "| 1-2 | A |" in md and "| 1-2 | B |" in md and "| 3 | C |" in md
+
+
+def test_rank_ranges_from_hand_made_tests():
+    nan = float("nan")
+    p = np.array(
+        [
+            [nan, 0.01, 0.20, 0.01],
+            [0.01, nan, 0.03, 0.50],
+            [0.20, 0.03, nan, 0.04],
+            [0.01, 0.50, 0.04, nan],
+        ]
+    )
+    got = rank_ranges(["a", "b", "c", "d"], [30.0, 10.0, 20.0, 0.0], p)
+    # a: b and d significantly below; b: a and c above; c: b and d below; d: a and c above
+    assert got == {"a": (1, 2), "b": (3, 4), "c": (1, 2), "d": (3, 4)}
+    assert rank_ranges(["a", "b", "c", "d"], [30.0, 10.0, 20.0, 0.0], p, level=0.02) == {
+        "a": (1, 2),
+        "b": (2, 4),
+        "c": (1, 4),
+        "d": (2, 4),
+    }
+    assert rank_ranges([], [], np.zeros((0, 0))) == {}
+    with pytest.raises(ValueError, match="estimates"):
+        rank_ranges(["a", "b"], [1.0], p[:2, :2])
+    assert report.rank_text((2, 2)) == "2" and report.rank_text((1, 3)) == "1-3"
+
+
+def test_rank_ranges_cover_the_true_ranks_of_a_null_field_at_the_stated_rate():
+    # 6 equal entrants, 40 random round-robin fields of 300 two-player games: every field's
+    # ranges must span all six ranks (any separation is a family-wise false claim, at most 5%)
+    names = ["a", "b", "c", "d", "e", "f"]
+    rng = np.random.default_rng(11)
+    false_claims = 0
+    for _ in range(40):
+        games = []
+        for _ in range(300):
+            i, j = rng.choice(6, size=2, replace=False)
+            games.append(_beats(names[i], names[j]))
+        ranges = plackett_luce(games, names).rank_ranges
+        false_claims += any(r != (1, 6) for r in ranges.values())
+    assert false_claims <= 4  # binomial(40, 0.05): P(> 4) is under 5%
+
+
+def test_openskill_order_range_is_a_property_of_the_games_not_their_order(field):
+    a = openskill_order_range(field, NAMES, n_orders=6, seed=4)
+    rng = np.random.default_rng(2)
+    perm = rng.permutation(len(field))
+    assert openskill_order_range([field[i] for i in perm], NAMES, n_orders=6, seed=4) == a
+    assert all(lo < hi for lo, hi in a.values())
+    groups = [i // 2 for i in range(len(field))]
+    g = openskill_order_range(field, NAMES, n_orders=6, seed=4, groups=groups)
+    assert g == openskill_order_range(field, NAMES, n_orders=6, seed=4, groups=groups)
+    assert all(math.isnan(v) for v in openskill_order_range([], NAMES, n_orders=2)["e0"])
+    with pytest.raises(ValueError, match="n_orders"):
+        openskill_order_range(field, NAMES, n_orders=0)
 
 
 def test_holm_adjusts_over_every_pair():

@@ -22,45 +22,57 @@ def _ci(pair: Sequence[float | None], fmt: str = ".3f") -> str:
     return f"[{_f(pair[0], fmt)}, {_f(pair[1], fmt)}]"
 
 
-def _has_bt(board: dict[str, Any]) -> bool:
-    return any("bt_elo" in row for row in board["entrants"])
+def rank_text(rank_range: Sequence[int]) -> str:
+    """A rank range as the "#" column shows it: "2" when certain, "1-3" when shared."""
+    best, worst = rank_range
+    return str(best) if best == worst else f"{best}-{worst}"
 
 
 def _rows(board: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     """Header and cells of the main table, shared by the rich and the Markdown renderings."""
-    header = ["#", "entrant", "games", "win share [95% CI]", "mean rank", "mu ± sigma"]
-    header += ["mu 95% bootstrap", "ordinal"]
-    bt = _has_bt(board)
-    if bt:
-        header.append("BT Elo [95% bootstrap]")
+    header = [
+        "#",
+        "entrant",
+        "games",
+        "strength, Elo [95%]",
+        "win share [95%]",
+        "mean rank [95%]",
+        "openskill mu ± sigma (sequential)",
+        f"mu across {board['n_orders']} game orders (2.5-97.5%)",
+    ]
     cells = []
-    for i, row in enumerate(board["entrants"], 1):
-        line = [
-            str(i),
-            row["name"],
-            str(row["games"]),
-            f"{_f(row['win_share'])} {_ci(row['win_share_ci95'])}",
-            _f(row["mean_rank"], ".2f"),
-            f"{row['mu']:.2f} ± {row['sigma']:.2f}",
-            _ci(row["mu_ci95"], ".2f"),
-            f"{row['ordinal']:.2f}",
-        ]
-        if bt:
-            bt_ci = _ci(row.get("bt_elo_ci95", (None, None)), "+.0f")
-            line.append(f"{_f(row.get('bt_elo'), '+.0f')} {bt_ci}")
-        cells.append(line)
+    for row in board["entrants"]:
+        cells.append(
+            [
+                rank_text(row["rank_range"]),
+                row["name"],
+                str(row["games"]),
+                f"{row['strength']:+.0f} {_ci(row['strength_ci95'], '+.0f')}",
+                f"{_f(row['win_share'])} {_ci(row['win_share_ci95'])}",
+                f"{_f(row['mean_rank'], '.2f')} {_ci(row['mean_rank_ci95'], '.2f')}",
+                f"{row['mu']:.2f} ± {row['sigma']:.2f}",
+                _ci(row["mu_order_range"], ".2f"),
+            ]
+        )
     return header, cells
 
 
 def _caption(board: dict[str, Any]) -> str:
     players = ", ".join(f"{n}p: {c}" for n, c in board["players"].items()) or "none"
+    level = board["strength_tests"]["level"]
     return (
-        f"{board['games']} games ({players}); bootstrap {board['n_boot']} x, seed {board['seed']}"
+        f"{board['games']} games ({players}). Order and strength: Plackett-Luce (2 players: "
+        f"Bradley-Terry) fitted to all games at once, ties half a win, prior sd "
+        f"{board['prior_sd']:g} Elo, 95% profile-likelihood intervals relative to the field's "
+        f"mean. # is the rank range: entrants that a likelihood-ratio test of equal strength does "
+        f"not tell apart (Holm over every pair, family-wise {level:g}) share ranks. openskill mu "
+        f"is sequential: it depends on the order of the games (its range over "
+        f"{board['n_orders']} random orders, seed {board['seed']})"
     )
 
 
 def rich_table(board: dict[str, Any], title: str) -> Table:
-    """The leaderboard as a rich Table (entrants by openskill mu)."""
+    """The leaderboard as a rich Table (entrants by Plackett-Luce strength)."""
     header, cells = _rows(board)
     table = Table(title=title, caption=_caption(board))
     for i, col in enumerate(header):
@@ -132,22 +144,23 @@ def _figure(width: float, height: float):
 
 
 def plot_ratings(board: dict[str, Any], path: str | Path) -> None:
-    """PNG: openskill mu per entrant (best on top) with its bootstrap 95% interval."""
+    """PNG: Plackett-Luce strength per entrant (best on top) with its 95% interval; each label
+    carries the entrant's rank range."""
     rows = board["entrants"]
+    labels = [f"{rank_text(r['rank_range'])}. {_short(r['name'])}" for r in rows]
     fig = _figure(
-        4.5 + 0.07 * max((len(_short(r["name"])) for r in rows), default=0),
+        4.5 + 0.07 * max((len(x) for x in labels), default=0),
         1.2 + 0.45 * max(len(rows), 1),
     )
     ax = fig.add_subplot()
     for y, row in enumerate(rows):
-        lo, hi = row["mu_ci95"]
-        if lo is not None and hi is not None:
-            ax.hlines(y, lo, hi, color="tab:blue", linewidth=2)
-            ax.vlines([lo, hi], y - 0.15, y + 0.15, color="tab:blue")
-        ax.plot(row["mu"], y, "o", color="black")
-    ax.set_yticks(range(len(rows)), [_short(row["name"]) for row in rows])
+        lo, hi = row["strength_ci95"]
+        ax.hlines(y, lo, hi, color="tab:blue", linewidth=2)
+        ax.vlines([lo, hi], y - 0.15, y + 0.15, color="tab:blue")
+        ax.plot(row["strength"], y, "o", color="black")
+    ax.set_yticks(range(len(rows)), labels)
     ax.set_ylim(len(rows) - 0.5, -0.5)
-    ax.set_xlabel("openskill mu (bootstrap 95% interval)")
+    ax.set_xlabel("Plackett-Luce strength, Elo (95% profile interval); label: rank range")
     ax.grid(axis="x", alpha=0.3)
     fig.savefig(path, dpi=120)
 

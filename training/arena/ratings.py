@@ -1,12 +1,27 @@
-"""Ratings and tests of strength from tournament results (pure Python + numpy).
+"""Ratings and tests of strength from tournament results (numpy, scipy, openskill).
 
 A game result is ``(names by seat, finishing rank by seat)``: ranks are 1-based and tied players
 share the average position (two tied firsts in a 3-player game: ``(1.5, 1.5, 3.0)``), 2 to 4
 players. Results come as a list in a fixed order (the order the game store returns them); every
-function here is deterministic for a given list (and seed).
+function here is deterministic for a given list (and seed), and the leaderboard's order, strengths,
+intervals and rank ranges are the same for every order of the list.
 
 Methods, and why each is here:
 
+- ``plackett_luce``: the leaderboard's order. The Plackett-Luce model (R. L. Plackett, "The
+  analysis of permutations", Applied Statistics 1975; R. D. Luce 1959) of a full finishing order
+  of 2-4 players, which for 2 players is the Bradley-Terry model (Bradley and Terry 1952; Zermelo
+  1929), fitted to all games at once: a tie enters as every strict order of the tied players
+  with equal weight (for 2 players half a win each), a weak Gaussian prior on every strength
+  (sd 400 Elo) keeps an entrant that won or lost everything finite, the estimate is the
+  posterior mode on the Elo scale centred on the field's mean, and its 95% interval is the
+  profile-likelihood interval of the penalised likelihood (D. J. Venzon and S. H. Moolgavkar,
+  Applied Statistics 1988), which, unlike a bootstrap over games, keeps a positive width when an
+  entrant won every game, and is asymmetric where the likelihood is. The games are put in a
+  canonical order first, so every order of the same games gives the same bits. Every pair gets a
+  likelihood-ratio test of equal strength, Holm-adjusted over all pairs, and ``rank_ranges``
+  turns the tests into ranks with ties: the range of i runs from 1 + (entrants significantly
+  stronger than i) to k - (entrants significantly weaker).
 - ``pairwise``: for every ordered pair of entrants, the games they played together and the score of
   one against the other (1 better rank, 0.5 tie, 0 worse; in a multi-player game each pair at the
   table counts once), with a 95% Wilson score interval (E. B. Wilson, "Probable inference, the law
@@ -15,9 +30,10 @@ Methods, and why each is here:
   independent, so for multi-player games these intervals are somewhat too narrow.
 - ``openskill_ratings``: the Weng-Lin Bayesian online rating (R. C. Weng and C.-J. Lin, "A Bayesian
   approximation method for online ranking", JMLR 2011) as implemented by the ``openskill`` package,
-  Plackett-Luce model by default: the natural model for a full finishing order of 2-4 players, with
-  a mean ``mu`` and an uncertainty ``sigma`` per entrant and ``ordinal = mu - 3 sigma`` as the
-  conservative figure. It is sequential, so it depends on the order of the results.
+  Plackett-Luce model by default, with a mean ``mu`` and an uncertainty ``sigma`` per entrant and
+  ``ordinal = mu - 3 sigma`` as the conservative figure. It is sequential: the same games in
+  another order give other ratings, so it never orders the leaderboard;
+  ``openskill_order_range`` measures how much it moves with the order.
   Ties: we never hand openskill a tie. openskill 6.2 with tied ranks is order-independent up to
   floating-point summation order (results differ in the last bits with the seat order), but its
   tie treatment is poor in 4-player games: fresh players ranked (1, 1, 3, 4) leave the third
@@ -28,21 +44,19 @@ Methods, and why each is here:
   orders), summed with ``math.fsum`` in a canonical order so the result does not depend, to the
   bit, on the order the seats are listed in, and two entrants with the same history end with the
   same rating. Breaking ties by name instead would favour one name over another.
-- ``bradley_terry``: the Bradley-Terry model (Bradley and Terry 1952; Zermelo 1929), the maximum
-  likelihood fit of P(a beats b) = 1 / (1 + 10^((R_b - R_a) / 400)), ties counted as half a win
-  each, reported on the Elo scale and centred so that the mean rating is 0. Unlike sequential Elo
-  it does not depend on the order of games. A weak prior of ``prior`` virtual draws of every entrant
-  against a fictitious player of rating 0 (the device of R. Coulom's Whole-History Rating, 2008)
-  keeps an entrant that never lost finite. Fitted from the pairwise scores, so it also takes
-  multi-player games, each pair at a table counting as one game; that is a composite likelihood
-  (the pairs of one game are dependent): a fair point estimate, but use the bootstrap over games
-  for its uncertainty. ``elo_sequential`` is classic Elo (A. Elo, "The Rating of Chessplayers,
-  Past and Present", 1978) for comparison; it depends on the order of games.
+- ``bradley_terry``: the Bradley-Terry fit of the pairwise scores (ties half a win each), with
+  ``prior`` virtual draws of every entrant against a fictitious player of rating 0 (the device of
+  R. Coulom's Whole-History Rating, 2008), on the Elo scale with mean 0. It takes multi-player
+  games as their pairs, a composite likelihood (the pairs of one game are dependent); the
+  leaderboard uses ``plackett_luce`` instead. ``elo_sequential`` is classic Elo (A. Elo, "The
+  Rating of Chessplayers, Past and Present", 1978) for comparison; it depends on the order of
+  games.
 - ``bootstrap``: percentile 95% interval of any rating function by resampling games (or groups of
   games, e.g. the seat rotations of one deal) with replacement (B. Efron and R. Tibshirani, "An
-  Introduction to the Bootstrap", 1993). Works for every method above, sequential ones included.
+  Introduction to the Bootstrap", 1993). It collapses to a point when every resample is alike
+  (an entrant that won every game), so the leaderboard does not use it.
 - ``leaderboard``: all of it in one JSON-serialisable dict (``training.arena.leaderboard`` renders
-it).
+  it).
 - ``sprt``: the generalized sequential probability ratio test (A. Wald, "Sequential tests of
   statistical hypotheses", 1945) with the normal approximation of the log-likelihood ratio, as the
   chess engine testing framework fishtest (Stockfish) runs it: stop a head-to-head as soon as the
@@ -58,6 +72,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
+from scipy.linalg import helmert, null_space
 
 GameResult = tuple[tuple[str, ...], tuple[float, ...]]
 
@@ -381,8 +396,250 @@ def bootstrap(
     return {name: (float(a), float(b)) for name, a, b in zip(entrants, lo, hi, strict=True)}
 
 
-def _openskill_mu(results: list[GameResult], entrants: Sequence[str]) -> dict[str, float]:
-    return {name: r.mu for name, r in openskill_ratings(results, entrants).items()}
+# ---------------------------------------------------------------------------- Plackett-Luce
+
+
+class Strength(NamedTuple):
+    """An entrant's Plackett-Luce strength on the Elo scale (relative to the field's mean, which
+    is 0) with its 95% profile-likelihood interval ``[lo, hi]``."""
+
+    elo: float
+    lo: float
+    hi: float
+
+
+def canonical_results(results: Sequence[GameResult]) -> list[GameResult]:
+    """The results as a sorted multiset: each table as (name, rank) pairs sorted by (rank, name),
+    the tables sorted. Every permutation of the games, and of the seats within a game, gives the
+    same list, so a computation on it gives the same bits whatever order the games came in."""
+    tables = sorted(tuple(sorted(zip(ranks, names, strict=True))) for names, ranks in results)
+    return [(tuple(n for _, n in t), tuple(float(r) for r, _ in t)) for t in tables]
+
+
+class _PlackettLuce:
+    """The log-posterior of Plackett-Luce strengths (natural log-odds scale) under independent
+    N(0, 1 / precision) priors, built from the results in canonical order.
+
+    One row per (strict finishing order, position): who took the position, who was still in the
+    running, and the row's weight: the number of identical games. A game whose ranks tie is
+    entered as every strict order of each tied group, each with 1 / (number of orders) of it."""
+
+    def __init__(self, results: Sequence[GameResult], idx: Mapping[str, int], precision: float):
+        chosen: list[int] = []
+        members: list[list[int]] = []
+        weight: list[float] = []
+        tables = canonical_results(results)
+        for (names, ranks), grp in itertools.groupby(tables):
+            count = sum(1 for _ in grp)  # identical tables: one row set, weighted
+            orders = _strict_orders(names, ranks)
+            for order in orders:
+                ids = [idx[name] for name in order]
+                for pos in range(len(ids) - 1):
+                    chosen.append(ids[pos])
+                    members.append(ids[pos:] + [-1] * (4 - len(ids) + pos))
+                    weight.append(count / len(orders))
+        self.k = len(idx)
+        self.chosen = np.array(chosen, dtype=np.int64)
+        self.members = np.array(members, dtype=np.int64).reshape(-1, 4)
+        self.weight = np.array(weight, dtype=np.float64)
+        self.valid = self.members >= 0
+        self.row = np.nonzero(self.valid)[0]
+        self.precision = precision
+        # orthonormal basis of the moves that keep the sum of the strengths (Helmert contrasts)
+        self.basis = helmert(self.k).T if self.k > 1 else np.zeros((self.k, 0))
+
+    def __call__(self, theta: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+        """(log-posterior, its gradient, minus its Hessian) at theta."""
+        valid, members, w = self.valid, self.members, self.weight
+        t = np.where(valid, theta[np.maximum(members, 0)], -np.inf)
+        top = t.max(axis=1, keepdims=True)
+        e = np.where(valid, np.exp(t - top), 0.0)
+        z = e.sum(axis=1, keepdims=True)
+        prob = np.zeros((members.shape[0], self.k))  # each entrant's chance to take the position
+        prob[self.row, members[valid]] = (e / z)[valid]
+        log_z = top[:, 0] + np.log(z[:, 0])
+        prior = 0.5 * self.precision * float(theta @ theta)
+        value = float(w @ (theta[self.chosen] - log_z)) - prior
+        grad = np.bincount(self.chosen, weights=w, minlength=self.k) - w @ prob
+        grad -= self.precision * theta
+        wprob = w[:, None] * prob
+        neg_hess = np.diag(wprob.sum(axis=0) + self.precision) - wprob.T @ prob
+        return value, grad, neg_hess
+
+    def maximise(self, theta: np.ndarray, a: np.ndarray | None = None) -> tuple[float, np.ndarray]:
+        """Newton's method from theta to the maximum over the strengths with the same sum (and
+        the same a . theta when a is given, a orthogonal to (1, ..., 1)); returns (log-posterior,
+        argmax). The log-posterior is strictly concave, so the maximum is unique. Steps stay in
+        the subspace of sum-zero moves: the likelihood does not change when every strength moves
+        by the same amount, so that direction, which only the prior fixes, is left out (with a
+        wide prior it would make the steps ill-conditioned)."""
+        basis = self.basis
+        if a is not None:  # moves orthogonal to 1 and to a
+            basis = basis @ null_space((basis.T @ a)[None, :])
+        value, grad, neg_hess = self(theta)
+        if basis.shape[1] == 0:  # nothing left to move
+            return value, theta
+        for _ in range(200):
+            g = basis.T @ grad
+            h = basis.T @ neg_hess @ basis
+            step = basis @ np.linalg.solve(h, g)
+            decrement = float(g @ (basis.T @ step))
+            t = 1.0
+            while True:  # backtracking: never accept a step that lowers the posterior
+                candidate = theta + t * step
+                cand_value = self(candidate)[0]
+                if cand_value >= value or t < 1e-10:
+                    break
+                t *= 0.5
+            theta = candidate
+            value, grad, neg_hess = self(theta)
+            if decrement < 1e-24 or np.abs(t * step).max() < 1e-12:
+                return value, theta
+        raise RuntimeError("the Plackett-Luce fit did not converge in 200 Newton steps")
+
+
+PRIOR_SD_ELO = 400.0  # sd of the Gaussian prior on every strength: worth under one game
+CHI2_95 = 3.841458820694124  # 95% quantile of chi-square with 1 degree of freedom
+RANK_LEVEL = 0.05  # family-wise error rate of the tests behind the rank ranges
+
+
+@dataclass(frozen=True, eq=False)
+class PlackettLuceFit:
+    """What ``plackett_luce`` returns: ``strengths`` (name -> Strength), ``p_equal`` (k x k, in
+    the order of the entrants: Holm-adjusted p-value of the likelihood-ratio test of "i and j are
+    equally strong", nan on the diagonal) and ``rank_ranges`` (name -> (best, worst) rank, from
+    ``rank_ranges`` at level ``RANK_LEVEL``)."""
+
+    strengths: dict[str, Strength]
+    p_equal: np.ndarray
+    rank_ranges: dict[str, tuple[int, int]]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PlackettLuceFit):
+            return NotImplemented
+        return (
+            self.strengths == other.strengths
+            and self.rank_ranges == other.rank_ranges
+            and np.array_equal(self.p_equal, other.p_equal, equal_nan=True)
+        )
+
+
+def plackett_luce(
+    results: Sequence[GameResult], entrants: Sequence[str], prior_sd: float = PRIOR_SD_ELO
+) -> PlackettLuceFit:
+    """Plackett-Luce strengths fitted to all the results at once, on the Elo scale, with 95%
+    intervals, tests of every pair and rank ranges; the same, to the bit, for every order of the
+    results.
+
+    Model: a table's finishing order is drawn first to last, each position taken by one of the
+    players still in the running with probability proportional to exp(strength). For 2 players
+    this is Bradley-Terry: P(a beats b) = 1 / (1 + 10^((R_b - R_a) / 400)) in Elo. A tie enters
+    as every strict order of the tied players with equal weight (the mean of their
+    log-likelihoods): for 2 players, half a win each. Every strength has an independent Gaussian
+    prior N(0, prior_sd^2) (Elo), which keeps an entrant that won or lost every game finite. The
+    estimate is the posterior mode (Newton's method; the log-posterior is strictly concave); its
+    mean over the field is 0. Games count as independent.
+
+    Interval: the 95% profile interval of the entrant's strength relative to the field's mean,
+    {v : 2 (max log-posterior - max log-posterior given that relative strength is v) <= 3.84};
+    it holds the estimate, has positive width even for an entrant that won every game, and is
+    asymmetric where the likelihood is (an unbeaten entrant's upper end is set by the prior). It
+    also carries the uncertainty of the field's mean, so two intervals may overlap while the two
+    entrants differ clearly: compare entrants with ``p_equal``. An entrant without games gets 0
+    with the prior's width.
+
+    Tests: for every pair, the likelihood-ratio test of equal strength, 2 (max log-posterior -
+    max log-posterior with the two strengths equal) against chi-square with 1 degree of freedom,
+    Holm-adjusted over all pairs; ``rank_ranges`` turns them into ranks.
+
+    The games are first put in a canonical order (``canonical_results``), so any permutation of
+    the results, or of the seats of a game, gives identical bits.
+    """
+    if not (math.isfinite(prior_sd) and prior_sd > 0):
+        raise ValueError(f"prior_sd must be a positive number of Elo points, got {prior_sd}")
+    idx = _index(results, entrants)
+    k = len(entrants)
+    if k < 2:  # no field to be relative to
+        strengths = {name: Strength(0.0, 0.0, 0.0) for name in entrants}
+        return PlackettLuceFit(strengths, np.full((k, k), np.nan), {n: (1, 1) for n in entrants})
+    from scipy.optimize import brentq
+    from scipy.stats import chi2
+
+    model = _PlackettLuce(results, idx, (ELO_PER_NAT / prior_sd) ** 2)
+    best, theta = model.maximise(np.zeros(k))
+    theta = theta - theta.mean()  # already 0 up to rounding: the prior centres the field
+    _, _, neg_hess = model(theta)
+
+    def constrained(a: np.ndarray, v: float, start: np.ndarray) -> tuple[float, np.ndarray]:
+        """Maximum log-posterior with a . theta = v (a orthogonal to 1), from start."""
+        return model.maximise(start + a * (v - a @ start) / (a @ a), a)
+
+    strengths = {}
+    for i, name in enumerate(entrants):
+        a = -np.full(k, 1.0 / k)
+        a[i] += 1.0  # a . theta: strength i relative to the field's mean
+        start = {"theta": theta}
+
+        def drop(v: float, a: np.ndarray = a, start: dict = start) -> float:
+            value, start["theta"] = constrained(a, v, start["theta"])
+            return 2.0 * (best - value) - CHI2_95
+
+        centre = float(a @ theta)
+        sd = math.sqrt(float(a @ np.linalg.solve(neg_hess, a)))  # Laplace: the first bracket
+        bounds = []
+        for sign in (-1.0, 1.0):
+            start["theta"] = theta
+            width = 2.0 * sd
+            for _ in range(100):  # the prior makes the drop grow without bound
+                if drop(centre + sign * width) >= 0.0:
+                    break
+                width *= 2.0
+            else:
+                raise RuntimeError(f"no end of the profile interval of {name!r} was found")
+            start["theta"] = theta
+            lo_v, hi_v = sorted((centre, centre + sign * width))
+            bounds.append(brentq(drop, lo_v, hi_v, xtol=1e-12, rtol=1e-12))
+        lo, hi = (float(b * ELO_PER_NAT) for b in bounds)
+        strengths[name] = Strength(float(centre * ELO_PER_NAT), lo, hi)
+    p = np.full((k, k), np.nan)
+    for i in range(k):
+        for j in range(i + 1, k):
+            a = np.zeros(k)
+            a[i], a[j] = 1.0, -1.0
+            value, _ = constrained(a, 0.0, theta)
+            p[i, j] = p[j, i] = float(chi2.sf(max(2.0 * (best - value), 0.0), 1))
+    p_equal = holm(p)
+    ranges = rank_ranges(entrants, [strengths[n].elo for n in entrants], p_equal)
+    return PlackettLuceFit(strengths, p_equal, ranges)
+
+
+def rank_ranges(
+    entrants: Sequence[str],
+    estimates: Sequence[float],
+    p_equal: np.ndarray,
+    level: float = RANK_LEVEL,
+) -> dict[str, tuple[int, int]]:
+    """Rank range of every entrant from its estimate and the adjusted p-values of the tests of
+    "i and j are equally strong" (``p_equal[i, j]``, k x k in the order of ``entrants``).
+
+    j is certainly above i when p_equal[i, j] < level and estimate j > estimate i; certainly
+    below when p_equal[i, j] < level and estimate j < estimate i. The range of i runs from
+    1 + (number certainly above) to k - (number certainly below): the best and the worst rank i
+    could hold. Entrants that no test tells apart share ranks: two even leaders are both "1-2".
+    With p-values adjusted for every pair (Holm), the chance that any "certainly" is wrong is at
+    most ``level``, so every true rank lies in its range at once with probability at least
+    1 - level (as far as the model and its large-sample tests hold).
+    """
+    k = len(entrants)
+    if len(estimates) != k or np.shape(p_equal) != (k, k):
+        raise ValueError(f"need {k} estimates and a {k} x {k} matrix of p-values")
+    out = {}
+    for i, name in enumerate(entrants):
+        apart = [j for j in range(k) if j != i and p_equal[i][j] < level]
+        above = sum(1 for j in apart if estimates[j] > estimates[i])
+        below = sum(1 for j in apart if estimates[j] < estimates[i])
+        out[name] = (1 + above, k - below)
+    return out
 
 
 # ---------------------------------------------------------------------------- leaderboard
@@ -393,29 +650,76 @@ def _finite(x: float) -> float | None:
     return x if math.isfinite(x) else None
 
 
+def openskill_order_range(
+    results: Sequence[GameResult],
+    entrants: Sequence[str],
+    n_orders: int = 200,
+    seed: int = 0,
+    groups: Sequence[Hashable] | None = None,
+) -> dict[str, tuple[float, float]]:
+    """How much openskill mu depends on the order of the games: the 2.5 and 97.5 percentiles of
+    each entrant's mu over ``n_orders`` random orders of the same games (numpy Generator seeded
+    with ``seed``). With ``groups`` (one key per result, e.g. a deal's seat rotations) the games
+    of a group stay together, in canonical order. The games are put in a canonical order before
+    shuffling, so the range does not depend on the order they came in. (nan, nan) for every
+    entrant when there are no results. Not an interval of uncertainty: a measure of how much a
+    sequential rating owes to the order of play."""
+    if n_orders < 1:
+        raise ValueError(f"n_orders must be >= 1, got {n_orders}")
+    _index(results, entrants)
+    if not results:
+        return {name: (math.nan, math.nan) for name in entrants}
+    if groups is not None and len(groups) != len(results):
+        raise ValueError("groups needs one key per result")
+    keys = list(range(len(results))) if groups is None else list(groups)
+    members: dict[Hashable, list[GameResult]] = {}
+    for key, result in zip(keys, results, strict=True):
+        members.setdefault(key, []).append(result)
+    blocks = sorted(canonical_results(b) for b in members.values())
+    rng = np.random.default_rng(seed)
+    values = np.empty((n_orders, len(entrants)))
+    for b in range(n_orders):
+        games = [g for i in rng.permutation(len(blocks)) for g in blocks[i]]
+        rated = openskill_ratings(games, entrants)
+        values[b] = [rated[name].mu for name in entrants]
+    lo, hi = np.percentile(values, [2.5, 97.5], axis=0)
+    return {name: (float(a), float(b)) for name, a, b in zip(entrants, lo, hi, strict=True)}
+
+
 def leaderboard(
     results: Sequence[GameResult],
     entrants: Sequence[str],
     n_boot: int = 200,
     seed: int = 0,
     groups: Sequence[Hashable] | None = None,
+    prior_sd: float = PRIOR_SD_ELO,
 ) -> dict[str, Any]:
-    """Everything above in one JSON-serialisable dict, entrants by openskill mu (ties by name).
+    """Everything above in one JSON-serialisable dict, entrants by Plackett-Luce strength.
 
-    Per entrant ("entrants", a list of dicts): name, games, mean_rank (over all player counts
-    together), wins (a win shared by k tied firsts counts 1/k), win_share with win_share_ci95
-    (Wilson), mu, sigma, ordinal, mu_ci95 (bootstrap); when every game has 2 players also bt_elo
-    and bt_elo_ci95 (Bradley-Terry, prior 1, bootstrap). Also "games", "players" (player count as a
-    string -> number of games), "pairwise" (as ``pairwise``, in leaderboard order, lists with None
-    for nan), "n_boot", "seed" and "model". Undefined figures (no games) are None. An entrant
-    without games keeps the prior mu 25, so it sorts among the others; its ordinal (mu - 3 sigma
-    = 0) and games show it.
+    The order, the strengths, their intervals and the rank ranges come from ``plackett_luce``
+    (fitted to all games at once; for 2 players Bradley-Terry), so they do not depend on the
+    order of the results; entrants with equal strengths (identical records) are listed by name.
+    Per entrant ("entrants", a list of dicts): name, games (N), rank_range [best, worst] (see
+    ``rank_ranges``), strength and strength_ci95 (Elo, profile likelihood), wins (a win shared
+    by k tied firsts counts 1/k), win_share with win_share_ci95 (Wilson), mean_rank (over all
+    player counts together) with mean_rank_ci95 (the Wilson interval of (rank - 1) / (P - 1),
+    a share in [0, 1] whose variance is at most p(1 - p), P the largest table the entrant sat
+    at), and the sequential openskill figures mu, sigma, ordinal (in the given order of the
+    results) with mu_order_range (``openskill_order_range`` over ``n_boot`` random orders, seeded
+    with ``seed``, ``groups`` kept together). Also "games", "players" (player count as a string
+    -> number of games), "pairwise" (as ``pairwise``, in leaderboard order, lists with None for
+    nan), "strength_tests" (the Holm-adjusted p-values of equal strength behind the rank ranges,
+    in leaderboard order, and their level), "prior_sd", "n_orders", "seed" and "model"
+    (openskill's). Undefined figures (no games)
+    are None; an entrant without games gets strength 0 with the prior's width.
     """
     idx = _index(results, entrants)
     k = len(entrants)
     games = np.zeros(k, dtype=int)
-    rank_sum = np.zeros(k)
-    wins = np.zeros(k)
+    rank_terms: list[list[float]] = [[] for _ in range(k)]
+    share_terms: list[list[float]] = [[] for _ in range(k)]
+    win_terms: list[list[float]] = [[] for _ in range(k)]
+    widest = np.zeros(k, dtype=int)
     players: dict[str, int] = {}
     for names, ranks in results:
         players[str(len(names))] = players.get(str(len(names)), 0) + 1
@@ -424,38 +728,54 @@ def leaderboard(
         for name, r in zip(names, ranks, strict=True):
             i = idx[name]
             games[i] += 1
-            rank_sum[i] += r
-            wins[i] += 1.0 / n_best if r == best else 0.0
+            rank_terms[i].append(float(r))
+            widest[i] = max(widest[i], len(names))
+            win_terms[i].append(1.0 / n_best if r == best else 0.0)
+    for i in range(k):
+        # (rank - 1) / (P - 1) lies in [0, 1] at every table of at most P players
+        share_terms[i] = [(r - 1.0) / (widest[i] - 1.0) for r in rank_terms[i]]
+    fit = plackett_luce(results, entrants, prior_sd=prior_sd)
+    strength, ranges = fit.strengths, fit.rank_ranges
     os_rating = openskill_ratings(results, entrants)
-    mu_ci = bootstrap(results, entrants, _openskill_mu, n_boot=n_boot, seed=seed, groups=groups)
-    two_player = bool(results) and set(players) == {"2"}
-    if two_player:
-        bt = bradley_terry(results, entrants)
-        bt_ci = bootstrap(results, entrants, bradley_terry, n_boot=n_boot, seed=seed, groups=groups)
+    spread = openskill_order_range(results, entrants, n_orders=n_boot, seed=seed, groups=groups)
     rows = []
     for name in entrants:
         i = idx[name]
+        n = int(games[i])
+        wins = math.fsum(win_terms[i])  # exactly rounded: the same whatever the order
+        lo, hi = wilson_interval(wins, n)
+        if n:
+            mean_rank = math.fsum(rank_terms[i]) / n
+            s_lo, s_hi = wilson_interval(math.fsum(share_terms[i]), n)
+            rank_ci = [1.0 + (widest[i] - 1.0) * s_lo, 1.0 + (widest[i] - 1.0) * s_hi]
+            rank_ci = [min(rank_ci[0], mean_rank), max(rank_ci[1], mean_rank)]
+        else:
+            mean_rank, rank_ci = None, [None, None]
+        s = strength[name]
         r = os_rating[name]
-        lo, hi = wilson_interval(wins[i], int(games[i]))
-        row: dict[str, Any] = {
-            "name": name,
-            "games": int(games[i]),
-            "mean_rank": float(rank_sum[i] / games[i]) if games[i] else None,
-            "wins": float(wins[i]),
-            "win_share": float(wins[i] / games[i]) if games[i] else None,
-            "win_share_ci95": [lo, hi],
-            "mu": r.mu,
-            "sigma": r.sigma,
-            "ordinal": r.ordinal,
-            "mu_ci95": [_finite(v) for v in mu_ci[name]],
-        }
-        if two_player:
-            row["bt_elo"] = bt[name]
-            row["bt_elo_ci95"] = [_finite(v) for v in bt_ci[name]]
-        rows.append(row)
-    rows.sort(key=lambda row: (-row["mu"], row["name"]))
+        rows.append(
+            {
+                "name": name,
+                "games": n,
+                "rank_range": list(ranges[name]),
+                "strength": s.elo,
+                "strength_ci95": [s.lo, s.hi],
+                "wins": wins,
+                "win_share": wins / n if n else None,
+                "win_share_ci95": [lo, hi],
+                "mean_rank": mean_rank,
+                "mean_rank_ci95": rank_ci,
+                "mu": r.mu,
+                "sigma": r.sigma,
+                "ordinal": r.ordinal,
+                "mu_order_range": [_finite(v) for v in spread[name]],
+            }
+        )
+    rows.sort(key=lambda row: (-row["strength"], row["name"]))
     order = [row["name"] for row in rows]
     pw = pairwise(results, order)
+    at = [idx[name] for name in order]
+    p_equal = fit.p_equal[np.ix_(at, at)]
     return {
         "entrants": rows,
         "games": len(results),
@@ -467,7 +787,13 @@ def leaderboard(
                 for key in ("n", "score", "rate", "lo", "hi", "p_holm")
             },
         },
-        "n_boot": n_boot,
+        "strength_tests": {
+            "entrants": order,
+            "p_equal": [[_finite(v) for v in line] for line in p_equal],
+            "level": RANK_LEVEL,
+        },
+        "prior_sd": prior_sd,
+        "n_orders": n_boot,
         "seed": seed,
         "model": "plackett_luce",
     }
