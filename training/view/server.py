@@ -202,15 +202,16 @@ def check_address(host: str, public: bool) -> None:
     is a loopback address, or `public`."""
     if public:
         return
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    try:
-        infos = socket.getaddrinfo(
-            host or None, 0, family, socket.SOCK_STREAM, 0, socket.AI_PASSIVE
-        )
-    except (OSError, UnicodeError) as e:
-        reason = getattr(e, "strerror", None) or str(e)
-        raise ServeError(f"--host {host!r}: cannot resolve it ({reason})") from None
-    if not all(ipaddress.ip_address(info[4][0]).is_loopback for info in infos):
+    if _is_ip(host) or not host:  # an address as it is; "" binds every address
+        addresses = [host or "0.0.0.0"]
+    else:  # a name: what bind would resolve it to (IPv4, as the server binds a name)
+        try:
+            infos = socket.getaddrinfo(host, 0, socket.AF_INET, socket.SOCK_STREAM)
+        except (OSError, UnicodeError) as e:
+            reason = getattr(e, "strerror", None) or str(e)
+            raise ServeError(f"--host {host!r}: cannot resolve it ({reason})") from None
+        addresses = [info[4][0] for info in infos]
+    if not all(ipaddress.ip_address(a).is_loopback for a in addresses):
         raise ServeError(_not_loopback(host))
 
 
