@@ -309,23 +309,36 @@ class Game:
                     f"{self.name}: unknown option {k!r}; allowed options: "
                     f"{', '.join(self.spec.options)}"
                 )
-            if k == "start_player" and not isinstance(v, (int, np.integer)):
+            if k == "start_player" and (
+                not isinstance(v, (int, np.integer)) or isinstance(v, bool)
+            ):
                 raise ValueError(f"{self.name}: start_player must be a seat number, got {v!r}")
+
+    def _seed_arg(self, seed) -> int:
+        """`seed` as an int: any integer (Python or NumPy), not a bool; else ValueError."""
+        if not isinstance(seed, bool):
+            try:
+                return operator.index(seed)
+            except TypeError:
+                pass
+        raise ValueError(f"{self.name}: seed must be an integer, got {seed!r}")
 
     # --- the game -----------------------------------------------------------------------------
 
     def new_game(self, num_players: int = 4, seed: int = 0, **options) -> np.ndarray:
         """A new seeded game (rules §2), waiting for its first real decision. Option
         start_player (default 0): the seat that starts."""
-        if num_players not in self.spec.player_counts or isinstance(num_players, bool):
+        # an integer (Python or NumPy), never a bool or a float equal to one (2.0 == 2)
+        if (
+            not isinstance(num_players, (int, np.integer))
+            or isinstance(num_players, bool)
+            or num_players not in self.spec.player_counts
+        ):
             raise ValueError(
                 f"{self.name}: num_players must be one of {self.spec.player_counts}, "
                 f"got {num_players!r}"
             )
-        try:
-            seed = operator.index(seed)
-        except TypeError:
-            raise ValueError(f"{self.name}: seed must be an integer, got {seed!r}") from None
+        seed = self._seed_arg(seed)
         self.check_options(options)
         start = int(options.get("start_player", 0))
         if not 0 <= start < num_players:
@@ -601,10 +614,19 @@ class Game:
         return new
 
     def determinize(self, state: np.ndarray, observer: int, seed: int) -> np.ndarray:
-        """Resample what `observer` cannot know, consistently with what they know (ED-35)."""
+        """Resample what `observer` cannot know, consistently with what they know (ED-35). The
+        observer is a seat number as `observe` takes it (an integer, not a bool, in range), the
+        seed an integer."""
         n = self.num_players(state)
-        if not 0 <= int(observer) < n:
-            raise ValueError(f"{self.name}: observer must be a seat in 0..{n - 1}")
+        if (
+            not isinstance(observer, (int, np.integer))
+            or isinstance(observer, bool)
+            or not 0 <= observer < n
+        ):
+            raise ValueError(
+                f"{self.name}: observer must be a seat in 0..{n - 1}, got {observer!r}"
+            )
+        seed = self._seed_arg(seed)
         if self.spec.determinize is None:
             return self.reseed(state, seed)
         return self.spec.determinize(state, int(observer), seed, self.tables)

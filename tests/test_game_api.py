@@ -119,6 +119,43 @@ def test_one_validation_path(game):
     assert np.array_equal(s, before)
 
 
+def test_player_counts_and_seeds_are_integers(game):
+    """Finding: new_game(num_players=2.0) was accepted (2.0 == 2): a float or a bool is not a
+    player count; nor is a bool a seed or a start seat."""
+    n = min(game.PLAYER_COUNTS)
+    counts = re.escape(str(tuple(game.PLAYER_COUNTS)))
+    for bad in (float(n), np.float64(n), True, False, str(n), None):
+        with pytest.raises(ValueError, match=f"num_players must be one of {counts}, got "):
+            game.new_game(bad)
+    for bad in (True, 1.0, "1", None):
+        with pytest.raises(ValueError, match="seed must be an integer, got "):
+            game.new_game(n, seed=bad)
+        with pytest.raises(ValueError, match="start_player must be a seat number, got "):
+            game.new_game(n, start_player=bad)
+    s = game.new_game(np.int64(n), np.int32(3), start_player=np.int8(1))
+    assert np.array_equal(s, game.new_game(n, 3, start_player=1))
+
+
+def test_determinize_checks_its_arguments_as_observe_does(game):
+    """Finding: determinize(s, '0', 1) was accepted (and a float seat was truncated) while
+    observe refuses both: the observer is a seat number (an integer, not a bool) in range, the
+    seed an integer."""
+    n = 3 if 3 in game.PLAYER_COUNTS else max(game.PLAYER_COUNTS)
+    s = game.new_game(n, 5)
+    before = s.copy()
+    for bad in ("0", 1.5, 1.0, True, None, -1, n, 2**70):
+        with pytest.raises(ValueError, match=rf"observer must be a seat in 0\.\.{n - 1}, got "):
+            game.determinize(s, bad, 1)
+        with pytest.raises(ValueError, match=rf"player must be a seat in 0\.\.{n - 1}, got "):
+            game.observe(s, bad)
+    for bad in ("1", 1.5, True, None):
+        with pytest.raises(ValueError, match="seed must be an integer, got "):
+            game.determinize(s, 0, bad)
+    assert np.array_equal(s, before)
+    got = game.determinize(s, np.int32(n - 1), np.int64(9))
+    assert np.array_equal(got, game.determinize(s, n - 1, 9))
+
+
 def test_from_bytes_checks_invariants_in_every_game(game):
     s = game.new_game(3, seed=2)
     assert np.array_equal(game.from_bytes(game.to_bytes(s)), s)

@@ -55,7 +55,28 @@ def test_alloc_false_refuses_allocation():
     assert fresh()(3) == 0.0
 
 
-def test_inline_parallel_and_closing_a_dispatcher():
+@pytest.fixture()
+def own_cache(monkeypatch, tmp_path):
+    """`cj.jit` on this module's functions caches under tmp_path: this test module is not a
+    package, so its cache folder would otherwise be made beside core/, in the checkout."""
+    d = tmp_path / "numba-cache"
+    monkeypatch.setitem(cj._CACHE_DIRS, __name__.split(".")[0], str(d))
+    return d
+
+
+def test_compiling_this_module_leaves_nothing_in_the_checkout(own_cache):
+    """Finding: the test run left a `test_jit/` folder in the checkout's root (the numba cache
+    of the functions this module compiles with `cj.jit`)."""
+    leftover = ROOT / __name__.split(".")[0]
+    existed = leftover.exists()
+    d = cj.jit(_add)
+    assert d(np.arange(3), np.arange(3)) == 6
+    assert Path(d.stats.cache_path).resolve().is_relative_to(own_cache.resolve())
+    assert list(own_cache.rglob("*.nbi"))  # the cache really is written there
+    assert leftover.exists() == existed
+
+
+def test_inline_parallel_and_closing_a_dispatcher(own_cache):
     from numba import prange, types
 
     @cj.jit(inline=True)

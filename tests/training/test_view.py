@@ -215,7 +215,7 @@ def test_methods_hosts_and_garbage(served):
         assert status == 405
         _one_plain_line(body, db)
     status, _h, body = c.request("/api/games", headers={"Host": "evil.example:80"})
-    assert status == 400
+    assert status == 403
     _one_plain_line(body, db)
     status, _h, body = c.request("/api/games/" + "9" * 5000)
     assert 400 <= status < 500

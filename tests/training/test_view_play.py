@@ -163,6 +163,8 @@ def test_bad_requests_get_a_plain_4xx(played, monkeypatch):
         (f"/api/play/{end['token']}/act", "POST", '{"action": 0}', {}, 409),  # after the end
         ("/api/play", "POST", '{"seed": 1}', {}, 400),
         ("/api/play", "GET", None, {}, 405),
+        (act, "GET", None, {}, 405),
+        (f"/api/play/{tok}", "POST", "{}", {}, 405),
         ("/api/games", "POST", None, {}, 405),
         (act, "PUT", None, {}, 405),
     ]
@@ -193,7 +195,14 @@ def test_play_routes_need_play_mode(played, tmp_path):
     server = serve(db, game, None)
     try:
         c = Client(server)
-        for path, method in (("/api/play", "POST"), ("/api/play/" + "a" * 32, "GET")):
+        for path, method in (
+            ("/api/play", "POST"),
+            ("/api/play", "GET"),
+            ("/api/play/" + "a" * 32, "GET"),
+            ("/api/play/" + "a" * 32 + "/act", "POST"),
+            ("/api/play/" + "a" * 32 + "/act", "GET"),
+            ("/api/play", "PUT"),
+        ):
             status, h, data = c.request(path, method)
             assert status == 404 and b"--play" in data
             _one_plain_line(status, h, data, db)

@@ -39,9 +39,10 @@ class Client:
         return self.json(f"/api/play/{token}/act", "POST", json.dumps({"action": action}))
 
 
-def serve(db, game, play=None):
-    """The viewer of store `db` (play mode with a PlayHost) on an ephemeral port, in a thread."""
-    server = make_server(str(db), game, port=0, quiet=True, play=play)
+def serve(db, game, play=None, host="127.0.0.1", public=False):
+    """The viewer of store `db` (play mode with a PlayHost) on an ephemeral port of `host`, in a
+    thread."""
+    server = make_server(str(db), game, host, port=0, quiet=True, play=play, public=public)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
 

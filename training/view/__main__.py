@@ -1,4 +1,5 @@
-"""python -m training.view --db FILE [--port P] [--host H]: serve the viewer of a game store.
+"""python -m training.view --db FILE [--port P] [--host H [--public]]: serve the viewer of a game
+store (on a loopback address unless --public says the page may be reachable by others).
 
 python -m training.view --play --game G --players P --agents SPEC [SPEC ...] --db FILE [--seed S]:
 also play in the browser against agents (one of the specs is `human`: your seat); every finished
@@ -45,9 +46,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--host",
         default="127.0.0.1",
-        help="address to bind (default 127.0.0.1: this machine only; the viewer has no login)",
+        help="address to bind (default 127.0.0.1: this machine only; the viewer has no login); "
+        "any loopback address (127.x.x.x, ::1, localhost), another one only with --public",
+    )
+    p.add_argument(
+        "--public",
+        action="store_true",
+        help="allow a --host that is not a loopback address (e.g. 0.0.0.0): anyone who can reach "
+        "it can read the store (and, with --play, play games into it); there is no login",
     )
     return p
+
+
+def _error(message: str) -> int:
+    print(f"python -m training.view: error: {message}", file=sys.stderr)
+    return 2
 
 
 def _play_host(parser: argparse.ArgumentParser, args: argparse.Namespace):
@@ -86,21 +99,34 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not 0 <= args.port <= 65535:
-        print("python -m training.view: error: --port must be 0..65535", file=sys.stderr)
-        return 2
+        return _error("--port must be 0..65535")
+    from training.view.server import ServeError, check_address, make_server
+
+    try:  # before --play creates the store: a refused address changes nothing
+        check_address(args.host, args.public)
+    except ServeError as e:
+        return _error(str(e))
     play = _play_host(parser, args)
-    from training.view.server import make_server
 
     try:
         game = get_game(GameStore.game_of(args.db))
         if play is not None and game.NAME != play.config.game.NAME:
             raise StoreError(f"{args.db} holds {game.NAME} games, not {play.config.game.NAME}")
-        server = make_server(args.db, game, args.host, args.port, play=play)
-    except (StoreError, GameNotAvailableError, OSError) as e:
-        print(f"python -m training.view: error: {e}", file=sys.stderr)
-        return 2
+        server = make_server(args.db, game, args.host, args.port, play=play, public=args.public)
+    except (StoreError, GameNotAvailableError, OSError, ServeError) as e:
+        return _error(str(e))
     what = "play and view" if play is not None else "games of"
     print(f"{game.NAME} {what} {args.db}: serving on {server.url}  (Ctrl-C stops)", flush=True)
+    policy = server.policy
+    if not policy.loopback:
+        where = f"port {policy.port} of this machine" if policy.wildcard else server.url
+        also = " and play games into it" if play is not None else ""
+        print(
+            f"python -m training.view: warning: --public: the viewer has no login; anyone who "
+            f"can reach {where} can read this store{also}",
+            file=sys.stderr,
+            flush=True,
+        )
     # SIGTERM stops the server like Ctrl-C: a game being recorded is written whole, and the store
     # is closed with nothing left beside it
     previous = signal.signal(signal.SIGTERM, _interrupt)

@@ -96,6 +96,8 @@ class Viewer:
             raise RequestError(400, f"result must be one of {', '.join(RESULTS)}")
         if not 1 <= limit <= MAX_LIMIT:
             raise RequestError(400, f"limit must be 1..{MAX_LIMIT}")
+        if offset < 0:
+            raise RequestError(400, "offset must be 0 or more")
         sql = f"SELECT {_LIST_COLUMNS} FROM games"
         args: tuple = ()
         if tournament is not None:

@@ -1,6 +1,6 @@
 """The viewer's HTTP server (standard library only): routes, request validation, responses.
 
-Routes (GET and HEAD; POST only for the play routes; anything else 405):
+Routes (GET and HEAD; POST only for the play routes; anything else 405 with an Allow header):
 
     /                       the page (static/index.html)
     /static/<name>          one of the bundled assets in STATIC (no other file is ever served)
@@ -16,13 +16,21 @@ and with --play (play.PlayHost; 404 without it):
     GET  /api/play/<token>       the human's view of that game (play.view_payload)
     POST /api/play/<token>/act   {"action": id}: the human's decision; the agents answer
 
+Every request must name the server in its Host header as `HostPolicy` allows (derived from the
+address the server is bound to; else 403), and a POST that comes from a browser must come from
+the page itself: an Origin other than the Host's own, or a Sec-Fetch-Site other than same-origin,
+is refused (403). The server binds only a loopback address unless started with public=True
+(--public): anything else is a ServeError before a socket is bound.
+
 Every refusal is a 4xx with a one-line plain-text reason; an unexpected failure is a 500 that
 says only "internal error" (the traceback goes to the server's stderr, never to the client).
 """
 
 from __future__ import annotations
 
+import errno
 import gzip
+import ipaddress
 import json
 import re
 import socket
@@ -34,7 +42,7 @@ from importlib import resources
 from typing import Any
 from urllib.parse import parse_qsl
 
-from training.view.api import DEFAULT_LIMIT, RequestError, Viewer
+from training.view.api import DEFAULT_LIMIT, MAX_LIMIT, RequestError, Viewer
 from training.view.play import PlayHost
 from training.view.positions import script
 
@@ -54,6 +62,177 @@ _TOKEN = re.compile(r"[0-9a-f]{32}")
 MAX_BODY = 4096
 _LIST_PARAMS = ("tournament", "agent", "seat", "result", "offset", "limit")
 MAX_SEAT = 3
+# a host name as a Host header or an Origin may carry it (lower case, no trailing dot)
+_NAME = re.compile(r"[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*")
+_PORT = re.compile(r"[0-9]{1,5}")
+
+
+class ServeError(ValueError):
+    """The server cannot start at that address (not loopback without public=True, a busy
+    port, an address not of this machine): a one-line reason."""
+
+
+class MethodNotAllowed(RequestError):
+    """A 405: the resource exists but does not take this method (`allow`: the ones it takes)."""
+
+    def __init__(self, allow: str, reason: str):
+        super().__init__(405, reason)
+        self.allow = allow
+
+
+def split_authority(text: str | None) -> tuple[str, int] | None:
+    """(host, port) of a Host header or of an origin's host[:port], or None when malformed: the
+    host in lower case, an IP address in its canonical form (IPv6 without its brackets), port 80
+    when none is given (the one a browser leaves out for http)."""
+    if text is None:
+        return None
+    text = text.lower()
+    if text.startswith("["):
+        inside, sep, rest = text[1:].partition("]")
+        if not sep:
+            return None
+        try:
+            host = str(ipaddress.IPv6Address(inside))
+        except ValueError:
+            return None
+    else:
+        host = text.partition(":")[0]
+        rest = text[len(host) :]
+        try:
+            host = str(ipaddress.IPv4Address(host))
+        except ValueError:
+            if not _NAME.fullmatch(host):
+                return None
+    if not rest:
+        return host, 80
+    if rest[0] != ":" or not _PORT.fullmatch(rest[1:]) or int(rest[1:]) > 65535:
+        return None
+    return host, int(rest[1:])
+
+
+def _is_ip(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
+class HostPolicy:
+    """Which Host headers a server bound to (host, port) answers, always with that port: a
+    loopback address itself and `localhost`; another address only itself; a wildcard (0.0.0.0,
+    ::) any IP address and `localhost`, never another name (anyone's DNS can point a name of its
+    own at this machine, and a page served under that name would then be "same-site" with the
+    viewer)."""
+
+    def __init__(self, host: str, port: int):
+        ip = ipaddress.ip_address(host)
+        self.address = str(ip)
+        self.port = port
+        self.loopback = ip.is_loopback
+        self.wildcard = ip.is_unspecified
+        self.hosts = {self.address, "localhost"} if self.loopback else {self.address}
+
+    def host_ok(self, header: str | None) -> bool:
+        got = split_authority(header)
+        if got is None or got[1] != self.port:
+            return False
+        if self.wildcard:
+            return got[0] == "localhost" or _is_ip(got[0])
+        return got[0] in self.hosts
+
+    @staticmethod
+    def same_origin(origin: str, host_header: str | None) -> bool:
+        """Whether an Origin header is http://<the host and port the Host header names>."""
+        scheme, sep, authority = origin.partition("://")
+        if not sep or scheme.lower() != "http":
+            return False
+        got = split_authority(authority)
+        return got is not None and got == split_authority(host_header)
+
+    def describe(self) -> str:
+        """The Host values this policy takes, in words (for the 403's reason)."""
+        if self.wildcard:
+            return f"an IP address of this machine or localhost, port {self.port}"
+        names = [f"{_bracketed(self.address)}:{self.port}"]
+        if self.loopback:
+            names.append(f"localhost:{self.port}")
+        return " or ".join(names)
+
+
+def _get_only() -> MethodNotAllowed:
+    return MethodNotAllowed(
+        "GET, HEAD", "only GET and HEAD are served here (POST only to the play routes)"
+    )
+
+
+def _post_only(start: bool) -> MethodNotAllowed:
+    """The 405 of /api/play (`start`) or of /api/play/<token>/act."""
+    if start:
+        return MethodNotAllowed("POST", "POST /api/play starts a game")
+    return MethodNotAllowed("POST", "POST /api/play/<token>/act plays an action")
+
+
+def _play_route(path: str) -> str | None:
+    """Which play route `path` is: "start" (/api/play), "view" (/api/play/<x>), "act"
+    (/api/play/<x>/act), "other" (anything else under /api/play/), or None (not a play route)."""
+    if path == "/api/play":
+        return "start"
+    if not path.startswith("/api/play/"):
+        return None
+    token, sep, verb = path[len("/api/play/") :].partition("/")
+    if not sep:
+        return "view"
+    return "act" if verb == "act" and "/" not in token else "other"
+
+
+def _bracketed(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
+
+
+def _not_loopback(host: str) -> str:
+    return (
+        f"--host {host!r} is not a loopback address and the viewer has no login (anyone who "
+        "can reach it could use it): add --public to serve it to others"
+    )
+
+
+def check_address(host: str, public: bool) -> None:
+    """ServeError unless `host` (an address or a name, as bind takes it; "" is every address)
+    is a loopback address, or `public`."""
+    if public:
+        return
+    if _is_ip(host) or not host:  # an address as it is; "" binds every address
+        addresses = [host or "0.0.0.0"]
+    else:  # a name: what bind would resolve it to (IPv4, as the server binds a name)
+        try:
+            infos = socket.getaddrinfo(host, 0, socket.AF_INET, socket.SOCK_STREAM)
+        except (OSError, UnicodeError) as e:
+            reason = getattr(e, "strerror", None) or str(e)
+            raise ServeError(f"--host {host!r}: cannot resolve it ({reason})") from None
+        addresses = [info[4][0] for info in infos]
+    if not all(ipaddress.ip_address(a).is_loopback for a in addresses):
+        raise ServeError(_not_loopback(host))
+
+
+def _bind_problem(host: str, port: int, e: Exception) -> str:
+    """One line saying why (host, port) cannot be listened on, and what to do."""
+    where = f"{_bracketed(host) if host else '*'}:{port}"
+    code = getattr(e, "errno", None)
+    if code == errno.EADDRINUSE:
+        return (
+            f"{where} is already in use (another viewer?): pick another --port, or --port 0 "
+            "for any free port"
+        )
+    if code == errno.EADDRNOTAVAIL:
+        return f"cannot listen on {where}: {host} is not an address of this machine"
+    if code == errno.EACCES:
+        return (
+            f"cannot listen on {where}: permission denied (ports below 1024 need privileges): "
+            "pick another --port, or --port 0 for any free port"
+        )
+    reason = getattr(e, "strerror", None) or str(e)
+    return f"cannot listen on {where}: {' '.join(reason.split())}"
 
 
 def load_static() -> dict[str, bytes]:
@@ -92,7 +271,7 @@ def parse_list_query(query: str) -> dict[str, Any]:
         elif key == "offset":
             args[key] = _int_param(key, value, 0, 10**12)
         elif key == "limit":
-            args[key] = _int_param(key, value, 1, 10**12)
+            args[key] = _int_param(key, value, 1, MAX_LIMIT)
         elif len(value) > 200 or not value.isprintable():
             raise RequestError(400, f"{key} is not a valid value")
         else:
@@ -102,7 +281,9 @@ def parse_list_query(query: str) -> dict[str, Any]:
 
 
 class ViewerServer(ThreadingHTTPServer):
-    """A ThreadingHTTPServer holding the Viewer and the static assets."""
+    """A ThreadingHTTPServer holding the Viewer and the static assets, bound to `address` and
+    listening once the address passed the checks (ServeError otherwise: nothing is left bound).
+    `public`: allow an address other than loopback."""
 
     daemon_threads = True
 
@@ -112,6 +293,7 @@ class ViewerServer(ThreadingHTTPServer):
         viewer: Viewer,
         quiet: bool = False,
         play: PlayHost | None = None,
+        public: bool = False,
     ):
         self.viewer = viewer
         self.play = play
@@ -122,17 +304,27 @@ class ViewerServer(ThreadingHTTPServer):
         self.script_url = None if drawing is None else f"/games/{viewer.game.NAME}.js"
         self.script = drawing or b""
         self.quiet = quiet
-        if ":" in address[0]:  # an IPv6 address such as ::1
+        self.public = public
+        host, port = address
+        if ":" in host:  # an IPv6 address such as ::1
             self.address_family = socket.AF_INET6
-        super().__init__(address, Handler)
-        host, port = self.server_address[:2]
-        # bound to a loopback address: answer only requests addressed to it (a web page of
-        # another site that points a name of its own at 127.0.0.1 gets nothing)
-        if host in ("127.0.0.1", "::1", "localhost"):
-            names = ("127.0.0.1", "localhost", "[::1]")
-            self.allowed_hosts: set[str] | None = {f"{h}:{port}" for h in names}
-        else:
-            self.allowed_hosts = None
+        check_address(host, public)
+        super().__init__(address, Handler, bind_and_activate=False)
+        try:
+            self.server_bind()
+            # the address really bound (a name resolves here) decides what is answered: only
+            # requests addressed to it, so a page of another site that points a name of its own
+            # at this machine gets nothing
+            self.policy = HostPolicy(*self.server_address[:2])
+            if not (self.policy.loopback or public):
+                raise ServeError(_not_loopback(host))
+            self.server_activate()
+        except (OSError, OverflowError) as e:
+            self.server_close()
+            raise ServeError(_bind_problem(host, port, e)) from None
+        except BaseException:
+            self.server_close()
+            raise
 
     @property
     def url(self) -> str:
@@ -175,6 +367,9 @@ class Handler(BaseHTTPRequestHandler):
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         """Every error as one plain line (also the ones http.server raises itself)."""
+        self._refuse(code, message)
+
+    def _refuse(self, code: int, message: str | None, allow: str | None = None) -> None:
         try:
             phrase = HTTPStatus(code).phrase
         except ValueError:
@@ -187,6 +382,8 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header("Content-Type", "text/plain; charset=utf-8")
             self.send_header("Content-Length", str(len(body)))
             self.send_header("X-Content-Type-Options", "nosniff")
+            if allow is not None:
+                self.send_header("Allow", allow)
             self.send_header("Connection", "close")
             self.end_headers()
             if self.command != "HEAD" and code >= 200 and code not in (204, 304):
@@ -204,7 +401,7 @@ class Handler(BaseHTTPRequestHandler):
             self._check_host()
             route()
         except RequestError as e:
-            self.send_error(e.status, e.reason)
+            self._refuse(e.status, e.reason, getattr(e, "allow", None))
         except Exception:
             traceback.print_exc(file=sys.stderr)
             self.send_error(500, "internal error")
@@ -218,14 +415,36 @@ class Handler(BaseHTTPRequestHandler):
         self._dispatch(self._route_post)
 
     def _method_not_allowed(self) -> None:
-        self.send_error(405, "only GET and HEAD are served (and POST to the play routes)")
+        self._dispatch(self._refuse_method)
 
     do_PUT = do_DELETE = do_PATCH = do_OPTIONS = _method_not_allowed
 
+    def _refuse_method(self) -> None:
+        route = _play_route(self.path.partition("?")[0])
+        if route is not None:
+            self._play()  # without --play no play route exists: 404
+            if route in ("start", "act"):
+                raise _post_only(route == "start")
+        raise _get_only()
+
     def _check_host(self) -> None:
-        allowed = self.server.allowed_hosts
-        if allowed is not None and self.headers.get("Host", "").lower() not in allowed:
-            raise RequestError(400, "unexpected Host header (open the address the server printed)")
+        policy = self.server.policy
+        hosts = self.headers.get_all("Host") or []
+        if len(hosts) != 1 or not policy.host_ok(hosts[0]):
+            raise RequestError(
+                403, f"this server answers only requests addressed to {policy.describe()}"
+            )
+
+    def _check_origin(self) -> None:
+        """A state-changing request from a browser must come from the page itself: its Origin
+        (when sent) is the Host's own http origin, its Sec-Fetch-Site (when sent) same-origin or
+        none (typed in by the user). A client that sends neither is not a browser page."""
+        origin = self.headers.get("Origin")
+        site = self.headers.get("Sec-Fetch-Site")
+        if (
+            origin is not None and not HostPolicy.same_origin(origin, self.headers.get("Host"))
+        ) or (site is not None and site.strip().lower() not in ("same-origin", "none")):
+            raise RequestError(403, "requests from another site are refused")
 
     def _route(self) -> None:
         path, _, query = self.path.partition("?")
@@ -264,10 +483,14 @@ class Handler(BaseHTTPRequestHandler):
             self._no_query(query)
             return self._json(viewer.replay(int(gid)))
         if path.startswith("/api/play/"):
+            play = self._play()
+            if _play_route(path) == "act":
+                raise _post_only(False)
             self._no_query(query)
-            return self._json(self._play().view(self._token(path[len("/api/play/") :])))
+            return self._json(play.view(self._token(path[len("/api/play/") :])))
         if path == "/api/play":
-            raise RequestError(405, "POST /api/play starts a game")
+            self._play()  # without --play it does not exist: 404
+            raise _post_only(True)
         raise RequestError(404, "no such page")
 
     # -- play mode -------------------------------------------------------------------------------
@@ -283,13 +506,7 @@ class Handler(BaseHTTPRequestHandler):
         return text
 
     def _body(self) -> Any:
-        """The request's JSON body (None when empty), from this page only (the Origin, when
-        sent, must be the server's own; a body must be application/json)."""
-        allowed = self.server.allowed_hosts
-        origin = self.headers.get("Origin")
-        if origin is not None and allowed is not None:
-            if origin.lower() not in {f"http://{h}" for h in allowed}:
-                raise RequestError(403, "requests from another site are refused")
+        """The request's JSON body (None when empty; a body must be application/json)."""
         if self.headers.get("Transfer-Encoding"):
             raise RequestError(411, "send the body with a Content-Length")
         length = self.headers.get("Content-Length", "0").strip() or "0"
@@ -311,20 +528,22 @@ class Handler(BaseHTTPRequestHandler):
 
     def _route_post(self) -> None:
         path, _, query = self.path.partition("?")
-        if not path.startswith("/api/play"):
-            raise RequestError(405, "only the play routes take POST")
+        self._check_origin()
+        route = _play_route(path)
+        if route is None:
+            raise _get_only()
         play = self._play()
+        if route == "view":  # /api/play/<token> is the game's view: GET only
+            raise _get_only()
+        if route == "other":
+            raise RequestError(404, "no such page (POST /api/play or /api/play/<token>/act)")
         self._no_query(query)
         body = self._body()
-        if path == "/api/play":
+        if route == "start":
             if body not in (None, {}):
                 raise RequestError(400, "POST /api/play takes no parameters")
             return self._json(play.start())
-        rest = path[len("/api/play/") :] if path.startswith("/api/play/") else ""
-        token, sep, verb = rest.partition("/")
-        if not sep or verb != "act":
-            raise RequestError(404, "no such page (POST /api/play or /api/play/<token>/act)")
-        token = self._token(token)
+        token = self._token(path[len("/api/play/") : -len("/act")])
         if not isinstance(body, dict) or set(body) != {"action"}:
             raise RequestError(400, 'the body must be {"action": <action id>}')
         action = body["action"]
@@ -348,7 +567,14 @@ def make_server(
     port: int = 8765,
     quiet=False,
     play: PlayHost | None = None,
+    public: bool = False,
 ):
     """A ViewerServer on (host, port) for the store at db_path (port 0: any free port); `play`:
-    also serve the play routes (the store is created first if missing)."""
-    return ViewerServer((host, port), Viewer(db_path, game), quiet=quiet, play=play)
+    also serve the play routes (the store is created first if missing); `public`: allow a host
+    other than a loopback address (--public). ServeError when it cannot start there."""
+    viewer = Viewer(db_path, game)
+    try:
+        return ViewerServer((host, port), viewer, quiet=quiet, play=play, public=public)
+    except BaseException:
+        viewer.close()
+        raise
