@@ -512,3 +512,28 @@ def test_play_server_stopped_by_a_signal_leaves_no_side_files(tmp_path, sig):
     with GameStore(db, GAME, read_only=True) as st:
         assert [r.id for r in st.games()] == [v["result"]["game_id"]]
     assert os.listdir(d) == ["play.sqlite"]
+
+
+def test_viewer_lists_derived_ranks_and_names_a_tampered_game(store):
+    """Finding: the viewer's game list read the stored ranks and win shares directly, so an
+    edited row showed edited results; now the list reads through the store's checks, a game that
+    disagrees with its scores is listed apart with its reason, and its replay answers 409."""
+    from training.view.api import RequestError, Viewer
+
+    games = _games(store)
+    g = games[1]
+    flipped = json.dumps(g["win_shares"][::-1])
+    _sql(store, "UPDATE games SET win_shares = ? WHERE id = ?", (flipped, g["id"]))
+    viewer = Viewer(str(store), get_game(GAME))
+    try:
+        listed = viewer.games()
+        assert [x["id"] for x in listed["games"]] == [x["id"] for x in games if x is not g]
+        for x, want in zip(listed["games"], [x for x in games if x is not g], strict=True):
+            assert x["ranks"] == want["ranks"] and x["win_shares"] == want["win_shares"]
+        assert [(b["id"], b["seed"]) for b in listed["bad_games"]] == [(g["id"], g["seed"])]
+        assert "win shares" in listed["bad_games"][0]["reason"]
+        with pytest.raises(RequestError) as e:
+            viewer.replay(g["id"])
+        assert e.value.status == 409 and f"game {g['id']} (seed {g['seed']})" in e.value.reason
+    finally:
+        viewer.close()

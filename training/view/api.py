@@ -6,23 +6,18 @@ one-line reason) for anything a client could get wrong; server.py turns those in
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import OrderedDict
 from types import ModuleType
 from typing import Any
 
 from training.arena.replay import ReplayMismatch, replay
-from training.arena.store import GameStore, StoreError
+from training.arena.store import BadGameError, GameRecord, GameStore, StoreError
 from training.view.positions import position
 
 RESULTS = ("win", "draw", "loss")
 MAX_LIMIT = 500
 DEFAULT_LIMIT = 50
-_LIST_COLUMNS = (
-    "id, tournament_id, players, seed, seats, scores, ranks, win_shares, truncated, decisions, "
-    "rules_data_hash"
-)
 
 
 class RequestError(Exception):
@@ -98,15 +93,16 @@ class Viewer:
             raise RequestError(400, f"limit must be 1..{MAX_LIMIT}")
         if offset < 0:
             raise RequestError(400, "offset must be 0 or more")
-        sql = f"SELECT {_LIST_COLUMNS} FROM games"
-        args: tuple = ()
-        if tournament is not None:
-            sql += " WHERE tournament_id = ?"
-            args = (tournament,)
-        rows = self._query(sql + " ORDER BY id", args)
-        out = []
-        for row in rows:
-            g = self._list_entry(row, labels, tournaments)
+        out, bad = [], []
+        with self._lock:  # ranks and win shares as the store derives them from the scores
+            records = list(self.store.read_games())
+        for rec in records:
+            if isinstance(rec, BadGameError):
+                bad.append({"id": rec.game_id, "seed": rec.seed, "reason": rec.reason})
+                continue
+            if tournament is not None and rec.tournament_id != tournament:
+                continue
+            g = self._list_entry(rec, labels, tournaments)
             if _matches(g, agent, seat, result):
                 out.append(g)
         return {
@@ -114,29 +110,27 @@ class Viewer:
             "offset": offset,
             "limit": limit,
             "games": out[offset : offset + limit],
+            "bad_games": bad,  # stored games that cannot be used as stored (never listed above)
         }
 
-    def _list_entry(self, row, labels, tournaments) -> dict[str, Any]:
-        gid, tid, players, seed, seats, scores, ranks, shares, trunc, decisions, rh = row
-        seats, scores = json.loads(seats), json.loads(scores)
-        ranks, shares = json.loads(ranks), json.loads(shares)
+    def _list_entry(self, rec: GameRecord, labels, tournaments) -> dict[str, Any]:
         return {
-            "id": gid,
-            "tournament": tid,
-            "tournament_key": tournaments.get(tid),
-            "players": players,
-            "seed": seed,
+            "id": rec.id,
+            "tournament": rec.tournament_id,
+            "tournament_key": tournaments.get(rec.tournament_id),
+            "players": rec.players,
+            "seed": rec.seed,
             "seats": [
-                {"seat": p, "agent": labels.get(e, f"entrant {e}")} for p, e in enumerate(seats)
+                {"seat": p, "agent": labels.get(e, f"entrant {e}")} for p, e in enumerate(rec.seats)
             ],
-            "scores": scores,
-            "ranks": ranks,
-            "win_shares": shares,
-            "winner": [p for p, s in enumerate(shares) if s > 0],
-            "truncated": bool(trunc),
-            "decisions": decisions,
-            "rules_data_hash": rh,
-            "replayable": rh == str(self.game.RULES_DATA_HASH),
+            "scores": rec.scores,
+            "ranks": rec.ranks,
+            "win_shares": rec.win_shares,
+            "winner": [p for p, s in enumerate(rec.win_shares) if s > 0],
+            "truncated": bool(rec.truncated),
+            "decisions": rec.decisions,
+            "rules_data_hash": rec.rules_data_hash,
+            "replayable": rec.rules_data_hash == str(self.game.RULES_DATA_HASH),
         }
 
     # -- /api/games/<id> -------------------------------------------------------------------------
@@ -151,6 +145,8 @@ class Viewer:
                 return hit
             try:
                 rec = self.store.game(game_id)
+            except BadGameError as e:
+                raise RequestError(409, _one_line(str(e))) from None
             except StoreError:
                 raise RequestError(404, f"no game with id {game_id}") from None
         labels = self._labels()
