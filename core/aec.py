@@ -10,6 +10,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from core.errors import IllegalActionError
+from core.registry import integer_arg
 from core.returns import RETURN_KINDS, standing_ranks
 
 ILLEGAL_ACTION_MODES = ("raise", "penalty")
@@ -49,6 +50,7 @@ class GameAECEnv(AECEnv):
         **game_options,
     ):
         super().__init__()
+        num_players = integer_arg(num_players, "num_players")
         if num_players not in game.PLAYER_COUNTS:
             raise ValueError(
                 f"{game.NAME}: num_players must be one of {game.PLAYER_COUNTS}, got {num_players!r}"

@@ -30,6 +30,7 @@ import numpy as np
 
 from core.errors import IllegalActionError
 from core.jit import jit
+from core.registry import integer_arg
 from core.returns import RETURN_KINDS
 from core.rng import M32, rng_seed, split_seed
 
@@ -161,13 +162,15 @@ class BatchEngine:
         observe: bool = True,
         threads: int | None = None,
     ):
+        num_players = integer_arg(num_players, "num_players")
         if num_players not in spec.player_counts:
             raise ValueError(f"{spec.name}: num_players must be one of {spec.player_counts}")
-        if int(batch_size) < 1:
+        batch_size, seed = integer_arg(batch_size, "batch_size"), integer_arg(seed, "seed")
+        if batch_size < 1:
             raise ValueError("batch_size must be >= 1")
         if reward_kind not in KIND_CODES:
             raise ValueError(f"reward_kind must be one of {RETURN_KINDS}, got {reward_kind!r}")
-        if threads is not None and int(threads) < 1:
+        if threads is not None and integer_arg(threads, "threads") < 1:
             raise ValueError("threads must be >= 1 (or None for NUMBA_NUM_THREADS)")
         self.spec = spec
         self.threads = None if threads is None else int(threads)  # most numba threads per call

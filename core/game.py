@@ -610,7 +610,7 @@ class Game:
     def reseed(self, state: np.ndarray, seed: int) -> np.ndarray:
         """A copy whose future chance comes from `seed`; nothing else changes."""
         new = self._check(state).copy()
-        rng_seed(new, self._rng, *split_seed(seed))
+        rng_seed(new, self._rng, *split_seed(self._seed_arg(seed)))
         return new
 
     def determinize(self, state: np.ndarray, observer: int, seed: int) -> np.ndarray:
@@ -635,7 +635,7 @@ class Game:
         """Change only what nobody sees (used to test that observations leak nothing)."""
         if self.spec.perturb_hidden is None:
             return self.reseed(state, seed)
-        return self.spec.perturb_hidden(self._check(state), seed, self.tables)
+        return self.spec.perturb_hidden(self._check(state), self._seed_arg(seed), self.tables)
 
     # --- the package's exports ----------------------------------------------------------------
 

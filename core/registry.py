@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import operator
 from importlib.metadata import entry_points
 from types import ModuleType
 
@@ -63,12 +64,20 @@ def get_game(name: str) -> ModuleType:
         raise GameNotAvailableError(f"game {name!r} cannot be imported: {e}") from e
 
 
+def integer_arg(value, what: str) -> int:
+    """`value` as an int when it is an integer (Python or NumPy), never a bool, a float equal to
+    one (2.0) or a string; ValueError naming `what` otherwise."""
+    if not isinstance(value, bool):
+        try:
+            return operator.index(value)
+        except TypeError:
+            pass
+    raise ValueError(f"{what} must be an integer, got {value!r}")
+
+
 def check_players(game: ModuleType, num_players: int) -> int:
     """A player count of `game`, as an int; ValueError naming the counts it allows."""
-    try:
-        n = int(num_players)
-    except (TypeError, ValueError):
-        raise ValueError(f"players must be an integer, got {num_players!r}") from None
+    n = integer_arg(num_players, "players")
     if n not in game.PLAYER_COUNTS:
         raise ValueError(
             f"{game.NAME}: players must be one of {tuple(game.PLAYER_COUNTS)}, got {n}"

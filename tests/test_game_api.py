@@ -171,3 +171,32 @@ def test_load_rules_data_swaps_tables_without_module_globals(game):
     before = game.RULES_DATA_HASH
     assert game.load_rules_data() == before  # the default rules data again: same hash
     assert game.GAME.tables.flags.writeable is False
+
+
+def test_every_entry_point_taking_a_count_or_seed_wants_an_integer(game):
+    """Finding: the batch engine, the AEC env and the player-count check of every training
+    command truncated 2.7 to 2 (or took "2"), and reseed took a float seed: a count, a batch size
+    or a seed is an integer (Python or NumPy), never a bool, a float or a string."""
+    from core.registry import check_players
+
+    n = min(game.PLAYER_COUNTS)
+    for bad in (n + 0.7, float(n), str(n), True):
+        with pytest.raises(ValueError, match="players must be an integer, got "):
+            check_players(game, bad)
+        with pytest.raises(ValueError, match="num_players must be an integer, got "):
+            game.make_batch(2, bad)
+        with pytest.raises(ValueError, match="num_players must be an integer, got "):
+            game.raw_env(num_players=bad)
+    for bad in (2.0, "2", True):
+        with pytest.raises(ValueError, match="batch_size must be an integer, got "):
+            game.make_batch(bad, n)
+        with pytest.raises(ValueError, match="seed must be an integer, got "):
+            game.make_batch(2, n, seed=bad)
+    s = game.new_game(n, 1)
+    for bad in (1.5, 1.0, "1", True):
+        with pytest.raises(ValueError, match="seed must be an integer, got "):
+            game.reseed(s, bad)
+        with pytest.raises(ValueError, match="seed must be an integer, got "):
+            game.perturb_hidden(s, bad)
+    assert check_players(game, np.int64(n)) == n
+    assert np.array_equal(game.reseed(s, np.int32(4)), game.reseed(s, 4))
