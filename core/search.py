@@ -21,7 +21,10 @@ the engine's own kernels; the tree lives in flat preallocated arrays (core.searc
 iteration allocates nothing.
 
 Determinism: the same seed and the same states give the same decisions with an iteration budget
-(`iters`); a time budget (`time`) depends on the machine's speed. Hidden information: the search
+(`iters`); a time budget (`time`) depends on the machine's speed and load, so games with it are not
+reproducible from their seeds (`SearchConfig.machine_dependent`; tournaments say so in their
+output). Every accepted configuration bounds a decision: at most MAX_ITERS iterations or MAX_TIME
+seconds (a spec that would lift both is refused). Hidden information: the search
 reads the real state only through the determinization, whose result does not depend on what
 the searcher cannot see (tests/core/test_search.py checks it).
 """
@@ -29,6 +32,7 @@ the searcher cannot see (tests/core/test_search.py checks it).
 from __future__ import annotations
 
 import importlib
+import math
 import time
 from dataclasses import asdict, dataclass, fields
 from types import ModuleType
@@ -60,25 +64,32 @@ from core.search_tree import (
 SPEC_PREFIX = "mcts"
 TIME_BUDGET_NODES_PER_S = 200_000  # tree capacity per second of a time budget (more: no expansion)
 MAX_NODES = 4_000_000
+MAX_ITERS = 1_000_000  # iterations per decision, at most (twice that fills the largest tree)
+MAX_TIME = 60.0  # seconds per decision, at most
+MAX_CUTOFF = 100_000  # rollout decisions before the position evaluation, at most (-1: no cut-off)
+NO_CAP = 1 << 40  # `iters` of a time budget given alone: the clock alone stops the search
+TIME_ALLOWED = f"seconds per decision in (0, {MAX_TIME:g}]; leave time out for an iteration budget"
 
 
 @dataclass(frozen=True)
 class SearchConfig:
     """The parameters of the `mcts` agent (spec `mcts:key=value,...`; docs/agents.md).
 
-    iters: iterations per decision (with `time`: a cap, when given explicitly); time: seconds per
-    decision (0 = no time budget); c: the UCB exploration constant (returns lie in [-1, 1] for
-    `rank` and `win_loss`); rollout: `random` (uniform legal), `greedy` (epsilon-greedy on the
-    game's position evaluation) or `bot` (the searcher's own rollout decisions by the game's bot
-    lookahead, k_bot_values, the others' greedy); eps: the informed rollouts' uniform share; cutoff:
-    decisions per rollout before the position evaluation scores it (-1: play to the end; 0: score
-    the new leaf at once); quiet: after the cut-off, play on to the next quiet state (the game's
-    k_quiet: a turn's first decision), so no half-made action is scored; returns: what a node
-    maximises, `rank`, `margin` (own score minus the best other, / the game's margin scale) or
-    `win_loss`; spread: with `rank`, a cut-off position's projected scores count as the expected
-    rank under this many points of logistic noise (0: the plain rank); reuse: keep the subtree of
-    the actions played since the last decision (needs `notify`); nodes: tree capacity (0 = from the
-    budget)."""
+    iters: iterations per decision, 1..MAX_ITERS (with `time`: a cap, when given explicitly);
+    time: seconds per decision, in (0, MAX_TIME] (0, the default: no time budget; a spec cannot
+    say time=0); c: the UCB exploration constant (returns lie in [-1, 1] for `rank` and
+    `win_loss`); rollout: `random` (uniform legal), `greedy` (epsilon-greedy on the game's
+    position evaluation) or `bot` (the searcher's own rollout decisions by the game's bot
+    lookahead, k_bot_values, the others' greedy); eps: the informed rollouts' uniform share;
+    cutoff: decisions per rollout before the position evaluation scores it, up to MAX_CUTOFF (-1:
+    play to the end; 0: score the new leaf at once); quiet: after the cut-off, play on to the
+    next quiet state (the game's k_quiet: a turn's first decision), so no half-made action is
+    scored; returns: what a node maximises, `rank`, `margin` (own score minus the best other, /
+    the game's margin scale) or `win_loss`; spread: with `rank`, a cut-off position's projected
+    scores count as the expected rank under this many points of logistic noise (0: the plain
+    rank); reuse: keep the subtree of the actions played since the last decision (needs
+    `notify`); nodes: tree capacity (0 = from the budget). Every value is checked: a bad one is
+    refused (ValueError naming what is allowed), so no configuration searches for ever."""
 
     iters: int = 1000
     time: float = 0.0
@@ -96,24 +107,41 @@ class SearchConfig:
         def bad(key, allowed):
             raise ValueError(f"mcts: {key}={getattr(self, key)!r} is not allowed; {allowed}")
 
-        if not isinstance(self.iters, int) or self.iters < 1:
-            bad("iters", "a positive integer")
-        if not self.time >= 0:
-            bad("time", "seconds >= 0 (0: iterations only)")
-        if not self.c >= 0:
-            bad("c", "a number >= 0")
+        def integer(x) -> bool:
+            return isinstance(x, int) and not isinstance(x, bool)
+
+        def number(x) -> bool:
+            return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+        if not (number(self.time) and (self.time == 0 or 0 < self.time <= MAX_TIME)):
+            bad("time", TIME_ALLOWED)
+        # NO_CAP only under a time budget: some bound always stops a decision
+        if not (integer(self.iters) and (1 <= self.iters <= MAX_ITERS or self.iters == NO_CAP)):
+            bad("iters", f"an integer in 1..{MAX_ITERS}")
+        if self.iters == NO_CAP and self.time == 0:
+            bad("iters", f"an integer in 1..{MAX_ITERS} (no cap only with a time budget)")
+        if not (number(self.c) and self.c >= 0):
+            bad("c", "a finite number >= 0")
         if self.rollout not in ROLLOUT_CODES:
             bad("rollout", f"one of {', '.join(ROLLOUT_CODES)}")
-        if not 0.0 <= self.eps <= 1.0:
+        if not (number(self.eps) and 0.0 <= self.eps <= 1.0):
             bad("eps", "a number in [0, 1]")
-        if not isinstance(self.cutoff, int) or self.cutoff < -1:
-            bad("cutoff", "an integer >= 0, or -1 for no cut-off")
-        if not self.spread >= 0:
-            bad("spread", "points >= 0 (0: the plain rank of the projection)")
+        if not (integer(self.cutoff) and -1 <= self.cutoff <= MAX_CUTOFF):
+            bad("cutoff", f"an integer in 0..{MAX_CUTOFF}, or -1 for no cut-off")
+        if not (number(self.spread) and self.spread >= 0):
+            bad("spread", "a finite number of points >= 0 (0: the plain rank of the projection)")
         if self.returns not in RETURN_CODES:
             bad("returns", f"one of {', '.join(RETURN_CODES)}")
-        if not isinstance(self.nodes, int) or not 0 <= self.nodes <= MAX_NODES:
+        if not (integer(self.nodes) and 0 <= self.nodes <= MAX_NODES):
             bad("nodes", f"an integer in 0..{MAX_NODES} (0: from the budget)")
+
+    @property
+    def machine_dependent(self) -> bool:
+        """Whether decisions depend on the machine's speed and load, not only on the seed and the
+        states: a time budget stops the search on a clock (the number of iterations, and so the
+        decision, depends on how fast this machine runs now, e.g. on how many workers share
+        it)."""
+        return self.time > 0
 
     @classmethod
     def parse(cls, text: str) -> SearchConfig:
@@ -130,8 +158,14 @@ class SearchConfig:
 
     @staticmethod
     def _with_time_rule(kw: dict) -> dict:
-        if "time" in kw and "iters" not in kw:
-            kw["iters"] = 1 << 40  # a time budget alone: no iteration cap
+        """A time budget given alone lifts the iteration cap (NO_CAP); a spec's time must be a
+        budget (time=0 there would leave the search with no bound at all)."""
+        if "time" in kw:
+            t = kw["time"]
+            if not (math.isfinite(t) and 0 < t <= MAX_TIME):
+                raise ValueError(f"mcts: time={t!r} is not allowed; {TIME_ALLOWED}")
+            if "iters" not in kw:
+                kw["iters"] = NO_CAP
         return kw
 
     @classmethod
@@ -177,7 +211,7 @@ class SearchConfig:
         default = SearchConfig()
         parts = []
         for k, v in asdict(self).items():
-            if k == "iters" and v == 1 << 40:
+            if k == "iters" and v == NO_CAP:
                 continue
             if v != getattr(default, k):
                 parts.append(f"{k}={int(v) if isinstance(v, bool) else v}")
@@ -218,7 +252,7 @@ class MCTSAgent:
             cap = cfg.nodes
         elif cfg.time > 0:
             cap = int(cfg.time * TIME_BUDGET_NODES_PER_S) + 2
-            if cfg.iters < (1 << 40):
+            if cfg.iters < NO_CAP:
                 cap = min(cap, 2 * cfg.iters + 2)
         else:
             cap = 2 * cfg.iters + 2  # room for a reused subtree plus this decision's nodes
@@ -352,7 +386,7 @@ class MCTSAgent:
             chunk(k)
             done += k
             now = time.perf_counter()
-            per = (now - c0) / k
+            per = max((now - c0) / k, 1e-9)  # a clock too coarse to see the chunk: no division by 0
             left = deadline - now
             if left <= per:
                 break

@@ -10,7 +10,7 @@ import pytest
 
 from core.codegen import render
 from core.registry import game_names, get_game
-from core.search import MCTSAgent, SearchConfig, is_search_spec
+from core.search import MAX_ITERS, MAX_TIME, MCTSAgent, SearchConfig, is_search_spec
 from core.testing import decision_positions
 
 GAMES = game_names()
@@ -79,6 +79,52 @@ def test_bad_spec_is_refused_with_the_allowed_values(text, needle):
     with pytest.raises(ValueError, match="mcts") as e:
         SearchConfig.parse(text)
     assert needle in str(e.value)
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize(
+    "text, needle",
+    [
+        ("time=0", "time=0.0"),  # with no iters: no time budget and no iteration cap
+        ("time=0,iters=50", "time=0.0"),
+        ("time=-1", "time=-1.0"),
+        ("time=nan", "time=nan"),
+        ("time=inf", "time=inf"),
+        ("time=1e9", "time=1000000000.0"),
+        ("iters=100000000", "iters=100000000"),
+        ("iters=-3", "iters=-3"),
+        ("time=0.5,iters=100000000", "iters=100000000"),
+        ("cutoff=100000000", "cutoff=100000000"),
+        ("c=inf", "c=inf"),
+        ("c=nan", "c=nan"),
+        ("spread=inf", "spread=inf"),
+        ("eps=nan", "eps=nan"),
+        ("nodes=-1", "nodes=-1"),
+    ],
+)
+def test_no_spec_value_lets_the_search_run_for_ever(name, text, needle):
+    """Finding: `mcts:time=0` ran for ever with no output (a `time` without `iters` lifts the
+    iteration cap, and time=0 meant no time budget). Every value of a parameter that bounds the
+    work of a decision (iters, time, cutoff, nodes) or feeds it (c, spread, eps) is checked:
+    0, negative, non-finite and absurd values are refused naming what is allowed."""
+    with pytest.raises(ValueError, match="^mcts: ") as e:
+        SearchConfig.for_game(name, text)
+    msg = str(e.value)
+    assert needle in msg and "is not allowed" in msg and "\n" not in msg
+    with pytest.raises(ValueError, match="is not allowed"):  # the agent registry's way in
+        MCTSAgent(name, f"mcts:{text}")
+
+
+@pytest.mark.parametrize(
+    "text", ["time=0.02", "time=60", "iters=1000000", "time=0.5,iters=1000000", "cutoff=-1"]
+)
+def test_every_accepted_spec_bounds_a_decision(text):
+    """What is accepted stops: a time budget of at most MAX_TIME seconds, or at most MAX_ITERS
+    iterations."""
+    cfg = SearchConfig.parse(text)
+    assert 0 < cfg.time <= MAX_TIME or 1 <= cfg.iters <= MAX_ITERS
+    assert cfg.machine_dependent is (cfg.time > 0)
+    assert SearchConfig.from_spec(cfg.spec()) == cfg
 
 
 def test_time_budget_alone_has_no_iteration_cap():

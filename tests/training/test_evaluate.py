@@ -1,6 +1,8 @@
 """Evaluation: seat rotation, tie counting (shared wins count 1/k), Wilson interval, CLI errors."""
 
 import json
+import subprocess
+import sys
 import types
 
 import numpy as np
@@ -157,3 +159,58 @@ def test_workers_play_the_same_games():
     two = ev.evaluate("village", 2, ["random", "heuristic"], games=4, seed=3, workers=2)
     assert one["games_played"] == two["games_played"]
     assert [a["win_rate"] for a in one["agents"]] == [a["win_rate"] for a in two["agents"]]
+
+
+@pytest.mark.parametrize(
+    "argv, why",
+    [
+        (["--agents", "random", "--games", "2"], "exactly --players = 2 agents"),
+        (["--agents", "random", "random", "--games", "3"], "multiple of --players"),
+        (["--agents", "random", "mcts:iters=0", "--games", "2"], "iters=0"),
+        (["--agents", "random", "random", "--games", "x"], "invalid int value"),
+        (["--agents", "random", "random", "--game", "chess"], "invalid choice"),
+    ],
+)
+def test_a_refusal_is_one_line(argv, why, capsys):
+    """Finding: a refusal of bad arguments printed the usage lines before its one-line error
+    (the tournament's 9 lines; evaluate the same). A refusal is now one line naming the problem
+    and pointing to --help."""
+    with pytest.raises(SystemExit) as e:
+        ev.main(["--no-progress", *argv])
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    assert err[0].startswith("python -m training.arena.evaluate: error: ")
+    assert why in err[0] and err[0].endswith("(--help lists the options)")
+
+
+def test_time_zero_is_refused_at_once():
+    """Finding: `--agents mcts:time=0 heuristic` ran for ever with no output (Troyes the same).
+    The command now refuses the spec in one line (bounded here: on the old code it timed out)."""
+    for game in ("village", "troyes"):
+        argv = ["--game", game, "--players", "2", "--agents", "mcts:time=0", "heuristic"]
+        run = subprocess.run(
+            [sys.executable, "-m", "training.arena.evaluate", *argv, "--games", "2"],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert run.returncode == 2 and run.stdout == ""
+        (line,) = run.stderr.strip().splitlines()
+        assert "time=0.0 is not allowed; seconds per decision in (0, 60]" in line
+
+
+def test_a_time_budget_is_said_out_loud(capsys):
+    """Finding: a time budget (`mcts:time=...`) makes the games depend on the machine and on
+    --workers, with no word of it, while --help said the results do not change with --workers.
+    The first line and the table say so now; an iteration budget says nothing of the kind."""
+    clocked = "mcts:time=0.002,iters=3"
+    assert ev.main(["--agents", "random", clocked, "--games", "2", "--no-progress"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("NOT REPRODUCIBLE: ") and clocked in out[0] and "--workers" in out[0]
+    assert out.count(out[0]) == 2  # the first line, and under the table
+    r = ev.evaluate("village", 2, ["random", clocked], 2)
+    assert r["machine_dependent"] == [clocked] and r["notice"] == out[0]
+    r = ev.evaluate("village", 2, ["random", "mcts:iters=3"], 2)
+    assert r["machine_dependent"] == [] and r["notice"] is None
+    assert "NOT REPRODUCIBLE" not in ev.format_table(r)

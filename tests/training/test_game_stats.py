@@ -125,6 +125,21 @@ def test_balance_cli_writes_the_report_and_a_variant_side_by_side(tmp_path, caps
     assert get_game("village").RULES_DATA_HASH == base_hash  # the variant was unloaded
 
 
+def test_a_balance_study_with_a_time_budget_says_so(tmp_path, capsys):
+    """Finding: a time budget (`mcts:time=...`) makes the games depend on the machine and on
+    --workers, and nothing said so. The study's first line, its report and the store say it."""
+    clocked = "mcts:time=0.002,iters=3"
+    out, db = tmp_path / "report", tmp_path / "b.sqlite"
+    args = ["--game", "village", "--players", "2", "--agents", clocked, "--games", "2"]
+    assert balance.main([*args, "--db", str(db), "--out", str(out), "--no-progress"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("NOT REPRODUCIBLE: ") and clocked in first and "--workers" in first
+    assert (out / "report.md").read_text().splitlines().count(first) == 1
+    assert json.loads((out / "result.json").read_text())["tournament"]["notice"] == first
+    with GameStore(db, "village") as st:
+        assert [t["config"]["machine_dependent"] for t in st.tournaments()] == [[clocked]]
+
+
 def test_balance_cli_refuses_a_bad_variant_file_and_stores_nothing(tmp_path, capsys):
     variant = tmp_path / "bad.json"
     variant.write_text(json.dumps({"game": "village", "values": {"NO_SUCH_KEY": 1}}))

@@ -1,16 +1,22 @@
 """training.arena.ray_backend: tournaments on a local Ray instance give the process pool's games,
-a killed Ray worker loses nothing, checkpoints travel by content."""
+a killed Ray worker loses nothing, checkpoints travel by content, a killed driver leaves nothing
+running, and a node killed mid-tournament on a two-node cluster loses and duplicates nothing."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import logging
 import os
 import shutil
+import signal
+import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -19,7 +25,8 @@ ray = pytest.importorskip(
     "ray", reason='the Ray backend needs the optional extra: pip install -e ".[ray]"'
 )
 
-from tournament_agents import DRIVER_PID_ENV, KILL_FILE_ENV  # noqa: E402
+import process_helpers as ph  # noqa: E402
+from tournament_agents import DRIVER_PID_ENV, GATE_DIR_ENV, KILL_FILE_ENV  # noqa: E402
 
 import village_env  # noqa: E402
 from training.arena import ray_backend as rb  # noqa: E402
@@ -247,3 +254,182 @@ def test_a_worker_with_other_rules_data_refuses_to_play():
     ):
         rb.play_chunk("village", 2, [], "0123456789abcdef", rb.bundle([], None))
     assert issubclass(rb.RulesMismatchError, ValueError)
+
+
+# -- a killed driver, a killed node ----------------------------------------------------------------
+@pytest.mark.slow  # starts a local Ray instance in a subprocess; its agents need about a minute
+@pytest.mark.skipif(not ph.usable(), reason="needs psutil or Linux /proc to find the processes")
+def test_a_killed_driver_leaves_no_local_ray_behind(tmp_path):
+    """A SIGKILL of a tournament driver on a local Ray instance (the default of --backend ray)
+    leaves nothing running: Ray ends its GCS, raylet and workers with the driver, and the
+    raylet's dashboard and runtime-env agents within about a minute (they first try, for 60 s,
+    to report the raylet's end to the dead GCS); bounded here at 180 s."""
+    argv = ph.gated_command("tournament", tmp_path, "--backend", "ray")
+    ph.assert_workers_die_with_driver(argv, tmp_path, timeout=180)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_for_line(log: Path, text: str, proc: subprocess.Popen, timeout: float) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if log.exists() and text in log.read_text(errors="replace"):
+            return
+        if proc.poll() is not None:
+            raise AssertionError(f"ray start ended (exit {proc.returncode}): {log.read_text()}")
+        time.sleep(0.2)
+    raise AssertionError(f"no {text!r} in {log} after {timeout} s")
+
+
+CLUSTER_MARK = "GAMESRL_TEST_RAY_CLUSTER"
+
+
+def _ray_start(args: list[str], env: dict, log: Path) -> subprocess.Popen:
+    """`ray start --block ...` (one node, in the foreground: SIGTERM stops it and its processes)
+    with one CPU and its own agent and metrics ports, so several nodes share this machine."""
+    ports = ["--dashboard-agent-listen-port", "--dashboard-agent-grpc-port"]
+    ports += ["--runtime-env-agent-port", "--metrics-export-port"]
+    cmd = [shutil.which("ray") or "ray", "start", "--block", "--num-cpus", "1", *args]
+    cmd += ["--disable-usage-stats", "--object-store-memory", str(100 * 2**20)]
+    for flag in ports:
+        cmd += [flag, str(_free_port())]
+    with open(log, "w") as f:
+        return subprocess.Popen(cmd, env=env, stdout=f, stderr=subprocess.STDOUT)
+
+
+def _raylet_of(node: subprocess.Popen) -> int:
+    """The pid of the raylet that `ray start` process runs."""
+    for pid in ph.descendants(node.pid):
+        if any(part.endswith("/raylet") for part in ph.cmdline(pid)[:1]):
+            return pid
+    raise AssertionError(f"no raylet under ray start (pid {node.pid})")
+
+
+@contextlib.contextmanager
+def _cluster(tmp_path: Path, nodes: int):
+    """A Ray cluster of `nodes` one-CPU nodes on this machine (a head, then `nodes - 1` more),
+    in its own temp folder (another `ray.init()` on the machine does not find it) and without
+    token authentication. Yields (address, the `ray start` processes, the gate folder of the
+    gated agent, the environment its nodes and a driver run with). Stopped afterwards, whatever
+    happened: SIGTERM to each `ray start`, then SIGKILL to anything left with this cluster's
+    mark in its environment."""
+    root = Path(tempfile.mkdtemp(prefix="rt", dir="/tmp"))  # short: Ray's socket paths
+    gate = tmp_path / "gate"
+    gate.mkdir()
+    env = ph.env_with_agents(
+        **{GATE_DIR_ENV: str(gate), CLUSTER_MARK: str(root), "RAY_AUTH_MODE": "disabled"}
+    )
+    env.pop("RAY_ADDRESS", None)
+    health = {  # the GCS declares a killed node dead within seconds (default: about 30)
+        "RAY_health_check_initial_delay_ms": "1000",
+        "RAY_health_check_period_ms": "1000",
+        "RAY_health_check_timeout_ms": "1000",
+        "RAY_health_check_failure_threshold": "3",
+    }
+    port = _free_port()
+    address = f"127.0.0.1:{port}"
+    started: list[subprocess.Popen] = []
+    try:
+        args = ["--head", "--port", str(port), "--temp-dir", str(root)]
+        args += ["--include-dashboard", "false", "--ray-client-server-port", str(_free_port())]
+        for k in range(nodes):
+            log = tmp_path / f"node{k}.log"
+            started.append(_ray_start(args, {**env, **health} if k == 0 else env, log))
+            _wait_for_line(log, "Ray runtime started", started[-1], 120)
+            args = ["--address", address]
+        yield address, started, gate, env
+    finally:
+        (gate / ph.GATE_OPEN).touch()
+        for proc in reversed(started):
+            if proc.poll() is None:
+                proc.terminate()
+                try:
+                    proc.wait(60)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+        ph.kill_all(ph.with_environment(CLUSTER_MARK, str(root)))
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def _driver(argv: list[str], env: dict, log: Path) -> subprocess.Popen:
+    with open(log, "w") as f:
+        return subprocess.Popen(
+            ph.python_module("training.arena.tournament", *argv),
+            cwd=ph.REPO,
+            env=env,
+            stdout=f,
+            stderr=subprocess.STDOUT,
+        )
+
+
+@pytest.mark.slow  # a two-node Ray cluster on this machine, a node killed mid-tournament
+@pytest.mark.skipif(not ph.usable(), reason="needs psutil or Linux /proc to find the processes")
+@pytest.mark.skipif(shutil.which("ray") is None, reason="needs the `ray` command (ray start)")
+def test_a_node_killed_mid_tournament_loses_and_duplicates_nothing(tmp_path):
+    """Fault injection on a two-node cluster on this machine (a head and a second node of one
+    CPU each, started with `ray start`): a tournament runs against it by --address; while one
+    game is in flight on each node (the gated agent holds them there), the second node's raylet
+    is killed (SIGKILL: its workers die with it). Ray retries the lost task on the head and the
+    tournament finishes with every game stored once: the same games (actions, state checks,
+    results) as in one process."""
+    games = 8  # one line-up, 8 chunks of one game: 2 running, more queued at the kill
+    specs = ["random", ph.GATED]
+    clean = tmp_path / "one.sqlite"
+    tn.run_tournament("village", 2, specs, games, clean, progress=False)  # here: no gate
+    want = _games(clean)
+    assert len(want) == games
+    db = tmp_path / "cluster.sqlite"
+    with _cluster(tmp_path, nodes=2) as (address, (head, node), gate, env):
+        head_raylet, node_raylet = _raylet_of(head), _raylet_of(node)
+        argv = ["--game", "village", "--players", "2", "--agents", *specs, "--games", str(games)]
+        argv += ["--db", str(db), "--backend", "ray", "--address", address, "--workers", "2"]
+        argv += ["--no-progress", "--report", str(tmp_path / "report")]
+        driver = _driver(argv, env, tmp_path / "driver.log")
+        try:
+            inside = ph.wait_markers(gate, 2, 180, driver)  # a game in flight on each node
+            assert set(inside.values()) == {head_raylet, node_raylet}, (inside, head_raylet)
+            lost = {pid for pid, parent in inside.items() if parent == node_raylet}
+            os.kill(node_raylet, signal.SIGKILL)
+            assert ph.wait_gone(lost, 60) == set()  # the second node's worker died with it
+            (gate / ph.GATE_OPEN).touch()
+            rc = driver.wait(240)
+        finally:
+            if driver.poll() is None:
+                driver.kill()
+                driver.wait(30)
+        out = (tmp_path / "driver.log").read_text()
+        assert rc == 0, out[-3000:]
+        assert f"{games}/{games} games in {db}" in out
+    got = _games(db)
+    keys = [g["match_key"] for g in got]
+    assert len(keys) == len(set(keys)) == games  # none lost, none duplicated
+    assert got == want
+
+
+@pytest.mark.slow  # a one-node Ray cluster on this machine
+@pytest.mark.skipif(not ph.usable(), reason="needs psutil or Linux /proc to find the processes")
+@pytest.mark.skipif(shutil.which("ray") is None, reason="needs the `ray` command (ray start)")
+def test_a_killed_driver_s_workers_end_on_a_running_cluster(tmp_path):
+    """On a running cluster (--address) a SIGKILLed driver's workers end (Ray ends a dead job's
+    workers) and the cluster itself stays up: it is the user's, started with `ray start`."""
+    with _cluster(tmp_path, nodes=1) as (address, (head,), gate, env):
+        raylet = _raylet_of(head)
+        argv = ["--game", "village", "--players", "2", "--agents", "random", ph.GATED]
+        argv += ["--games", "4", "--db", str(tmp_path / "t.sqlite"), "--backend", "ray"]
+        argv += ["--address", address, "--no-progress"]
+        driver = _driver(argv, env, tmp_path / "driver.log")
+        try:
+            inside = ph.wait_markers(gate, 1, 180, driver)  # one CPU: one game in flight
+            assert set(inside.values()) == {raylet}
+            driver.kill()
+            driver.wait(30)
+        finally:
+            if driver.poll() is None:
+                driver.kill()
+                driver.wait(30)
+        assert ph.wait_gone(set(inside), 60) == set()
+        assert ph.alive(raylet) and head.poll() is None

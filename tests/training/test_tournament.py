@@ -1,21 +1,29 @@
 """training.arena.tournament: agent specs, the duplicate schedule, workers, resuming, a killed
-worker,
-SPRT, the CLI and its report."""
+worker, a killed driver, SPRT, time budgets said out loud, the CLI and its report."""
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import math
+import sqlite3
+import subprocess
 import sys
 from concurrent.futures.process import BrokenProcessPool
 
+import process_helpers as ph
 import pytest
 
 import village_env
 from core.bots import bot_names
 from core.registry import game_names, get_game
-from training.agents.registry import AgentSpecError, agent_fingerprint, make_agent
+from training.agents.registry import (
+    AgentSpecError,
+    agent_fingerprint,
+    machine_dependent,
+    make_agent,
+)
 from training.arena import tournament as tn
 from training.arena.replay import replay
 from training.arena.store import GameStore
@@ -308,3 +316,158 @@ def test_backend_choices_and_a_missing_ray_are_one_line_errors(tmp_path, capsys,
         tn.main([*argv, "--backend", "ray"])
     assert 'needs the optional extra: pip install -e ".[ray]"' in capsys.readouterr().err
     assert not (tmp_path / "b.sqlite").exists()  # refused before the store is opened
+
+
+# -- time budgets said out loud ----------------------------------------------------------------
+CLOCKED = "mcts:time=0.002,iters=3"  # a time budget (capped at 3 iterations: cheap)
+
+
+@pytest.mark.parametrize(
+    "spec, dependent",
+    [
+        (CLOCKED, True),
+        ("mcts:time=0.5", True),
+        ("mcts:iters=30", False),
+        ("mcts", False),
+        ("random", False),
+        ("heuristic", False),
+        (FIRST, False),
+        ("py:tournament_agents:clocked", True),  # the user protocol's machine_dependent
+    ],
+)
+def test_machine_dependence_is_decided_in_one_place(spec, dependent):
+    assert machine_dependent(spec, "village", 2) is dependent
+
+
+def test_a_time_budget_is_said_out_loud(tmp_path, capsys):
+    """Finding: with a time budget (`mcts:time=0.003`) every game differed between --workers 1
+    and --workers 2 and nothing said so, while the docs said results never depend on --workers.
+    The first line, the leaderboard and the store now say that the results depend on the
+    machine and on --workers; a tournament without a time budget says nothing of the kind."""
+    db, rep = tmp_path / "t.sqlite", tmp_path / "rep"
+    argv = ["--game", "village", "--players", "2", "--games", "2", "--db", str(db)]
+    argv += ["--no-progress", "--report", str(rep)]
+    assert tn.main([*argv, "--agents", "random", CLOCKED]) == 0
+    out = capsys.readouterr().out.splitlines()
+    notice = out[0]
+    assert notice.startswith("NOT REPRODUCIBLE: ") and CLOCKED in notice
+    assert "--workers" in notice and "machine" in notice and "\n" not in notice
+    assert out.count(notice) == 2  # the first line, and under the leaderboard
+    md = (rep / "leaderboard.md").read_text().splitlines()
+    assert md.count(notice) == 1
+    res = json.loads((rep / "result.json").read_text())
+    assert res["machine_dependent"] == [CLOCKED] and res["notice"] == notice
+    with GameStore(db, "village") as st:
+        (t,) = st.tournaments()
+    assert t["config"]["machine_dependent"] == [CLOCKED]
+
+    # an iteration budget: reproducible, and nothing says otherwise
+    assert tn.main([*argv, "--agents", "random", "mcts:iters=3"]) == 0
+    out = capsys.readouterr().out
+    assert "NOT REPRODUCIBLE" not in out
+    assert "NOT REPRODUCIBLE" not in (rep / "leaderboard.md").read_text()
+    assert json.loads((rep / "result.json").read_text())["machine_dependent"] == []
+    with GameStore(db, "village") as st:
+        assert [t["config"]["machine_dependent"] for t in st.tournaments()] == [[CLOCKED], []]
+
+
+def test_the_store_flag_does_not_change_the_tournament_key(tmp_path):
+    """The flag is recorded beside the configuration, not in the key: a store written before the
+    flag existed resumes the same tournament."""
+    db = tmp_path / "k.sqlite"
+    tn.run_tournament("village", 2, ["random", "heuristic"], 2, db, progress=False)
+    con = sqlite3.connect(db)
+    (key,) = con.execute("SELECT key FROM tournaments").fetchone()
+    config = {
+        "game": "village",
+        "players": 2,
+        "format": "round-robin",
+        "games_per_lineup": 2,
+        "seed": 0,
+        "entrants": [[s, agent_fingerprint(s, "village", 2)] for s in ("random", "heuristic")],
+        "sprt": None,
+    }
+    con.close()
+    want = hashlib.sha256(json.dumps(config, sort_keys=True).encode()).hexdigest()
+    assert key == want[:24]
+
+
+# -- a killed driver ---------------------------------------------------------------------------
+@pytest.mark.skipif(not ph.usable(), reason="needs psutil or Linux /proc to find the workers")
+@pytest.mark.parametrize("command", ["tournament", "evaluate"])
+def test_pool_workers_end_when_the_driver_is_killed(command, tmp_path):
+    """Finding: a SIGKILL of the tournament driver left its pool workers alive for ever (parent
+    1, blocked on a pipe, about 185 MB each). Every process the driver started (the workers and
+    multiprocessing's resource tracker) now ends with it."""
+    ph.assert_workers_die_with_driver(ph.gated_command(command, tmp_path), tmp_path, timeout=60)
+
+
+# -- one-line refusals -------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "argv, why",
+    [
+        (["--agents", "random", "heuristic", "--games", "3"], "multiple of --players"),
+        (["--agents", "random", "nonsense", "--games", "2"], "neither a bot"),
+        (["--agents", "random", "mcts:iters=0", "--games", "2"], "iters=0 is not allowed"),
+        (["--agents", "random", "heuristic", "--workers", "0"], "--workers must be >= 1"),
+        (["--agents", "random", "heuristic", "--backend", "spark"], "invalid choice"),
+        (["--agents", "random", "heuristic", "--sprt", "x"], "ELO0,ELO1"),
+        (["--agents", "random", "heuristic", "--players", "two"], "invalid int value"),
+        (["--agents"], "expected at least one argument"),
+    ],
+)
+def test_a_refusal_is_one_line(argv, why, tmp_path, capsys):
+    """Finding: the tournament's refusal of bad arguments printed 9 lines of usage before its
+    one-line error. A refusal is now one line naming the problem and pointing to --help, from
+    argparse's own checks and from ours alike (training.arena.evaluate the same)."""
+    db = tmp_path / "o.sqlite"
+    with pytest.raises(SystemExit) as e:
+        tn.main(["--game", "village", "--db", str(db), "--no-progress", *argv])
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    assert err[0].startswith("python -m training.arena.tournament: error: ")
+    assert why in err[0] and err[0].endswith("(--help lists the options)")
+    assert not db.exists()  # refused before the store is created
+
+
+WATCHED = """
+import os, sys, time
+from training.arena.evaluate import die_with_driver
+sys.platform = "{platform}"  # "darwin": no prctl, the watchdog thread alone
+die_with_driver(os.getppid())
+print("armed", flush=True)
+time.sleep(600)
+"""
+
+MIDDLE = """
+import subprocess, sys
+worker = subprocess.Popen([sys.executable, "-c", sys.argv[1]], stdout=sys.stdout)
+print(worker.pid, flush=True)
+worker.wait()
+"""
+
+
+@pytest.mark.skipif(not ph.usable(), reason="needs psutil or Linux /proc to find the workers")
+@pytest.mark.parametrize("platform", ["linux", "darwin"])
+def test_die_with_driver_ends_an_orphan_on_every_platform(platform, tmp_path):
+    """A pool worker ends with its driver on Linux (the kernel's parent death signal, the
+    watchdog thread behind it) and elsewhere (here: sys.platform set to darwin, so no prctl: the
+    watchdog thread alone, which sees the parent change). The driver is SIGKILLed; the worker
+    must end."""
+    argv = [sys.executable, "-c", MIDDLE, WATCHED.format(platform=platform)]
+    middle = subprocess.Popen(argv, cwd=ph.REPO, stdout=subprocess.PIPE, text=True)
+    worker = None
+    try:
+        worker = int(middle.stdout.readline())
+        assert middle.stdout.readline().strip() == "armed"
+        middle.kill()
+        middle.wait(30)
+        assert ph.wait_gone({worker}, 30) == set()
+    finally:
+        if middle.poll() is None:
+            middle.kill()
+            middle.wait(30)
+        if worker is not None:
+            ph.kill_all({worker})
+        middle.stdout.close()

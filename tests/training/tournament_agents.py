@@ -6,6 +6,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import time
 
 import numpy as np
 
@@ -130,3 +131,44 @@ class Interrupter(FirstLegal):
 
 def interrupter(game_name, players, seed):
     return Interrupter(seed)
+
+
+GATE_DIR_ENV = "TOURNAMENT_TEST_GATE_DIR"
+GATE_SECONDS = 180.0  # the most a gated agent waits (a test that never opens the gate still ends)
+
+
+class Gated(FirstLegal):
+    """Plays like FirstLegal; before its first move writes a file named by its process id into
+    the folder $TOURNAMENT_TEST_GATE_DIR, then waits until a file `open` appears there (at most
+    GATE_SECONDS). A test sees which processes are inside a game and decides when they go on."""
+
+    name = "gated"
+    fingerprint = "gated v1"
+
+    def act(self, state, legal_mask, seat) -> int:
+        folder = os.environ.get(GATE_DIR_ENV)
+        if folder:
+            with open(os.path.join(folder, f"pid-{os.getpid()}"), "w") as f:
+                f.write(str(os.getppid()))
+            gate = os.path.join(folder, "open")
+            end = time.monotonic() + GATE_SECONDS
+            while not os.path.exists(gate) and time.monotonic() < end:
+                time.sleep(0.05)
+        return super().act(state, legal_mask, seat)
+
+
+def gated(game_name, players, seed):
+    return Gated(seed)
+
+
+class Clocked(FirstLegal):
+    """Plays like FirstLegal but declares, as the user agent protocol allows, that its play
+    depends on the machine (an agent that thinks until a deadline would)."""
+
+    name = "clocked"
+    fingerprint = "clocked v1"
+    machine_dependent = True
+
+
+def clocked(game_name, players, seed):
+    return Clocked(seed)

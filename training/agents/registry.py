@@ -11,6 +11,8 @@ opponent pool, tournaments) builds it with `make_agent(spec, game, ...)` from a 
 `agent_fingerprint(spec, game)` says which contents a spec names (a checkpoint's SHA-256, a
 digest of a bot's or the search agent's code, a user agent's own fingerprint): tournaments key
 their stored games on it, so a retrained checkpoint under the same path is another entrant.
+`machine_dependent(spec, game)` says whether its games depend on the machine (a time budget), not
+only on the seeds: tournaments, balance studies and evaluate say so in their output.
 """
 
 from __future__ import annotations
@@ -72,6 +74,8 @@ _KINDS: dict[str, tuple[AgentKind, str]] = {}
 # kinds that name a checkpoint: kind -> (fingerprint(params, game_name, players) -> str,
 # sidecar(params) -> dict); their factories also take players= and deterministic=
 _CHECKPOINT_KINDS: dict[str, tuple[Callable[..., str], Callable[[str], dict[str, Any]]]] = {}
+# kinds whose play may depend on the machine: kind -> machine_dependent(game_name, params) -> bool
+_MACHINE_KINDS: dict[str, Callable[[str, str], bool]] = {}
 
 
 def register_agent_kind(
@@ -80,9 +84,12 @@ def register_agent_kind(
     usage: str,
     fingerprint: Callable[..., str] | None = None,
     sidecar: Callable[[str], dict[str, Any]] | None = None,
+    machine_dependent: Callable[[str, str], bool] | None = None,
 ) -> None:
     """Register a parametrised agent kind: specs `name` and `name:params` build
-    factory(game_name, params, seed); `usage` is shown in error messages.
+    factory(game_name, params, seed); `usage` is shown in error messages;
+    `machine_dependent(game_name, params)` (optional) says whether those parameters make the
+    agent's play depend on the machine (a clock), see `machine_dependent`.
 
     A kind whose params name a checkpoint (`rllib:PATH`) passes `fingerprint(params,
     game_name, players)` (which contents it names) and `sidecar(params)` (its checked sidecar:
@@ -90,6 +97,9 @@ def register_agent_kind(
     `deterministic=` too."""
     _KINDS[name] = (factory, usage)
     _CHECKPOINT_KINDS.pop(name, None)
+    _MACHINE_KINDS.pop(name, None)
+    if machine_dependent is not None:
+        _MACHINE_KINDS[name] = machine_dependent
     if fingerprint is not None and sidecar is not None:
         _CHECKPOINT_KINDS[name] = (fingerprint, sidecar)
 
@@ -98,7 +108,14 @@ def _mcts(game_name: str, params: str, seed: int) -> Agent:
     return MCTSAgent(game_name, SearchConfig.for_game(game_name, params), seed)
 
 
-register_agent_kind("mcts", _mcts, "mcts[:iters=N,time=S,c=X,rollout=random|greedy,cutoff=K,...]")
+register_agent_kind(
+    "mcts",
+    _mcts,
+    "mcts[:iters=N,time=S,c=X,rollout=random|greedy,cutoff=K,...]",
+    machine_dependent=lambda game_name, params: (
+        SearchConfig.for_game(game_name, params).machine_dependent
+    ),
+)
 
 
 register_agent_kind(
@@ -122,7 +139,9 @@ class UserAgent:
     information: an honest agent looks only at `game.observe(state, seat)`; legal_mask: bool per
     action id; seat: the player to act), and optionally `name` (str), `fingerprint` (str: which
     version of the agent this is; default: a digest of its module's source), `reset(seed)`
-    (called before each game) and `notify(action)` (told every action played).
+    (called before each game), `notify(action)` (told every action played) and
+    `machine_dependent` (bool: True if its play depends on the machine, e.g. it thinks until a
+    deadline; default False).
     """
 
     def __init__(self, spec: str, game: ModuleType, inner: Any):
@@ -232,6 +251,27 @@ def agent_fingerprint(spec: str, game_name: str, players: int | None = None) -> 
         return f"checkpoint sha256:{_digest(content)} rules:{meta.get('rules_data_hash')}"
     make_agent(spec, game_name, players)  # raises the one-line error naming what is accepted
     raise AssertionError("unreachable")
+
+
+def machine_dependent(spec: str, game_name: str, players: int | None = None) -> bool:
+    """Whether the games `spec` plays depend on the machine it runs on (its speed and load, and so
+    how many workers share it), not only on the seeds: an agent kind whose parameters say so (the
+    search agent with a time budget, `mcts:time=S`), or a `py:` agent whose object has
+    `machine_dependent = True`. Bots and checkpoints play the same everywhere. A bad spec raises
+    as make_agent does."""
+    spec = str(spec)
+    kind, _sep, params = spec.partition(":")
+    if kind != "py" and kind not in _MACHINE_KINDS:
+        return False  # bots, checkpoints, kinds that never play on a clock
+    if is_bot(game_name, spec):  # make_agent's order: a bot's name comes first
+        return False
+    if kind == "py":
+        inner = _make_user_agent(spec, game_name, players, 0).inner
+        return bool(getattr(inner, "machine_dependent", False))
+    try:
+        return bool(_MACHINE_KINDS[kind](game_name, params))
+    except ValueError as e:
+        raise AgentSpecError(f"{spec!r}: {e}; usage: {_KINDS[kind][1]}") from None
 
 
 def checkpoint_sidecar(spec: str) -> dict[str, Any] | None:

@@ -17,15 +17,24 @@ share the average), truncated games, and the win rate in each seat; the JSON als
 game (deal seed, seats, scores, ranks, win shares).
 For ratings, stored games and replays use training.arena.tournament.
 Every result carries RULES_DATA_HASH: the rules data is provisional, and a result holds for that
-hash only.
+hash only. --workers plays the same games, unless an agent plays on a clock (`mcts:time=S`):
+then the first line and the table say that the results depend on the machine and on --workers.
+Worker processes end with the command, however it ends (die_with_driver, shared with
+training.arena.tournament); a refusal of bad arguments is one line (OneLineParser).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import ctypes
+import ctypes.util
 import datetime as _dt
 import json
+import os
+import signal
 import sys
+import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -44,7 +53,7 @@ from core.registry import (
 )
 from core.returns import compute_returns
 from training.agents.checkpoint import CheckpointError, library_version
-from training.agents.registry import checkpoint_sidecar, make_agent
+from training.agents.registry import checkpoint_sidecar, machine_dependent, make_agent
 from training.arena.ratings import wilson_interval
 
 PROVISIONAL_NOTE = (
@@ -61,6 +70,63 @@ def rules_note(game: ModuleType, rules_hash: str | None = None) -> str:
     spec = getattr(getattr(game, "GAME", None), "spec", None)  # None: not a game package
     provisional = getattr(spec, "provisional_rules", True)  # unknown: say provisional
     return (PROVISIONAL_NOTE if provisional else RULES_NOTE).format(h=h)
+
+
+MACHINE_NOTICE = (
+    "NOT REPRODUCIBLE: {agents} {verb} on a clock (a time budget), so these games depend on the "
+    "machine's speed and load and on --workers, not only on the seeds; an iteration budget "
+    "(mcts:iters=N) plays the same games everywhere."
+)
+
+
+def clocked_agents(game_name: str, specs: list[str], players: int | None = None) -> list[str]:
+    """The distinct specs among `specs` whose play depends on the machine
+    (training.agents.registry.machine_dependent), in order."""
+    return [s for s in dict.fromkeys(specs) if machine_dependent(s, game_name, players)]
+
+
+def machine_notice(clocked: list[str]) -> str | None:
+    """The one-line notice of a result whose games depend on the machine (`clocked`: those
+    agents, as clocked_agents gives them), or None when they do not."""
+    if not clocked:
+        return None
+    verb = "plays" if len(clocked) == 1 else "play"
+    return MACHINE_NOTICE.format(agents=", ".join(clocked), verb=verb)
+
+
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal this process gets when its parent ends
+WATCH_SECONDS = 0.5  # how often a worker's watchdog thread checks its parent
+
+
+def die_with_driver(driver: int) -> None:
+    """A process-pool worker's initializer (`initargs=(os.getpid(),)` from the driver): end this
+    worker when the driver that started it ends, however it ends (SIGKILL and the out-of-memory
+    killer included), instead of waiting on its pipe for ever. On Linux the kernel kills it with
+    the driver (prctl PR_SET_PDEATHSIG, through ctypes); everywhere a daemon thread checks every
+    WATCH_SECONDS that its parent is still the driver (an orphan's parent changes) and exits
+    otherwise. A driver that died before this ran is caught at once."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):  # no libc or no prctl: the thread
+            libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+    if os.getppid() != driver:
+        os._exit(1)
+    threading.Thread(target=_watch_driver, args=(driver,), name="watch-driver", daemon=True).start()
+
+
+def _watch_driver(driver: int) -> None:
+    while os.getppid() == driver:
+        time.sleep(WATCH_SECONDS)
+    os._exit(1)  # the driver is gone: nobody will read what this worker plays
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An ArgumentParser whose refusals are one line on stderr, `PROG: error: MESSAGE (--help
+    lists the options)`, exit status 2, without argparse's usage lines before it."""
+
+    def error(self, message: str):
+        text = " ".join(str(message).split("\n"))
+        self.exit(2, f"{self.prog}: error: {text} (--help lists the options)\n")
 
 
 def seat_rotation(n_agents: int, rotation: int) -> list[int]:
@@ -209,7 +275,8 @@ def evaluate(
     workers: int = 1,
 ) -> dict[str, Any]:
     """Play `games` seeded games with rotated seats; per-agent statistics as a dict. With
-    `workers` > 1 the blocks are played in that many processes (same games, same results).
+    `workers` > 1 the blocks are played in that many processes (same games, same results; unless
+    an agent plays on a clock: "machine_dependent" lists those, "notice" says what it means).
     `game_name` None: the game of the checkpoint agents (resolve_game)."""
     game_name = resolve_game(game_name, agent_specs)
     game = get_game(game_name)
@@ -231,6 +298,7 @@ def evaluate(
         make_agent(spec, game_name, n, 0, deterministic)
         meta = checkpoint_sidecar(spec)
         trained_players[spec] = None if meta is None else meta.get("players")
+    clocked = clocked_agents(game_name, agent_specs, n)
     for spec, tp in trained_players.items():  # once per checkpoint
         if tp is not None and tp != n:
             print(
@@ -255,7 +323,7 @@ def evaluate(
     if workers > 1:
         import multiprocessing as mp
 
-        pool = mp.get_context("spawn").Pool(workers)
+        pool = mp.get_context("spawn").Pool(workers, die_with_driver, (os.getpid(),))
         blocks = pool.imap(_play_block_args, jobs)
     else:
         blocks = map(_play_block_args, jobs)
@@ -319,6 +387,8 @@ def evaluate(
         "library_version": library_version(),
         "date_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "note": rules_note(game),
+        "machine_dependent": clocked,
+        "notice": machine_notice(clocked),
         "agents": results,
         "workers": workers,
         "wall_seconds": round(time.perf_counter() - t_start, 1),
@@ -341,12 +411,14 @@ def format_table(result: dict[str, Any]) -> str:
             f"{a['mean_score']:10.2f}  {a['mean_rank']:9.2f}  {a['truncated_games']:9d}"
         )
     lines.append(result["note"])
+    if result.get("notice"):
+        lines.append(result["notice"])
     return "\n".join(lines)
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The command-line interface of `python -m training.arena.evaluate`."""
-    p = argparse.ArgumentParser(
+    p = OneLineParser(
         prog="python -m training.arena.evaluate",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -375,7 +447,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--workers",
         type=int,
         default=1,
-        help="processes playing blocks in parallel (the games and results do not change)",
+        help="processes playing blocks in parallel (the games and results do not change, "
+        "unless an agent plays on a clock: mcts:time=S)",
     )
     p.add_argument("--json", metavar="FILE", help="also save the results as JSON")
     p.add_argument("--no-progress", action="store_true")
@@ -387,6 +460,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        game = resolve_game(args.game, args.agents)
+        notice = machine_notice(clocked_agents(game, args.agents, args.players))
+        if notice:  # the first line: said before anything is played
+            print(notice, flush=True)
         result = evaluate(
             args.game,
             args.players,

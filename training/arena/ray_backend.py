@@ -7,8 +7,8 @@ What runs where:
 
 - the driver (the command) schedules the games, keeps at most `workers` chunks running at once,
   and alone writes to the game store, one transaction per finished chunk: the store's guarantees
-  (no lost or duplicated game, resumable, results independent of the worker count) hold as with
-  processes;
+  (no lost or duplicated game, resumable, results independent of the worker count unless an
+  agent plays on a clock, `mcts:time=S`) hold as with processes;
 - a worker (a Ray task) plays one chunk and returns its GameRecords;
 - checkpoint entrants and a rules variant file are shipped by content: the driver reads their
   files into bytes once (`ray.put`), a worker writes them into a local cache folder keyed by
@@ -18,9 +18,13 @@ What runs where:
 - `py:module:factory` agents are not shipped: the module must be importable on every worker
   (install it on the nodes, or start them with it on PYTHONPATH; Ray's runtime_env can do either).
 
-A task whose worker process dies is retried by Ray (MAX_RETRIES); a task that still fails stops
-the run after every chunk finished before it is stored (WorkerLostError), and the same command
-rerun plays the rest. `import ray` happens only here and only when the Ray backend is used.
+A task whose worker process dies is retried by Ray (MAX_RETRIES), on another node if its node
+died; a task that still fails stops the run after every chunk finished before it is stored
+(WorkerLostError), and the same command rerun plays the rest. A killed driver leaves nothing
+running on a local instance: Ray ends its GCS, raylet and workers with the driver (its fate
+sharing), and the raylet's two agent processes about a minute later (they first try to report to
+the dead GCS); on a running cluster Ray ends the dead driver's workers and the nodes stay
+(docs/scale-out.md). `import ray` happens only here and only when the Ray backend is used.
 """
 
 from __future__ import annotations

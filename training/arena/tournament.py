@@ -11,7 +11,10 @@ line-up: --games / --players deals, each deal played once per seat rotation (a c
 square: every entrant sits in every seat once per deal). Deals are seeded from (tournament seed,
 deal index) only, so every line-up, rotation and later tournament with the same --seed plays the
 same deals (common random numbers); each agent's own seed comes from (tournament seed, line-up,
-rotation, deal, seat). Results do not depend on --workers or on the order games finish.
+rotation, deal, seat). Results do not depend on --workers or on the order games finish, unless
+an agent plays on a clock (`mcts:time=S`): then its games depend on the machine's speed and load
+and on --workers, and the tournament says so on its first line, under its leaderboard and in the
+store (the tournament's "machine_dependent" entrants).
 
 Every finished game goes to the store (training.arena.store) in one transaction; the same command
 rerun plays only the games the store lacks. Ratings (training.arena.ratings) use the tournament's
@@ -44,7 +47,14 @@ from core.rules_file import load_rules_file
 from training.agents.checkpoint import CheckpointError, library_version
 from training.agents.registry import AgentSpecError, agent_fingerprint, make_agent
 from training.arena import ray_backend
-from training.arena.evaluate import resolve_game, rules_note
+from training.arena.evaluate import (
+    OneLineParser,
+    clocked_agents,
+    die_with_driver,
+    machine_notice,
+    resolve_game,
+    rules_note,
+)
 from training.arena.jobs import Job, play_chunk, seed_of
 from training.arena.ray_backend import WorkerLostError
 from training.arena.store import GameRecord, GameStore, StoreError
@@ -160,15 +170,15 @@ def run_jobs(
 ) -> int:
     """Play the jobs the store lacks and write each finished chunk of games in one transaction.
 
-    With `workers` > 1 a process pool plays chunks; a killed worker stops the run with
-    BrokenProcessPool after every chunk finished before it is stored. `backend="ray"`: Ray tasks
-    play the chunks (training.arena.ray_backend; `address`: a running cluster, default a local
-    instance; `workers`: the most tasks at once, None: the cluster's CPUs); a task that fails
-    for good stops the run with WorkerLostError the same way. `stop(store)` (optional) is asked
-    after each stored chunk whether to stop early (SPRT). `rules`: (rules file, its
-    RULES_DATA_HASH) of a rules variant the workers load; `rules_hash`: the rules data the games
-    are to be played under (the Ray workers check it; default: the game's current). Returns
-    games written."""
+    With `workers` > 1 a process pool plays chunks (its workers end with this process, however it
+    ends: evaluate.die_with_driver); a killed worker stops the run with BrokenProcessPool after
+    every chunk finished before it is stored. `backend="ray"`: Ray tasks play the chunks
+    (training.arena.ray_backend; `address`: a running cluster, default a local instance; `workers`:
+    the most tasks at once, None: the cluster's CPUs); a task that fails for good stops the run with
+    WorkerLostError the same way. `stop(store)` (optional) is asked after each stored chunk whether
+    to stop early (SPRT). `rules`: (rules file, its RULES_DATA_HASH) of a rules variant the workers
+    load; `rules_hash`: the rules data the games are to be played under (the Ray workers check it;
+    default: the game's current). Returns games written."""
     if not todo:
         return 0
     written = 0
@@ -211,7 +221,9 @@ def run_jobs(
         return written
     import multiprocessing as mp
 
-    ex = ProcessPoolExecutor(workers, mp_context=mp.get_context("spawn"))
+    ex = ProcessPoolExecutor(
+        workers, mp.get_context("spawn"), initializer=die_with_driver, initargs=(os.getpid(),)
+    )
     pending: set = set()
     it = iter(chunks)
     try:
@@ -318,7 +330,10 @@ def run_tournament(
     order; not JSON). `rate=False` skips the ratings (e.g. self-play studies). `backend`:
     "process" (a process pool of `workers`, default 1) or "ray" (Ray tasks,
     training.arena.ray_backend: `address` "auto" or HOST:PORT of a running cluster, default a local
-    instance; `workers` the most tasks at once, None: every CPU of the cluster)."""
+    instance; `workers` the most tasks at once, None: every CPU of the cluster). An entrant that
+    plays on a clock makes the games depend on the machine: the result's "machine_dependent"
+    lists those entrants (also recorded in the store's tournament configuration) and its
+    "notice" says what that means (None when no entrant does)."""
     from training.arena.ray_backend import check_backend, import_ray
 
     check_backend(backend, address)
@@ -352,6 +367,7 @@ def _run_tournament(
     if sprt is not None and (n != 2 or len(specs) != 2):
         raise ValueError("--sprt is a head-to-head: it needs --players 2 and exactly two --agents")
     entrants = resolve_entrants(game_name, n, specs)
+    clocked = clocked_agents(game_name, specs, n)  # distinct specs, in --agents order
     rules_hash = str(game.RULES_DATA_HASH)
     jobs = schedule(n, entrants, fmt, games, seed, rules_hash)
     config = {
@@ -366,7 +382,8 @@ def _run_tournament(
     key = hashlib.sha256(json.dumps(config, sort_keys=True).encode()).hexdigest()[:24]
     t0 = time.perf_counter()
     with GameStore(db, game_name) as store:
-        tid = store.tournament_id(key, n, config)
+        # recorded beside the configuration, not in the key: the flag follows from the entrants
+        tid = store.tournament_id(key, n, dict(config, machine_dependent=clocked))
         ids = {e.label: store.entrant_id(e.spec, e.fingerprint, e.copy) for e in entrants}
         labels = {v: k for k, v in ids.items()}
         order = {j.match_key: j.order for j in jobs}
@@ -420,6 +437,8 @@ def _run_tournament(
         "games_under_other_rules_data": other_rules,
         "library_version": library_version(),
         "note": rules_note(get_game(game_name), rules_hash),
+        "machine_dependent": clocked,
+        "notice": machine_notice(clocked),
         "entrants": [
             {"label": e.label, "spec": e.spec, "fingerprint": e.fingerprint} for e in entrants
         ],
@@ -454,6 +473,8 @@ def write_report(result: dict[str, Any], out_dir: str | Path) -> list[Path]:
         f"({result['format']}, seed {result['seed']})"
     )
     notes = [result["note"], f"library {result['library_version']}"]
+    if result.get("notice"):
+        notes.insert(0, result["notice"])
     if result.get("games_under_other_rules_data"):
         k = result["games_under_other_rules_data"]
         notes.append(
@@ -483,7 +504,7 @@ def json_default(x):
 
 def build_parser() -> argparse.ArgumentParser:
     """The command-line interface of `python -m training.arena.tournament`."""
-    p = argparse.ArgumentParser(
+    p = OneLineParser(
         prog="python -m training.arena.tournament",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -568,6 +589,9 @@ def main(argv: list[str] | None = None) -> int:
         sprt = (e0, e1)
     try:
         args.game = resolve_game(args.game, args.agents)
+        notice = machine_notice(clocked_agents(args.game, args.agents, args.players))
+        if notice:  # the first line: said before anything is played
+            print(notice, flush=True)
         result = run_tournament(
             args.game,
             args.players,
@@ -615,6 +639,8 @@ def main(argv: list[str] | None = None) -> int:
         if not console.is_terminal:  # a log or a pipe: no wrapping at 80 columns
             console = Console(width=200)
         print_board(result["board"], f"{args.game}, {result['players']} players", console)
+        if result["notice"]:
+            print(result["notice"])
     if "sprt" in result:
         print(result["sprt"]["text"])
     print(result["note"])

@@ -21,7 +21,9 @@ self-play, several a round robin, every deal once per seat rotation), re-simulat
 
 Every figure names the RULES_DATA_HASH it rests on; many rule numbers are PROVISIONAL.
 docs/balance.md has worked studies. --workers W plays in W processes; --backend ray [--address
-auto|HOST:PORT] on Ray, on this machine or a cluster (docs/scale-out.md).
+auto|HOST:PORT] on Ray, on this machine or a cluster (docs/scale-out.md). An agent that plays on a
+clock (`mcts:time=S`) makes the games depend on the machine and on --workers: the first line and
+the report say so.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from core.registry import GameNotAvailableError, game_names, get_game
 from core.rules_file import load_rules_file
 from training.agents.checkpoint import CheckpointError
 from training.arena import ray_backend
+from training.arena.evaluate import clocked_agents, machine_notice
 from training.arena.ray_backend import WorkerLostError, check_backend
 from training.arena.store import StoreError
 from training.arena.tournament import add_backend_arguments, json_default, run_tournament
@@ -331,6 +334,8 @@ def write_report(
         st.save(out / "stats.npz"),
     ]
     lines = [f"# Balance study: {title}", ""]
+    if tournament is not None and tournament.get("notice"):
+        lines += [tournament["notice"], ""]
     if command:
         lines += ["```", command, "```", ""]
     lines += [
@@ -607,6 +612,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.rules:  # refuse a bad file before playing anything
             load_rules_file(args.rules, args.game)
+        notice = machine_notice(clocked_agents(args.game, args.agents, args.players))
+        if notice:  # the first line: said before anything is played
+            print(notice, flush=True)
         with _backend_session(args.backend, args.address, args.workers):  # one Ray for both
             base = run_study(args.game, args.players, args.agents, args.games, args.db, **kw)
             variant = None
