@@ -263,8 +263,8 @@ def results_for_ratings(
     records: list[GameRecord], order: dict[str, int], labels: dict[int, str]
 ) -> tuple[list[tuple[tuple[str, ...], tuple[float, ...]]], list[str]]:
     """(labels by seat, ranks by seat) per game in schedule order (so workers do not matter),
-    and each game's bootstrap group: its line-up and deal (the rotations of one deal share
-    their luck, so the bootstrap resamples them together)."""
+    and each game's group: its line-up and deal (the rotations of one deal share their luck, so
+    the random orders of the sequential openskill column keep them together)."""
     recs = sorted(records, key=lambda r: order[r.match_key])
     results = [(tuple(labels[i] for i in r.seats), tuple(r.ranks)) for r in recs]
     return results, [f"{r.lineup}/{r.seed}" for r in recs]
@@ -545,7 +545,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="play under a rules variant / corrected provisional values (docs/rules_data.md)",
     )
     p.add_argument("--report", metavar="DIR", help="report folder (default: DB name + _report)")
-    p.add_argument("--bootstrap", type=int, default=200, help="bootstrap resamples per interval")
+    p.add_argument(
+        "--bootstrap",
+        type=int,
+        default=200,
+        help="random game orders for the spread of the sequential openskill column",
+    )
     p.add_argument("--no-progress", action="store_true")
     return p
 
