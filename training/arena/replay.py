@@ -35,7 +35,7 @@ import numpy as np
 
 from core.registry import get_game
 from core.rules_file import RulesFileError, rules_file_data
-from training.arena.evaluate import standing
+from training.arena.evaluate import OneLineParser, standing
 from training.arena.store import BadGameError, GameRecord, GameStore, StoreError, state_check
 
 PROG = "python -m training.arena.replay"
@@ -258,7 +258,7 @@ def export(store: GameStore, game, rules: dict[str, Any], out: Path) -> Verifica
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = OneLineParser(
         prog=PROG, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     p.add_argument("--db", required=True, help="a game store written by training.arena.tournament")

@@ -44,7 +44,7 @@ from core.registry import GameNotAvailableError, game_names, get_game
 from core.rules_file import load_rules_file
 from training.agents.checkpoint import CheckpointError
 from training.arena import ray_backend
-from training.arena.evaluate import clocked_agents, machine_notice
+from training.arena.evaluate import OneLineParser, clocked_agents, machine_notice
 from training.arena.ray_backend import WorkerLostError, check_backend
 from training.arena.store import StoreError
 from training.arena.tournament import add_backend_arguments, json_default, run_tournament
@@ -564,7 +564,7 @@ def write_report(
 
 # --- command line -----------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = OneLineParser(
         prog="python -m training.balance",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,

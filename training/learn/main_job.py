@@ -22,7 +22,7 @@ from typing import Any
 
 from core.registry import default_game, game_names
 from training.agents.checkpoint import CheckpointError
-from training.arena.evaluate import evaluate
+from training.arena.evaluate import OneLineParser, evaluate
 from training.learn.train import TrainConfig, train
 
 
@@ -82,7 +82,7 @@ def format_report(report: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """CLI entry point."""
-    p = argparse.ArgumentParser(
+    p = OneLineParser(
         prog="python -m training.learn.main_job",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -41,7 +41,7 @@ from core.registry import check_players, default_game, game_names, get_game
 from core.returns import RETURN_KINDS
 from training.agents.checkpoint import library_version
 from training.agents.rllib_agent import RAY_DIR, module_actor_arrays, write_rllib_checkpoint
-from training.arena.evaluate import evaluate, rules_note
+from training.arena.evaluate import OneLineParser, evaluate, rules_note
 from training.learn.train import TrainConfig
 
 EXTRA_HINT = 'needs the optional extra: pip install -e ".[ray]"'
@@ -378,7 +378,7 @@ def _progress_line(row: dict[str, Any], cfg: RLlibConfig) -> str:
 def build_parser() -> argparse.ArgumentParser:
     """The command-line interface of `python -m training.learn.rllib_train`."""
     d = RLlibConfig()
-    p = argparse.ArgumentParser(
+    p = OneLineParser(
         prog="python -m training.learn.rllib_train",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,

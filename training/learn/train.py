@@ -35,7 +35,7 @@ from training.agents.checkpoint import (
     read_sidecar,
     save_checkpoint,
 )
-from training.arena.evaluate import rules_note
+from training.arena.evaluate import OneLineParser, rules_note
 from training.arena.progress import EVERY_S, interactive, progress_line
 from training.learn.env import SingleSeatEnv, parse_pool
 
@@ -455,7 +455,7 @@ def _defaults(key: str) -> str:
 def build_parser() -> argparse.ArgumentParser:
     """The command-line interface of `python -m training.learn.train`."""
     d = TrainConfig()
-    p = argparse.ArgumentParser(
+    p = OneLineParser(
         prog="python -m training.learn.train",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -13,11 +13,12 @@ import signal
 import sys
 
 from core.registry import GameNotAvailableError, get_game
+from training.arena.evaluate import OneLineParser
 from training.arena.store import GameStore, StoreError
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = OneLineParser(
         prog="python -m training.view",
         description="A local web viewer of the games in a store written by "
         "training.arena.tournament "
