@@ -293,7 +293,9 @@ def _ray_start(args: list[str], env: dict, log: Path) -> subprocess.Popen:
     with one CPU and its own agent and metrics ports, so several nodes share this machine."""
     ports = ["--dashboard-agent-listen-port", "--dashboard-agent-grpc-port"]
     ports += ["--runtime-env-agent-port", "--metrics-export-port"]
-    cmd = [shutil.which("ray") or "ray", "start", "--block", "--num-cpus", "1", *args]
+    # ray's command through this interpreter: its script need not be on PATH
+    cmd = [sys.executable, "-m", "ray.scripts.scripts", "start", "--block", "--num-cpus", "1"]
+    cmd += args
     cmd += ["--disable-usage-stats", "--object-store-memory", str(100 * 2**20)]
     for flag in ports:
         cmd += [flag, str(_free_port())]
@@ -368,7 +370,6 @@ def _driver(argv: list[str], env: dict, log: Path) -> subprocess.Popen:
 
 @pytest.mark.slow  # a two-node Ray cluster on this machine, a node killed mid-tournament
 @pytest.mark.skipif(not ph.usable(), reason="needs psutil or Linux /proc to find the processes")
-@pytest.mark.skipif(shutil.which("ray") is None, reason="needs the `ray` command (ray start)")
 def test_a_node_killed_mid_tournament_loses_and_duplicates_nothing(tmp_path):
     """Fault injection on a two-node cluster on this machine (a head and a second node of one
     CPU each, started with `ray start`): a tournament runs against it by --address; while one
@@ -412,7 +413,6 @@ def test_a_node_killed_mid_tournament_loses_and_duplicates_nothing(tmp_path):
 
 @pytest.mark.slow  # a one-node Ray cluster on this machine
 @pytest.mark.skipif(not ph.usable(), reason="needs psutil or Linux /proc to find the processes")
-@pytest.mark.skipif(shutil.which("ray") is None, reason="needs the `ray` command (ray start)")
 def test_a_killed_driver_s_workers_end_on_a_running_cluster(tmp_path):
     """On a running cluster (--address) a SIGKILLed driver's workers end (Ray ends a dead job's
     workers) and the cluster itself stays up: it is the user's, started with `ray start`."""
