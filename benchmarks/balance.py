@@ -35,7 +35,6 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=2, help="processes filling the store")
     p.add_argument("--out", default="benchmarks/results/balance")
     args = p.parse_args(argv)
-    os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
     from benchmarks.run import machine_info
     from core.registry import get_game
@@ -106,4 +105,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    # one numba thread per process (the store is filled by --workers processes); set before
+    # numba starts, and only when run as a command: an importer keeps its own setting
+    os.environ.setdefault("NUMBA_NUM_THREADS", "1")
     sys.exit(main())

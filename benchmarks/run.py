@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import os
 
-os.environ.setdefault("NUMBA_NUM_THREADS", "2")  # rows set 1 thread; the scaling row uses 2
-os.environ.setdefault("NUMBA_THREADING_LAYER", "workqueue")  # fork-safe (GNU OpenMP is not)
+if __name__ == "__main__":  # as a command only: an importer's numba keeps its own settings
+    os.environ.setdefault("NUMBA_NUM_THREADS", "2")  # rows set 1 thread; the scaling row uses 2
+    os.environ.setdefault("NUMBA_THREADING_LAYER", "workqueue")  # fork-safe (GNU OpenMP is not)
 
 import argparse  # noqa: E402
 import datetime as dt  # noqa: E402

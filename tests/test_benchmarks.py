@@ -148,3 +148,26 @@ def test_default_output_is_a_fresh_run_folder_not_the_committed_results():
     assert br.output_dir(br.parser().parse_args(["--out", "x/y"])) == Path("x/y")
     with pytest.raises(SystemExit):
         br.output_dir(br.parser().parse_args(["--update-committed", "--out", "x/y"]))
+
+
+def test_importing_the_benchmarks_leaves_numba_settings_alone(monkeypatch, tmp_path):
+    """Finding: importing benchmarks.run, or calling benchmarks.balance.main in a test process,
+    set NUMBA_NUM_THREADS in the environment; numba rereads it on its next compile and refuses
+    a thread count other than the one its threads were launched with, so unrelated tests that
+    compiled later in the same process failed. The settings are made only when run as a
+    command."""
+    import importlib
+
+    for key in ("NUMBA_NUM_THREADS", "NUMBA_THREADING_LAYER"):
+        monkeypatch.delenv(key, raising=False)
+    import benchmarks.balance
+    import benchmarks.run
+
+    importlib.reload(benchmarks.run)
+    importlib.reload(benchmarks.balance)
+    out = tmp_path / "out"
+    args = ["--game", "village", "--players", "2", "--games", "2", "--agent", "random"]
+    args += ["--db", str(tmp_path / "b.sqlite"), "--workers", "1", "--out", str(out)]
+    assert benchmarks.balance.main(args) == 0
+    assert "NUMBA_NUM_THREADS" not in os.environ
+    assert "NUMBA_THREADING_LAYER" not in os.environ
