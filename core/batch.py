@@ -17,6 +17,11 @@ one) cannot be cached, so every process would pay the parallel compile (seconds)
 
 Seeds: slot i's k-th game is seeded by the words (seed mod 2**32, i, k), i.e. it is exactly
 `game.new_game(n, batch_game_seed(seed, i, k))`, so any batch run replays from (seed, actions).
+
+Opponents the engine plays itself (`BatchEngine.play_seats`): random seats, and the compiled
+bots of `core/bots_template.py` (generated into `<game>_env/engine/bot_loops.py` like the loops),
+every slot in one call; each seat's code says who plays it (SEAT_CALLER, SEAT_RANDOM, or a bot
+code: BOT_GREEDY or one of the game's own, core.bots.CompiledBot.batch_code).
 """
 
 from __future__ import annotations
@@ -35,6 +40,11 @@ from core.returns import RETURN_KINDS
 from core.rng import M32, rng_seed, split_seed
 
 KIND_CODES = {k: i for i, k in enumerate(RETURN_KINDS)}  # win_loss 0, rank 1, margin 2
+
+# who plays a seat in BatchEngine.play_seats (codes[slot, seat])
+SEAT_CALLER = -2  # the caller decides (the learner, a policy, a bot in Python): play_seats stops
+SEAT_RANDOM = -1  # a uniform legal move from the slot's random-play stream (BatchEngine.rngs)
+BOT_GREEDY = 0  # the generic greedy heuristic (core.bots.GreedyHeuristic); >= 1: the game's own
 
 # A parallel loop gets one thread per MIN_SLOTS_PER_THREAD slots (at most NUMBA_NUM_THREADS).
 # Waking a second thread costs more than a few games' step saves, and on a busy machine (PPO's
@@ -122,10 +132,14 @@ class BatchSpec:
     margin_scale: float
     loops: ModuleType
     tables: object  # callable returning the current TABLES (the game may reload rules data)
+    bots: ModuleType  # the generated bot loops (core/bots_template.py)
+    bot_scratch_i: int  # the kernels' BOT_SCRATCH_I and BOT_SCRATCH_F
+    bot_scratch_f: int
 
 
-def batch_spec(game, loops: ModuleType) -> BatchSpec:
-    """The BatchSpec of a core.game.Game and its generated loops module."""
+def batch_spec(game, loops: ModuleType, bots: ModuleType, kernels: ModuleType) -> BatchSpec:
+    """The BatchSpec of a core.game.Game, its generated loops and bot loops modules and its
+    kernels module."""
     g = game.spec
     return BatchSpec(
         name=g.name,
@@ -139,6 +153,29 @@ def batch_spec(game, loops: ModuleType) -> BatchSpec:
         margin_scale=g.margin_scale,
         loops=loops,
         tables=lambda: game.tables,
+        bots=bots,
+        bot_scratch_i=int(kernels.BOT_SCRATCH_I),
+        bot_scratch_f=int(kernels.BOT_SCRATCH_F),
+    )
+
+
+def bot_scratch(spec: BatchSpec, rows: int) -> tuple[np.ndarray, ...]:
+    """The scratch of the compiled bots (bot_loops.bot_choice's arguments from `states` on: the
+    bot's lookahead states, masks, legal actions, values, standing keys, projections, returns,
+    k_evaluate's tmp and the kernels' own scratch), each with a leading axis of `rows` (one row
+    per slot of a batch)."""
+    r, ss, na, mp = int(rows), spec.state_size, spec.num_actions, spec.max_players
+    return (
+        np.zeros((r, 2, ss), dtype=np.int64),
+        np.zeros((r, 2, na), dtype=np.bool_),
+        np.zeros((r, na), dtype=np.int64),
+        np.zeros((r, na), dtype=np.float64),
+        np.zeros((r, mp, spec.n_keys), dtype=np.int64),
+        np.zeros((r, mp), dtype=np.float64),
+        np.zeros((r, mp), dtype=np.float64),
+        np.zeros((r, ss + 16), dtype=np.int64),
+        np.zeros((r, max(1, spec.bot_scratch_i)), dtype=np.int64),
+        np.zeros((r, max(1, spec.bot_scratch_f)), dtype=np.float64),
     )
 
 
@@ -196,6 +233,7 @@ class BatchEngine:
         self._over = np.zeros(B, dtype=np.bool_)
         self.rngs = np.zeros((B, 4), dtype=np.int64)  # random-play generators, one per slot
         self.counts = np.zeros((B, 3), dtype=np.int64)  # random_play: decisions, games, errors
+        self._bot_scratch: tuple[np.ndarray, ...] | None = None  # play_seats' (made when needed)
         self.reset(seed)
 
     # --- seeding and reset ---------------------------------------------------------------------
@@ -342,22 +380,45 @@ class BatchEngine:
         self._L.over_flags(idx, self.states, self._over)
         return self._over
 
-    def play_random_seats(
-        self, idx: np.ndarray, seat_random: np.ndarray, moves: np.ndarray
+    def play_seats(
+        self, idx: np.ndarray, codes: np.ndarray, bot_rngs: np.ndarray, moves: np.ndarray
     ) -> None:
-        """In each slot of idx, play random moves while the seat to act has seat_random[i, seat]
-        set; moves[i] = how many (negative on an engine error)."""
+        """In each slot i of idx, play the moves of the seats the engine plays itself, in one
+        compiled call, until a seat the caller plays is to act or the game is over: seat p of
+        slot i is played by codes[i, p] (B, max players): SEAT_RANDOM a uniform legal move from the
+        slot's random-play stream, a bot code (>= 0: BOT_GREEDY, or the game's own;
+        core.bots.CompiledBot.batch_code) that compiled bot, drawing from its own stream
+        bot_rngs[i, p] (B, max players, 4: core.bots.BotRng's words, advanced in place),
+        SEAT_CALLER the caller. moves[i] = how many moves; negative on an error (-1 the engine
+        refused a move or none was legal, -2 it refused one of a bot's lookahead, -3 the game
+        has no compiled bot of that code)."""
+        idx = np.asarray(idx, dtype=np.int64)
+        mp = self.spec.max_players
+        if codes.shape != (self.B, mp) or codes.dtype != np.int64:
+            raise ValueError(f"codes must be int64 of shape ({self.B}, {mp}), got {codes.shape}")
+        if bot_rngs.shape != (self.B, mp, 4) or bot_rngs.dtype != np.int64:
+            raise ValueError(
+                f"bot_rngs must be int64 of shape ({self.B}, {mp}, 4), got {bot_rngs.shape}"
+            )
+        scratch = self._bot_scratch
+        if scratch is None or (len(scratch[0]) < self.B and (codes[idx] >= 0).any()):
+            # one row per slot once a bot plays; until then one row the kernel never reads
+            rows = self.B if (codes[idx] >= 0).any() else 1
+            scratch = self._bot_scratch = bot_scratch(self.spec, rows)
         use_threads_for(len(idx), self.threads)
-        self._L.play_random_seats(
+        self.spec.bots.play_seats(
             idx,
-            seat_random,
+            codes,
             self.states,
             self._masks,
             self._works,
             self.rngs,
+            bot_rngs,
             self.spec.tables(),
+            self.num_players,
             self.players,
             moves,
+            *scratch,
         )
 
     def nbytes_per_game(self) -> int:

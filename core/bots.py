@@ -8,7 +8,13 @@ The generic `heuristic` is greedy one-step lookahead on the game's own position 
 kernel contract's `k_evaluate` (core/kernels_contract.py: each seat's projected final score). It
 plays the action whose successor maximises (own projection - best other projection), looking
 ahead on a `determinize`d copy of the state, so it never peeks at hidden information or future
-chance.
+chance; a successor where the game is over is valued by its real result.
+
+Both `heuristic`s decide in compiled code, one implementation for every caller: a `CompiledBot`
+calls its game's generated `engine/bot_loops.py` (core/bots_template.py, `bot_choice`) for each
+decision, and the batch engine plays the same kernel for every slot of a batch where such a bot
+is to act, in one call (core.batch.BatchEngine.play_seats, training's BatchVecEnv), from a copy
+of the bot's stream words.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from typing import Protocol
 import numpy as np
 
 from core.agents import RandomAgent
+from core.batch import BOT_GREEDY, bot_scratch
 from core.registry import game_packages, get_game
 from core.rng import rng_below, rng_next, rng_seed, split_seed
 
@@ -82,58 +89,60 @@ def has_evaluation(game: ModuleType) -> bool:
         return False
 
 
-class GreedyHeuristic:
-    """Greedy one-step lookahead on the game's projected-final-score evaluation (module
-    docstring)."""
+BOT_ERRORS = {  # bot_choice's error codes (core/bots_template.py)
+    -1: "no legal action",
+    -2: "the engine refused an action of the lookahead",
+    -3: "the game has no compiled bot of this code",
+}
 
-    name = "heuristic"
+
+class CompiledBot:
+    """A bot that decides in compiled code: its game's `bot_loops.bot_choice` for `batch_code`
+    (core.batch.BOT_GREEDY, or one of the game's own compiled bots: its kernels'
+    `k_own_bot_values`), drawing from its own BotRng. The batch engine plays a CompiledBot by its
+    `batch_code` and a copy of `rng.words`, exactly as `act` would (core.batch.BatchEngine.
+    play_seats); a subclass changes how the bot plays only through the kernels, never in
+    Python."""
+
+    name: str
+    batch_code: int
 
     def __init__(self, game: ModuleType, seed: int = 0):
         self.game = game
         self.rng = BotRng(seed)
-        self._k_evaluate = kernels_of(game).k_evaluate
-        self._tmp = np.zeros(game.STATE_SIZE + 16, dtype=np.int64)  # k_evaluate's scratch
-        spec = game.GAME.spec
-        self._max_players = max(spec.player_counts)
-        f = spec.fields
-        self._np_at, self._over_at, self._over_value = f.num_players, f.over, f.over_value
-
-    def projected(self, S: np.ndarray) -> np.ndarray:
-        """(K, max players) projected final score of every seat in each of K states (0 for seats
-        beyond the player count): the compiled k_evaluate, state by state."""
-        T = self.game.TABLES  # read each time: load_rules_data may replace it
-        out = np.zeros((S.shape[0], self._max_players))
-        for k in range(S.shape[0]):
-            self._k_evaluate(S[k], T, out[k], self._tmp)
-        return out
-
-    def evaluate(self, S: np.ndarray, me: int) -> np.ndarray:
-        """(K,) value of each state for seat `me`: own projection minus the best other one; a
-        finished game is valued by its real result."""
-        n = int(S[0, self._np_at])
-        g = self.game
-        proj = self.projected(S)[:, :n]
-        others = np.delete(proj, me, axis=1).max(axis=1)
-        val = proj[:, me] - others
-        over = S[:, self._over_at] == self._over_value
-        for k in np.flatnonzero(over):  # a finished game: the real result dominates
-            val[k] = 100.0 * float(g.returns(S[k], "win_loss")[me]) + float(
-                g.scores(S[k])[me] - np.delete(g.scores(S[k]), me).max()
-            )
-        return val
+        self._spec = game.GAME.batch_spec()
+        self._scratch: tuple | None = None  # bot_choice's scratch (made on the first act)
+        self._work = np.zeros(max(1, self._spec.work_size), dtype=np.int64)
+        self._np_at = game.GAME.spec.fields.num_players
 
     def act(self, state: np.ndarray) -> int:
-        """The legal action whose (determinized) successor position evaluates best."""
+        """The bot's action in `state` (the state is not changed)."""
         g = self.game
-        legal = np.flatnonzero(g.legal_mask(state))
-        if len(legal) == 1:
-            return int(legal[0])
-        me = g.current_player(state)
-        probe = g.determinize(state, me, self.rng.seed32())
-        nxt = np.stack([g.step(probe, int(a)) for a in legal])
-        val = self.evaluate(nxt, me)
-        best = np.flatnonzero(val >= val.max() - 1e-9)
-        return int(legal[best[self.rng.below(len(best))]])
+        mask = g.legal_mask(state)  # checks the state
+        s = np.ascontiguousarray(state, dtype=np.int64)
+        if self._scratch is None:
+            self._scratch = tuple(a[0] for a in bot_scratch(self._spec, 1))
+        a = self._spec.bots.bot_choice(
+            self.batch_code,
+            s,
+            g.TABLES,  # read each time: load_rules_data may replace it
+            s.item(self._np_at),
+            mask,
+            self.rng.words,
+            self._work,
+            *self._scratch,
+        )
+        if a < 0:
+            raise RuntimeError(f"{g.GAME.name} {self.name} bot: {BOT_ERRORS.get(a, a)}")
+        return int(a)
+
+
+class GreedyHeuristic(CompiledBot):
+    """Greedy one-step lookahead on the game's projected-final-score evaluation (module
+    docstring), compiled (core/bots_template.py: bot_choice with BOT_GREEDY, greedy_values)."""
+
+    name = "heuristic"
+    batch_code = BOT_GREEDY
 
 
 def bot_factories(game_name: str) -> dict[str, BotFactory]:

@@ -11,6 +11,7 @@ into each game's engine folder with their contract imports pointed at the game's
 | core/batch_loops_template.py | `batch_loops.py` | kernels.py | core.batch (D8) |
 | core/search_template.py | `search_loops.py` | kernels.py | core.search (ISMCTS) |
 | core/stats_template.py | `stats_loops.py` | kernels.py | training.balance (balance) |
+| core/bots_template.py | `bot_loops.py` | kernels.py | core.bots, core.batch (compiled bots) |
 
 The contracts: core/rules_contract.py (what `engine/rules.py` names) and
 core/kernels_contract.py (what `engine/kernels.py` names). A template imports a contract as
@@ -21,7 +22,8 @@ Why copies: a compiled function that takes another as an argument (or closes ove
 cached by numba, so every process would pay the compile (seconds) again; a copy per game imports
 the game's functions directly and caches like any engine module (and numba can inline them).
 Tests check the copies are current (tests/test_api_entry_points.py, tests/test_batch.py,
-tests/core/test_search.py, tests/training/test_game_stats.py).
+tests/core/test_search.py, tests/training/test_game_stats.py,
+tests/training/test_compiled_bots.py).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ TEMPLATES = {  # generated module name -> (template file, the test that checks t
     "batch_loops": (_CORE / "batch_loops_template.py", "tests/test_batch.py"),
     "search_loops": (_CORE / "search_template.py", "tests/core/test_search.py"),
     "stats_loops": (_CORE / "stats_template.py", "tests/training/test_game_stats.py"),
+    "bot_loops": (_CORE / "bots_template.py", "tests/training/test_compiled_bots.py"),
 }
 TITLES = {"step": "The step driver", "api": "The public API's compiled entry points"}
 # the marked import lines of the templates -> the game's engine module they import instead

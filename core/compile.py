@@ -13,7 +13,8 @@ compiled signatures are exactly the ones real calls use:
     api     the public API: a seeded random game with observe / legal_mask / step, then scores,
             returns, invariants, to_bytes / from_bytes (which validates), determinize (every
             program that plays the game needs it; its first call compiles or loads it)
-    batch   the batch engine's parallel loops (make_batch; training's default VecEnv)
+    batch   the batch engine's parallel loops (make_batch; training's default VecEnv), the
+            compiled bots' among them (BatchEngine.play_seats)
     search  the search agent's loops (the `mcts` agent)
     bots    the baseline bots (`random`, `heuristic` and the game's own: core.bots)
 """
@@ -29,6 +30,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from core import jit as _jit
+from core.batch import SEAT_RANDOM
 from core.bots import bot_names, make_bot
 from core.registry import game_names, game_packages
 from core.search import MCTSAgent
@@ -64,8 +66,9 @@ def _batch(pkg: str) -> None:
     eng.observe(eng.players)
     eng.over()
     idx = np.arange(eng.B, dtype=np.int64)
-    seat_random = np.ones((eng.B, eng.spec.max_players), dtype=np.bool_)
-    eng.play_random_seats(idx, seat_random, np.zeros(eng.B, dtype=np.int64))
+    codes = np.full((eng.B, eng.spec.max_players), SEAT_RANDOM, dtype=np.int64)
+    bot_rngs = np.ones((eng.B, eng.spec.max_players, 4), dtype=np.int64)
+    eng.play_seats(idx, codes, bot_rngs, np.zeros(eng.B, dtype=np.int64))
 
 
 def _search(pkg: str) -> None:

@@ -664,13 +664,25 @@ class Game:
         D8), all started: slot i's k-th game is `new_game(num_players, batch_game_seed(seed, i,
         k))`. `threads`: most numba threads per call (default NUMBA_NUM_THREADS; one per 64
         games). The game's generated `engine/batch_loops.py` is imported by the first call."""
+        spec = self.batch_spec()
+        return BatchEngine(spec, batch_size, num_players, seed, reward_kind, observe, threads)
+
+    def batch_spec(self) -> BatchSpec:
+        """What the batch engine and the compiled bots need of this game (core.batch.BatchSpec),
+        made once: its generated `engine/batch_loops.py` and `engine/bot_loops.py` are imported
+        by the first call."""
         spec = self._batch_spec
         if spec is None:
             if self.package is None:
                 raise RuntimeError(f"{self.name}: make_batch needs the game package (export_to)")
-            loops = importlib.import_module(f"{self.package}.engine.batch_loops")
-            spec = self._batch_spec = batch_spec(self, loops)
-        return BatchEngine(spec, batch_size, num_players, seed, reward_kind, observe, threads)
+            engine = f"{self.package}.engine"
+            spec = self._batch_spec = batch_spec(
+                self,
+                importlib.import_module(f"{engine}.batch_loops"),
+                importlib.import_module(f"{engine}.bot_loops"),
+                importlib.import_module(f"{engine}.kernels"),
+            )
+        return spec
 
     def export_to(self, namespace: dict) -> None:
         """Bind the public API into a game package's namespace (its __init__): the API functions

@@ -12,8 +12,10 @@ mask of the player to act (NUM_ACTIONS; int8 or bool), `work` the game's scratch
 max(1, WORK_SIZE)), `n` the number of players, `p` a seat.
 
 `k_determinize`, `k_evaluate`, `k_quiet` and `k_bot_values` serve a compiled search
-(information-set MCTS); the batch loops do not call them. None allocates. The kernels module also
-defines BOT_SCRATCH_I and BOT_SCRATCH_F, the sizes of k_bot_values' scratch.
+(information-set MCTS); `k_determinize`, `k_evaluate` and `k_own_bot_values` the compiled bots
+(core/bots_template.py); the batch loops call none of them. None allocates. The kernels module
+also defines BOT_SCRATCH_I and BOT_SCRATCH_F, the sizes of the int64 and float64 scratch of
+k_bot_values and k_own_bot_values (the larger need of the two).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ __all__ = [
     "k_evaluate",
     "k_quiet",
     "k_bot_values",
+    "k_own_bot_values",
 ]
 
 
@@ -118,3 +121,15 @@ def k_bot_values(s, T, legal, val, bi, bf, bmask, work) -> int:
     `bmask` a bool scratch mask; `work` the game's scratch. Returns 0, or nonzero when it cannot
     value s (the search then uses the greedy policy): a game without such a lookahead returns 1."""
     _stub("k_bot_values")
+
+
+def k_own_bot_values(bot, s, probe, T, me, legal, val, bi, bf, bmask, work) -> int:
+    """The game's own compiled bot number `bot` (>= 1: the `batch_code` of its Python bot class,
+    a core.bots.CompiledBot): val[i] = how good action legal[i] (ascending) is for seat `me`, the
+    seat to act in s, as that bot values it, looking ahead on `probe` (s determinized for `me`
+    from the bot's own seed); of s it reads only what `me` can see. Finished games in the
+    lookahead are valued here too. `bi` / `bf`: int64 / float64 scratch of the
+    module's BOT_SCRATCH_I / BOT_SCRATCH_F entries; `bmask` a bool scratch mask; `work` the
+    game's scratch. Returns 0; 2 when the engine refuses an action; 1 when the game has no
+    compiled bot `bot` (a game without bots of its own always returns 1)."""
+    _stub("k_own_bot_values")

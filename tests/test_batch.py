@@ -55,7 +55,6 @@ def test_loops_template_imports():
         "step_slots",
         "random_play",
         "random_actions",
-        "play_random_seats",
         "observe_slots",
         "over_flags",
         "mask_slots",

@@ -273,13 +273,16 @@ def test_troyes_evaluate_a_hand_built_position():
 
 @pytest.mark.parametrize("name", GAMES)
 def test_the_bot_sees_the_compiled_evaluation(name):
-    """The generic greedy `heuristic` (core.bots) values states by the compiled k_evaluate."""
+    """The generic greedy `heuristic` (core.bots; its Python reference tests/bot_oracles.py, which
+    the compiled bot equals decision by decision) values states by the compiled k_evaluate."""
+    from bot_oracles import GreedyOracle
+
     from core.bots import GreedyHeuristic, make_bot
 
     g = get_game(name)
-    bot = make_bot(name, "heuristic", 0)
-    if not isinstance(bot, GreedyHeuristic):
+    if not isinstance(make_bot(name, "heuristic", 0), GreedyHeuristic):
         pytest.skip(f"{name} has a heuristic of its own (its tests check what it sees)")
+    bot = GreedyOracle(g, 0)
     states = [s for s in _positions(g, games=3) if not g.is_terminal(s)]
     for s in states:
         n = g.num_players(s)
@@ -292,11 +295,12 @@ def test_the_bot_sees_the_compiled_evaluation(name):
 
 
 def test_the_troyes_bot_sees_the_compiled_evaluation():
-    """Troyes' own heuristic (its cw: the cards some seat holds count in full)."""
-    from core.bots import make_bot
+    """Troyes' own heuristic (its Python reference, tests/bot_oracles.py; its cw: the cards some
+    seat holds count in full)."""
+    from bot_oracles import TroyesOracle
 
     g = get_game("troyes")
-    bot = make_bot("troyes", "heuristic", 0)
+    bot = TroyesOracle(g, 0)
     states = [s for s in _positions(g, games=3) if not g.is_terminal(s)]
     for s in states:
         n = g.num_players(s)

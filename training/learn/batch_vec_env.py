@@ -6,10 +6,16 @@ learner takes a random seat; the other seats are played inside `step` by opponen
 weighted pool ("random", a bot name such as "heuristic", or a checkpoint path = frozen
 snapshot); the reward is `returns(state, reward_kind)[seat]` at the end, in the learner's frame;
 a game stopped by the engine's safety cap ends as truncated (`TimeLimit.truncated`).
-Random opponents play inside the compiled loop; snapshot policies are evaluated batched (one
-numpy forward pass over every slot where that snapshot is to act); bots play per slot in Python.
+Random opponents and compiled bots (core.bots.CompiledBot: the `heuristic` of every game that has
+one) play inside one compiled call per vector step for every slot (core.batch.BatchEngine.
+play_seats), each bot from its own stream, exactly as its `act` would; snapshot policies are
+evaluated batched (one numpy forward pass over every slot where that snapshot is to act); any
+other agent (a game's bot written in Python, a search agent) plays per slot in Python.
 `action_masks()` (and `env_method("action_masks")`, which sb3-contrib calls) gives (B, N).
-Episode e of slot i is the game `new_game(players, batch_game_seed(seed, i, e))`.
+Episode e of slot i is the game `new_game(players, batch_game_seed(seed, i, e))`; its opponents
+are `opponent_specs[i]` seeded by `opponent_seeds[i]` (None at the learner's seat; "random"
+seats draw from the slot's random-play stream, not from a seed), so `SingleSeatEnv.start` replays
+an episode of bot and snapshot opponents.
 """
 
 from __future__ import annotations
@@ -20,6 +26,8 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
+from core.batch import SEAT_CALLER, SEAT_RANDOM
+from core.bots import CompiledBot
 from core.registry import default_game, get_game
 from core.returns import RETURN_KINDS
 from training.agents.policy import PolicyAgent, masked_probs, mlp_logits
@@ -62,9 +70,15 @@ class BatchVecEnv(VecEnv):
         obs_space = spaces.Box(-np.inf, np.inf, (self.game.OBS_SIZE,), np.float32)
         super().__init__(n_envs, obs_space, spaces.Discrete(self.game.NUM_ACTIONS))
         B = n_envs
+        mp = self.engine.spec.max_players
         self.seats = np.zeros(B, dtype=np.int64)
-        self.seat_random = np.zeros((B, self.engine.spec.max_players), dtype=np.bool_)
-        self.opp: list[list] = [[None] * self.players for _ in range(B)]
+        # who plays each seat of each slot (core.batch: SEAT_CALLER, SEAT_RANDOM or a bot code),
+        # and each compiled bot's stream words
+        self.seat_codes = np.full((B, mp), SEAT_CALLER, dtype=np.int64)
+        self.bot_rngs = np.zeros((B, mp, 4), dtype=np.int64)
+        self.opp: list[list] = [[None] * self.players for _ in range(B)]  # agents played in Python
+        self.opponent_specs: list[list[str | None]] = [[None] * self.players for _ in range(B)]
+        self.opponent_seeds = np.zeros((B, self.players), dtype=np.int64)
         self._obs = np.zeros((B, self.game.OBS_SIZE), dtype=np.float32)
         self._moves = np.zeros(B, dtype=np.int64)
         self._actions = np.zeros(B, dtype=np.int64)
@@ -102,26 +116,40 @@ class BatchVecEnv(VecEnv):
             for i in idx:
                 seat = int(self._rng.integers(self.players))
                 self.seats[i] = seat
-                self.seat_random[i] = False
+                self.seat_codes[i] = SEAT_CALLER
+                self.opp[i] = [None] * self.players
+                self.opponent_specs[i] = [None] * self.players
+                self.opponent_seeds[i] = 0
                 for p in range(self.players):
                     if p == seat:
-                        self.opp[i][p] = None
                         continue
                     spec = self.pool[int(self._rng.choice(len(self.pool), p=self._pool_p))][0]
                     if spec == "random":
-                        self.seat_random[i, p] = True
-                        self.opp[i][p] = None
+                        self.seat_codes[i, p] = SEAT_RANDOM
+                        self.opponent_specs[i][p] = spec
+                        continue
+                    seed = int(self._rng.integers(2**62))
+                    self.opponent_specs[i][p], self.opponent_seeds[i, p] = spec, seed
+                    ag = self._make_agent(spec, seed)
+                    if isinstance(ag, CompiledBot):  # played by the engine, from its stream
+                        self.seat_codes[i, p] = ag.batch_code
+                        self.bot_rngs[i, p] = ag.rng.words
                     else:
-                        self.opp[i][p] = self._make_agent(spec, int(self._rng.integers(2**62)))
+                        self.opp[i][p] = ag
             self._play_opponents(idx)
             idx = idx[eng.over(idx)[idx]]  # rare: the game ended before the learner decided
 
     def _play_opponents(self, idx: np.ndarray) -> None:
         eng = self.engine
         while len(idx):
-            eng.play_random_seats(idx, self.seat_random, self._moves)
-            if (self._moves[idx] < 0).any():
-                raise RuntimeError("engine error while playing random opponents")
+            eng.play_seats(idx, self.seat_codes, self.bot_rngs, self._moves)
+            bad = idx[self._moves[idx] < 0]
+            if len(bad):
+                i = int(bad[0])
+                raise RuntimeError(
+                    f"{self.game_name}: error {int(self._moves[i])} while the engine played the "
+                    f"opponents of slot {i} (core.batch.BatchEngine.play_seats)"
+                )
             self.decisions += int(self._moves[idx].sum())
             live = ~eng.over(idx)[idx]
             waiting = idx[live & (eng.players[idx] != self.seats[idx])]
@@ -131,7 +159,8 @@ class BatchVecEnv(VecEnv):
             idx = waiting
 
     def _play_agents(self, idx: np.ndarray) -> None:
-        """One move in each slot of idx by its (non-random) opponent to act; policies batched."""
+        """One move in each slot of idx by its opponent to act, one the engine does not play
+        itself; policies batched."""
         eng = self.engine
         groups: dict[int, list[int]] = {}
         arrays = {}

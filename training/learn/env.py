@@ -143,15 +143,31 @@ class SingleSeatEnv(gym.Env):
     ) -> tuple[np.ndarray, dict]:
         """New game: random learner seat, fresh opponents; plays until the learner decides."""
         super().reset(seed=seed)
-        g = self.game
         while True:
             self.seat = int(self.np_random.integers(self.players))
-            self.opponents = self._draw_opponents()
-            self.state = g.new_game(self.players, int(self.np_random.integers(2**62)))
-            self._play_opponents()
-            if not g.is_terminal(self.state):
+            opponents = self._draw_opponents()
+            if self.start(self.seat, opponents, int(self.np_random.integers(2**62))):
                 break
         return self._obs(), self._info()
+
+    def start(self, seat: int, opponents: Sequence[Agent | None], game_seed: int) -> bool:
+        """Begin the game `new_game(players, game_seed)` with the learner at `seat` and
+        opponents[p] playing seat p (None at the learner's seat), and play it until the learner
+        must decide. Returns False when the game ended first (then call `reset` or `start`
+        again). `reset` draws all three; `start` replays a given episode (e.g. one of
+        BatchVecEnv's: its seats, `engine.game_seed(i)` and opponents)."""
+        if not 0 <= int(seat) < self.players:
+            raise ValueError(f"seat must be in 0..{self.players - 1}, got {seat!r}")
+        ops = list(opponents)
+        if len(ops) != self.players or any((o is None) != (p == seat) for p, o in enumerate(ops)):
+            raise ValueError(
+                f"opponents must name an agent for each of the {self.players} seats but the "
+                f"learner's ({seat}), and None there"
+            )
+        self.seat, self.opponents = int(seat), ops
+        self.state = self.game.new_game(self.players, int(game_seed))
+        self._play_opponents()
+        return not self.game.is_terminal(self.state)
 
     def step(self, action) -> tuple[np.ndarray, float, bool, bool, dict]:
         """Apply the learner's action, then the opponents' moves until the learner's next turn."""

@@ -1,5 +1,7 @@
 """The position evaluation of Troyes's `heuristic` bot (troyes_env/bots.py) and of the
-compiled search (kernels.k_evaluate): each seat's projected final score, allocation-free.
+compiled search (kernels.k_evaluate): each seat's projected final score, allocation-free; and the
+bot's chain search over its own decisions (chain_values: kernels.k_own_bot_values, and the
+search's `rollout=bot` policy, kernels.k_bot_values).
 
 A seat's projection is its final score as it stands now (rules §7: VP tokens + 1 per unresolved
 event holding an own cube + printed VP of own supervisor slots - 2 per Cathedral level without an
@@ -35,6 +37,7 @@ from troyes_env.layout import (
     S_DDEN,
     S_DEN,
     S_DICE,
+    S_FINAL,
     S_INF,
     S_NP,
     S_NROUNDS,
@@ -137,7 +140,43 @@ def evaluate_into(s, T, out, tmp):
         out[p] = 0.0
 
 
-# -- the heuristic bot's chain search, compiled (troyes_env/bots.py keeps the Python reference)
+@jit(alloc=False)
+def bot_char_weights(s, me, cw):
+    """cw[ch] = the weight of Character card ch in `me`'s projection as the heuristic bot sees
+    s: 1 for `me`'s own cards; for every card `me` cannot see, the chance that another seat holds
+    it (the other seats' cards among those `me` does not hold; rules §6.3: it will be
+    revealed)."""
+    own = 0
+    for k in range(2):
+        if s[S_CHARS + 2 * me + k] >= 0:
+            own += 1
+    held = 0
+    for i in range(2 * s[S_NP]):
+        if s[S_CHARS + i] >= 0:
+            held += 1
+    w = (held - own) / max(N_CHAR - own, 1)
+    for ch in range(N_CHAR):
+        cw[ch] = w
+    for k in range(2):
+        c = s[S_CHARS + 2 * me + k]
+        if c >= 0:
+            cw[c] = 1.0
+
+
+@jit(alloc=False)
+def final_value(s, me):
+    """The heuristic bot's value of a finished game for `me`: 100 x win_loss (rules §7: the most
+    VP wins; a tie for the most shares it) + own final VP - the best other seat's."""
+    best = -(1 << 62)
+    for p in range(s[S_NP]):
+        if p != me and s[S_FINAL + p] > best:
+            best = s[S_FINAL + p]
+    mine = s[S_FINAL + me]
+    wl = 1.0 if mine > best else (0.0 if mine == best else -1.0)
+    return 100.0 * wl + float(mine) - float(best)
+
+
+# -- the heuristic bot's chain search, compiled (the bot itself: kernels.k_own_bot_values)
 @jit(alloc=False)
 def _chain_leaf(s, me, max_depth, depth, budget):
     """The bot's leaf test: too deep, out of budget, another seat's decision, a new turn, or the
@@ -198,12 +237,13 @@ def chain_values(
     tmp,
     vout,
     scratch,
+    score_over,
 ):
     """val[i] = the heuristic bot's value of root action legal[i] on state `probe`: the max over
     `me`'s own continuation of the action (depth-first, in ascending action order, a fresh budget
-    of `node_budget` nodes per root action, `max_depth` deep), the static value at its ends. The
-    same numbers as TroyesHeuristic._search, in the same order. Returns 0, or 1 when the search
-    meets a finished game (the caller then uses the Python search, which scores it), or 2 when
+    of `node_budget` nodes per root action, `max_depth` deep), the static value at its ends
+    (_chain_eval; a finished game: final_value). Returns 0, or 1 when the search meets a
+    finished game and not `score_over` (the search's rollouts then use another policy), or 2 when
     the engine refuses an action it listed as legal.
     Scratch: st (max_depth+1, STATE_SIZE) int64; acts (max_depth+1, NUM_ACTIONS) int64; nacts,
     idx (max_depth+1) int64; best (max_depth+1) float64; mask (NUM_ACTIONS) bool; work
@@ -215,9 +255,12 @@ def chain_values(
         if step_inplace(st[1], T, legal[r], mask, work) != 0:
             return 2
         if _chain_leaf(st[1], me, max_depth, 1, budget):
-            if st[1, S_PHASE] == PH_OVER:
+            if st[1, S_PHASE] != PH_OVER:
+                val[r] = _chain_eval(st[1], T, me, cw, w, vout, tmp)
+            elif score_over:
+                val[r] = final_value(st[1], me)
+            else:
                 return 1
-            val[r] = _chain_eval(st[1], T, me, cw, w, vout, tmp)
             continue
         _chain_children(st, T, 1, acts, nacts, mask, work, scratch)
         idx[1] = 0
@@ -233,9 +276,12 @@ def chain_values(
                 if step_inplace(st[d + 1], T, a, mask, work) != 0:
                     return 2
                 if _chain_leaf(st[d + 1], me, max_depth, d + 1, budget):
-                    if st[d + 1, S_PHASE] == PH_OVER:
+                    if st[d + 1, S_PHASE] != PH_OVER:
+                        v = _chain_eval(st[d + 1], T, me, cw, w, vout, tmp)
+                    elif score_over:
+                        v = final_value(st[d + 1], me)
+                    else:
                         return 1
-                    v = _chain_eval(st[d + 1], T, me, cw, w, vout, tmp)
                     if v > best[d]:
                         best[d] = v
                     if budget <= 0:

@@ -11,6 +11,7 @@ from troyes_env.actions import NUM_ACTIONS
 from troyes_env.engine.evaluate import (
     EVAL_WEIGHTS,
     TMP_NEED,
+    bot_char_weights,
     chain_values,
     evaluate_into,
     held_char_weights,
@@ -36,22 +37,26 @@ from troyes_env.layout import (
 from troyes_env.tables import N_CHAR
 
 N_KEYS = 2  # VP, then one constant column: Troyes has no tie-breaker (ED-34)
-# rollout=bot (k_bot_values): the heuristic bot's chain search on a smaller budget than the bot's
-# own (troyes_env/bots.py: 24 nodes, depth 6), as it runs at every rollout decision
+# the heuristic bot (troyes_env/bots.py, k_own_bot_values): its chain search's budget
+HEURISTIC = 1  # its code among the game's compiled bots (TroyesHeuristic.batch_code)
+NODE_BUDGET = 24  # search nodes per first decision
+MAX_DEPTH = 6  # decisions deep
+# rollout=bot (k_bot_values): the same chain search on a smaller budget, as it runs at every
+# rollout decision
 BOT_BUDGET = 6  # search nodes per first decision
 BOT_DEPTH = 3  # decisions deep
-_BK = BOT_DEPTH + 1
-# k_bot_values' scratch: int64 [the state per depth | legal actions per depth | their count |
-# the next one | project's tmp | a state], float64 [best value per depth | projections | weights]
-_BI_ACTS = _BK * STATE_SIZE
-_BI_NACTS = _BI_ACTS + _BK * NUM_ACTIONS
-_BI_IDX = _BI_NACTS + _BK
-_BI_TMP = _BI_IDX + _BK
-_BI_SCR = _BI_TMP + TMP_NEED
-BOT_SCRATCH_I = _BI_SCR + STATE_SIZE
-_BF_VOUT = _BK
-_BF_CW = _BF_VOUT + MAXP
-BOT_SCRATCH_F = _BF_CW + N_CHAR
+
+
+def _chain_scratch(depth: int) -> tuple[int, int]:
+    """The int64 and float64 scratch sizes of _chain to `depth`: int64 [the state per depth |
+    legal actions per depth | their count | the next one | project's tmp | a state], float64
+    [Character weights | best value per depth | projections]."""
+    k = depth + 1
+    return k * (STATE_SIZE + NUM_ACTIONS + 2) + TMP_NEED + STATE_SIZE, N_CHAR + k + MAXP
+
+
+BOT_SCRATCH_I = max(_chain_scratch(MAX_DEPTH)[0], _chain_scratch(BOT_DEPTH)[0])
+BOT_SCRATCH_F = max(_chain_scratch(MAX_DEPTH)[1], _chain_scratch(BOT_DEPTH)[1])
 __all__ = ["WORK_SIZE", "N_KEYS", "BOT_SCRATCH_I", "BOT_SCRATCH_F"]
 
 
@@ -126,20 +131,43 @@ def k_quiet(s):
 
 
 @jit(alloc=False)
+def _chain(probe, T, me, legal, val, budget, depth, bi, bf, bmask, work, score_over):
+    """engine/evaluate.chain_values for `me` on `probe` with the Character weights bf[:N_CHAR],
+    its scratch cut from bi and bf (_chain_scratch(depth))."""
+    k = depth + 1
+    acts = k * STATE_SIZE
+    nacts = acts + k * NUM_ACTIONS
+    idx = nacts + k
+    tmp = idx + k
+    scr = tmp + TMP_NEED
+    return chain_values(
+        probe, T, me, bf[:N_CHAR], EVAL_WEIGHTS, legal, val, budget, depth,
+        bi[:acts].reshape((k, STATE_SIZE)), bi[acts:nacts].reshape((k, NUM_ACTIONS)),
+        bi[nacts:idx], bi[idx:tmp], bf[N_CHAR : N_CHAR + k], bmask, work, bi[tmp:scr],
+        bf[N_CHAR + k : N_CHAR + k + MAXP], bi[scr : scr + STATE_SIZE], score_over,
+    )  # fmt: skip
+
+
+@jit(alloc=False)
 def k_bot_values(s, T, legal, val, bi, bf, bmask, work):
     """The heuristic bot's chain values (engine/evaluate.chain_values: the max over the player's
     own decisions to the end of the turn, BOT_BUDGET nodes per action, BOT_DEPTH deep) of each
     action in `legal` for the player to act, every Character card some seat holds in s counted
     in full (s is a determinization); 1 when a chain reaches the end of the game."""
-    cw = bf[_BF_CW : _BF_CW + N_CHAR]
-    held_char_weights(s, cw)
-    return chain_values(
-        s, T, s[S_CUR], cw, EVAL_WEIGHTS, legal, val, BOT_BUDGET, BOT_DEPTH,
-        bi[:_BI_ACTS].reshape((_BK, STATE_SIZE)),
-        bi[_BI_ACTS:_BI_NACTS].reshape((_BK, NUM_ACTIONS)),
-        bi[_BI_NACTS:_BI_IDX], bi[_BI_IDX:_BI_TMP], bf[:_BF_VOUT], bmask, work,
-        bi[_BI_TMP:_BI_SCR], bf[_BF_VOUT:_BF_CW], bi[_BI_SCR:BOT_SCRATCH_I],
-    )  # fmt: skip
+    held_char_weights(s, bf[:N_CHAR])
+    return _chain(s, T, s[S_CUR], legal, val, BOT_BUDGET, BOT_DEPTH, bi, bf, bmask, work, False)
+
+
+@jit(alloc=False)
+def k_own_bot_values(bot, s, probe, T, me, legal, val, bi, bf, bmask, work):
+    """HEURISTIC (troyes_env/bots.py, TroyesHeuristic): the chain values of each action in
+    `legal` for `me` on `probe` (NODE_BUDGET nodes per action, MAX_DEPTH deep, a finished game
+    valued by its result: evaluate.final_value), the Character cards weighted as `me` sees them
+    in s (evaluate.bot_char_weights). 1 for any other bot."""
+    if bot != HEURISTIC:
+        return 1
+    bot_char_weights(s, me, bf[:N_CHAR])
+    return _chain(probe, T, me, legal, val, NODE_BUDGET, MAX_DEPTH, bi, bf, bmask, work, True)
 
 
 @jit

@@ -112,6 +112,12 @@ def k_bot_values(s, T, legal, val, bi, bf, bmask, work):
     return 1
 
 
+@jit(alloc=False)
+def k_own_bot_values(bot, s, probe, T, me, legal, val, bi, bf, bmask, work):
+    """No compiled bot of its own (Village's `heuristic` is core.bots' generic greedy one)."""
+    return 1
+
+
 # --- the compiled random-play loop of the benchmarks (not used by the batch) --------------------
 @jit
 def random_playout(s, T, mask, rng_state, max_decisions, work):

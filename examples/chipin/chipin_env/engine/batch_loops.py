@@ -119,26 +119,6 @@ def random_actions(idx, masks, rngs, actions):
 
 
 @jit(parallel=True)
-def play_random_seats(idx, seat_random, states, masks, works, rngs, T, players, moves):
-    """In each slot of idx, play uniform random moves while the seat to act has
-    seat_random[i, seat] set and the game is not over; moves[i] counts them (no reset)."""
-    for j in prange(idx.shape[0]):
-        i = idx[j]
-        s = states[i]
-        moves[i] = 0
-        while not k_over(s):
-            p = k_actor(s)
-            if not seat_random[i, p]:
-                break
-            a = pick_legal(masks[i], rngs[i])
-            if a < 0 or k_step(s, T, a, masks[i], works[i]) != 0:
-                moves[i] = -1
-                break
-            moves[i] += 1
-        players[i] = k_actor(s)
-
-
-@jit(parallel=True)
 def observe_slots(idx, states, seats, T, obs):
     """obs[i] = observation of seat seats[i] in states[i], for each slot i of idx."""
     for j in prange(idx.shape[0]):

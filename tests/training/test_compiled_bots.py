@@ -1,0 +1,265 @@
+"""The compiled bots (core/bots_template.py, generated into each game's engine/bot_loops.py): they
+choose exactly what the bots chose when they were written in Python (tests/bot_oracles.py), and
+the batch engine plays them for every slot at once, the same games as the single-seat env."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+from bot_oracles import GreedyOracle, TroyesOracle
+from numba.core.dispatcher import Dispatcher
+from training_helpers import GAMES
+
+from core import kernels_contract
+from core.batch import SEAT_CALLER, batch_game_seed
+from core.bots import CompiledBot, bot_names, make_bot
+from core.codegen import render
+from core.registry import game_packages, get_game
+from training.agents.registry import make_agent
+from training.learn.batch_vec_env import BatchVecEnv
+from training.learn.env import SingleSeatEnv
+
+HEURISTIC_GAMES = [g for g in GAMES if "heuristic" in bot_names(g)]
+
+
+def _compiled_defs(module):
+    return [
+        k
+        for k, v in vars(module).items()
+        if isinstance(v, Dispatcher) and v.py_func.__module__ == module.__name__
+    ]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_generated_bot_loops_match_template(name):
+    pkg = game_packages()[name]
+    loops = importlib.import_module(f"{pkg}.engine.bot_loops")
+    path = Path(loops.__file__)
+    assert path.read_text() == render("bot_loops", name, pkg), (
+        f"{path} is stale: run python -m core.codegen {pkg}"
+    )
+    template = importlib.import_module("core.bots_template")
+    assert _compiled_defs(loops) == _compiled_defs(template)
+    assert _compiled_defs(template) == ["greedy_values", "bot_choice", "play_seats"]
+    assert template.k_own_bot_values is kernels_contract.k_own_bot_values
+
+
+def _oracle(name: str, seed: int):
+    g = get_game(name)
+    return TroyesOracle(g, seed) if name == "troyes" else GreedyOracle(g, seed)
+
+
+def _games(name: str):
+    """(players, game seed) of the seeded games each test plays: every player count of the game,
+    two games of each."""
+    return [(n, 100 * n + k) for n in get_game(name).PLAYER_COUNTS for k in range(2)]
+
+
+@pytest.mark.parametrize("name", HEURISTIC_GAMES)
+def test_compiled_heuristic_chooses_what_the_python_one_chose(name):
+    """Finding: the bots decided in Python, one slot at a time in the batch path. Their compiled
+    kernels choose the same action as the Python bots at every decision of seeded games of every
+    player count, with the same draws from each bot's own stream (its words stay equal), Troyes'
+    decisions where a finished game is in reach of the search included."""
+    g = get_game(name)
+    decisions = 0
+    handed_back = 0
+    for players, seed in _games(name):
+        bots = [make_bot(name, "heuristic", 7 * seed + p) for p in range(players)]
+        oracles = [_oracle(name, 7 * seed + p) for p in range(players)]
+        assert all(isinstance(b, CompiledBot) for b in bots)
+        rng = np.random.default_rng(seed)
+        s = g.new_game(players, seed)
+        while not g.is_terminal(s):
+            p = g.current_player(s)
+            before = s.copy()
+            want = oracles[p].act(s)
+            got = bots[p].act(s)
+            assert got == want, (players, seed, decisions)
+            assert np.array_equal(bots[p].rng.words, oracles[p].rng.words)
+            assert np.array_equal(s, before)
+            decisions += 1
+            if rng.random() < 0.2:  # now and then another legal move, for more varied positions
+                got = int(rng.choice(np.flatnonzero(g.legal_mask(s))))
+            s = g.step(s, got)
+        handed_back += getattr(oracles[0], "handed_back", 0)
+    assert decisions > 300, decisions
+    if name == "troyes":  # the Python search decided these; the kernel scores finished games
+        assert handed_back > 0
+
+
+def test_troyes_chain_search_scores_finished_games_as_the_python_search():
+    """Finding: the compiled chain search handed every decision with a finished game in reach
+    back to a Python search. k_own_bot_values gives bit for bit the Python search's values of
+    every root action (tests/bot_oracles.py, no compiled search in it) at every decision of
+    games of 2-4 players, status 0 always, finished games in reach included."""
+    from troyes_env.engine.kernels import BOT_SCRATCH_F, BOT_SCRATCH_I, HEURISTIC, k_own_bot_values
+
+    g = get_game("troyes")
+    bi = np.zeros(BOT_SCRATCH_I, dtype=np.int64)
+    bf = np.zeros(BOT_SCRATCH_F)
+    bmask = np.zeros(g.NUM_ACTIONS, dtype=np.bool_)
+    work = np.zeros(max(1, g.GAME.spec.work_size), dtype=np.int64)
+    compared = with_end = 0
+    for players in (2, 3, 4):
+        oracle = TroyesOracle(g, players)
+        driver = make_bot("troyes", "random", players)
+        s = g.new_game(players, 40 + players)
+        while not g.is_terminal(s):
+            me = g.current_player(s)
+            legal = np.flatnonzero(g.legal_mask(s)).astype(np.int64)
+            probe = g.determinize(s, me, 1000 + compared)
+            want = oracle.search_values(probe, me, oracle.char_weights(s, me), legal)
+            got = np.full(len(legal), np.nan)
+            status = k_own_bot_values(
+                HEURISTIC, s, probe, g.TABLES, me, legal, got, bi, bf, bmask, work
+            )
+            assert status == 0
+            assert np.array_equal(got, want), (players, compared, got, want)
+            compared += 1
+            oracle._t = g.TABLES  # the search without scoring finished games: meets one?
+            with_end += oracle._compiled(probe, me, oracle.char_weights(s, me), legal, got) == 1
+            oracle._t = None
+            s = g.step(s, driver.act(s))
+    assert compared > 300 and with_end > 0, (compared, with_end)
+    assert k_own_bot_values(HEURISTIC + 1, s, s, g.TABLES, 0, legal, got, bi, bf, bmask, work) == 1
+
+
+# --- the batch path ---------------------------------------------------------------------------
+@pytest.mark.parametrize("name", HEURISTIC_GAMES)
+def test_batch_vec_env_plays_compiled_bots_without_python(name, monkeypatch):
+    """Finding: BatchVecEnv called each bot's Python `act` one slot at a time. With heuristic
+    opponents no bot's act runs at all (the engine plays them, every slot in one call), and each
+    step makes exactly one such call when no other agent is to act."""
+
+    def no_python(self, state):
+        raise AssertionError("a compiled bot decided in Python")
+
+    monkeypatch.setattr(CompiledBot, "act", no_python)
+    env = BatchVecEnv(name, n_envs=4, players=3, opponents="heuristic", seed=5)
+    calls = []
+    play_seats = env.engine.play_seats
+    monkeypatch.setattr(env.engine, "play_seats", lambda *a: calls.append(1) or play_seats(*a))
+    env.reset()
+    rng = np.random.default_rng(0)
+    steps = 0
+    for _ in range(60):
+        m = env.action_masks()
+        before = len(calls)
+        _obs, _r, dones, _i = env.step(np.array([rng.choice(np.flatnonzero(r)) for r in m]))
+        if not dones.any():
+            assert len(calls) - before == 1
+            steps += 1
+    assert steps > 0 and env.decisions > 60 * 4
+    assert (env.seat_codes[:, :3] != SEAT_CALLER).sum() == 4 * 2  # every opponent seat
+
+
+class _Replica(SingleSeatEnv):
+    """A single-seat env that plays the episodes a BatchVecEnv slot plays (SingleSeatEnv.start)."""
+
+    def follow(self, venv: BatchVecEnv, i: int) -> None:
+        ops = [
+            None
+            if spec is None
+            else make_agent(spec, venv.game_name, venv.players, int(venv.opponent_seeds[i, p]))
+            for p, spec in enumerate(venv.opponent_specs[i])
+        ]
+        assert self.start(int(venv.seats[i]), ops, venv.engine.game_seed(i))
+
+
+@pytest.mark.parametrize(
+    "name,players,pool",
+    [
+        ("village", 2, "heuristic"),
+        ("village", 4, "heuristic:3,py:tournament_agents:first_legal:1"),
+        ("troyes", 3, "heuristic"),
+        ("troyes", 4, "heuristic:3,py:tournament_agents:first_legal:1"),
+    ],
+)
+def test_batch_vec_env_with_bots_plays_the_single_seat_env_s_games(name, players, pool):
+    """The batch path is the single-seat env's game: with the same episode seeds (game, seat,
+    opponents) and the same learner actions (seeded random over the mask), each slot of a
+    BatchVecEnv with bot opponents (compiled, mixed with a Python agent) goes through the same
+    states after every step as a SingleSeatEnv, and its finished games end the same (final
+    observation, scores, reward, truncation)."""
+    B = 3
+    venv = BatchVecEnv(name, n_envs=B, players=players, opponents=pool, seed=11)
+    singles = [_Replica(name, players, pool, on_illegal="raise") for _ in range(B)]
+    obs = venv.reset()
+    for i, env in enumerate(singles):
+        env.follow(venv, i)
+    learner = [np.random.default_rng(i) for i in range(B)]
+    ended = 0
+    for _ in range(3000):
+        for i, env in enumerate(singles):
+            assert np.array_equal(venv.engine.states[i], env.state)
+            assert np.array_equal(obs[i], env._obs())
+        masks = venv.action_masks()
+        acts = np.array([int(learner[i].choice(np.flatnonzero(masks[i]))) for i in range(B)])
+        obs, rewards, dones, infos = venv.step(acts)
+        for i, env in enumerate(singles):
+            _o, r, term, trunc, info = env.step(int(acts[i]))
+            assert bool(dones[i]) == (term or trunc)
+            if dones[i]:
+                final_obs = env.game.observe(env.state, env.seat)
+                assert np.array_equal(infos[i]["terminal_observation"], final_obs)
+                assert infos[i]["outcome"]["scores"] == info["outcome"]["scores"]
+                assert infos[i]["TimeLimit.truncated"] == trunc
+                assert rewards[i] == np.float32(r)
+                assert venv.engine.game_seed(i) == batch_game_seed(11, i, venv.engine.games[i])
+                ended += 1
+                env.follow(venv, i)
+        if ended >= 2 * B:
+            break
+    assert ended >= 2 * B
+
+
+def test_compiled_bot_decisions_allocate_nothing():
+    """numba's runtime counts every allocation (NUMBA_NRT_STATS=1, in a fresh process). A
+    play_seats call allocates only when Python hands it its arguments, whatever the number of
+    bot decisions it makes: whole games of heuristic bots in every seat allocate exactly as a call
+    that finds every game over and makes none."""
+    import os
+    import subprocess
+    import sys
+
+    code = """
+import numpy as np
+from numba.core.runtime import rtsys
+from core.bots import bot_names, make_bot
+from core.registry import game_names, get_game
+for name in game_names():
+    if "heuristic" not in bot_names(name):
+        continue
+    g = get_game(name)
+    n = max(g.PLAYER_COUNTS)
+    eng = g.make_batch(3, n, seed=1, observe=False)
+    mp = eng.spec.max_players
+    codes = np.full((3, mp), make_bot(name, "heuristic").batch_code, dtype=np.int64)
+    rngs = np.ones((3, mp, 4), dtype=np.int64)
+    moves = np.zeros(3, dtype=np.int64)
+    idx = np.arange(3, dtype=np.int64)
+    eng.play_seats(idx, codes, rngs, moves)  # loads the compiled code: whole games
+    eng.reset(2)
+    counts = []
+    for _ in range(2):  # whole games of bots, then no decision at all
+        before = rtsys.get_allocation_stats().alloc
+        eng.play_seats(idx, codes, rngs, moves)
+        counts.append(rtsys.get_allocation_stats().alloc - before)
+        print(name, int(moves.sum()), counts[-1])
+"""
+    root = Path(__file__).resolve().parents[2]
+    path = os.pathsep.join(p for p in (str(root), os.environ.get("PYTHONPATH", "")) if p)
+    env = dict(os.environ, NUMBA_NRT_STATS="1", PYTHONPATH=path)
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True, timeout=600
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    lines = [x.split() for x in out.stdout.split("\n") if x]
+    assert len(lines) == 2 * len(HEURISTIC_GAMES), out.stdout
+    for played, idle in zip(lines[::2], lines[1::2], strict=True):
+        assert int(played[1]) > 100 and int(idle[1]) == 0, out.stdout  # whole games, then none
+        assert played[2] == idle[2], out.stdout
