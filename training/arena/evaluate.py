@@ -19,22 +19,17 @@ For ratings, stored games and replays use training.arena.tournament.
 Every result carries RULES_DATA_HASH: the rules data is provisional, and a result holds for that
 hash only. --workers plays the same games, unless an agent plays on a clock (`mcts:time=S`):
 then the first line and the table say that the results depend on the machine and on --workers.
-Worker processes end with the command, however it ends (die_with_driver, shared with
-training.arena.tournament); a refusal of bad arguments is one line (OneLineParser).
+Worker processes end with the command, however it ends (training.arena.workers); a refusal of
+bad arguments is one line (training.arena.cli).
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import ctypes
-import ctypes.util
 import datetime as _dt
 import json
 import os
-import signal
 import sys
-import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -54,7 +49,9 @@ from core.registry import (
 from core.returns import compute_returns
 from training.agents.checkpoint import CheckpointError, library_version
 from training.agents.registry import checkpoint_sidecar, machine_dependent, make_agent
+from training.arena.cli import OneLineParser
 from training.arena.ratings import wilson_interval
+from training.arena.workers import die_with_driver
 
 PROVISIONAL_NOTE = (
     "Rules data is PROVISIONAL (many values are reconstructed, see the rules "
@@ -92,41 +89,6 @@ def machine_notice(clocked: list[str]) -> str | None:
         return None
     verb = "plays" if len(clocked) == 1 else "play"
     return MACHINE_NOTICE.format(agents=", ".join(clocked), verb=verb)
-
-
-PR_SET_PDEATHSIG = 1  # prctl(2): the signal this process gets when its parent ends
-WATCH_SECONDS = 0.5  # how often a worker's watchdog thread checks its parent
-
-
-def die_with_driver(driver: int) -> None:
-    """A process-pool worker's initializer (`initargs=(os.getpid(),)` from the driver): end this
-    worker when the driver that started it ends, however it ends (SIGKILL and the out-of-memory
-    killer included), instead of waiting on its pipe for ever. On Linux the kernel kills it with
-    the driver (prctl PR_SET_PDEATHSIG, through ctypes); everywhere a daemon thread checks every
-    WATCH_SECONDS that its parent is still the driver (an orphan's parent changes) and exits
-    otherwise. A driver that died before this ran is caught at once."""
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError, AttributeError):  # no libc or no prctl: the thread
-            libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
-            libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
-    if os.getppid() != driver:
-        os._exit(1)
-    threading.Thread(target=_watch_driver, args=(driver,), name="watch-driver", daemon=True).start()
-
-
-def _watch_driver(driver: int) -> None:
-    while os.getppid() == driver:
-        time.sleep(WATCH_SECONDS)
-    os._exit(1)  # the driver is gone: nobody will read what this worker plays
-
-
-class OneLineParser(argparse.ArgumentParser):
-    """An ArgumentParser whose refusals are one line on stderr, `PROG: error: MESSAGE (--help
-    lists the options)`, exit status 2, without argparse's usage lines before it."""
-
-    def error(self, message: str):
-        text = " ".join(str(message).split("\n"))
-        self.exit(2, f"{self.prog}: error: {text} (--help lists the options)\n")
 
 
 def seat_rotation(n_agents: int, rotation: int) -> list[int]:

@@ -35,7 +35,8 @@ import numpy as np
 
 from core.registry import get_game
 from core.rules_file import RulesFileError, rules_file_data
-from training.arena.evaluate import OneLineParser, standing
+from training.arena.cli import OneLineParser
+from training.arena.evaluate import standing
 from training.arena.store import BadGameError, GameRecord, GameStore, StoreError, state_check
 
 PROG = "python -m training.arena.replay"

@@ -47,17 +47,12 @@ from core.rules_file import load_rules_file
 from training.agents.checkpoint import CheckpointError, library_version
 from training.agents.registry import AgentSpecError, agent_fingerprint, make_agent
 from training.arena import ray_backend
-from training.arena.evaluate import (
-    OneLineParser,
-    clocked_agents,
-    die_with_driver,
-    machine_notice,
-    resolve_game,
-    rules_note,
-)
+from training.arena.cli import OneLineParser
+from training.arena.evaluate import clocked_agents, machine_notice, resolve_game, rules_note
 from training.arena.jobs import Job, play_chunk, seed_of
 from training.arena.ray_backend import WorkerLostError
 from training.arena.store import GameRecord, GameStore, StoreError
+from training.arena.workers import die_with_driver
 
 
 def _h32(text: str) -> int:
@@ -170,8 +165,8 @@ def run_jobs(
 ) -> int:
     """Play the jobs the store lacks and write each finished chunk of games in one transaction.
 
-    With `workers` > 1 a process pool plays chunks (its workers end with this process, however it
-    ends: evaluate.die_with_driver); a killed worker stops the run with BrokenProcessPool after
+    With `workers` > 1 a process pool plays chunks (its workers end with this process, however
+    it ends: training.arena.workers); a killed worker stops the run with BrokenProcessPool after
     every chunk finished before it is stored. `backend="ray"`: Ray tasks play the chunks
     (training.arena.ray_backend; `address`: a running cluster, default a local instance; `workers`:
     the most tasks at once, None: the cluster's CPUs); a task that fails for good stops the run with

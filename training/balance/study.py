@@ -44,7 +44,8 @@ from core.registry import GameNotAvailableError, game_names, get_game
 from core.rules_file import load_rules_file
 from training.agents.checkpoint import CheckpointError
 from training.arena import ray_backend
-from training.arena.evaluate import OneLineParser, clocked_agents, machine_notice
+from training.arena.cli import OneLineParser
+from training.arena.evaluate import clocked_agents, machine_notice
 from training.arena.ray_backend import WorkerLostError, check_backend
 from training.arena.store import StoreError
 from training.arena.tournament import add_backend_arguments, json_default, run_tournament

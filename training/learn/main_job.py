@@ -22,7 +22,8 @@ from typing import Any
 
 from core.registry import default_game, game_names
 from training.agents.checkpoint import CheckpointError
-from training.arena.evaluate import OneLineParser, evaluate
+from training.arena.cli import OneLineParser
+from training.arena.evaluate import evaluate
 from training.learn.train import TrainConfig, train
 
 

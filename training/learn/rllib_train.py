@@ -41,7 +41,8 @@ from core.registry import check_players, default_game, game_names, get_game
 from core.returns import RETURN_KINDS
 from training.agents.checkpoint import library_version
 from training.agents.rllib_agent import RAY_DIR, module_actor_arrays, write_rllib_checkpoint
-from training.arena.evaluate import OneLineParser, evaluate, rules_note
+from training.arena.cli import OneLineParser
+from training.arena.evaluate import evaluate, rules_note
 from training.learn.train import TrainConfig
 
 EXTRA_HINT = 'needs the optional extra: pip install -e ".[ray]"'

@@ -35,7 +35,8 @@ from training.agents.checkpoint import (
     read_sidecar,
     save_checkpoint,
 )
-from training.arena.evaluate import OneLineParser, rules_note
+from training.arena.cli import OneLineParser
+from training.arena.evaluate import rules_note
 from training.arena.progress import EVERY_S, interactive, progress_line
 from training.learn.env import SingleSeatEnv, parse_pool
 

@@ -13,7 +13,7 @@ import signal
 import sys
 
 from core.registry import GameNotAvailableError, get_game
-from training.arena.evaluate import OneLineParser
+from training.arena.cli import OneLineParser
 from training.arena.store import GameStore, StoreError
 
 
