@@ -62,7 +62,7 @@ from core.errors import (
     StateFormatError,
 )
 from core.layout import Layout
-from core.registry import register_pettingzoo
+from core.registry import integer_arg, register_pettingzoo
 from core.returns import RETURN_KINDS, compute_returns
 from core.rng import rng_seed, split_seed
 
@@ -316,12 +316,7 @@ class Game:
 
     def _seed_arg(self, seed) -> int:
         """`seed` as an int: any integer (Python or NumPy), not a bool; else ValueError."""
-        if not isinstance(seed, bool):
-            try:
-                return operator.index(seed)
-            except TypeError:
-                pass
-        raise ValueError(f"{self.name}: seed must be an integer, got {seed!r}")
+        return integer_arg(seed, f"{self.name}: seed")
 
     # --- the game -----------------------------------------------------------------------------
 
