@@ -84,6 +84,12 @@ TARGETS = [
         "rollout_steps_per_s",
     ),
     (
+        "learn: the default run's learner steps/s >= 4x the settings it replaced",
+        "learn:{g} default run, new settings",
+        "learn:{g} default run, settings before",
+        4.0,
+    ),
+    (
         "search: engine decisions/s inside search >= 50% of compiled B=1 random play",
         "search:{g} mcts iters=1000, random rollouts",
         "search:{g} random play B=1 (reference)",
@@ -98,7 +104,18 @@ TARGETS = [
         "<=",
     ),
 ]
-GROUPS = ("compiled", "batch-py", "api", "aec", "gym", "memory", "scaling", "ppo", "search")
+GROUPS = (
+    "compiled",
+    "batch-py",
+    "api",
+    "aec",
+    "gym",
+    "memory",
+    "scaling",
+    "ppo",
+    "learn",
+    "search",
+)
 PAIRED_ROUNDS = 5  # rounds of the alternating re-measurement of each ratio target (full run)
 
 
@@ -400,6 +417,24 @@ def ppo_rows(b: Bench, g: str, players: int):
         )
 
 
+def learn_rows(b: Bench, g: str, players: int):
+    try:
+        from benchmarks.learn import learn_throughput
+    except ImportError as e:
+        b.skip("learn", f"{g} default run", "ours", f"needs training/sb3-contrib: {e}")
+        return
+    for settings in ("before", "new"):
+        b.row(
+            "learn",
+            f"{g} default run, {'settings before' if settings == 'before' else 'new settings'}",
+            "ours",
+            lambda s, settings=settings: learn_throughput(g, players, settings, s),
+            threads=1 if settings == "before" else 2,
+            note="learner steps/s of learn() (rollouts + PPO updates) of the game's default run "
+            "(benchmarks/learn.py: what 'settings before' means)",
+        )
+
+
 # --- the run ------------------------------------------------------------------------------
 def machine_info() -> dict:
     info = engine_speed.machine_info()
@@ -587,6 +622,8 @@ def run(
             scaling_rows(b, g, players)
         if "ppo" in groups and not (quick or skip_ppo):
             ppo_rows(b, g, players)
+        if "learn" in groups and not (quick or skip_ppo):
+            learn_rows(b, g, players)
     if "search" in groups:
         search_rows(b, games, players, quick)
 
@@ -720,7 +757,9 @@ def parser() -> argparse.ArgumentParser:
     )
     ap.add_argument("--players", type=int, default=4, choices=[2, 3, 4])
     ap.add_argument("--seconds", type=float, default=None, help="seconds per row")
-    ap.add_argument("--no-ppo", action="store_true", help="skip the MaskablePPO rows")
+    ap.add_argument(
+        "--no-ppo", action="store_true", help="skip the MaskablePPO rows (groups ppo and learn)"
+    )
     ap.add_argument(
         "--groups",
         default=",".join(GROUPS),

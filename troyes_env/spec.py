@@ -68,6 +68,6 @@ SPEC = GameSpec(
     rules_keys="troyes_env.rules_keys",
     # docs/training.md "The default run": about 5 minutes of training on 2 CPU cores; the mix
     # leans on `heuristic`, which taught the most per minute in the measured runs
-    default_run={"timesteps": 450_000, "opponents": "random:0.1,heuristic:0.5,self:0.4"},
+    default_run={"timesteps": 2_000_000, "opponents": "random:0.1,heuristic:0.5,self:0.4"},
     stats="troyes_env.stats",  # what a balance study reads beyond the scores
 )

@@ -67,7 +67,7 @@ SPEC = GameSpec(
     rules_keys="village_env.rules_keys",
     # docs/training.md "The default run": about 5 minutes of training on 2 CPU cores; the mix
     # leans on `heuristic`, which taught the most per minute in the measured runs
-    default_run={"timesteps": 300_000, "opponents": "random:0.1,heuristic:0.5,self:0.4"},
+    default_run={"timesteps": 3_500_000, "opponents": "random:0.1,heuristic:0.5,self:0.4"},
     view="village_env.view",  # the viewer's position JSON and page drawing
     tiebreak_labels=("customers", "living"),  # rules §5.3 tie-breakers, in order
     stats="village_env.stats",  # what a balance study reads beyond the scores

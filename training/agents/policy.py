@@ -29,6 +29,20 @@ def masked_probs(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return p / p.sum()
 
 
+def sample_masked(logits: np.ndarray, masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One action per row of (k, N) logits, sampled from the softmax over that row's legal
+    actions, with one uniform per row from `rng`: row j gives exactly what
+    `rng.choice(N, p=masked_probs(logits[j], masks[j]))` gives, in one numpy pass."""
+    z = np.where(masks, logits.astype(np.float64), -np.inf)
+    z -= z.max(axis=1, keepdims=True)
+    p = np.exp(z)
+    p /= p.sum(axis=1, keepdims=True)
+    cdf = np.cumsum(p, axis=1)
+    cdf /= cdf[:, -1:]
+    u = rng.random(len(p))
+    return np.minimum((cdf <= u[:, None]).sum(axis=1), p.shape[1] - 1)
+
+
 class PolicyAgent:
     """A trained actor run in numpy: argmax (deterministic) or sampled from its own generator."""
 

@@ -30,8 +30,9 @@ from core.batch import SEAT_CALLER, SEAT_RANDOM
 from core.bots import CompiledBot
 from core.registry import default_game, get_game
 from core.returns import RETURN_KINDS
-from training.agents.policy import PolicyAgent, masked_probs, mlp_logits
+from training.agents.policy import PolicyAgent, mlp_logits, sample_masked
 from training.agents.registry import make_agent
+from training.arena.evaluate import win_shares
 from training.learn.env import parse_pool
 
 
@@ -53,6 +54,8 @@ class BatchVecEnv(VecEnv):
         reward_kind: str = "win_loss",
         seed: int = 0,
         opponent_deterministic: bool = False,
+        batched_bots: bool = True,
+        threads: int | None = None,
     ):
         if reward_kind not in RETURN_KINDS:
             raise ValueError(f"reward_kind must be one of {RETURN_KINDS}, got {reward_kind!r}")
@@ -63,8 +66,9 @@ class BatchVecEnv(VecEnv):
         self.players = int(players)
         self.reward_kind = reward_kind
         self.opponent_deterministic = opponent_deterministic
+        self.batched_bots = bool(batched_bots)  # False: compiled bots too play per slot (`act`)
         self.engine = self.game.make_batch(
-            n_envs, players, seed=seed, reward_kind=reward_kind, observe=False
+            n_envs, players, seed=seed, reward_kind=reward_kind, observe=False, threads=threads
         )
         self.render_mode = None
         obs_space = spaces.Box(-np.inf, np.inf, (self.game.OBS_SIZE,), np.float32)
@@ -131,7 +135,7 @@ class BatchVecEnv(VecEnv):
                     seed = int(self._rng.integers(2**62))
                     self.opponent_specs[i][p], self.opponent_seeds[i, p] = spec, seed
                     ag = self._make_agent(spec, seed)
-                    if isinstance(ag, CompiledBot):  # played by the engine, from its stream
+                    if self.batched_bots and isinstance(ag, CompiledBot):  # by the engine
                         self.seat_codes[i, p] = ag.batch_code
                         self.bot_rngs[i, p] = ag.rng.words
                     else:
@@ -179,9 +183,7 @@ class BatchVecEnv(VecEnv):
             if self.opponent_deterministic:
                 self._actions[sl] = np.argmax(np.where(masks, logits, -np.inf), axis=1)
             else:
-                for j, i in enumerate(sl):
-                    p = masked_probs(logits[j], masks[j])
-                    self._actions[i] = int(self._rng.choice(len(p), p=p))
+                self._actions[sl] = sample_masked(logits, masks, self._rng)
         eng.step(self._actions, idx=idx, auto_reset=False)
         self.decisions += len(idx)
 
@@ -219,9 +221,13 @@ class BatchVecEnv(VecEnv):
                 "terminal_observation": g.observe(s, seat),
                 "TimeLimit.truncated": trunc,
                 "seat": seat,
-                "outcome": {
+                "outcome": {  # as training.learn.env.SingleSeatEnv reports it
                     "win_loss": float(g.returns(s)[seat]),
+                    "win_share": float(win_shares(g, s)[seat]),
                     "scores": [int(x) for x in g.scores(s)],
+                    "seat": seat,
+                    "opponents": [o for o in self.opponent_specs[i] if o is not None],
+                    "truncated": trunc,
                 },
             }
         self.episodes_done_last = len(over)

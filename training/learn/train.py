@@ -41,6 +41,10 @@ from training.arena.progress import EVERY_S, interactive, progress_line
 from training.learn.env import SingleSeatEnv, parse_pool
 
 VEC_KINDS = ("dummy", "subproc", "batch")
+VALIDATE_DISTRIBUTIONS = False  # torch's argument checks while training (see train)
+BATCHED_BOTS = True  # compiled bots play every slot in one call (False: one slot at a time)
+SB3_PARTS = True  # training.learn.sb3_parts' policy and buffer (False: sb3-contrib's own)
+# (benchmarks.learn switches these three to time the settings today's defaults replaced)
 SELF = "self"  # the opponent-pool entry that stands for "a frozen past snapshot of the learner"
 
 # The generic default run, for a game whose spec names none (GameSpec.default_run; Village's and
@@ -74,22 +78,23 @@ class TrainConfig:
     out: str | None = None  # None: runs/<game>-<players>p
     opponents: str | None = None  # None: the game's default run (default_run)
     reward: str = "margin"
-    n_envs: int = 8
+    n_envs: int = 256
     vec: str = "batch"  # "batch" (BatchVecEnv), "dummy" (one process), "subproc" (one per env)
-    n_steps: int = 512  # per env, per rollout
-    batch_size: int = 512
-    n_epochs: int = 4
-    learning_rate: float = 3e-4
+    n_steps: int = 32  # per env, per rollout (a rollout: n_envs x n_steps learner steps)
+    batch_size: int = 2048
+    n_epochs: int = 2
+    learning_rate: float = 1e-3
     gamma: float = 0.997
     gae_lambda: float = 0.95
     ent_coef: float = 0.01
     net_arch: list[int] = field(default_factory=lambda: [128, 128])
     pool_size: int = 8  # most recent snapshots the "self" opponents are drawn from
-    snapshot_every: int = 25_000
-    checkpoint_every: int = 100_000
+    snapshot_every: int = 100_000
+    checkpoint_every: int = 500_000
     device: str = "auto"
     init_from: str | None = None  # start from this checkpoint's weights (then count on from it)
-    torch_threads: int = 1  # more threads only help on an idle many-core machine
+    torch_threads: int = 2  # torch threads of the PPO updates (rollouts use one; see train)
+    engine_threads: int = 1  # numba threads of the batch engine (--vec batch)
     progress_bar: bool = True
     tensorboard: bool = True
 
@@ -117,6 +122,7 @@ class TrainConfig:
             "n_envs",
             "n_steps",
             "torch_threads",
+            "engine_threads",
             "batch_size",
             "n_epochs",
             "pool_size",
@@ -265,7 +271,18 @@ def _self_play_callback():
                 self.checkpoint()
             return True
 
+        def _on_rollout_start(self) -> None:
+            # Rollouts interleave torch's small forward passes with the compiled engine: a
+            # second torch thread there only waits for work. The PPO update's minibatches are
+            # large matrix products, where it pays (about 1.8x on 2 cores).
+            import torch
+
+            torch.set_num_threads(1)
+
         def _on_rollout_end(self) -> None:
+            import torch
+
+            torch.set_num_threads(self.cfg.torch_threads)  # the update that follows
             row = {
                 "timesteps": self.num_timesteps,
                 "episodes": self.episodes,
@@ -317,11 +334,23 @@ def train(cfg: TrainConfig, resume: bool = False) -> dict[str, Any]:
     from threadpoolctl import threadpool_limits
 
     cfg.validate()
-    # numpy's BLAS gets the torch thread count too: the frozen snapshots' forward passes are
-    # tiny matrix products, and a second OpenBLAS thread competing with torch on a 2-core box
-    # made a Troyes --vec batch run 1.7x slower (248 vs 412 env steps/s, 2026-11-30).
-    with threadpool_limits(limits=cfg.torch_threads, user_api="blas"):
-        return _train(cfg, resume)
+    import torch.distributions
+
+    # torch checks every distribution's arguments when it builds one: MaskablePPO builds one per
+    # vector step and per minibatch, and the checks cost as much as the sampling. The masks and
+    # logits come from our own code, so the checks are off while training.
+    validate = torch.distributions.Distribution._validate_args
+    threads = torch.get_num_threads()
+    torch.distributions.Distribution.set_default_validate_args(VALIDATE_DISTRIBUTIONS)
+    try:
+        # numpy's BLAS gets one thread: the frozen snapshots' forward passes during rollouts are
+        # tiny matrix products, and a second OpenBLAS thread competing with torch on a 2-core box
+        # made a Troyes --vec batch run 1.7x slower (248 vs 412 env steps/s, 2026-11-30).
+        with threadpool_limits(limits=1, user_api="blas"):
+            return _train(cfg, resume)
+    finally:
+        torch.distributions.Distribution.set_default_validate_args(validate)
+        torch.set_num_threads(threads)
 
 
 def _train(cfg: TrainConfig, resume: bool) -> dict[str, Any]:
@@ -333,7 +362,9 @@ def _train(cfg: TrainConfig, resume: bool) -> dict[str, Any]:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
-    torch.set_num_threads(cfg.torch_threads)
+    from training.learn.sb3_parts import FlatRolloutBuffer, MaskedPolicy
+
+    torch.set_num_threads(1)  # rollouts: one thread (SelfPlayCallback switches for the updates)
     game = get_game(cfg.game)
     run = Path(cfg.out)
     device = resolve_device(cfg.device)
@@ -357,7 +388,16 @@ def _train(cfg: TrainConfig, resume: bool) -> dict[str, Any]:
     if cfg.vec == "batch":  # B games in the compiled batch engine (core.batch, DESIGN D8)
         from training.learn.batch_vec_env import BatchVecEnv  # imports SB3
 
-        venv = BatchVecEnv(cfg.game, cfg.n_envs, cfg.players, bots_only, cfg.reward, cfg.seed)
+        venv = BatchVecEnv(
+            cfg.game,
+            cfg.n_envs,
+            cfg.players,
+            bots_only,
+            cfg.reward,
+            cfg.seed,
+            batched_bots=BATCHED_BOTS,
+            threads=cfg.engine_threads,
+        )
     elif cfg.vec == "subproc" and cfg.n_envs > 1:
         venv = SubprocVecEnv(fns)
     else:
@@ -383,8 +423,9 @@ def _train(cfg: TrainConfig, resume: bool) -> dict[str, Any]:
     else:
         torch.manual_seed(cfg.seed)
         model = MaskablePPO(
-            "MlpPolicy",
+            MaskedPolicy if SB3_PARTS else "MlpPolicy",
             venv,
+            rollout_buffer_class=FlatRolloutBuffer if SB3_PARTS else None,
             learning_rate=cfg.learning_rate,
             n_steps=cfg.n_steps,
             batch_size=cfg.batch_size,
@@ -500,7 +541,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="start from a checkpoint's weights (--timesteps counts on from it)",
     )
     p.add_argument("--device", help="auto (GPU when present), cpu or cuda; default auto")
-    p.add_argument("--torch-threads", type=int, help="torch CPU threads, default 1")
+    p.add_argument(
+        "--torch-threads",
+        type=int,
+        help=f"torch CPU threads of the PPO updates (rollouts use one), default {d.torch_threads}",
+    )
+    p.add_argument(
+        "--engine-threads",
+        type=int,
+        help=f"numba threads of the batch engine, default {d.engine_threads} (more than one "
+        "compiles its parallel loops on first use)",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--no-tensorboard", action="store_true", help="no TensorBoard logs")
     return p
@@ -522,7 +573,14 @@ def config_from_args(args: argparse.Namespace) -> tuple[TrainConfig, bool]:
                 f"--resume {run}: not a training run folder (no config.json/state.json)"
             )
         saved = json.loads((run / "config.json").read_text())
-        allowed = {"timesteps", "device", "torch_threads", "progress_bar", "tensorboard"}
+        allowed = {
+            "timesteps",
+            "device",
+            "torch_threads",
+            "engine_threads",
+            "progress_bar",
+            "tensorboard",
+        }
         clash = sorted(k for k in given if k not in allowed and given[k] != saved.get(k))
         if clash:
             raise ValueError(f"--resume keeps the run's settings; cannot change {', '.join(clash)}")

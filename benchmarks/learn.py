@@ -1,0 +1,90 @@
+"""The default training run's learner speed: today's defaults against the settings they replaced.
+
+`learn_throughput(game, players, "new")` runs `training.learn.train` with the game's default run
+(its opponent pool, the current TrainConfig defaults) and reports learner steps per second of
+`learn()` (rollouts and PPO updates; model set-up and the first, compiling rollout not timed).
+`"before"` runs the same default run with the settings the defaults replaced (`BEFORE`): 8 games
+per vector step, rollouts of 512 steps, minibatches of 512, 4 epochs, learning rate 3e-4, one
+torch thread,
+sb3-contrib's own policy and rollout buffer, torch's distribution checks on, and the bot
+opponents played one slot at a time through their `act` (as a Python bot was). Those bots are
+the compiled ones, which decide faster than the Python bots did, so the ratio understates the
+gain over the old code.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import tempfile
+import time
+from pathlib import Path
+
+import training.learn.train as train_mod
+from training.learn.train import TrainConfig, train
+
+SETTINGS = ("before", "new")
+# the TrainConfig values of the defaults this benchmark compares against
+BEFORE = {
+    "n_envs": 8,
+    "n_steps": 512,
+    "batch_size": 512,
+    "n_epochs": 4,
+    "learning_rate": 3e-4,
+    "torch_threads": 1,
+    "snapshot_every": 25_000,
+    "checkpoint_every": 100_000,
+}
+# and how they ran: train.py's switches for sb3-contrib's own policy and rollout buffer, torch's
+# distribution checks and the bot opponents played one slot at a time
+BEFORE_SWITCHES = {"SB3_PARTS": False, "VALIDATE_DISTRIBUTIONS": True, "BATCHED_BOTS": False}
+
+
+@contextlib.contextmanager
+def _switches(settings: str):
+    saved = {k: getattr(train_mod, k) for k in BEFORE_SWITCHES}
+    if settings == "before":
+        for k, v in BEFORE_SWITCHES.items():
+            setattr(train_mod, k, v)
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            setattr(train_mod, k, v)
+
+
+def config(game: str, players: int, settings: str, timesteps: int, out: str) -> TrainConfig:
+    """The default run of `game` with `settings` ("before" or "new"), `timesteps` long."""
+    if settings not in SETTINGS:
+        raise ValueError(f"settings must be one of {SETTINGS}, got {settings!r}")
+    extra = BEFORE if settings == "before" else {}
+    return TrainConfig(
+        game=game,
+        players=players,
+        timesteps=timesteps,
+        out=out,
+        progress_bar=False,
+        tensorboard=False,
+        **extra,
+    )
+
+
+def learn_throughput(game: str, players: int, settings: str, seconds: float) -> dict:
+    """Learner steps/s of the default run with `settings` over about `seconds` of `learn()`
+    (at least two rollouts after a first, untimed one)."""
+    probe = config(game, players, settings, 1, "-")
+    rollout = probe.n_envs * probe.n_steps
+    with tempfile.TemporaryDirectory() as d, _switches(settings):
+        # one rollout and update first: compiles or loads the engine, warms torch
+        first = train(config(game, players, settings, rollout, str(Path(d, "warm"))))
+        rate = first["env_steps_per_s"]
+        n = max(2, round(seconds * rate / rollout))
+        t0 = time.perf_counter()
+        s = train(config(game, players, settings, n * rollout, str(Path(d, "run"))))
+        total = time.perf_counter() - t0
+    return {
+        "decisions_per_s": s["env_steps_per_s"],
+        "games_per_s": None,
+        "learner_steps": s["timesteps"],
+        "learn_seconds": s["wall_s"],
+        "call_seconds": round(total, 2),
+    }
