@@ -96,11 +96,16 @@ def plot(res: dict, path: Path) -> None:
             fmt="o", color=c, capsize=3,
         )  # fmt: skip
     n = res["runs"][0]["evaluations"]["heuristic"]["games"]
+    seeds = ", ".join(
+        f"{k}: {sum(r['settings'] == k for r in res['runs'])} training seeds"
+        for k in ("before", "new")
+        if any(r["settings"] == k for r in res["runs"])
+    )
     ax.set_xlabel("seconds of training (2 CPU cores)")
     ax.set_ylabel("win rate against heuristic")
     ax.set_ylim(0, 1.02)
     ax.set_title(
-        f"{res['game']}, 2 players: default run, settings before vs new\n"
+        f"{res['game']}, 2 players: default run, settings before vs new ({seeds})\n"
         f"lines: rolling win rate of the last 200 training games; dots: final evaluation, "
         f"N={n} games, 95% Wilson; rules {res['rules_data_hash']}",
         fontsize=8,

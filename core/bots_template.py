@@ -138,9 +138,8 @@ def bot_choice(code, s, T, n, mask, rng, work, states, masks, legal, val, keys, 
 
 
 @jit(parallel=True)
-def play_seats(idx, codes, states, masks, works, rngs, bot_rngs, T, n, players, moves,
-               b_states, b_masks, b_legal, b_val, b_keys, b_proj, b_ret, b_tmp, b_bi,
-               b_bf):  # fmt: skip
+def play_seats(idx, codes, states, masks, works, rngs, bot_rngs, T, n, players, moves, b_states,
+               b_masks, b_legal, b_val, b_keys, b_proj, b_ret, b_tmp, b_bi, b_bf):  # fmt: skip
     """In each slot i of idx, play while the seat p to act is one the engine plays itself and the
     game is not over: codes[i, p] == SEAT_RANDOM, a uniform legal action from the slot's
     random-play stream rngs[i] (core.agents.pick_legal); codes[i, p] >= 0, bot_choice of that

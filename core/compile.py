@@ -13,9 +13,8 @@ compiled signatures are exactly the ones real calls use:
     api     the public API: a seeded random game with observe / legal_mask / step, then scores,
             returns, invariants, to_bytes / from_bytes (which validates), determinize (every
             program that plays the game needs it; its first call compiles or loads it)
-    batch   the batch engine's loops (make_batch; training's default VecEnv), the compiled
-            bots' among them (BatchEngine.play_seats): their one-thread twins, and the parallel
-            loops too where numba may use more than one thread (NUMBA_NUM_THREADS)
+    batch   the batch engine's parallel loops (make_batch; training's default VecEnv), the
+            compiled bots' among them (BatchEngine.play_seats)
     search  the search agent's loops (the `mcts` agent)
     bots    the baseline bots (`random`, `heuristic` and the game's own: core.bots)
 """
@@ -28,11 +27,10 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
-import numba
 import numpy as np
 
 from core import jit as _jit
-from core.batch import MIN_SLOTS_PER_THREAD, SEAT_RANDOM
+from core.batch import SEAT_RANDOM
 from core.bots import bot_names, make_bot
 from core.registry import game_names, game_packages
 from core.search import MCTSAgent
@@ -62,19 +60,15 @@ def _api(pkg: str) -> None:
 
 def _batch(pkg: str) -> None:
     g = importlib.import_module(pkg)
-    sizes = [2]  # one thread: the loops' serial twins
-    if numba.config.NUMBA_NUM_THREADS > 1:  # batches large enough for threads: parallel loops
-        sizes.append(2 * MIN_SLOTS_PER_THREAD)
-    for size in sizes:
-        eng = g.make_batch(size, num_players=min(g.PLAYER_COUNTS), seed=0)
-        eng.step(eng.random_actions())
-        eng.random_play(20)
-        eng.observe(eng.players)
-        eng.over()
-        idx = np.arange(eng.B, dtype=np.int64)
-        codes = np.full((eng.B, eng.spec.max_players), SEAT_RANDOM, dtype=np.int64)
-        bot_rngs = np.ones((eng.B, eng.spec.max_players, 4), dtype=np.int64)
-        eng.play_seats(idx, codes, bot_rngs, np.zeros(eng.B, dtype=np.int64))
+    eng = g.make_batch(2, num_players=min(g.PLAYER_COUNTS), seed=0)
+    eng.step(eng.random_actions())
+    eng.random_play(20)
+    eng.observe(eng.players)
+    eng.over()
+    idx = np.arange(eng.B, dtype=np.int64)
+    codes = np.full((eng.B, eng.spec.max_players), SEAT_RANDOM, dtype=np.int64)
+    bot_rngs = np.ones((eng.B, eng.spec.max_players, 4), dtype=np.int64)
+    eng.play_seats(idx, codes, bot_rngs, np.zeros(eng.B, dtype=np.int64))
 
 
 def _search(pkg: str) -> None:

@@ -233,7 +233,7 @@ NOTICE_AFTER_S = 1.0  # a compile still running after this long is announced (0:
 # what the compiled code of a module is for, by module name after the package
 _WHAT = {
     "engine.api": "the rules engine behind the public API (new_game, step, ...)",
-    "engine.batch_loops": "the batch engine's loops (make_batch, training)",
+    "engine.batch_loops": "the batch engine's parallel loops (make_batch, training)",
     "engine.search_loops": "the search agent's loops (mcts)",
     "engine.kernels": "the engine kernels of the bots and the search",
 }

@@ -1,11 +1,6 @@
 """What makes the learner fast changes nothing it computes: the masked distribution, the batched
-snapshot sampling, the serial twins of the batch loops, the learning curve per opponent kind, the
-thread and validation switches of a training run."""
-
-import json
-import os
-import subprocess
-import sys
+snapshot sampling, the engine's thread count, the learning curve per opponent kind, the thread and
+validation switches of a training run."""
 
 import numpy as np
 import pytest
@@ -14,7 +9,6 @@ from sb3_contrib.common.maskable.distributions import MaskableCategorical
 
 import training.learn.train as tr
 from core.batch import use_threads_for
-from core.codegen import SERIAL, serial_twins
 from core.registry import game_names, get_game
 from training.agents.policy import masked_probs, sample_masked
 from training.learn.batch_vec_env import BatchVecEnv
@@ -70,38 +64,6 @@ def test_sample_masked_is_rng_choice_row_by_row():
         assert sample_masked(logits, masks, batched).tolist() == want
 
 
-def test_serial_twins_of_a_parallel_function():
-    src = (
-        "@jit(parallel=True)\n"
-        "def f(idx, out):\n"
-        '    """Doc."""\n'
-        "    for j in prange(idx.shape[0]):\n"
-        "        out[idx[j]] = 1\n"
-        "\n\n"
-        "@jit\n"
-        "def g(x):\n"
-        "    return x\n"
-    )
-    twins = serial_twins(src)
-    assert f"def f{SERIAL}(idx, out):" in twins and "@jit\n" in twins
-    assert "parallel" not in twins and f"def g{SERIAL}" not in twins
-
-
-@pytest.mark.parametrize("game", game_names())
-def test_every_parallel_batch_loop_has_its_serial_twin(game):
-    spec = get_game(game).GAME.batch_spec()
-    for module in (spec.loops, spec.bots):
-        parallel = [
-            name
-            for name, f in vars(module).items()
-            if getattr(f, "targetoptions", {}).get("parallel")
-        ]
-        assert parallel, module.__name__
-        for name in parallel:
-            twin = getattr(module, name + SERIAL)
-            assert not twin.targetoptions.get("parallel")
-
-
 @pytest.mark.parametrize("game", game_names())
 def test_one_thread_and_two_threads_play_the_same_games(game):
     g = get_game(game)
@@ -112,35 +74,6 @@ def test_one_thread_and_two_threads_play_the_same_games(game):
         eng.random_play(60)
     assert np.array_equal(one.states, two.states)
     use_threads_for(1)
-
-
-def test_a_one_thread_batch_never_compiles_a_parallel_loop(tmp_path):
-    """In a fresh process (numba's disk cache shared), a batch engine capped at one thread calls
-    only the serial twins: the parallel dispatchers hold no compiled signature."""
-    code = (
-        "import numpy as np, village_env as V\n"
-        "from core.batch import SEAT_RANDOM\n"
-        "eng = V.make_batch(256, 2, seed=0, threads=1)\n"
-        "eng.step(eng.random_actions()); eng.random_play(5); eng.observe(eng.players)\n"
-        "codes = np.full((256, eng.spec.max_players), SEAT_RANDOM, dtype=np.int64)\n"
-        "eng.play_seats(eng._all, codes, np.ones((256, eng.spec.max_players, 4), np.int64),"
-        " np.zeros(256, np.int64))\n"
-        "sp = eng.spec\n"
-        "out = {m.__name__ + '.' + n: len(f.signatures) for m in (sp.loops, sp.bots)"
-        " for n, f in vars(m).items() if hasattr(f, 'signatures')"
-        " and (f.targetoptions.get('parallel') or n.endswith('_serial'))}\n"
-        "import json; print(json.dumps(out))\n"
-    )
-    env = {**os.environ, "NUMBA_NUM_THREADS": "2"}
-    got = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=600
-    )
-    assert got.returncode == 0, got.stderr
-    counts = json.loads(got.stdout.strip().splitlines()[-1])
-    used = {k: v for k, v in counts.items() if v}
-    assert used and all(k.endswith(SERIAL) for k in used), used
-    for name in ("step_slots", "random_play", "play_seats", "reset_slots"):
-        assert any(k.endswith(f".{name}{SERIAL}") for k in used), name
 
 
 def test_the_batch_env_names_each_episodes_opponents():
@@ -193,3 +126,12 @@ def test_a_run_uses_the_masked_policy_and_restores_torch(tmp_path):
     header = (tmp_path / "run" / "progress.csv").read_text().splitlines()[0].split(",")
     kinds = {c.removeprefix("win_rate_vs_") for c in header if c.startswith("win_rate_vs_")}
     assert kinds <= {"all", "random", "heuristic", "self"} and "all" in kinds
+
+
+def test_games_per_vector_step_default_to_what_each_vec_env_can_afford():
+    assert tr.TrainConfig().n_envs == tr.N_ENVS["batch"] == 256
+    for vec in ("dummy", "subproc"):  # a process or a Python env per game: a few
+        assert tr.TrainConfig(vec=vec).n_envs == tr.N_ENVS[vec] <= 8
+    assert tr.TrainConfig(vec="subproc", n_envs=3).n_envs == 3
+    cfg, _ = tr.config_from_args(tr.build_parser().parse_args(["--vec", "dummy", "--out", "x"]))
+    assert cfg.n_envs == tr.N_ENVS["dummy"]

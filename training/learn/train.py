@@ -45,6 +45,9 @@ VALIDATE_DISTRIBUTIONS = False  # torch's argument checks while training (see tr
 BATCHED_BOTS = True  # compiled bots play every slot in one call (False: one slot at a time)
 SB3_PARTS = True  # training.learn.sb3_parts' policy and buffer (False: sb3-contrib's own)
 # (benchmarks.learn switches these three to time the settings today's defaults replaced)
+# games per vector step by default: the batch engine steps them all in one call; the others
+# pay Python (and with subproc a process) per game
+N_ENVS = {"batch": 256, "dummy": 8, "subproc": 8}
 SELF = "self"  # the opponent-pool entry that stands for "a frozen past snapshot of the learner"
 
 # The generic default run, for a game whose spec names none (GameSpec.default_run; Village's and
@@ -78,7 +81,7 @@ class TrainConfig:
     out: str | None = None  # None: runs/<game>-<players>p
     opponents: str | None = None  # None: the game's default run (default_run)
     reward: str = "margin"
-    n_envs: int = 256
+    n_envs: int | None = None  # None: N_ENVS[vec] (games per vector step)
     vec: str = "batch"  # "batch" (BatchVecEnv), "dummy" (one process), "subproc" (one per env)
     n_steps: int = 32  # per env, per rollout (a rollout: n_envs x n_steps learner steps)
     batch_size: int = 2048
@@ -99,6 +102,8 @@ class TrainConfig:
     tensorboard: bool = True
 
     def __post_init__(self) -> None:
+        if self.n_envs is None:
+            self.n_envs = N_ENVS.get(self.vec, N_ENVS["dummy"])
         if self.out is None:
             self.out = f"runs/{self.game}-{self.players}p"
         if self.timesteps is None or self.opponents is None:
@@ -518,7 +523,12 @@ def build_parser() -> argparse.ArgumentParser:
         "bot names, checkpoint paths or 'self' (frozen past snapshots)",
     )
     p.add_argument("--reward", choices=RETURN_KINDS, help=f"returns kind, default {d.reward}")
-    p.add_argument("--n-envs", type=int, help=f"parallel games, default {d.n_envs}")
+    p.add_argument(
+        "--n-envs",
+        type=int,
+        help="games per vector step, default "
+        + ", ".join(f"{n} with --vec {v}" for v, n in N_ENVS.items()),
+    )
     p.add_argument(
         "--vec",
         choices=VEC_KINDS,
