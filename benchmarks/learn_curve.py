@@ -20,6 +20,7 @@ import argparse
 import csv
 import datetime as dt
 import json
+import os
 import platform
 import sys
 import time
@@ -162,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
         "game": args.game,
         "players": 2,
         "rules_data_hash": get_game(args.game).RULES_DATA_HASH,
-        "machine": {"cpus": __import__("os").cpu_count(), "python": platform.python_version()},
+        "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
         "runs": runs,
     }
     for s in settings:
