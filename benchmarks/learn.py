@@ -5,11 +5,10 @@
 `learn()` (rollouts and PPO updates; model set-up and the first, compiling rollout not timed).
 `"before"` runs the same default run with the settings the defaults replaced (`BEFORE`): 8 games
 per vector step, rollouts of 512 steps, minibatches of 512, 4 epochs, learning rate 3e-4, one
-torch thread,
-sb3-contrib's own policy and rollout buffer, torch's distribution checks on, and the bot
-opponents played one slot at a time through their `act` (as a Python bot was). Those bots are
-the compiled ones, which decide faster than the Python bots did, so the ratio understates the
-gain over the old code.
+torch thread, sb3-contrib's own policy and rollout buffer, torch's distribution checks on, and
+the bot opponents played one slot at a time through their `act` (as a Python bot was). Those
+bots are the compiled ones, which decide faster than the Python bots did, so the ratio
+understates the gain over the old code.
 """
 
 from __future__ import annotations
@@ -40,7 +39,8 @@ BEFORE_SWITCHES = {"SB3_PARTS": False, "VALIDATE_DISTRIBUTIONS": True, "BATCHED_
 
 
 @contextlib.contextmanager
-def _switches(settings: str):
+def switches(settings: str):
+    """train.py's switches set as `settings` ran them, restored on exit."""
     saved = {k: getattr(train_mod, k) for k in BEFORE_SWITCHES}
     if settings == "before":
         for k, v in BEFORE_SWITCHES.items():
@@ -52,8 +52,17 @@ def _switches(settings: str):
             setattr(train_mod, k, v)
 
 
-def config(game: str, players: int, settings: str, timesteps: int, out: str) -> TrainConfig:
-    """The default run of `game` with `settings` ("before" or "new"), `timesteps` long."""
+def config(
+    game: str,
+    players: int,
+    settings: str,
+    timesteps: int | None,
+    out: str,
+    seed: int = 0,
+    tensorboard: bool = False,
+) -> TrainConfig:
+    """The default run of `game` with `settings` ("before" or "new"), `timesteps` long (None:
+    the default run's length)."""
     if settings not in SETTINGS:
         raise ValueError(f"settings must be one of {SETTINGS}, got {settings!r}")
     extra = BEFORE if settings == "before" else {}
@@ -61,9 +70,10 @@ def config(game: str, players: int, settings: str, timesteps: int, out: str) -> 
         game=game,
         players=players,
         timesteps=timesteps,
+        seed=seed,
         out=out,
         progress_bar=False,
-        tensorboard=False,
+        tensorboard=tensorboard,
         **extra,
     )
 
@@ -73,7 +83,7 @@ def learn_throughput(game: str, players: int, settings: str, seconds: float) -> 
     (at least two rollouts after a first, untimed one)."""
     probe = config(game, players, settings, 1, "-")
     rollout = probe.n_envs * probe.n_steps
-    with tempfile.TemporaryDirectory() as d, _switches(settings):
+    with tempfile.TemporaryDirectory() as d, switches(settings):
         # one rollout and update first: compiles or loads the engine, warms torch
         first = train(config(game, players, settings, rollout, str(Path(d, "warm"))))
         rate = first["env_steps_per_s"]

@@ -26,10 +26,10 @@ import sys
 import time
 from pathlib import Path
 
-from benchmarks.learn import BEFORE, _switches
+from benchmarks.learn import config, switches
 from core.registry import game_names, get_game
 from training.arena.evaluate import evaluate
-from training.learn.train import TrainConfig, train
+from training.learn.train import train
 
 OUT = Path(__file__).parent / "results" / "learn"
 
@@ -39,11 +39,8 @@ def one_run(
 ) -> dict:
     """Train the default run of `game` with `settings` and `seed` (and `timesteps`, default the
     default run's) into out, evaluate it."""
-    extra = dict(BEFORE) if settings == "before" else {}
-    if timesteps is not None:
-        extra["timesteps"] = timesteps
-    cfg = TrainConfig(game=game, seed=seed, out=str(out), progress_bar=False, **extra)
-    with _switches(settings):
+    cfg = config(game, 2, settings, timesteps, str(out), seed=seed, tensorboard=True)
+    with switches(settings):
         summary = train(cfg)
     final = summary["final_checkpoint"]
     evals = {}

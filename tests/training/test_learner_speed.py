@@ -135,3 +135,17 @@ def test_games_per_vector_step_default_to_what_each_vec_env_can_afford():
     assert tr.TrainConfig(vec="subproc", n_envs=3).n_envs == 3
     cfg, _ = tr.config_from_args(tr.build_parser().parse_args(["--vec", "dummy", "--out", "x"]))
     assert cfg.n_envs == tr.N_ENVS["dummy"]
+
+
+def test_the_learn_benchmark_runs_before_as_it_was_and_restores_the_switches():
+    from benchmarks.learn import BEFORE, BEFORE_SWITCHES, config, switches
+
+    saved = {k: getattr(tr, k) for k in BEFORE_SWITCHES}
+    with switches("before"):
+        assert {k: getattr(tr, k) for k in BEFORE_SWITCHES} == BEFORE_SWITCHES
+    assert {k: getattr(tr, k) for k in BEFORE_SWITCHES} == saved
+    cfg = config("village", 2, "before", None, "x")
+    assert {k: getattr(cfg, k) for k in BEFORE} == BEFORE
+    assert cfg.timesteps == tr.default_run("village")["timesteps"]
+    with pytest.raises(ValueError, match="settings must be one of"):
+        config("village", 2, "old", 1, "x")
