@@ -33,6 +33,7 @@ from types import ModuleType
 import numba
 import numpy as np
 
+from core.codegen import SERIAL
 from core.errors import IllegalActionError
 from core.jit import jit
 from core.registry import integer_arg
@@ -198,6 +199,8 @@ class BatchEngine:
         reward_kind: str = "win_loss",
         observe: bool = True,
         threads: int | None = None,
+        *,
+        start: bool = True,
     ):
         num_players = integer_arg(num_players, "num_players")
         if num_players not in spec.player_counts:
@@ -234,7 +237,8 @@ class BatchEngine:
         self.rngs = np.zeros((B, 4), dtype=np.int64)  # random-play generators, one per slot
         self.counts = np.zeros((B, 3), dtype=np.int64)  # random_play: decisions, games, errors
         self._bot_scratch: tuple[np.ndarray, ...] | None = None  # play_seats' (made when needed)
-        self.reset(seed)
+        if start:  # start=False: slots left unstarted (all zeros), only to compile a loop
+            self.reset(seed)
 
     # --- seeding and reset ---------------------------------------------------------------------
     def reset(self, seed: int = 0) -> np.ndarray:
@@ -254,8 +258,7 @@ class BatchEngine:
     def reset_slots(self, idx: np.ndarray) -> None:
         """(Re)start the current game number of the slots idx from its seed."""
         idx = np.asarray(idx, dtype=np.int64)
-        use_threads_for(len(idx), self.threads)
-        self._L.reset_slots(
+        self._loop("reset_slots", len(idx))(
             idx,
             self.states,
             self._masks,
@@ -299,8 +302,7 @@ class BatchEngine:
                 "batch",
                 "not a legal action of the player to act in that slot",
             )
-        use_threads_for(len(idx), self.threads)
-        self._L.step_slots(
+        self._loop("step_slots", len(idx))(
             idx,
             acts,
             self.states,
@@ -330,8 +332,7 @@ class BatchEngine:
     def random_actions(self, idx: np.ndarray | None = None) -> np.ndarray:
         """A uniform legal action per slot (from the slot's random-play generator)."""
         idx = self._all if idx is None else np.asarray(idx, dtype=np.int64)
-        use_threads_for(len(idx), self.threads)
-        self._L.random_actions(idx, self._masks, self.rngs, self._actions)
+        self._loop("random_actions", len(idx))(idx, self._masks, self.rngs, self._actions)
         return self._actions
 
     def random_play(self, n_decisions: int, idx: np.ndarray | None = None) -> tuple[int, int]:
@@ -339,8 +340,7 @@ class BatchEngine:
         restart in place); returns (decisions, games finished) of this call."""
         idx = self._all if idx is None else np.asarray(idx, dtype=np.int64)
         before = self.counts.sum(axis=0)
-        use_threads_for(len(idx), self.threads)
-        self._L.random_play(
+        self._loop("random_play", len(idx))(
             idx,
             int(n_decisions),
             self.states,
@@ -369,15 +369,15 @@ class BatchEngine:
         idx = self._all if idx is None else np.asarray(idx, dtype=np.int64)
         out = np.zeros((self.B, self.spec.obs_size), np.float32) if out is None else out
         src = self.final_states if final else self.states
-        use_threads_for(len(idx), self.threads)
-        self._L.observe_slots(idx, src, np.asarray(seats, dtype=np.int64), self.spec.tables(), out)
+        self._loop("observe_slots", len(idx))(
+            idx, src, np.asarray(seats, dtype=np.int64), self.spec.tables(), out
+        )
         return out
 
     def over(self, idx: np.ndarray | None = None) -> np.ndarray:
         """Bool (B,): game over in each slot (only the slots idx are refreshed)."""
         idx = self._all if idx is None else np.asarray(idx, dtype=np.int64)
-        use_threads_for(len(idx), self.threads)
-        self._L.over_flags(idx, self.states, self._over)
+        self._loop("over_flags", len(idx))(idx, self.states, self._over)
         return self._over
 
     def play_seats(
@@ -405,8 +405,7 @@ class BatchEngine:
             # one row per slot once a bot plays; until then one row the kernel never reads
             rows = self.B if (codes[idx] >= 0).any() else 1
             scratch = self._bot_scratch = bot_scratch(self.spec, rows)
-        use_threads_for(len(idx), self.threads)
-        self.spec.bots.play_seats(
+        self._loop("play_seats", len(idx), self.spec.bots)(
             idx,
             codes,
             self.states,
@@ -420,6 +419,18 @@ class BatchEngine:
             moves,
             *scratch,
         )
+
+    def _loop(self, name: str, n_slots: int, module: ModuleType | None = None):
+        """The compiled loop `name` of the loops module (or `module`) for n_slots slots, with
+        numba's threads set for it (use_threads_for): the parallel loop when that gives more
+        than one thread, else its serial twin (core.codegen.serial_twins), so a run on one
+        thread never compiles a parallel loop."""
+        module = module or self._L
+        if use_threads_for(n_slots, self.threads) == 1:
+            serial = getattr(module, name + SERIAL, None)  # a loop with no twin is serial
+            if serial is not None:
+                return serial
+        return getattr(module, name)
 
     def nbytes_per_game(self) -> int:
         """Bytes of one game's state (int64 array)."""

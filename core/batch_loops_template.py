@@ -44,7 +44,8 @@ def _finish(i, s, T, n, keys, kind, margin_scale, rewards, dones, truncs, final_
     returns_into(keys[i], n, kind, margin_scale, rewards[i])
     dones[i] = True
     truncs[i] = k_truncated(s)
-    final_states[i, :] = s
+    for j in range(s.shape[0]):  # a loop: a slice copy would compile numba's shape-error path
+        final_states[i, j] = s[j]
 
 
 @jit(parallel=True)

@@ -40,7 +40,7 @@ BOT_ENGINE = -2  # the engine refused an action of the lookahead,
 BOT_UNKNOWN = -3  # the game has no compiled bot of that code
 
 
-@jit
+@jit(inline=True)
 def greedy_values(probe, T, n, me, legal, val, states, masks, keys, proj, ret, tmp, work):
     """val[i] = the greedy heuristic's value of action legal[i] for seat `me` on the
     determinized state `probe`: the successor's projected final score (k_evaluate) of `me`
@@ -80,7 +80,7 @@ def greedy_values(probe, T, n, me, legal, val, states, masks, keys, proj, ret, t
     return 0
 
 
-@jit
+@jit(inline=True)
 def bot_choice(code, s, T, n, mask, rng, work, states, masks, legal, val, keys, proj, ret, tmp,
                bi, bf):  # fmt: skip
     """The action bot `code` chooses in the n-player state s, whose legal mask is `mask`; s and
@@ -138,8 +138,9 @@ def bot_choice(code, s, T, n, mask, rng, work, states, masks, legal, val, keys, 
 
 
 @jit(parallel=True)
-def play_seats(idx, codes, states, masks, works, rngs, bot_rngs, T, n, players, moves, b_states,
-               b_masks, b_legal, b_val, b_keys, b_proj, b_ret, b_tmp, b_bi, b_bf):  # fmt: skip
+def play_seats(idx, codes, states, masks, works, rngs, bot_rngs, T, n, players, moves,
+               b_states, b_masks, b_legal, b_val, b_keys, b_proj, b_ret, b_tmp, b_bi,
+               b_bf):  # fmt: skip
     """In each slot i of idx, play while the seat p to act is one the engine plays itself and the
     game is not over: codes[i, p] == SEAT_RANDOM, a uniform legal action from the slot's
     random-play stream rngs[i] (core.agents.pick_legal); codes[i, p] >= 0, bot_choice of that

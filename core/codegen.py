@@ -75,13 +75,40 @@ def render(module: str, game: str, package: str) -> str:
             marked += 1
     if not marked:
         raise ValueError(f"{path}: expected a line among {list(CONTRACTS)}")
+    body = "".join(lines[doc.end_lineno :])
     title = TITLES.get(module) or module.replace("_", " ").capitalize()
     header = (
         f'"""{title} for {game}: GENERATED from core/{path.name} by\n'
         f"`python -m core.codegen {pkg}`, do not edit\n"
         f'({test} checks it is current)."""\n'
     )
-    return header + "".join(lines[doc.end_lineno :])
+    return header + body + serial_twins(body)
+
+
+PARALLEL = "@jit(parallel=True)"
+SERIAL = "_serial"
+
+
+def serial_twins(src: str) -> str:
+    """For every `@jit(parallel=True)` function of `src`, the same function compiled without
+    threads, named with SERIAL appended (numba runs a `prange` as a `range` there). The batch
+    engine calls a twin whenever it runs a loop on one thread, so a one-thread run never waits
+    for numba to compile a parallel loop, which costs several times the serial compile."""
+    lines = src.splitlines(keepends=True)
+    out = []
+    for node in ast.parse(src).body:
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+        if lines[first - 1].strip() != PARALLEL:
+            continue
+        fn = lines[first - 1 : node.end_lineno]
+        fn[0] = fn[0].replace(PARALLEL, "@jit")
+        at = node.lineno - first
+        fn[at] = fn[at].replace(f"def {node.name}(", f"def {node.name}{SERIAL}(", 1)
+        out.append(f"\n\n# {node.name} on one thread (core.codegen.serial_twins)\n")
+        out += fn
+    return "".join(out)
 
 
 def write(package: str) -> list[Path]:

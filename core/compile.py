@@ -13,29 +13,43 @@ compiled signatures are exactly the ones real calls use:
     api     the public API: a seeded random game with observe / legal_mask / step, then scores,
             returns, invariants, to_bytes / from_bytes (which validates), determinize (every
             program that plays the game needs it; its first call compiles or loads it)
-    batch   the batch engine's parallel loops (make_batch; training's default VecEnv), the
-            compiled bots' among them (BatchEngine.play_seats)
+    batch   the batch engine's loops (make_batch; training's default VecEnv), the compiled
+            bots' among them (BatchEngine.play_seats): their one-thread twins, and the parallel
+            loops too where numba may use more than one thread (NUMBA_NUM_THREADS)
     search  the search agent's loops (the `mcts` agent)
     bots    the baseline bots (`random`, `heuristic` and the game's own: core.bots)
+    loops   the batch engine's one-thread loops a training run uses (reset, step, observe)
+    botloop the compiled bots' one-thread loop over a batch (BatchEngine.play_seats)
+
+`loops` and `botloop` are what a one-thread training run compiles before its first step;
+`start_batch_compile` compiles them in two processes at once on a cold cache (one core each),
+which `python -m training.learn.train` does: both compile the rules engine they share, but
+side by side, so the first step comes about a third sooner on two cores.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 
+import numba
 import numpy as np
 
 from core import jit as _jit
-from core.batch import SEAT_RANDOM
+from core.batch import BOT_GREEDY, MIN_SLOTS_PER_THREAD, SEAT_RANDOM, BatchEngine
 from core.bots import bot_names, make_bot
-from core.registry import game_names, game_packages
+from core.codegen import SERIAL
+from core.registry import game_names, game_packages, get_game
 from core.search import MCTSAgent
 
-PARTS = ("api", "batch", "search", "bots")
+PARTS = ("api", "batch", "search", "bots", "loops", "botloop")
+DEFAULT_PARTS = PARTS[:4]  # loops and botloop are within batch
 
 
 def _api(pkg: str) -> None:
@@ -60,15 +74,36 @@ def _api(pkg: str) -> None:
 
 def _batch(pkg: str) -> None:
     g = importlib.import_module(pkg)
-    eng = g.make_batch(2, num_players=min(g.PLAYER_COUNTS), seed=0)
-    eng.step(eng.random_actions())
-    eng.random_play(20)
+    sizes = [2]  # one thread: the loops' serial twins
+    if numba.config.NUMBA_NUM_THREADS > 1:  # batches large enough for threads: parallel loops
+        sizes.append(2 * MIN_SLOTS_PER_THREAD)
+    for size in sizes:
+        eng = g.make_batch(size, num_players=min(g.PLAYER_COUNTS), seed=0)
+        eng.step(eng.random_actions())
+        eng.random_play(20)
+        eng.observe(eng.players)
+        eng.over()
+        idx = np.arange(eng.B, dtype=np.int64)
+        codes = np.full((eng.B, eng.spec.max_players), SEAT_RANDOM, dtype=np.int64)
+        bot_rngs = np.ones((eng.B, eng.spec.max_players, 4), dtype=np.int64)
+        eng.play_seats(idx, codes, bot_rngs, np.zeros(eng.B, dtype=np.int64))
+
+
+def _loops(pkg: str) -> None:
+    g = importlib.import_module(pkg)
+    eng = g.make_batch(2, num_players=min(g.PLAYER_COUNTS), seed=0, observe=False, threads=1)
+    eng.step(np.argmax(eng.masks, axis=1))  # a legal action each (training draws none here)
     eng.observe(eng.players)
     eng.over()
-    idx = np.arange(eng.B, dtype=np.int64)
-    codes = np.full((eng.B, eng.spec.max_players), SEAT_RANDOM, dtype=np.int64)
+
+
+def _botloop(pkg: str) -> None:
+    g = importlib.import_module(pkg)
+    # unstarted slots: compiling play_seats must not wait for the game-start code (`loops`)
+    eng = BatchEngine(g.GAME.batch_spec(), 2, min(g.PLAYER_COUNTS), threads=1, start=False)
+    codes = np.full((eng.B, eng.spec.max_players), BOT_GREEDY, dtype=np.int64)
     bot_rngs = np.ones((eng.B, eng.spec.max_players, 4), dtype=np.int64)
-    eng.play_seats(idx, codes, bot_rngs, np.zeros(eng.B, dtype=np.int64))
+    eng.play_seats(np.zeros(0, dtype=np.int64), codes, bot_rngs, np.zeros(eng.B, dtype=np.int64))
 
 
 def _search(pkg: str) -> None:
@@ -94,6 +129,8 @@ _RUN: dict[str, Callable[[str], str | None]] = {
     "batch": _batch,
     "search": _search,
     "bots": _bots,
+    "loops": _loops,
+    "botloop": _botloop,
 }
 
 
@@ -124,6 +161,122 @@ def compile_game(name: str, parts: Sequence[str] = PARTS, out=None) -> dict[str,
     return took
 
 
+# --- the first start of a training run: two compiling processes ---------------------------------
+
+BATCH_PARTS = ("loops", "botloop")  # what a one-thread training run compiles before its first step
+WAIT_LIMIT_S = 1800.0  # a child still compiling after this long is stopped (this process goes on)
+
+
+def _cached(dispatcher) -> bool:
+    """Whether numba's disk cache holds a compiled version of `dispatcher` (its index file)."""
+    try:
+        return os.path.isfile(dispatcher._cache._cache_file._index_path)
+    except AttributeError:  # not a caching dispatcher, or numba changed: take it as not cached
+        return False
+
+
+def batch_compile_needed(name: str) -> bool:
+    """Whether the one-thread batch loops or the compiled bots' loop of game `name` still have
+    to be compiled (are not in the compile cache)."""
+    spec = get_game(name).GAME.batch_spec()
+    loops = ("reset_slots", "step_slots", "observe_slots")
+    return not all(_cached(getattr(spec.loops, f + SERIAL)) for f in loops) or not _cached(
+        getattr(spec.bots, "play_seats" + SERIAL)
+    )
+
+
+class BatchCompile:
+    """Child processes compiling parts of a game (`python -m core.compile --quiet`); `wait`
+    blocks until every one has ended. A child ends with this process: it exits when its parent
+    is gone."""
+
+    def __init__(self, name: str, parts: Sequence[str] = BATCH_PARTS):
+        self.name = name
+        env = dict(os.environ)
+        roots = {
+            str(_jit.package_dir("core").parent),
+            str(_jit.package_dir(game_packages()[name]).parent),
+        }
+        env["PYTHONPATH"] = os.pathsep.join([*sorted(roots), env.get("PYTHONPATH", "")]).rstrip(
+            os.pathsep
+        )
+        self.children = [
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "core.compile",
+                    "--game",
+                    name,
+                    "--parts",
+                    part,
+                    "--quiet",
+                    "--parent",
+                    str(os.getpid()),
+                ],
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            for part in parts
+        ]
+
+    def wait(self, limit_s: float = WAIT_LIMIT_S) -> list[int]:
+        """Wait for every child (at most `limit_s` in all; one still running then is stopped);
+        returns their exit codes. A child that failed only costs time: what it did not compile,
+        this process compiles on first use."""
+        deadline = time.monotonic() + limit_s
+        codes = []
+        try:
+            for child in self.children:
+                try:
+                    codes.append(child.wait(timeout=max(0.0, deadline - time.monotonic())))
+                except subprocess.TimeoutExpired:
+                    child.kill()
+                    codes.append(child.wait())
+        finally:
+            self.stop()
+        return codes
+
+    def stop(self) -> None:
+        """Stop every child still running."""
+        for child in self.children:
+            if child.poll() is None:
+                child.kill()
+                child.wait()
+
+
+def start_batch_compile(name: str, out=None) -> BatchCompile | None:
+    """On a cold compile cache, start compiling what a one-thread training run of game `name`
+    needs before its first step (BATCH_PARTS) in two child processes, one per part, and say so
+    on `out` (stderr); returns the handle to `wait` on before using the batch engine, or None
+    when it is all cached already."""
+    if not batch_compile_needed(name):
+        return None
+    pkg = game_packages()[name]
+    print(
+        f"{pkg}: numba is compiling the batch engine and the compiled bots in two processes "
+        f"(not cached yet; once, about a minute on 2 CPU cores)\n"
+        f"  into {_jit.cache_dir_for(pkg)}",
+        file=out or sys.stderr,
+        flush=True,
+    )
+    return BatchCompile(name)
+
+
+def _exit_with_parent(parent: int) -> None:
+    """Exit this process as soon as process `parent` is gone (a compiling child must not outlive
+    the run that asked for it)."""
+
+    def watch():
+        while True:
+            if os.getppid() != parent:
+                os._exit(1)
+            time.sleep(0.5)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def main(argv: list[str] | None = None) -> int:
     """CLI entry point."""
     p = argparse.ArgumentParser(
@@ -139,19 +292,27 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument(
         "--parts",
-        default=",".join(PARTS),
-        help=f"comma-separated parts to compile (default: all of {','.join(PARTS)})",
+        default=",".join(DEFAULT_PARTS),
+        help=f"comma-separated parts to compile, of {','.join(PARTS)} "
+        f"(default: {','.join(DEFAULT_PARTS)})",
     )
+    p.add_argument("--quiet", action="store_true", help="print nothing")
+    p.add_argument("--parent", type=int, help=argparse.SUPPRESS)  # exit when this pid is gone
     args = p.parse_args(argv)
+    if args.parent is not None:
+        _exit_with_parent(args.parent)
     parts = [x.strip() for x in args.parts.split(",") if x.strip()]
     bad = [x for x in parts if x not in PARTS]
     if bad or not parts:
         p.error(f"--parts: unknown {', '.join(bad) or '(none given)'}; choose from {PARTS}")
     games = args.game or game_names()
     start = time.perf_counter()
+    out = open(os.devnull, "w") if args.quiet else sys.stdout
     for name in games:
-        compile_game(name, parts)
+        compile_game(name, parts, out)
     total = time.perf_counter() - start
+    if args.quiet:
+        return 0
     print(f"done in {total:.1f} s; compiled code is cached in:")
     for pkg in ["core", *(game_packages()[g] for g in games)]:
         print(f"  {_jit.cache_dir_for(pkg)}")

@@ -203,7 +203,7 @@ def test_compile_notice_says_once_what_compiles(monkeypatch):
     )
     assert "python -m core.compile" in lines[-2] and cj.cache_dir_for("village_env") in lines[-3]
     assert lines[-1] == (
-        "village_env: numba is compiling the batch engine's parallel loops (make_batch, "
+        "village_env: numba is compiling the batch engine's loops (make_batch, "
         "training) (not cached yet; once)"
     )
     assert notice.functions == {"village_env": 3}

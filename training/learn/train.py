@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from core.bots import bot_names
+from core.compile import BatchCompile, start_batch_compile
 from core.registry import check_players, default_game, game_names, get_game
 from core.returns import RETURN_KINDS
 from training.agents.checkpoint import (
@@ -339,6 +340,10 @@ def train(cfg: TrainConfig, resume: bool = False) -> dict[str, Any]:
     from threadpoolctl import threadpool_limits
 
     cfg.validate()
+    # On a cold compile cache, what the first step needs compiles in two processes meanwhile.
+    compiling = None
+    if cfg.vec == "batch" and cfg.engine_threads == 1:
+        compiling = start_batch_compile(cfg.game)
     import torch.distributions
 
     # torch checks every distribution's arguments when it builds one: MaskablePPO builds one per
@@ -352,13 +357,15 @@ def train(cfg: TrainConfig, resume: bool = False) -> dict[str, Any]:
         # tiny matrix products, and a second OpenBLAS thread competing with torch on a 2-core box
         # made a Troyes --vec batch run 1.7x slower (248 vs 412 env steps/s, 2026-11-30).
         with threadpool_limits(limits=1, user_api="blas"):
-            return _train(cfg, resume)
+            return _train(cfg, resume, compiling)
     finally:
+        if compiling is not None:
+            compiling.stop()
         torch.distributions.Distribution.set_default_validate_args(validate)
         torch.set_num_threads(threads)
 
 
-def _train(cfg: TrainConfig, resume: bool) -> dict[str, Any]:
+def _train(cfg: TrainConfig, resume: bool, compiling: BatchCompile | None) -> dict[str, Any]:
     if not resume and (Path(cfg.out) / "state.json").exists():
         raise ValueError(
             f"{cfg.out} already holds a training run; use --resume {cfg.out} or another --out"
@@ -393,6 +400,8 @@ def _train(cfg: TrainConfig, resume: bool) -> dict[str, Any]:
     if cfg.vec == "batch":  # B games in the compiled batch engine (core.batch, DESIGN D8)
         from training.learn.batch_vec_env import BatchVecEnv  # imports SB3
 
+        if compiling is not None:
+            compiling.wait()
         venv = BatchVecEnv(
             cfg.game,
             cfg.n_envs,

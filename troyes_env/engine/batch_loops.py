@@ -39,7 +39,8 @@ def _finish(i, s, T, n, keys, kind, margin_scale, rewards, dones, truncs, final_
     returns_into(keys[i], n, kind, margin_scale, rewards[i])
     dones[i] = True
     truncs[i] = k_truncated(s)
-    final_states[i, :] = s
+    for j in range(s.shape[0]):  # a loop: a slice copy would compile numba's shape-error path
+        final_states[i, j] = s[j]
 
 
 @jit(parallel=True)
@@ -136,6 +137,116 @@ def over_flags(idx, states, out):
 
 @jit(parallel=True)
 def mask_slots(idx, states, masks, works, T):
+    """masks[i] = legal mask of states[i], for each slot i of idx."""
+    for j in prange(idx.shape[0]):
+        i = idx[j]
+        k_mask(states[i], T, masks[i], works[i])
+
+
+# reset_slots on one thread (core.codegen.serial_twins)
+@jit
+def reset_slots_serial(idx, states, masks, works, T, n, seed_a, games, players, obs, want_obs):
+    """New games in the slots idx (slot i's game number games[i], seed words (seed_a, i, k))."""
+    for j in prange(idx.shape[0]):
+        i = idx[j]
+        s = states[i]
+        k_init(s, T, n, seed_a, i, games[i], masks[i], works[i])
+        players[i] = k_actor(s)
+        if want_obs:
+            k_observe(s, T, players[i], obs[i])
+
+
+# step_slots on one thread (core.codegen.serial_twins)
+@jit
+def step_slots_serial(
+    idx,
+    actions,
+    states,
+    masks,
+    works,
+    T,
+    n,
+    seed_a,
+    games,
+    players,
+    obs,
+    rewards,
+    dones,
+    truncs,
+    codes,
+    keys,
+    final_states,
+    kind,
+    margin_scale,
+    auto_reset,
+    want_obs,
+):
+    """Apply actions[i] in each slot i of idx. A game that ends writes rewards (all seats),
+    dones, truncs and final_states[i]; with auto_reset the slot starts its next game."""
+    for j in prange(idx.shape[0]):
+        i = idx[j]
+        s = states[i]
+        rewards[i, :] = 0.0
+        dones[i] = False
+        truncs[i] = False
+        code = k_step(s, T, actions[i], masks[i], works[i])
+        codes[i] = code
+        if code != 0:
+            continue
+        if k_over(s):
+            _finish(i, s, T, n, keys, kind, margin_scale, rewards, dones, truncs, final_states)
+            if auto_reset:
+                games[i] += 1
+                k_init(s, T, n, seed_a, i, games[i], masks[i], works[i])
+        players[i] = k_actor(s)
+        if want_obs and players[i] >= 0:
+            k_observe(s, T, players[i], obs[i])
+
+
+# random_play on one thread (core.codegen.serial_twins)
+@jit
+def random_play_serial(idx, n_decisions, states, masks, works, rngs, T, n, seed_a, games, counts):
+    """Compiled random play: n_decisions uniform legal decisions per slot (RandomAgent's draw
+    from rngs[i]), finished games restarted in place. counts[i] += (decisions, games, errors)."""
+    for j in prange(idx.shape[0]):
+        i = idx[j]
+        s = states[i]
+        mask = masks[i]
+        work = works[i]
+        rng = rngs[i]
+        for _ in range(n_decisions):
+            a = pick_legal(mask, rng)
+            if a < 0 or k_step(s, T, a, mask, work) != 0:
+                counts[i, 2] += 1
+                break
+            counts[i, 0] += 1
+            if k_over(s):
+                counts[i, 1] += 1
+                games[i] += 1
+                k_init(s, T, n, seed_a, i, games[i], mask, work)
+
+
+# random_actions on one thread (core.codegen.serial_twins)
+@jit
+def random_actions_serial(idx, masks, rngs, actions):
+    """actions[i] = a uniform legal action of slot i (RandomAgent's draw from rngs[i])."""
+    for j in prange(idx.shape[0]):
+        i = idx[j]
+        actions[i] = pick_legal(masks[i], rngs[i])
+
+
+# observe_slots on one thread (core.codegen.serial_twins)
+@jit
+def observe_slots_serial(idx, states, seats, T, obs):
+    """obs[i] = observation of seat seats[i] in states[i], for each slot i of idx."""
+    for j in prange(idx.shape[0]):
+        i = idx[j]
+        k_observe(states[i], T, seats[i], obs[i])
+
+
+# mask_slots on one thread (core.codegen.serial_twins)
+@jit
+def mask_slots_serial(idx, states, masks, works, T):
     """masks[i] = legal mask of states[i], for each slot i of idx."""
     for j in prange(idx.shape[0]):
         i = idx[j]

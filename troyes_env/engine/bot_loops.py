@@ -27,7 +27,7 @@ BOT_ENGINE = -2  # the engine refused an action of the lookahead,
 BOT_UNKNOWN = -3  # the game has no compiled bot of that code
 
 
-@jit
+@jit(inline=True)
 def greedy_values(probe, T, n, me, legal, val, states, masks, keys, proj, ret, tmp, work):
     """val[i] = the greedy heuristic's value of action legal[i] for seat `me` on the
     determinized state `probe`: the successor's projected final score (k_evaluate) of `me`
@@ -67,7 +67,7 @@ def greedy_values(probe, T, n, me, legal, val, states, masks, keys, proj, ret, t
     return 0
 
 
-@jit
+@jit(inline=True)
 def bot_choice(code, s, T, n, mask, rng, work, states, masks, legal, val, keys, proj, ret, tmp,
                bi, bf):  # fmt: skip
     """The action bot `code` chooses in the n-player state s, whose legal mask is `mask`; s and
@@ -125,8 +125,51 @@ def bot_choice(code, s, T, n, mask, rng, work, states, masks, legal, val, keys, 
 
 
 @jit(parallel=True)
-def play_seats(idx, codes, states, masks, works, rngs, bot_rngs, T, n, players, moves, b_states,
-               b_masks, b_legal, b_val, b_keys, b_proj, b_ret, b_tmp, b_bi, b_bf):  # fmt: skip
+def play_seats(idx, codes, states, masks, works, rngs, bot_rngs, T, n, players, moves,
+               b_states, b_masks, b_legal, b_val, b_keys, b_proj, b_ret, b_tmp, b_bi,
+               b_bf):  # fmt: skip
+    """In each slot i of idx, play while the seat p to act is one the engine plays itself and the
+    game is not over: codes[i, p] == SEAT_RANDOM, a uniform legal action from the slot's
+    random-play stream rngs[i] (core.agents.pick_legal); codes[i, p] >= 0, bot_choice of that
+    bot, drawing from its own stream bot_rngs[i, p]; any other code stops (the caller decides).
+    moves[i] = how many moves, or a negative code: -1 when the engine refused a move, else
+    bot_choice's error. players[i] = the seat to act after. b_*: bot_choice's scratch, one row
+    per slot (only the rows of slots where a bot acts are used)."""
+    for j in prange(idx.shape[0]):
+        i = idx[j]
+        s = states[i]
+        moves[i] = 0
+        while not k_over(s):
+            p = k_actor(s)
+            code = codes[i, p]
+            if code == SEAT_RANDOM:
+                a = pick_legal(masks[i], rngs[i])
+                if a < 0:
+                    moves[i] = -1
+                    break
+            elif code >= 0:
+                a = bot_choice(
+                    code, s, T, n, masks[i], bot_rngs[i, p], works[i], b_states[i], b_masks[i],
+                    b_legal[i], b_val[i], b_keys[i], b_proj[i], b_ret[i], b_tmp[i], b_bi[i],
+                    b_bf[i],
+                )  # fmt: skip
+                if a < 0:
+                    moves[i] = a
+                    break
+            else:
+                break
+            if k_step(s, T, a, masks[i], works[i]) != 0:
+                moves[i] = -1
+                break
+            moves[i] += 1
+        players[i] = k_actor(s)
+
+
+# play_seats on one thread (core.codegen.serial_twins)
+@jit
+def play_seats_serial(idx, codes, states, masks, works, rngs, bot_rngs, T, n, players, moves,
+               b_states, b_masks, b_legal, b_val, b_keys, b_proj, b_ret, b_tmp, b_bi,
+               b_bf):  # fmt: skip
     """In each slot i of idx, play while the seat p to act is one the engine plays itself and the
     game is not over: codes[i, p] == SEAT_RANDOM, a uniform legal action from the slot's
     random-play stream rngs[i] (core.agents.pick_legal); codes[i, p] >= 0, bot_choice of that

@@ -60,7 +60,7 @@ BOT_SCRATCH_F = max(_chain_scratch(MAX_DEPTH)[1], _chain_scratch(BOT_DEPTH)[1])
 __all__ = ["WORK_SIZE", "N_KEYS", "BOT_SCRATCH_I", "BOT_SCRATCH_F"]
 
 
-@jit(alloc=False)
+@jit(alloc=False, inline=True)
 def k_init(s, T, n, a, b, c, mask, work):
     """`new_game(n, seed)` with seed words (a, b, c), start player 0; leaves mask legal."""
     init_state(s, T, n, a, b, c)
@@ -68,18 +68,18 @@ def k_init(s, T, n, a, b, c, mask, work):
     legal_mask_into(s, T, mask, work)
 
 
-@jit(alloc=False)
+@jit(alloc=False, inline=True)
 def k_step(s, T, a, mask, work):
     """The batch keeps each slot's legal mask (core.batch contract), so legality is mask[a]."""
     return step_trusted(s, T, a, mask, work)
 
 
-@jit(alloc=False)
+@jit(alloc=False, inline=True)
 def k_mask(s, T, mask, work):
     return legal_mask_into(s, T, mask, work)
 
 
-@jit(alloc=False)
+@jit(alloc=False, inline=True)
 def k_observe(s, T, p, out):
     observe_into(s, T, p, out)
 
@@ -130,7 +130,7 @@ def k_quiet(s):
     return ph == PH_SETUP or ph == PH_TURN or ph == PH_OVER
 
 
-@jit(alloc=False)
+@jit(alloc=False, inline=True)
 def _chain(probe, T, me, legal, val, budget, depth, bi, bf, bmask, work, score_over):
     """engine/evaluate.chain_values for `me` on `probe` with the Character weights bf[:N_CHAR],
     its scratch cut from bi and bf (_chain_scratch(depth))."""
@@ -158,7 +158,7 @@ def k_bot_values(s, T, legal, val, bi, bf, bmask, work):
     return _chain(s, T, s[S_CUR], legal, val, BOT_BUDGET, BOT_DEPTH, bi, bf, bmask, work, False)
 
 
-@jit(alloc=False)
+@jit(alloc=False, inline=True)
 def k_own_bot_values(bot, s, probe, T, me, legal, val, bi, bf, bmask, work):
     """HEURISTIC (troyes_env/bots.py, TroyesHeuristic): the chain values of each action in
     `legal` for `me` on `probe` (NODE_BUDGET nodes per action, MAX_DEPTH deep, a finished game

@@ -33,7 +33,7 @@ WORK_SIZE = 0  # Village needs no scratch beyond the mask
 N_KEYS = 3  # prestige, then rules §5.3 tie-breakers: customers served, living members (ED-33)
 
 
-@jit
+@jit(inline=True)
 def k_init(s, T, n, a, b, c, mask, work):
     """`new_game(n, seed)` with seed words (a, b, c), start player 0; leaves mask legal."""
     init_state(s, T, n, a, b, c, 0)
@@ -41,18 +41,18 @@ def k_init(s, T, n, a, b, c, mask, work):
     legal_mask_into(s, T, mask)
 
 
-@jit
+@jit(inline=True)
 def k_step(s, T, a, mask, work):
     """The batch keeps each slot's legal mask (core.batch contract), so legality is mask[a]."""
     return step_trusted(s, T, a, mask, work)
 
 
-@jit
+@jit(inline=True)
 def k_mask(s, T, mask, work):
     return legal_mask_into(s, T, mask)
 
 
-@jit
+@jit(inline=True)
 def k_observe(s, T, p, out):
     observe_into(s, T, p, out)
 

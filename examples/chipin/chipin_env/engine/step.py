@@ -47,7 +47,7 @@ def step_inplace(s, T, a, mask, work):
     return settle(s, T, mask, work)
 
 
-@jit(alloc=ALLOCATES)
+@jit(alloc=ALLOCATES, inline=True)
 def step_trusted(s, T, a, mask, work):
     """step_inplace for a caller that holds s's legal mask in `mask` (settle leaves it there after
     every step, so the batch loops and the compiled random loops always have it): legality is
