@@ -38,6 +38,7 @@ import os
 import re
 import shutil
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -209,12 +210,30 @@ def localise(shipped: dict[str, Any]) -> tuple[dict[str, str], tuple[str, str] |
     return specs, rules
 
 
+IMPORT_TRIES = 5
+
+
+def _import_game(game_name: str):
+    """get_game in a Ray worker. Ray's import thread can import the same modules as a task at the
+    same moment (a known Ray race); Python then hands one thread a partially initialised module
+    (AttributeError or ImportError). Once the other thread's import has finished, importing again
+    works: a few tries, a short pause between them."""
+    for attempt in range(IMPORT_TRIES):
+        try:
+            return get_game(game_name)
+        except (AttributeError, ImportError, ValueError):  # ValueError: GameNotAvailableError
+            if attempt == IMPORT_TRIES - 1:
+                raise
+            time.sleep(0.2 * (attempt + 1))
+    raise AssertionError("unreachable")
+
+
 def play_chunk(
     game_name: str, players: int, chunk: list, rules_hash: str, shipped: dict[str, Any]
 ) -> list:
     """A Ray task: play one chunk of (Job, seat ids) with the shipped files; the GameRecords."""
     specs, rules = localise(shipped)
-    game = get_game(game_name)
+    game = _import_game(game_name)
     if rules is not None:
         if game.RULES_DATA_HASH != rules[1]:
             game.load_rules_data(load_rules_file(rules[0], game_name))
