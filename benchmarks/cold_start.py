@@ -23,7 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from core.registry import get_game
+from core.registry import default_game, get_game
 
 # run in the measured checkout: the main job, ended by its first training step
 _PROBE = r"""
@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--game", default="village")
+    p.add_argument("--game", default=default_game())
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument(
         "--checkout",

@@ -16,7 +16,7 @@ import pytest
 import core.compile as cc
 import core.jit as cj
 from core.codegen import SERIAL, serial_twins
-from core.registry import game_names, get_game
+from core.registry import default_game, game_names, get_game
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -57,7 +57,9 @@ def test_a_one_thread_batch_never_compiles_a_parallel_loop():
     """In a fresh process (numba's disk cache shared), a batch engine capped at one thread calls
     only the serial twins: the parallel dispatchers hold no compiled signature."""
     code = (
-        "import numpy as np, village_env as V\n"
+        "import numpy as np\n"
+        "from core.registry import default_game, get_game\n"
+        "V = get_game(default_game())\n"
         "from core.batch import SEAT_RANDOM\n"
         "eng = V.make_batch(256, 2, seed=0, threads=1)\n"
         "eng.step(eng.random_actions()); eng.random_play(5); eng.observe(eng.players)\n"
@@ -141,7 +143,7 @@ def test_two_compiling_processes_leave_nothing_for_the_run_to_compile(tmp_path):
     before its first step: a fresh process then builds the batch engine, lets compiled bots play
     and compiles nothing."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
-    game = "village" if "village" in game_names() else game_names()[0]
+    game = default_game()
     first = (
         "import core.compile as c\n"
         f"assert c.batch_compile_needed({game!r})\n"
