@@ -31,10 +31,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import io
 import os
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable, Sequence
 
@@ -47,6 +47,7 @@ from core.bots import bot_names, make_bot
 from core.codegen import SERIAL
 from core.registry import game_names, game_packages, get_game
 from core.search import MCTSAgent
+from core.workers import die_with_driver
 
 PARTS = ("api", "batch", "search", "bots", "loops", "botloop")
 DEFAULT_PARTS = PARTS[:4]  # loops and botloop are within batch
@@ -187,11 +188,9 @@ def batch_compile_needed(name: str) -> bool:
 
 class BatchCompile:
     """Child processes compiling parts of a game (`python -m core.compile --quiet`); `wait`
-    blocks until every one has ended. A child ends with this process: it exits when its parent
-    is gone."""
+    blocks until every one has ended. A child ends with this process (core.workers)."""
 
     def __init__(self, name: str, parts: Sequence[str] = BATCH_PARTS):
-        self.name = name
         env = dict(os.environ)
         roots = {
             str(_jit.package_dir("core").parent),
@@ -264,19 +263,6 @@ def start_batch_compile(name: str, out=None) -> BatchCompile | None:
     return BatchCompile(name)
 
 
-def _exit_with_parent(parent: int) -> None:
-    """Exit this process as soon as process `parent` is gone (a compiling child must not outlive
-    the run that asked for it)."""
-
-    def watch():
-        while True:
-            if os.getppid() != parent:
-                os._exit(1)
-            time.sleep(0.5)
-
-    threading.Thread(target=watch, daemon=True).start()
-
-
 def main(argv: list[str] | None = None) -> int:
     """CLI entry point."""
     p = argparse.ArgumentParser(
@@ -300,14 +286,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--parent", type=int, help=argparse.SUPPRESS)  # exit when this pid is gone
     args = p.parse_args(argv)
     if args.parent is not None:
-        _exit_with_parent(args.parent)
+        die_with_driver(args.parent)
     parts = [x.strip() for x in args.parts.split(",") if x.strip()]
     bad = [x for x in parts if x not in PARTS]
     if bad or not parts:
         p.error(f"--parts: unknown {', '.join(bad) or '(none given)'}; choose from {PARTS}")
     games = args.game or game_names()
     start = time.perf_counter()
-    out = open(os.devnull, "w") if args.quiet else sys.stdout
+    out = io.StringIO() if args.quiet else sys.stdout
     for name in games:
         compile_game(name, parts, out)
     total = time.perf_counter() - start

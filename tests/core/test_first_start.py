@@ -127,14 +127,28 @@ def test_a_failed_compiling_child_only_costs_time():
 
 
 def test_a_compiling_child_exits_when_its_parent_is_gone():
-    code = "import time, core.compile as c; c._exit_with_parent(1); time.sleep(60)"
-    got = subprocess.run([sys.executable, "-c", code], cwd=ROOT, timeout=30)
-    assert got.returncode == 1  # its parent is not pid 1: it exits at once, not after 60 s
+    cmd = ["-m", "core.compile", "--game", game_names()[0], "--parts", "search", "--quiet"]
+    got = subprocess.run([sys.executable, *cmd, "--parent", "1"], cwd=ROOT, timeout=120)
+    assert got.returncode == 1  # its parent is not pid 1: it exits before compiling anything
 
 
 def test_nothing_starts_when_the_first_start_is_cached(monkeypatch):
     monkeypatch.setattr(cc, "_cached", lambda dispatcher: True)
     assert cc.start_batch_compile(game_names()[0]) is None
+
+
+def _python(code: str, env: dict) -> subprocess.CompletedProcess:
+    """Run `code` in a fresh interpreter at the repository root; it must succeed."""
+    got = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
+    assert got.returncode == 0, got.stderr
+    return got
 
 
 @pytest.mark.slow
@@ -151,15 +165,7 @@ def test_two_compiling_processes_leave_nothing_for_the_run_to_compile(tmp_path):
         "print(job.wait())\n"
         f"assert not c.batch_compile_needed({game!r})\n"
     )
-    got = subprocess.run(
-        [sys.executable, "-c", first],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=1200,
-    )
-    assert got.returncode == 0, got.stderr
+    got = _python(first, env)
     assert got.stdout.strip().splitlines()[-1] == "[0, 0]"
     assert "two processes" in got.stderr
     then = (
@@ -178,13 +184,5 @@ def test_two_compiling_processes_leave_nothing_for_the_run_to_compile(tmp_path):
         "assert (moves >= 0).all(), moves\n"
         "print(sum(jit.NOTICE.functions.values()))\n"
     )
-    got = subprocess.run(
-        [sys.executable, "-c", then],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=1200,
-    )
-    assert got.returncode == 0, got.stderr
+    got = _python(then, env)
     assert got.stdout.strip().splitlines()[-1] == "0", got.stderr

@@ -433,7 +433,7 @@ def test_a_refusal_is_one_line(argv, why, tmp_path, capsys):
 
 WATCHED = """
 import os, sys, time
-from training.arena.workers import die_with_driver
+from core.workers import die_with_driver
 sys.platform = "{platform}"  # "darwin": no prctl, the watchdog thread alone
 die_with_driver(os.getppid())
 print("armed", flush=True)

@@ -19,7 +19,7 @@ For ratings, stored games and replays use training.arena.tournament.
 Every result carries RULES_DATA_HASH: the rules data is provisional, and a result holds for that
 hash only. --workers plays the same games, unless an agent plays on a clock (`mcts:time=S`):
 then the first line and the table say that the results depend on the machine and on --workers.
-Worker processes end with the command, however it ends (training.arena.workers); a refusal of
+Worker processes end with the command, however it ends (core.workers); a refusal of
 bad arguments is one line (training.arena.cli).
 """
 
@@ -47,11 +47,11 @@ from core.registry import (
     get_game,
 )
 from core.returns import compute_returns
+from core.workers import die_with_driver
 from training.agents.checkpoint import CheckpointError, library_version
 from training.agents.registry import checkpoint_sidecar, machine_dependent, make_agent
 from training.arena.cli import OneLineParser
 from training.arena.ratings import wilson_interval
-from training.arena.workers import die_with_driver
 
 PROVISIONAL_NOTE = (
     "Rules data is PROVISIONAL (many values are reconstructed, see the rules "

@@ -44,6 +44,7 @@ import numpy as np
 
 from core.registry import GameNotAvailableError, check_players, game_names, get_game
 from core.rules_file import load_rules_file
+from core.workers import die_with_driver
 from training.agents.checkpoint import CheckpointError, library_version
 from training.agents.registry import AgentSpecError, agent_fingerprint, make_agent
 from training.arena import ray_backend
@@ -52,7 +53,6 @@ from training.arena.evaluate import clocked_agents, machine_notice, resolve_game
 from training.arena.jobs import Job, play_chunk, seed_of
 from training.arena.ray_backend import WorkerLostError
 from training.arena.store import GameRecord, GameStore, StoreError
-from training.arena.workers import die_with_driver
 
 
 def _h32(text: str) -> int:
@@ -166,7 +166,7 @@ def run_jobs(
     """Play the jobs the store lacks and write each finished chunk of games in one transaction.
 
     With `workers` > 1 a process pool plays chunks (its workers end with this process, however
-    it ends: training.arena.workers); a killed worker stops the run with BrokenProcessPool after
+    it ends: core.workers); a killed worker stops the run with BrokenProcessPool after
     every chunk finished before it is stored. `backend="ray"`: Ray tasks play the chunks
     (training.arena.ray_backend; `address`: a running cluster, default a local instance; `workers`:
     the most tasks at once, None: the cluster's CPUs); a task that fails for good stops the run with

@@ -1,6 +1,7 @@
-"""Process-pool workers that end with the driver that started them (tournaments, evaluate,
-balance studies): a worker whose driver is gone, however it went (SIGKILL, the out-of-memory
-killer), exits instead of waiting on its pipe for ever."""
+"""Worker processes that end with the driver that started them (the process pools of
+tournaments, evaluate and balance studies; the compiling children of core.compile): a worker
+whose driver is gone, however it went (SIGKILL, the out-of-memory killer), exits instead of
+waiting, or working, for ever."""
 
 from __future__ import annotations
 
