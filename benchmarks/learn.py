@@ -4,9 +4,10 @@
 (its opponent pool, the current TrainConfig defaults) and reports learner steps per second of
 `learn()` (rollouts and PPO updates; model set-up and the first, compiling rollout not timed).
 `"before"` runs the same default run with the settings the defaults replaced (`BEFORE`): 8 games
-per vector step, rollouts of 512 steps, minibatches of 512, 4 epochs, learning rate 3e-4, one
-torch thread, sb3-contrib's own policy and rollout buffer, torch's distribution checks on, and
-the bot opponents played one slot at a time through their `act` (as a Python bot was). Those
+per vector step, rollouts of 512 steps, minibatches of 512, 4 epochs, learning rate 3e-4, hidden
+layers of 128 and 128, one torch thread, one engine thread, sb3-contrib's own policy and rollout
+buffer, torch's distribution checks on, the bot opponents played one slot at a time through
+their `act` (as a Python bot was) and the snapshots in numpy. Those
 bots are the compiled ones, which decide faster than the Python bots did, so the ratio
 understates the gain over the old code.
 """
@@ -28,8 +29,10 @@ BEFORE = {
     "n_steps": 512,
     "batch_size": 512,
     "n_epochs": 4,
+    "net_arch": [128, 128],
     "learning_rate": 3e-4,
     "torch_threads": 1,
+    "engine_threads": 1,
     "snapshot_every": 25_000,
     "checkpoint_every": 100_000,
 }

@@ -27,6 +27,8 @@ code: BOT_GREEDY or one of the game's own, core.bots.CompiledBot.batch_code).
 from __future__ import annotations
 
 import threading
+import weakref
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -36,6 +38,7 @@ import numpy as np
 from core.codegen import SERIAL
 from core.errors import IllegalActionError
 from core.jit import jit
+from core.mlp import pack_actors
 from core.registry import integer_arg
 from core.returns import RETURN_KINDS
 from core.rng import M32, rng_seed, split_seed
@@ -45,6 +48,7 @@ KIND_CODES = {k: i for i, k in enumerate(RETURN_KINDS)}  # win_loss 0, rank 1, m
 # who plays a seat in BatchEngine.play_seats (codes[slot, seat])
 SEAT_CALLER = -2  # the caller decides (the learner, a policy, a bot in Python): play_seats stops
 SEAT_RANDOM = -1  # a uniform legal move from the slot's random-play stream (BatchEngine.rngs)
+SEAT_POLICY = -3  # codes <= this: SEAT_POLICY - k plays actor k of BatchEngine.set_actors
 BOT_GREEDY = 0  # the generic greedy heuristic (core.bots.GreedyHeuristic); >= 1: the game's own
 
 # A parallel loop gets one thread per MIN_SLOTS_PER_THREAD slots (at most NUMBA_NUM_THREADS).
@@ -53,15 +57,30 @@ BOT_GREEDY = 0  # the generic greedy heuristic (core.bots.GreedyHeuristic); >= 1
 # of Village with 2 threads ran 69 env steps/s against 468 with one (2026-11-30, loaded box).
 MIN_SLOTS_PER_THREAD = 64
 _threads_set = threading.local()
+# How a BatchEngine runs a loop on more than one thread: "numba", the loop's parallel (prange)
+# version on numba's threads; "split", only for the bots' loop (play_seats, a search per bot
+# decision: milliseconds a call), the slots cut into one contiguous share per thread, each share
+# run by the loop's one-thread twin (which releases the GIL) on its own Python thread, the other
+# loops on one thread (handing work to a Python thread costs ~80 us on a 2-core box, more than
+# those loops take for a few hundred games). "split" never compiles a parallel loop. Both give
+# the same games.
+THREADINGS = ("numba", "split")
+SPLIT_LOOP = "play_seats"  # the one loop "split" shares among threads
 
 
-def use_threads_for(n_slots: int, cap: int | None = None) -> int:
-    """Set numba's thread count (for this thread) for a parallel loop over n_slots games: one
-    per MIN_SLOTS_PER_THREAD slots, at most `cap` (default NUMBA_NUM_THREADS)."""
+def threads_for(n_slots: int, cap: int | None = None) -> int:
+    """Threads for a loop over n_slots games: one per MIN_SLOTS_PER_THREAD slots, at most `cap`
+    (default NUMBA_NUM_THREADS)."""
     top = numba.config.NUMBA_NUM_THREADS
     if cap is not None:
         top = min(int(cap), top)
-    k = max(1, min(top, int(n_slots) // MIN_SLOTS_PER_THREAD))
+    return max(1, min(top, int(n_slots) // MIN_SLOTS_PER_THREAD))
+
+
+def use_threads_for(n_slots: int, cap: int | None = None) -> int:
+    """Set numba's thread count (for this thread) for a parallel loop over n_slots games
+    (threads_for) and return it."""
+    k = threads_for(n_slots, cap)
     if getattr(_threads_set, "k", None) != k:  # numba.set_num_threads itself costs ~8 us
         numba.set_num_threads(k)
         _threads_set.k = k
@@ -200,6 +219,7 @@ class BatchEngine:
         observe: bool = True,
         threads: int | None = None,
         *,
+        threading: str = "numba",
         start: bool = True,
     ):
         num_players = integer_arg(num_players, "num_players")
@@ -212,8 +232,12 @@ class BatchEngine:
             raise ValueError(f"reward_kind must be one of {RETURN_KINDS}, got {reward_kind!r}")
         if threads is not None and integer_arg(threads, "threads") < 1:
             raise ValueError("threads must be >= 1 (or None for NUMBA_NUM_THREADS)")
+        if threading not in THREADINGS:
+            raise ValueError(f"threading must be one of {THREADINGS}, got {threading!r}")
         self.spec = spec
-        self.threads = None if threads is None else int(threads)  # most numba threads per call
+        self.threads = None if threads is None else int(threads)  # most threads per call
+        self.threading = threading
+        self._pool: ThreadPoolExecutor | None = None  # "split": the helper threads (made on use)
         self.B = B = int(batch_size)
         self.num_players = int(num_players)
         self.reward_kind = reward_kind
@@ -237,6 +261,7 @@ class BatchEngine:
         self.rngs = np.zeros((B, 4), dtype=np.int64)  # random-play generators, one per slot
         self.counts = np.zeros((B, 3), dtype=np.int64)  # random_play: decisions, games, errors
         self._bot_scratch: tuple[np.ndarray, ...] | None = None  # play_seats' (made when needed)
+        self.set_actors([])
         if start:  # start=False: slots left unstarted (all zeros), only to compile a loop
             self.reset(seed)
 
@@ -389,7 +414,8 @@ class BatchEngine:
         slot's random-play stream, a bot code (>= 0: BOT_GREEDY, or the game's own;
         core.bots.CompiledBot.batch_code) that compiled bot, drawing from its own stream
         bot_rngs[i, p] (B, max players, 4: core.bots.BotRng's words, advanced in place),
-        SEAT_CALLER the caller. moves[i] = how many moves; negative on an error (-1 the engine
+        SEAT_POLICY - k actor k of `set_actors` (drawing from bot_rngs[i, p] too), SEAT_CALLER
+        the caller. moves[i] = how many moves; negative on an error (-1 the engine
         refused a move or none was legal, -2 it refused one of a bot's lookahead, -3 the game
         has no compiled bot of that code)."""
         idx = np.asarray(idx, dtype=np.int64)
@@ -418,19 +444,58 @@ class BatchEngine:
             self.players,
             moves,
             *scratch,
+            *self._actors,
+        )
+
+    def set_actors(self, actors: list[dict[str, np.ndarray]], deterministic: bool = False) -> None:
+        """The trained actors (training.agents.checkpoint.actor_arrays' format) that play_seats
+        plays for seats of code SEAT_POLICY - k (k: the index in `actors`), each its most likely
+        action (deterministic) or one drawn from its seat's stream, as
+        training.agents.policy.PolicyAgent.act decides (core.mlp)."""
+        w, meta, widest = pack_actors(actors)
+        rows = self.B if actors else 1  # no actor: one row the loop never reads
+        obs_n = self.spec.obs_size if actors else 1
+        na = self.spec.num_actions
+        self._actors = (
+            w,
+            meta,
+            bool(deterministic),
+            np.zeros((rows, obs_n), dtype=np.float32),
+            np.zeros((rows, 2, widest), dtype=np.float32),
+            np.zeros((rows, na if actors else 1), dtype=np.float32),
+            np.zeros((rows, na if actors else 1), dtype=np.float64),
         )
 
     def _loop(self, name: str, n_slots: int, module: ModuleType | None = None):
-        """The compiled loop `name` of the loops module (or `module`) for n_slots slots, with
-        numba's threads set for it (use_threads_for): the parallel loop when that gives more
-        than one thread, else its serial twin (core.codegen.serial_twins), so a run on one
-        thread never compiles a parallel loop."""
+        """The compiled loop `name` of the loops module (or `module`) for n_slots slots, called
+        as loop(idx, ...). On one thread (threads_for) its serial twin
+        (core.codegen.serial_twins), so a run on one thread never compiles a parallel loop; on
+        more, the parallel loop with numba's threads set for it ("numba" threading) or, for the
+        bots' loop, the twin on a share of idx in each thread ("split")."""
         module = module or self._L
-        if use_threads_for(n_slots, self.threads) == 1:
-            serial = getattr(module, name + SERIAL, None)  # a loop with no twin is serial
-            if serial is not None:
+        serial = getattr(module, name + SERIAL, None)  # a loop with no twin is serial
+        if self.threading == "split" and serial is not None:
+            k = threads_for(n_slots, self.threads) if name == SPLIT_LOOP else 1
+            if k == 1:
                 return serial
+            return lambda idx, *args: self._split(serial, k, idx, args)
+        if use_threads_for(n_slots, self.threads) == 1 and serial is not None:
+            return serial
         return getattr(module, name)
+
+    def _split(self, loop, k: int, idx: np.ndarray, args: tuple) -> None:
+        """loop(share, *args) for k contiguous shares of idx, k-1 of them on helper threads and
+        the last on this one (the loops touch only their own slots' rows)."""
+        if self._pool is None or self._pool._max_workers < k - 1:
+            if self._pool is not None:
+                self._pool.shutdown()
+            self._pool = ThreadPoolExecutor(k - 1, thread_name_prefix="batch-engine")
+            weakref.finalize(self, self._pool.shutdown, wait=False)
+        cut = [len(idx) * t // k for t in range(k + 1)]
+        futures = [self._pool.submit(loop, idx[cut[t] : cut[t + 1]], *args) for t in range(k - 1)]
+        loop(idx[cut[k - 1] :], *args)
+        for f in futures:
+            f.result()
 
     def nbytes_per_game(self) -> int:
         """Bytes of one game's state (int64 array)."""

@@ -91,8 +91,9 @@ SERIAL = "_serial"
 
 def serial_twins(src: str) -> str:
     """For every `@jit(parallel=True)` function of `src`, the same function compiled without
-    threads, named with SERIAL appended (numba runs a `prange` as a `range` there). The batch
-    engine calls a twin whenever it runs a loop on one thread, so a one-thread run never waits
+    threads, named with SERIAL appended (numba runs a `prange` as a `range` there), releasing
+    the GIL. The batch engine calls a twin whenever it runs a loop on one thread, and from
+    several Python threads on disjoint slots in its "split" threading, so such a run never waits
     for numba to compile a parallel loop, which costs several times the serial compile."""
     lines = src.splitlines(keepends=True)
     out = []
@@ -103,7 +104,7 @@ def serial_twins(src: str) -> str:
         if lines[first - 1].strip() != PARALLEL:
             continue
         fn = lines[first - 1 : node.end_lineno]
-        fn[0] = fn[0].replace(PARALLEL, "@jit")
+        fn[0] = fn[0].replace(PARALLEL, "@jit(nogil=True)")
         at = node.lineno - first
         fn[at] = fn[at].replace(f"def {node.name}(", f"def {node.name}{SERIAL}(", 1)
         out.append(f"\n\n# {node.name} on one thread (core.codegen.serial_twins)\n")

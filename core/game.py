@@ -654,13 +654,18 @@ class Game:
         reward_kind: str = "win_loss",
         observe: bool = True,
         threads: int | None = None,
+        threading: str = "numba",
     ) -> BatchEngine:
         """A batch engine of `batch_size` games stepped in one compiled call (core.batch, DESIGN
         D8), all started: slot i's k-th game is `new_game(num_players, batch_game_seed(seed, i,
-        k))`. `threads`: most numba threads per call (default NUMBA_NUM_THREADS; one per 64
-        games). The game's generated `engine/batch_loops.py` is imported by the first call."""
+        k))`. `threads`: most threads per call (default NUMBA_NUM_THREADS; one per 64 games), run
+        as numba's parallel loops or as the one-thread loops on shares of the games
+        (`threading="split"`, core.batch.THREADINGS). The game's generated
+        `engine/batch_loops.py` is imported by the first call."""
         spec = self.batch_spec()
-        return BatchEngine(spec, batch_size, num_players, seed, reward_kind, observe, threads)
+        return BatchEngine(
+            spec, batch_size, num_players, seed, reward_kind, observe, threads, threading=threading
+        )
 
     def batch_spec(self) -> BatchSpec:
         """What the batch engine and the compiled bots need of this game (core.batch.BatchSpec),

@@ -16,6 +16,8 @@ Options (all through `jit(...)`):
 - ``inline=True`` (numba's ``inline="always"``): inlined at numba IR level into every caller;
   used for tiny helpers on the hottest paths (mask bit scans, the RNG).
 - ``parallel=True``: ``numba.prange`` loops over the games of a batch (DESIGN D8).
+- ``nogil=True``: the function releases the GIL while it runs, so Python threads can run it on
+  disjoint data at once (the batch loops' one-thread twins, core.batch's "split" threading).
 
 Every function is made by `OneSpecialisation`, numba's dispatcher compiling one specialisation
 per argument type: a plain dispatcher called from compiled code with a constant argument (a layout
@@ -190,7 +192,9 @@ def cache_dir_for(package: str) -> str:
     return got
 
 
-def njit_options(alloc: bool = True, inline: bool = False, parallel: bool = False) -> dict:
+def njit_options(
+    alloc: bool = True, inline: bool = False, parallel: bool = False, nogil: bool = False
+) -> dict:
     """The ``numba.njit`` keyword arguments that `jit` passes for these options."""
     opts: dict = {"cache": True}
     if not alloc:
@@ -199,13 +203,22 @@ def njit_options(alloc: bool = True, inline: bool = False, parallel: bool = Fals
         opts["inline"] = "always"
     if parallel:
         opts["parallel"] = True
+    if nogil:
+        opts["nogil"] = True
     return opts
 
 
-def jit(fn=None, *, alloc: bool = True, inline: bool = False, parallel: bool = False):
+def jit(
+    fn=None,
+    *,
+    alloc: bool = True,
+    inline: bool = False,
+    parallel: bool = False,
+    nogil: bool = False,
+):
     """``numba.njit(cache=True, ...)`` with the options above, cached under `cache_dir_for` the
     function's package. Usable bare (``@jit``) or with options (``@jit(alloc=False)``)."""
-    opts = njit_options(alloc, inline, parallel)
+    opts = njit_options(alloc, inline, parallel, nogil)
 
     def decorate(f):
         package = f.__module__.split(".")[0]

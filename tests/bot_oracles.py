@@ -187,7 +187,6 @@ class TroyesOracle:
                 self._work,
                 self._tmp,
                 np.zeros(MAXP),
-                np.zeros(g.STATE_SIZE, dtype=np.int64),
             )
         legal = np.ascontiguousarray(legal, dtype=np.int64)
         err = chain_values(

@@ -34,7 +34,7 @@ def test_serial_twins_of_a_parallel_function():
         "    return x\n"
     )
     twins = serial_twins(src)
-    assert f"def f{SERIAL}(idx, out):" in twins and "@jit\n" in twins
+    assert f"def f{SERIAL}(idx, out):" in twins and "@jit(nogil=True)\n" in twins
     assert "parallel" not in twins and f"def g{SERIAL}" not in twins
 
 

@@ -418,8 +418,7 @@ def test_the_bot_rollout_is_the_troyes_bot_s_chain_search():
             np.zeros((k, game.NUM_ACTIONS), dtype=np.int64), np.zeros(k, dtype=np.int64),
             np.zeros(k, dtype=np.int64), np.zeros(k), np.zeros(game.NUM_ACTIONS, dtype=np.bool_),
             np.zeros(max(1, WORK_SIZE), dtype=np.int64),
-            np.zeros(game.STATE_SIZE + 16, dtype=np.int64), np.zeros(4),
-            np.zeros(game.STATE_SIZE, dtype=np.int64), False,
+            np.zeros(game.STATE_SIZE + 16, dtype=np.int64), np.zeros(4), False,
         )  # fmt: skip
         np.testing.assert_array_equal(val, want)
         distinct += len(set(val.tolist())) > 1

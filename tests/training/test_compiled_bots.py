@@ -14,7 +14,7 @@ from numba.core.dispatcher import Dispatcher
 from training_helpers import GAMES
 
 from core import kernels_contract
-from core.batch import SEAT_CALLER, batch_game_seed
+from core.batch import SEAT_CALLER, SEAT_POLICY, batch_game_seed
 from core.bots import CompiledBot, bot_names, make_bot
 from core.codegen import render
 from core.registry import game_packages, get_game
@@ -215,6 +215,122 @@ def test_batch_vec_env_with_bots_plays_the_single_seat_env_s_games(name, players
         if ended >= 2 * B:
             break
     assert ended >= 2 * B
+
+
+@pytest.mark.parametrize("name", HEURISTIC_GAMES)
+def test_bots_shared_among_threads_play_the_one_thread_games(name):
+    """ "split" threading (core.batch.THREADINGS): the bots' loop run on two threads, each on its
+    share of the slots, plays exactly the games, bot streams and move counts of one thread."""
+    import numba
+
+    from core.batch import SEAT_RANDOM
+
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("one CPU: nothing to share")
+    g = get_game(name)
+    B, n = 128, 2
+    runs = []
+    for threads, threading in ((1, "numba"), (2, "split")):
+        eng = g.make_batch(B, n, seed=3, threads=threads, threading=threading)
+        codes = np.full((B, eng.spec.max_players), SEAT_RANDOM, dtype=np.int64)
+        codes[:, 1] = make_bot(name, "heuristic").batch_code
+        rngs = np.zeros((B, eng.spec.max_players, 4), dtype=np.int64)
+        rngs[:, :, 0] = np.arange(B)[:, None] + 1
+        moves = np.zeros(B, dtype=np.int64)
+        eng.play_seats(eng._all, codes, rngs, moves)
+        assert (eng._pool is not None) == (threading == "split")
+        runs.append((eng.states.copy(), rngs, moves))
+    (s1, r1, m1), (s2, r2, m2) = runs
+    assert (m1 > 0).all() and g.is_terminal(s1[0])  # whole games, every slot
+    assert np.array_equal(s1, s2) and np.array_equal(r1, r2) and np.array_equal(m1, m2)
+    with pytest.raises(ValueError, match="threading must be one of"):
+        g.make_batch(4, n, threading="threads")
+
+
+def _untrained_snapshot(game, players, path):
+    """A snapshot checkpoint (actor + sidecar) of an untrained policy of the default shape."""
+    from sb3_contrib import MaskablePPO
+
+    from training.agents.checkpoint import save_checkpoint
+    from training.learn.sb3_parts import MaskedPolicy
+
+    env = BatchVecEnv(game, n_envs=2, players=players, opponents="random", seed=0)
+    model = MaskablePPO(MaskedPolicy, env, n_steps=8, batch_size=8, seed=1, device="cpu")
+    return str(save_checkpoint(model, path, get_game(game), players, {"kind": "snapshot"}, False))
+
+
+@pytest.mark.parametrize("deterministic", [False, True])
+@pytest.mark.parametrize("name", ["village", "troyes"])
+def test_snapshot_opponents_play_in_the_engine_as_their_act_would(
+    name, deterministic, tmp_path, monkeypatch
+):
+    """Frozen snapshots mixed with bots play inside the engine's call (no per-slot Python), and
+    each slot goes through the states a single-seat env goes through with the same episodes,
+    the snapshots played by PolicyAgent.act (numpy's forward pass)."""
+    snap = _untrained_snapshot(name, 3, tmp_path / "snap")
+    pool = f"{snap}:2,heuristic:1"
+    B = 3
+    venv = BatchVecEnv(
+        name, n_envs=B, players=3, opponents=pool, seed=4, opponent_deterministic=deterministic
+    )
+    monkeypatch.setattr(venv, "_play_agents", lambda idx: pytest.fail("played in Python"))
+    obs = venv.reset()
+    assert (venv.seat_codes <= SEAT_POLICY).any()
+
+    def follow(env, i):
+        ops = [
+            None
+            if spec is None
+            else make_agent(spec, name, 3, int(venv.opponent_seeds[i, p]), deterministic)
+            for p, spec in enumerate(venv.opponent_specs[i])
+        ]
+        assert env.start(int(venv.seats[i]), ops, venv.engine.game_seed(i))
+
+    singles = [SingleSeatEnv(name, 3, pool, on_illegal="raise") for _ in range(B)]
+    for i, env in enumerate(singles):
+        follow(env, i)
+    learner = np.random.default_rng(0)
+    ended = 0
+    for _ in range(3000):
+        for i, env in enumerate(singles):
+            assert np.array_equal(venv.engine.states[i], env.state)
+        masks = venv.action_masks()
+        acts = np.array([int(learner.choice(np.flatnonzero(masks[i]))) for i in range(B)])
+        obs, _r, dones, _i = venv.step(acts)
+        for i, env in enumerate(singles):
+            _o, _rr, term, trunc, _info = env.step(int(acts[i]))
+            assert bool(dones[i]) == (term or trunc)
+            if dones[i]:
+                ended += 1
+                follow(env, i)
+        if ended >= B:
+            break
+    assert ended >= B
+
+
+def test_the_engine_keeps_only_the_snapshots_in_use(tmp_path):
+    """A new pool drops the engine's actors that no pool entry and no game in play uses; the
+    seats still played by a kept one keep playing it; once no game uses one, none is kept."""
+    a = _untrained_snapshot("village", 2, tmp_path / "a")
+    b = _untrained_snapshot("village", 2, tmp_path / "b")
+    venv = BatchVecEnv("village", n_envs=8, players=2, opponents=f"{a}:1,{b}:1", seed=2)
+    venv.reset()
+    assert sorted(venv._actor_specs) == sorted([a, b])
+
+    def in_play():
+        return [venv._actor_specs[SEAT_POLICY - c] for c in venv.seat_codes.ravel() if c <= -3]
+
+    before = in_play()
+    venv.set_opponents(f"{a}:1,random:1")
+    assert in_play() == before  # the same snapshot still plays each of those seats
+    assert set(venv._actor_specs) == {a} | set(before)
+    rng = np.random.default_rng(0)
+    for _ in range(2000):
+        if b not in in_play():
+            break
+        venv.step(np.array([int(rng.choice(np.flatnonzero(m))) for m in venv.action_masks()]))
+    venv.set_opponents("random")
+    assert set(venv._actor_specs) == set(in_play()) and b not in venv._actor_specs
 
 
 def test_compiled_bot_decisions_allocate_nothing():

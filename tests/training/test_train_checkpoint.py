@@ -511,7 +511,8 @@ def test_the_default_run_is_per_game_and_explicit_settings_win(game, tmp_path):
         assert tr.default_run(game)["opponents"] == run["opponents"]
     run = tr.default_run(game)
     cfg = tr.TrainConfig(game=game)
-    assert (cfg.timesteps, cfg.opponents) == (run["timesteps"], run["opponents"])
+    assert {k: getattr(cfg, k) for k in tr.RUN_SETTINGS} == {k: run[k] for k in tr.RUN_SETTINGS}
+    assert tr.TrainConfig(game=game, n_epochs=3).n_epochs == 3
     cfg.validate()
     parsed, resume = tr.config_from_args(
         tr.build_parser().parse_args(["--game", game, "--out", str(tmp_path / "d")])
@@ -526,6 +527,7 @@ def test_the_default_run_is_per_game_and_explicit_settings_win(game, tmp_path):
         )
     )
     assert (given.timesteps, given.opponents) == (1234, "random:1")
+    assert given.n_epochs == run["n_epochs"]
     assert tr.TrainConfig(game=game, timesteps=77).opponents == run["opponents"]
     # every default pool names only bots of that game (or self) and is accepted
     assert {s for s, _w in tr.parse_pool(run["opponents"])} <= set(tr.bot_names(game)) | {tr.SELF}

@@ -6,12 +6,16 @@ learner takes a random seat; the other seats are played inside `step` by opponen
 weighted pool ("random", a bot name such as "heuristic", or a checkpoint path = frozen
 snapshot); the reward is `returns(state, reward_kind)[seat]` at the end, in the learner's frame;
 a game stopped by the engine's safety cap ends as truncated (`TimeLimit.truncated`).
-Random opponents and compiled bots (core.bots.CompiledBot: the `heuristic` of every game that has
-one) play inside one compiled call per vector step for every slot (core.batch.BatchEngine.
-play_seats), each bot from its own stream, exactly as its `act` would; snapshot policies are
-evaluated batched (one numpy forward pass over every slot where that snapshot is to act); any
-other agent (a game's bot written in Python, a search agent) plays per slot in Python.
+Random opponents, compiled bots (core.bots.CompiledBot: the `heuristic` of every game that has
+one) and frozen snapshot policies (training.agents.policy.PolicyAgent, packed for the engine by
+core.mlp) play inside one compiled call per vector step for every slot (core.batch.BatchEngine.
+play_seats), each from its own stream: a bot exactly as its `act` would, a snapshot from the
+same distribution as its `act` (its float32 forward pass rounds differently from numpy's in the
+last bits); any other agent (a game's bot written in Python, a search agent) plays per slot in
+Python, and with `batched_bots=False` every bot and snapshot does (snapshots batched in numpy).
 `action_masks()` (and `env_method("action_masks")`, which sb3-contrib calls) gives (B, N).
+`threads`: the engine's slots are shared among that many threads, each running the one-thread
+loops (core.batch's "split" threading: nothing more to compile, the same games).
 Episode e of slot i is the game `new_game(players, batch_game_seed(seed, i, e))`; its opponents
 are `opponent_specs[i]` seeded by `opponent_seeds[i]` (None at the learner's seat; "random"
 seats draw from the slot's random-play stream, not from a seed), so `SingleSeatEnv.start` replays
@@ -26,8 +30,9 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
-from core.batch import SEAT_CALLER, SEAT_RANDOM
+from core.batch import SEAT_CALLER, SEAT_POLICY, SEAT_RANDOM
 from core.bots import CompiledBot
+from core.mlp import packable
 from core.registry import default_game, get_game
 from core.returns import RETURN_KINDS
 from training.agents.policy import PolicyAgent, mlp_logits, sample_masked
@@ -68,7 +73,13 @@ class BatchVecEnv(VecEnv):
         self.opponent_deterministic = opponent_deterministic
         self.batched_bots = bool(batched_bots)  # False: compiled bots too play per slot (`act`)
         self.engine = self.game.make_batch(
-            n_envs, players, seed=seed, reward_kind=reward_kind, observe=False, threads=threads
+            n_envs,
+            players,
+            seed=seed,
+            reward_kind=reward_kind,
+            observe=False,
+            threads=threads,
+            threading="split",
         )
         self.render_mode = None
         obs_space = spaces.Box(-np.inf, np.inf, (self.game.OBS_SIZE,), np.float32)
@@ -89,6 +100,8 @@ class BatchVecEnv(VecEnv):
         self._started = np.zeros(B, dtype=np.bool_)
         self.decisions = 0  # every agent-chosen step, opponents included (DESIGN §5)
         self.episodes_done_last = 0
+        self._actor_specs: list[str] = []  # the engine's actors (set_actors), by index
+        self._actor_arrays: dict[str, dict] = {}
         self.set_opponents(opponents)
         self._seed = int(seed)
         self._rng = np.random.default_rng(self._seed)
@@ -105,6 +118,31 @@ class BatchVecEnv(VecEnv):
                 self._make_agent(spec, 0)  # fail now, not mid-episode
         self.pool = pool
         self._pool_p = w / w.sum()
+        # the engine keeps the actors of the new pool and those still playing a game
+        codes = self.seat_codes
+        playing = {self._actor_specs[SEAT_POLICY - c] for c in codes[codes <= SEAT_POLICY]}
+        keep = [s for s in self._actor_specs if s in playing or s in dict(pool)]
+        if keep != self._actor_specs:
+            new = {s: k for k, s in enumerate(keep)}
+            remap = np.array([SEAT_POLICY - new.get(s, 0) for s in self._actor_specs])
+            policy = codes <= SEAT_POLICY
+            codes[policy] = remap[SEAT_POLICY - codes[policy]]
+            self._actor_specs = keep
+            self._actor_arrays = {s: self._actor_arrays[s] for s in keep}
+            self._set_engine_actors()
+
+    def _actor_code(self, spec: str, arrays: dict) -> int:
+        """The seat code of the engine's actor for snapshot `spec` (added when new)."""
+        if spec not in self._actor_arrays:
+            self._actor_specs.append(spec)
+            self._actor_arrays[spec] = arrays
+            self._set_engine_actors()
+        return SEAT_POLICY - self._actor_specs.index(spec)
+
+    def _set_engine_actors(self) -> None:
+        self.engine.set_actors(
+            [self._actor_arrays[s] for s in self._actor_specs], self.opponent_deterministic
+        )
 
     def _make_agent(self, spec: str, seed: int):
         return make_agent(spec, self.game_name, self.players, seed, self.opponent_deterministic)
@@ -137,6 +175,9 @@ class BatchVecEnv(VecEnv):
                     ag = self._make_agent(spec, seed)
                     if self.batched_bots and isinstance(ag, CompiledBot):  # by the engine
                         self.seat_codes[i, p] = ag.batch_code
+                        self.bot_rngs[i, p] = ag.rng.words
+                    elif self.batched_bots and isinstance(ag, PolicyAgent) and packable(ag.arrays):
+                        self.seat_codes[i, p] = self._actor_code(spec, ag.arrays)
                         self.bot_rngs[i, p] = ag.rng.words
                     else:
                         self.opp[i][p] = ag

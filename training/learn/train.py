@@ -11,6 +11,7 @@ checkpoints), final.{zip,policy.npz,json} and summary.json (throughput, RULES_DA
 from __future__ import annotations
 
 import argparse
+import copy
 import csv
 import json
 import sys
@@ -53,17 +54,21 @@ SELF = "self"  # the opponent-pool entry that stands for "a frozen past snapshot
 
 # The generic default run, for a game whose spec names none (GameSpec.default_run; Village's and
 # Troyes' own are sized to about 5 minutes of training on 2 CPU cores, docs/training.md). Without
-# a `heuristic` bot its share goes to `random`.
+# a `heuristic` bot its share goes to `random`. A game's default run may also set any of
+# RUN_SETTINGS (TrainConfig fields); what it leaves out comes from here.
 FALLBACK_RUN: dict[str, Any] = {
     "timesteps": 150_000,
     "opponents": "random:0.3,heuristic:0.2,self:0.5",
+    "n_epochs": 2,
+    "net_arch": [128, 128],
 }
 FALLBACK_RUN_NO_HEURISTIC = "random:0.5,self:0.5"
+RUN_SETTINGS = ("timesteps", "opponents", "n_epochs", "net_arch")  # TrainConfig fields a run sets
 
 
 def default_run(game_name: str) -> dict[str, Any]:
     """The default run of `game_name`: its spec's `default_run` over FALLBACK_RUN (timesteps,
-    opponents); the opponent pool uses only bots the game has."""
+    opponents, training settings); the opponent pool uses only bots the game has."""
     run = dict(FALLBACK_RUN)
     if "heuristic" not in bot_names(game_name):
         run["opponents"] = FALLBACK_RUN_NO_HEURISTIC
@@ -86,19 +91,19 @@ class TrainConfig:
     vec: str = "batch"  # "batch" (BatchVecEnv), "dummy" (one process), "subproc" (one per env)
     n_steps: int = 32  # per env, per rollout (a rollout: n_envs x n_steps learner steps)
     batch_size: int = 2048
-    n_epochs: int = 2
+    n_epochs: int | None = None  # None: the game's default run (default_run)
     learning_rate: float = 1e-3
     gamma: float = 0.997
     gae_lambda: float = 0.95
     ent_coef: float = 0.01
-    net_arch: list[int] = field(default_factory=lambda: [128, 128])
+    net_arch: list[int] | None = None  # None: the game's default run (default_run)
     pool_size: int = 8  # most recent snapshots the "self" opponents are drawn from
     snapshot_every: int = 100_000
     checkpoint_every: int = 500_000
     device: str = "auto"
     init_from: str | None = None  # start from this checkpoint's weights (then count on from it)
     torch_threads: int = 2  # torch threads of the PPO updates (rollouts use one; see train)
-    engine_threads: int = 1  # numba threads of the batch engine (--vec batch)
+    engine_threads: int = 2  # threads of the batch engine's bots (--vec batch; BatchVecEnv)
     progress_bar: bool = True
     tensorboard: bool = True
 
@@ -107,12 +112,11 @@ class TrainConfig:
             self.n_envs = N_ENVS.get(self.vec, N_ENVS["dummy"])
         if self.out is None:
             self.out = f"runs/{self.game}-{self.players}p"
-        if self.timesteps is None or self.opponents is None:
+        if any(getattr(self, k) is None for k in RUN_SETTINGS):
             run = default_run(self.game)  # an unknown game: validate() says so
-            if self.timesteps is None:
-                self.timesteps = run["timesteps"]
-            if self.opponents is None:
-                self.opponents = run["opponents"]
+            for k in RUN_SETTINGS:
+                if getattr(self, k) is None:
+                    setattr(self, k, copy.deepcopy(run[k]))
 
     def validate(self) -> None:
         """Raise ValueError with a clear message for any bad setting."""
@@ -342,7 +346,7 @@ def train(cfg: TrainConfig, resume: bool = False) -> dict[str, Any]:
     cfg.validate()
     # On a cold compile cache, what the first step needs compiles in two processes meanwhile.
     compiling = None
-    if cfg.vec == "batch" and cfg.engine_threads == 1:
+    if cfg.vec == "batch":
         compiling = start_batch_compile(cfg.game)
     import torch.distributions
 
@@ -545,11 +549,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--n-steps", type=int, help=f"rollout steps per env, default {d.n_steps}")
     p.add_argument("--batch-size", type=int, help=f"default {d.batch_size}")
-    p.add_argument("--n-epochs", type=int, help=f"default {d.n_epochs}")
+    p.add_argument(
+        "--n-epochs", type=int, help=f"epochs per update, default per game: {_defaults('n_epochs')}"
+    )
     p.add_argument("--learning-rate", type=float, help=f"default {d.learning_rate}")
     p.add_argument("--ent-coef", type=float, help=f"default {d.ent_coef}")
     p.add_argument(
-        "--net-arch", help="hidden layer widths, default " + ",".join(map(str, d.net_arch))
+        "--net-arch",
+        help="hidden layer widths, default per game: "
+        + "; ".join(f"{g} {','.join(map(str, default_run(g)['net_arch']))}" for g in game_names()),
     )
     p.add_argument("--pool-size", type=int, help=f"snapshots kept in play, default {d.pool_size}")
     p.add_argument("--snapshot-every", type=int, help=f"default {d.snapshot_every}")
@@ -568,8 +576,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--engine-threads",
         type=int,
-        help=f"numba threads of the batch engine, default {d.engine_threads} (more than one "
-        "compiles its parallel loops on first use)",
+        help=f"threads the batch engine shares its bot opponents' decisions among (--vec batch), "
+        f"default {d.engine_threads}; the other engine loops run on one",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--no-tensorboard", action="store_true", help="no TensorBoard logs")

@@ -144,7 +144,7 @@ def mask_slots(idx, states, masks, works, T):
 
 
 # reset_slots on one thread (core.codegen.serial_twins)
-@jit
+@jit(nogil=True)
 def reset_slots_serial(idx, states, masks, works, T, n, seed_a, games, players, obs, want_obs):
     """New games in the slots idx (slot i's game number games[i], seed words (seed_a, i, k))."""
     for j in prange(idx.shape[0]):
@@ -157,7 +157,7 @@ def reset_slots_serial(idx, states, masks, works, T, n, seed_a, games, players, 
 
 
 # step_slots on one thread (core.codegen.serial_twins)
-@jit
+@jit(nogil=True)
 def step_slots_serial(
     idx,
     actions,
@@ -204,7 +204,7 @@ def step_slots_serial(
 
 
 # random_play on one thread (core.codegen.serial_twins)
-@jit
+@jit(nogil=True)
 def random_play_serial(idx, n_decisions, states, masks, works, rngs, T, n, seed_a, games, counts):
     """Compiled random play: n_decisions uniform legal decisions per slot (RandomAgent's draw
     from rngs[i]), finished games restarted in place. counts[i] += (decisions, games, errors)."""
@@ -227,7 +227,7 @@ def random_play_serial(idx, n_decisions, states, masks, works, rngs, T, n, seed_
 
 
 # random_actions on one thread (core.codegen.serial_twins)
-@jit
+@jit(nogil=True)
 def random_actions_serial(idx, masks, rngs, actions):
     """actions[i] = a uniform legal action of slot i (RandomAgent's draw from rngs[i])."""
     for j in prange(idx.shape[0]):
@@ -236,7 +236,7 @@ def random_actions_serial(idx, masks, rngs, actions):
 
 
 # observe_slots on one thread (core.codegen.serial_twins)
-@jit
+@jit(nogil=True)
 def observe_slots_serial(idx, states, seats, T, obs):
     """obs[i] = observation of seat seats[i] in states[i], for each slot i of idx."""
     for j in prange(idx.shape[0]):
@@ -245,7 +245,7 @@ def observe_slots_serial(idx, states, seats, T, obs):
 
 
 # mask_slots on one thread (core.codegen.serial_twins)
-@jit
+@jit(nogil=True)
 def mask_slots_serial(idx, states, masks, works, T):
     """masks[i] = legal mask of states[i], for each slot i of idx."""
     for j in prange(idx.shape[0]):

@@ -19,8 +19,8 @@ import numpy as np
 from core.jit import jit
 from troyes_env.actions import NUM_ACTIONS
 from troyes_env.engine.board import character_vp, score_final
-from troyes_env.engine.legal import legal_mask_into
-from troyes_env.engine.step import step_inplace
+from troyes_env.engine.rules import r_apply
+from troyes_env.engine.step import settle, step_inplace
 from troyes_env.layout import (
     DIST_DICE,
     LAYOUT,
@@ -202,18 +202,23 @@ def _chain_eval(s, T, me, cw, w, vout, tmp):
 
 
 @jit(alloc=False)
-def _chain_children(st, T, d, acts, nacts, mask, work, scratch):
-    """acts[d, :nacts[d]] = the legal actions of st[d], ascending (on a copy of the state, as the
-    bot's Python search does)."""
-    for i in range(STATE_SIZE):
-        scratch[i] = st[d, i]
-    legal_mask_into(scratch, T, mask, work)
+def _chain_children(mask, d, acts, nacts):
+    """acts[d, :nacts[d]] = the legal actions of the node at depth d, ascending, from `mask`: its
+    legal mask, as the step that made the node left it (settle)."""
     k = 0
     for a in range(NUM_ACTIONS):
         if mask[a]:
             acts[d, k] = a
             k += 1
     nacts[d] = k
+
+
+@jit(alloc=False)
+def _chain_step(s, T, a, mask, work):
+    """An action listed by its node's own legal mask, then settle: step_inplace without a second
+    legality test (same next state, same codes). mask: the new state's legal mask."""
+    r_apply(s, T, a, work)
+    return settle(s, T, mask, work)
 
 
 @jit(alloc=False)
@@ -236,7 +241,6 @@ def chain_values(
     work,
     tmp,
     vout,
-    scratch,
     score_over,
 ):
     """val[i] = the heuristic bot's value of root action legal[i] on state `probe`: the max over
@@ -247,7 +251,7 @@ def chain_values(
     the engine refuses an action it listed as legal.
     Scratch: st (max_depth+1, STATE_SIZE) int64; acts (max_depth+1, NUM_ACTIONS) int64; nacts,
     idx (max_depth+1) int64; best (max_depth+1) float64; mask (NUM_ACTIONS) bool; work
-    (WORK_SIZE); tmp (project's); vout (MAXP) float64; scratch (STATE_SIZE) int64."""
+    (WORK_SIZE); tmp (project's); vout (MAXP) float64."""
     for r in range(legal.shape[0]):
         budget = node_budget
         for i in range(STATE_SIZE):
@@ -262,7 +266,7 @@ def chain_values(
             else:
                 return 1
             continue
-        _chain_children(st, T, 1, acts, nacts, mask, work, scratch)
+        _chain_children(mask, 1, acts, nacts)
         idx[1] = 0
         best[1] = -np.inf
         d = 1
@@ -273,7 +277,7 @@ def chain_values(
                 budget -= 1
                 for i in range(STATE_SIZE):
                     st[d + 1, i] = st[d, i]
-                if step_inplace(st[d + 1], T, a, mask, work) != 0:
+                if _chain_step(st[d + 1], T, a, mask, work) != 0:
                     return 2
                 if _chain_leaf(st[d + 1], me, max_depth, d + 1, budget):
                     if st[d + 1, S_PHASE] != PH_OVER:
@@ -288,7 +292,7 @@ def chain_values(
                         idx[d] = nacts[d]
                 else:
                     d += 1
-                    _chain_children(st, T, d, acts, nacts, mask, work, scratch)
+                    _chain_children(mask, d, acts, nacts)
                     idx[d] = 0
                     best[d] = -np.inf
             else:  # node d is done: its value goes up to its parent

@@ -49,10 +49,10 @@ BOT_DEPTH = 3  # decisions deep
 
 def _chain_scratch(depth: int) -> tuple[int, int]:
     """The int64 and float64 scratch sizes of _chain to `depth`: int64 [the state per depth |
-    legal actions per depth | their count | the next one | project's tmp | a state], float64
+    legal actions per depth | their count | the next one | project's tmp], float64
     [Character weights | best value per depth | projections]."""
     k = depth + 1
-    return k * (STATE_SIZE + NUM_ACTIONS + 2) + TMP_NEED + STATE_SIZE, N_CHAR + k + MAXP
+    return k * (STATE_SIZE + NUM_ACTIONS + 2) + TMP_NEED, N_CHAR + k + MAXP
 
 
 BOT_SCRATCH_I = max(_chain_scratch(MAX_DEPTH)[0], _chain_scratch(BOT_DEPTH)[0])
@@ -139,12 +139,11 @@ def _chain(probe, T, me, legal, val, budget, depth, bi, bf, bmask, work, score_o
     nacts = acts + k * NUM_ACTIONS
     idx = nacts + k
     tmp = idx + k
-    scr = tmp + TMP_NEED
     return chain_values(
         probe, T, me, bf[:N_CHAR], EVAL_WEIGHTS, legal, val, budget, depth,
         bi[:acts].reshape((k, STATE_SIZE)), bi[acts:nacts].reshape((k, NUM_ACTIONS)),
-        bi[nacts:idx], bi[idx:tmp], bf[N_CHAR : N_CHAR + k], bmask, work, bi[tmp:scr],
-        bf[N_CHAR + k : N_CHAR + k + MAXP], bi[scr : scr + STATE_SIZE], score_over,
+        bi[nacts:idx], bi[idx:tmp], bf[N_CHAR : N_CHAR + k], bmask, work, bi[tmp : tmp + TMP_NEED],
+        bf[N_CHAR + k : N_CHAR + k + MAXP], score_over,
     )  # fmt: skip
 
 

@@ -4,9 +4,10 @@
 
 from numba import prange
 
+from core import mlp
 from core import rng as xo
 from core.agents import pick_legal
-from core.batch import BOT_GREEDY, SEAT_RANDOM, returns_into
+from core.batch import BOT_GREEDY, SEAT_POLICY, SEAT_RANDOM, returns_into
 from core.jit import jit
 
 # KERNELS: core.codegen points this one import at the game's kernels module.
@@ -16,6 +17,7 @@ from chipin_env.engine.kernels import (
     k_evaluate,
     k_keys,
     k_mask,
+    k_observe,
     k_over,
     k_own_bot_values,
     k_step,
@@ -127,14 +129,17 @@ def bot_choice(code, s, T, n, mask, rng, work, states, masks, legal, val, keys, 
 @jit(parallel=True)
 def play_seats(idx, codes, states, masks, works, rngs, bot_rngs, T, n, players, moves,
                b_states, b_masks, b_legal, b_val, b_keys, b_proj, b_ret, b_tmp, b_bi,
-               b_bf):  # fmt: skip
+               b_bf, a_w, a_meta, a_det, a_obs, a_h, a_logits, a_cdf):  # fmt: skip
     """In each slot i of idx, play while the seat p to act is one the engine plays itself and the
     game is not over: codes[i, p] == SEAT_RANDOM, a uniform legal action from the slot's
     random-play stream rngs[i] (core.agents.pick_legal); codes[i, p] >= 0, bot_choice of that
-    bot, drawing from its own stream bot_rngs[i, p]; any other code stops (the caller decides).
-    moves[i] = how many moves, or a negative code: -1 when the engine refused a move, else
-    bot_choice's error. players[i] = the seat to act after. b_*: bot_choice's scratch, one row
-    per slot (only the rows of slots where a bot acts are used)."""
+    bot, drawing from its own stream bot_rngs[i, p]; codes[i, p] <= SEAT_POLICY, the packed actor
+    SEAT_POLICY - codes[i, p] (core.mlp: a_w, a_meta; a_det: its most likely action, else one
+    drawn from bot_rngs[i, p]) on the seat's observation; any other code stops (the caller
+    decides). moves[i] = how many moves, or a negative code: -1 when the engine refused a move
+    or none was legal, else bot_choice's error. players[i] = the seat to act after. b_*:
+    bot_choice's scratch, a_obs, a_h, a_logits, a_cdf the actors', one row per slot (only the
+    rows of slots where a bot or an actor acts are used)."""
     for j in prange(idx.shape[0]):
         i = idx[j]
         s = states[i]
@@ -155,6 +160,13 @@ def play_seats(idx, codes, states, masks, works, rngs, bot_rngs, T, n, players, 
                 )  # fmt: skip
                 if a < 0:
                     moves[i] = a
+                    break
+            elif code <= SEAT_POLICY:
+                k_observe(s, T, p, a_obs[i])
+                mlp.actor_logits(a_w, a_meta, SEAT_POLICY - code, a_obs[i], a_h[i], a_logits[i])
+                a = mlp.actor_choice(a_logits[i], masks[i], a_det, bot_rngs[i, p], a_cdf[i])
+                if a < 0:
+                    moves[i] = -1
                     break
             else:
                 break
@@ -166,17 +178,20 @@ def play_seats(idx, codes, states, masks, works, rngs, bot_rngs, T, n, players, 
 
 
 # play_seats on one thread (core.codegen.serial_twins)
-@jit
+@jit(nogil=True)
 def play_seats_serial(idx, codes, states, masks, works, rngs, bot_rngs, T, n, players, moves,
                b_states, b_masks, b_legal, b_val, b_keys, b_proj, b_ret, b_tmp, b_bi,
-               b_bf):  # fmt: skip
+               b_bf, a_w, a_meta, a_det, a_obs, a_h, a_logits, a_cdf):  # fmt: skip
     """In each slot i of idx, play while the seat p to act is one the engine plays itself and the
     game is not over: codes[i, p] == SEAT_RANDOM, a uniform legal action from the slot's
     random-play stream rngs[i] (core.agents.pick_legal); codes[i, p] >= 0, bot_choice of that
-    bot, drawing from its own stream bot_rngs[i, p]; any other code stops (the caller decides).
-    moves[i] = how many moves, or a negative code: -1 when the engine refused a move, else
-    bot_choice's error. players[i] = the seat to act after. b_*: bot_choice's scratch, one row
-    per slot (only the rows of slots where a bot acts are used)."""
+    bot, drawing from its own stream bot_rngs[i, p]; codes[i, p] <= SEAT_POLICY, the packed actor
+    SEAT_POLICY - codes[i, p] (core.mlp: a_w, a_meta; a_det: its most likely action, else one
+    drawn from bot_rngs[i, p]) on the seat's observation; any other code stops (the caller
+    decides). moves[i] = how many moves, or a negative code: -1 when the engine refused a move
+    or none was legal, else bot_choice's error. players[i] = the seat to act after. b_*:
+    bot_choice's scratch, a_obs, a_h, a_logits, a_cdf the actors', one row per slot (only the
+    rows of slots where a bot or an actor acts are used)."""
     for j in prange(idx.shape[0]):
         i = idx[j]
         s = states[i]
@@ -197,6 +212,13 @@ def play_seats_serial(idx, codes, states, masks, works, rngs, bot_rngs, T, n, pl
                 )  # fmt: skip
                 if a < 0:
                     moves[i] = a
+                    break
+            elif code <= SEAT_POLICY:
+                k_observe(s, T, p, a_obs[i])
+                mlp.actor_logits(a_w, a_meta, SEAT_POLICY - code, a_obs[i], a_h[i], a_logits[i])
+                a = mlp.actor_choice(a_logits[i], masks[i], a_det, bot_rngs[i, p], a_cdf[i])
+                if a < 0:
+                    moves[i] = -1
                     break
             else:
                 break
