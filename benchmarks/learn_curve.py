@@ -63,7 +63,10 @@ def one_run(
     return {
         "settings": settings,
         "seed": seed,
-        "config": {k: getattr(cfg, k) for k in ("n_envs", "n_steps", "batch_size", "n_epochs")}
+        "config": {
+            k: getattr(cfg, k)
+            for k in ("n_envs", "n_steps", "batch_size", "n_epochs", "net_arch", "engine_threads")
+        }
         | {"torch_threads": cfg.torch_threads, "timesteps": cfg.timesteps},
         "train_wall_s": summary["wall_s"],
         "learner_steps_per_s": summary["env_steps_per_s"],

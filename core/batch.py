@@ -38,7 +38,7 @@ import numpy as np
 from core.codegen import SERIAL
 from core.errors import IllegalActionError
 from core.jit import jit
-from core.mlp import pack_actors
+from core.mlp import LAYER_META, pack_actors
 from core.registry import integer_arg
 from core.returns import RETURN_KINDS
 from core.rng import M32, rng_seed, split_seed
@@ -426,6 +426,12 @@ class BatchEngine:
             raise ValueError(
                 f"bot_rngs must be int64 of shape ({self.B}, {mp}, 4), got {bot_rngs.shape}"
             )
+        lo = int(codes[idx].min()) if len(idx) else 0
+        if lo <= SEAT_POLICY and SEAT_POLICY - lo >= self._n_actors:
+            raise ValueError(
+                f"seat code {lo} names actor {SEAT_POLICY - lo}, but set_actors gave "
+                f"{self._n_actors}"
+            )
         scratch = self._bot_scratch
         if scratch is None or (len(scratch[0]) < self.B and (codes[idx] >= 0).any()):
             # one row per slot once a bot plays; until then one row the kernel never reads
@@ -453,6 +459,14 @@ class BatchEngine:
         action (deterministic) or one drawn from its seat's stream, as
         training.agents.policy.PolicyAgent.act decides (core.mlp)."""
         w, meta, widest = pack_actors(actors)
+        for k in range(len(actors)):
+            n_in, n_out = meta[k, 1], meta[k, 1 + LAYER_META * (meta[k, 0] - 1) + 1]
+            if (n_in, n_out) != (self.spec.obs_size, self.spec.num_actions):
+                raise ValueError(
+                    f"actor {k} maps {n_in} inputs to {n_out} actions; {self.spec.name} needs "
+                    f"{self.spec.obs_size} to {self.spec.num_actions}"
+                )
+        self._n_actors = len(actors)
         rows = self.B if actors else 1  # no actor: one row the loop never reads
         obs_n = self.spec.obs_size if actors else 1
         na = self.spec.num_actions

@@ -67,13 +67,7 @@ SPEC = GameSpec(
     provisional_rules=True,  # docs/rules: values tagged [U] / PROVISIONAL
     rules_keys="troyes_env.rules_keys",
     # docs/training.md "The default run": about 5 minutes of training on 2 CPU cores; the mix
-    # leans on `heuristic`, which taught the most per minute in the measured runs; hidden layers
-    # of 64: the 1,368-wide observation makes the first layer most of the network's work, and
-    # the narrower network won more against `heuristic` in the same minutes than 128,128
-    default_run={
-        "timesteps": 3_000_000,
-        "opponents": "random:0.1,heuristic:0.5,self:0.4",
-        "net_arch": [64, 64],
-    },
+    # leans on `heuristic`, which taught the most per minute in the measured runs
+    default_run={"timesteps": 3_000_000, "opponents": "random:0.1,heuristic:0.5,self:0.4"},
     stats="troyes_env.stats",  # what a balance study reads beyond the scores
 )

@@ -74,3 +74,23 @@ def test_actors_it_cannot_pack_are_refused():
         pack_actors([deep])
     with pytest.raises(ValueError, match="unknown activation"):
         pack_actors([odd])
+
+
+def test_the_engine_refuses_actors_of_another_shape_and_codes_of_no_actor():
+    from core.batch import SEAT_CALLER, SEAT_POLICY
+    from core.registry import game_names, get_game
+
+    g = get_game(game_names()[0])
+    eng = g.make_batch(2, min(g.PLAYER_COUNTS), seed=0)
+    rng = np.random.default_rng(3)
+    with pytest.raises(ValueError, match="needs"):
+        eng.set_actors([_actor(rng, [g.OBS_SIZE + 1, 8, g.NUM_ACTIONS], ["tanh"])])
+    eng.set_actors([_actor(rng, [g.OBS_SIZE, 8, g.NUM_ACTIONS], ["tanh"])])
+    mp = eng.spec.max_players
+    codes = np.full((2, mp), SEAT_CALLER, dtype=np.int64)
+    codes[0, :] = SEAT_POLICY - 1  # actor 1: there is only actor 0
+    rngs, moves = np.zeros((2, mp, 4), dtype=np.int64), np.zeros(2, dtype=np.int64)
+    before = eng.states.copy()
+    with pytest.raises(ValueError, match="names actor 1"):
+        eng.play_seats(eng._all, codes, rngs, moves)
+    assert np.array_equal(eng.states, before)
