@@ -38,7 +38,7 @@ import numpy as np
 from core.codegen import SERIAL
 from core.errors import IllegalActionError
 from core.jit import jit
-from core.mlp import LAYER_META, pack_actors
+from core.mlp import actor_io, pack_actors
 from core.registry import integer_arg
 from core.returns import RETURN_KINDS
 from core.rng import M32, rng_seed, split_seed
@@ -238,6 +238,7 @@ class BatchEngine:
         self.threads = None if threads is None else int(threads)  # most threads per call
         self.threading = threading
         self._pool: ThreadPoolExecutor | None = None  # "split": the helper threads (made on use)
+        self._pool_size = 0
         self.B = B = int(batch_size)
         self.num_players = int(num_players)
         self.reward_kind = reward_kind
@@ -460,7 +461,7 @@ class BatchEngine:
         training.agents.policy.PolicyAgent.act decides (core.mlp)."""
         w, meta, widest = pack_actors(actors)
         for k in range(len(actors)):
-            n_in, n_out = meta[k, 1], meta[k, 1 + LAYER_META * (meta[k, 0] - 1) + 1]
+            n_in, n_out = actor_io(meta, k)
             if (n_in, n_out) != (self.spec.obs_size, self.spec.num_actions):
                 raise ValueError(
                     f"actor {k} maps {n_in} inputs to {n_out} actions; {self.spec.name} needs "
@@ -500,10 +501,11 @@ class BatchEngine:
     def _split(self, loop, k: int, idx: np.ndarray, args: tuple) -> None:
         """loop(share, *args) for k contiguous shares of idx, k-1 of them on helper threads and
         the last on this one (the loops touch only their own slots' rows)."""
-        if self._pool is None or self._pool._max_workers < k - 1:
+        if self._pool_size < k - 1:
             if self._pool is not None:
                 self._pool.shutdown()
             self._pool = ThreadPoolExecutor(k - 1, thread_name_prefix="batch-engine")
+            self._pool_size = k - 1
             weakref.finalize(self, self._pool.shutdown, wait=False)
         cut = [len(idx) * t // k for t in range(k + 1)]
         futures = [self._pool.submit(loop, idx[cut[t] : cut[t + 1]], *args) for t in range(k - 1)]

@@ -65,6 +65,12 @@ def pack_actors(actors: list[dict[str, np.ndarray]]) -> tuple[np.ndarray, np.nda
     return weights.astype(np.float32, copy=False), meta, widest
 
 
+def actor_io(meta: np.ndarray, k: int) -> tuple[int, int]:
+    """(inputs, outputs) of packed actor k: its observation size and its number of actions."""
+    last = 1 + LAYER_META * (int(meta[k, 0]) - 1)
+    return int(meta[k, 1]), int(meta[k, last + 1])
+
+
 @jit(alloc=False)
 def actor_logits(w, meta, k, x, h, logits):
     """logits[:outputs] = actor k's action logits (float32) for the observation x (float32);

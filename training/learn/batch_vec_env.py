@@ -14,8 +14,9 @@ same distribution as its `act` (its float32 forward pass rounds differently from
 last bits); any other agent (a game's bot written in Python, a search agent) plays per slot in
 Python, and with `batched_bots=False` every bot and snapshot does (snapshots batched in numpy).
 `action_masks()` (and `env_method("action_masks")`, which sb3-contrib calls) gives (B, N).
-`threads`: the engine's slots are shared among that many threads, each running the one-thread
-loops (core.batch's "split" threading: nothing more to compile, the same games).
+`threads`: the opponents' moves (the engine's bots' loop) are shared among that many threads,
+each running the loop's one-thread twin on its share of the slots (core.batch's "split"
+threading: nothing more to compile, the same games); the other engine loops run on one.
 Episode e of slot i is the game `new_game(players, batch_game_seed(seed, i, e))`; its opponents
 are `opponent_specs[i]` seeded by `opponent_seeds[i]` (None at the learner's seat; "random"
 seats draw from the slot's random-play stream, not from a seed), so `SingleSeatEnv.start` replays
@@ -121,7 +122,8 @@ class BatchVecEnv(VecEnv):
         # the engine keeps the actors of the new pool and those still playing a game
         codes = self.seat_codes
         playing = {self._actor_specs[SEAT_POLICY - c] for c in codes[codes <= SEAT_POLICY]}
-        keep = [s for s in self._actor_specs if s in playing or s in dict(pool)]
+        wanted = playing | {s for s, _w in pool}
+        keep = [s for s in self._actor_specs if s in wanted]
         if keep != self._actor_specs:
             new = {s: k for k, s in enumerate(keep)}
             remap = np.array([SEAT_POLICY - new.get(s, 0) for s in self._actor_specs])
