@@ -97,6 +97,35 @@ def test_the_batch_env_names_each_episodes_opponents():
     assert seen == {"random", "heuristic"}
 
 
+def test_flat_buffer_gives_sb3s_minibatches():
+    import gymnasium as gym
+    from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer
+
+    obs, act = gym.spaces.Box(0, 1, (7,), np.float32), gym.spaces.Discrete(5)
+    buf = FlatRolloutBuffer(4, obs, act, device="cpu", n_envs=3)
+    rng = np.random.default_rng(0)
+    for _ in range(4):
+        buf.add(
+            rng.random((3, 7)).astype(np.float32),
+            rng.integers(0, 5, (3,)),
+            rng.random(3).astype(np.float32),
+            np.zeros(3, bool),
+            torch.tensor(rng.random(3)),
+            torch.tensor(rng.random(3)),
+            action_masks=rng.random((3, 5)) > 0.3,
+        )
+    buf.compute_returns_and_advantage(torch.tensor(rng.random(3)), np.zeros(3, bool))
+    np.random.seed(1)
+    ours = list(buf.get(5))
+    np.random.seed(1)
+    order = np.random.permutation(12)
+    theirs = [MaskableRolloutBuffer._get_samples(buf, order[k : k + 5]) for k in (0, 5, 10)]
+    assert len(ours) == 3
+    for a, b in zip(ours, theirs, strict=True):
+        for x, y in zip(a, b, strict=True):
+            assert x.dtype == y.dtype and x.shape == y.shape and torch.equal(x, y)
+
+
 @pytest.mark.slow
 def test_a_run_uses_the_masked_policy_and_restores_torch(tmp_path):
     threads = torch.get_num_threads()

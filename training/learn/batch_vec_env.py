@@ -32,7 +32,7 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 from core.batch import SEAT_CALLER, SEAT_POLICY, SEAT_RANDOM
-from core.bots import CompiledBot
+from core.bots import BotRng, CompiledBot
 from core.mlp import packable
 from core.registry import default_game, get_game
 from core.returns import RETURN_KINDS
@@ -103,6 +103,7 @@ class BatchVecEnv(VecEnv):
         self.episodes_done_last = 0
         self._actor_specs: list[str] = []  # the engine's actors (set_actors), by index
         self._actor_arrays: dict[str, dict] = {}
+        self._engine_kinds: dict[str, int | dict | None] = {}  # _engine_code's, per spec
         self.set_opponents(opponents)
         self._seed = int(seed)
         self._rng = np.random.default_rng(self._seed)
@@ -114,15 +115,17 @@ class BatchVecEnv(VecEnv):
         w = np.array([w for _s, w in pool], dtype=float)
         if not pool or (w < 0).any() or w.sum() <= 0:
             raise ValueError("opponent pool must be non-empty with weights >= 0, total > 0")
+        pool_specs = {s for s, _w in pool}
         for spec, _w in pool:
             if spec != "random":
                 self._make_agent(spec, 0)  # fail now, not mid-episode
         self.pool = pool
         self._pool_p = w / w.sum()
+        self._engine_kinds = {s: k for s, k in self._engine_kinds.items() if s in pool_specs}
         # the engine keeps the actors of the new pool and those still playing a game
         codes = self.seat_codes
         playing = {self._actor_specs[SEAT_POLICY - c] for c in codes[codes <= SEAT_POLICY]}
-        wanted = playing | {s for s, _w in pool}
+        wanted = playing | pool_specs
         keep = [s for s in self._actor_specs if s in wanted]
         if keep != self._actor_specs:
             new = {s: k for k, s in enumerate(keep)}
@@ -145,6 +148,23 @@ class BatchVecEnv(VecEnv):
         self.engine.set_actors(
             [self._actor_arrays[s] for s in self._actor_specs], self.opponent_deterministic
         )
+
+    def _engine_code(self, spec: str) -> int | None:
+        """The seat code the engine plays opponent `spec` with (a compiled bot's code, or the
+        code of its packed snapshot), None for an agent played in Python. Both kinds the engine
+        plays draw from `BotRng(seed)`, as their `act` does."""
+        if spec not in self._engine_kinds:  # what make_agent gives, built once per spec
+            ag = self._make_agent(spec, 0)
+            kind = None
+            if self.batched_bots and isinstance(ag, CompiledBot):
+                kind = ag.batch_code
+            elif self.batched_bots and isinstance(ag, PolicyAgent) and packable(ag.arrays):
+                kind = ag.arrays
+            self._engine_kinds[spec] = kind
+        kind = self._engine_kinds[spec]
+        if kind is None or isinstance(kind, int):
+            return kind
+        return self._actor_code(spec, kind)
 
     def _make_agent(self, spec: str, seed: int):
         return make_agent(spec, self.game_name, self.players, seed, self.opponent_deterministic)
@@ -174,15 +194,12 @@ class BatchVecEnv(VecEnv):
                         continue
                     seed = int(self._rng.integers(2**62))
                     self.opponent_specs[i][p], self.opponent_seeds[i, p] = spec, seed
-                    ag = self._make_agent(spec, seed)
-                    if self.batched_bots and isinstance(ag, CompiledBot):  # by the engine
-                        self.seat_codes[i, p] = ag.batch_code
-                        self.bot_rngs[i, p] = ag.rng.words
-                    elif self.batched_bots and isinstance(ag, PolicyAgent) and packable(ag.arrays):
-                        self.seat_codes[i, p] = self._actor_code(spec, ag.arrays)
-                        self.bot_rngs[i, p] = ag.rng.words
-                    else:
-                        self.opp[i][p] = ag
+                    code = self._engine_code(spec)
+                    if code is None:
+                        self.opp[i][p] = self._make_agent(spec, seed)
+                    else:  # the engine plays it, from the stream `act` would draw from
+                        self.seat_codes[i, p] = code
+                        self.bot_rngs[i, p] = BotRng(seed).words
             self._play_opponents(idx)
             idx = idx[eng.over(idx)[idx]]  # rare: the game ended before the learner decided
 
