@@ -97,13 +97,9 @@ def test_the_batch_env_names_each_episodes_opponents():
     assert seen == {"random", "heuristic"}
 
 
-def test_flat_buffer_gives_sb3s_minibatches():
-    import gymnasium as gym
-    from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer
-
-    obs, act = gym.spaces.Box(0, 1, (7,), np.float32), gym.spaces.Discrete(5)
-    buf = FlatRolloutBuffer(4, obs, act, device="cpu", n_envs=3)
-    rng = np.random.default_rng(0)
+def _filled(buf, seed: int):
+    rng = np.random.default_rng(seed)
+    buf.reset()
     for _ in range(4):
         buf.add(
             rng.random((3, 7)).astype(np.float32),
@@ -115,12 +111,28 @@ def test_flat_buffer_gives_sb3s_minibatches():
             action_masks=rng.random((3, 5)) > 0.3,
         )
     buf.compute_returns_and_advantage(torch.tensor(rng.random(3)), np.zeros(3, bool))
-    np.random.seed(1)
-    ours = list(buf.get(5))
-    np.random.seed(1)
+    return buf
+
+
+def _minibatches(buf):
+    np.random.seed(7)
+    return list(buf.get(5))
+
+
+def test_flat_buffer_gives_sb3s_minibatches_and_keeps_nothing_stale():
+    import gymnasium as gym
+    from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer
+
+    space, act = gym.spaces.Box(0, 1, (7,), np.float32), gym.spaces.Discrete(5)
+    reused = _filled(FlatRolloutBuffer(4, space, act, device="cpu", n_envs=3), 0)
+    _minibatches(reused)  # flattens its arrays in place
+    ours = _minibatches(_filled(reused, 1))  # reset keeps the arrays of the rollout before
+    fresh = _filled(FlatRolloutBuffer(4, space, act, device="cpu", n_envs=3), 1)
+    _minibatches(fresh)
+    np.random.seed(7)
     order = np.random.permutation(12)
-    theirs = [MaskableRolloutBuffer._get_samples(buf, order[k : k + 5]) for k in (0, 5, 10)]
-    assert len(ours) == 3
+    theirs = [MaskableRolloutBuffer._get_samples(fresh, order[k : k + 5]) for k in (0, 5, 10)]
+    assert len(ours) == 3 and reused.observations.shape == (12, 7)
     for a, b in zip(ours, theirs, strict=True):
         for x, y in zip(a, b, strict=True):
             assert x.dtype == y.dtype and x.shape == y.shape and torch.equal(x, y)
