@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -23,6 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.run import machine_info
 from core.registry import default_game, get_game
 
 # run in the measured checkout: the main job, ended by its first training step
@@ -125,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
         record = {
             "command": "python -m benchmarks.cold_start " + " ".join(sys.argv[1:]),
             "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-            "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, {platform.python_version()}",
+            "machine": machine_info(),
             "game": args.game,
             "rules_data_hash": get_game(args.game).RULES_DATA_HASH,
             "rounds": args.rounds,

@@ -20,13 +20,12 @@ import argparse
 import csv
 import datetime as dt
 import json
-import os
-import platform
 import sys
 import time
 from pathlib import Path
 
 from benchmarks.learn import config, switches
+from benchmarks.run import machine_info
 from core.registry import game_names, get_game
 from training.arena.evaluate import evaluate
 from training.learn.train import train
@@ -163,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
         "game": args.game,
         "players": 2,
         "rules_data_hash": get_game(args.game).RULES_DATA_HASH,
-        "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
+        "machine": machine_info(),
         "runs": runs,
     }
     for s in settings:
