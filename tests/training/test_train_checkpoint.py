@@ -297,6 +297,31 @@ def test_init_from_a_2p_checkpoint_fine_tunes_at_3p(run_dir, tmp_path, capsys):
     assert side["players"] == 3 and side["num_timesteps"] >= 384
 
 
+def test_init_from_trains_on_with_the_runs_own_settings(run_dir, tmp_path):
+    """--init-from takes the checkpoint's weights and step count, not its PPO settings."""
+    out = tmp_path / "warm"
+    argv = [a for a in TINY]
+    argv[argv.index("--timesteps") + 1] = "384"
+    argv[argv.index("--n-epochs") + 1] = "2"
+    argv[argv.index("--batch-size") + 1] = "32"
+    assert tr.main(argv + ["--init-from", str(run_dir / "final"), "--out", str(out)]) == 0
+    model, _meta = load_checkpoint(out / "final")
+    assert (model.n_epochs, model.batch_size) == (2, 32)  # the checkpoint's are 1 and 64
+    start, _ = load_checkpoint(run_dir / "final")
+    assert model.num_timesteps >= 384 > start.num_timesteps
+
+
+def test_init_from_with_other_hidden_layers_is_refused_up_front(run_dir, tmp_path, capsys):
+    out = tmp_path / "other"
+    argv = [a for a in TINY]
+    argv[argv.index("--net-arch") + 1] = "16,16"
+    with pytest.raises(SystemExit):
+        tr.main(argv + ["--init-from", str(run_dir / "final"), "--out", str(out)])
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "has hidden layers 32, the run 16,16: pass --net-arch 32" in err
+    assert not out.exists()
+
+
 def test_corrupt_and_foreign_checkpoints(run_dir, tmp_path, no_unpickle):
     c = _copy_ckpt(run_dir, tmp_path)
     c.with_suffix(".json").write_text("{not json")

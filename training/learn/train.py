@@ -32,6 +32,7 @@ from training.agents.checkpoint import (
     CheckpointError,
     check_sidecar,
     library_version,
+    load_actor,
     load_checkpoint,
     looks_like_checkpoint,
     read_sidecar,
@@ -152,6 +153,14 @@ class TrainConfig:
                 self.players,
                 where=f"--init-from {self.init_from}",
             )
+            arrays, _meta = load_actor(self.init_from, game)
+            hidden = [int(arrays[f"W{i}"].shape[0]) for i in range(len(arrays["activations"]))]
+            if hidden != [int(h) for h in self.net_arch]:
+                raise ValueError(
+                    f"--init-from {self.init_from} has hidden layers "
+                    f"{','.join(map(str, hidden))}, the run {','.join(map(str, self.net_arch))}: "
+                    f"pass --net-arch {','.join(map(str, hidden))}"
+                )
         pool = parse_pool(self.opponents)
         bots = bot_names(self.game)
         for spec, _w in pool:
@@ -428,16 +437,6 @@ def _train(cfg: TrainConfig, resume: bool, compiling: BatchCompile | None) -> di
             raise CheckpointError(f"{run}: nothing to resume (no checkpoint recorded)")
         model, _meta = load_checkpoint(run / latest, game, cfg.players, env=venv, device=device)
         model.tensorboard_log = tb
-    elif cfg.init_from:
-        model, meta = load_checkpoint(cfg.init_from, game, cfg.players, env=venv, device=device)
-        if meta.get("players") != cfg.players:
-            print(
-                f"note: --init-from {cfg.init_from} was trained at {meta.get('players')} players;"
-                f" training on at {cfg.players}",
-                file=sys.stderr,
-            )
-        model.tensorboard_log = tb
-        model.set_random_seed(cfg.seed)
     else:
         torch.manual_seed(cfg.seed)
         model = MaskablePPO(
@@ -457,6 +456,22 @@ def _train(cfg: TrainConfig, resume: bool, compiling: BatchCompile | None) -> di
             verbose=0,
             policy_kwargs={"net_arch": {"pi": list(cfg.net_arch), "vf": list(cfg.net_arch)}},
         )
+        if cfg.init_from:  # its weights and step count; this run's settings and a fresh optimiser
+            start, meta = load_checkpoint(cfg.init_from, game, cfg.players, device=device)
+            try:
+                model.policy.load_state_dict(start.policy.state_dict())
+            except RuntimeError as e:  # a value network unlike the policy network
+                first = str(e).strip().splitlines()[0]
+                raise ValueError(
+                    f"--init-from {cfg.init_from}: its networks do not fit: {first}"
+                ) from None
+            model.num_timesteps = int(start.num_timesteps)
+            if meta.get("players") != cfg.players:
+                print(
+                    f"note: --init-from {cfg.init_from} was trained at {meta.get('players')} "
+                    f"players; training on at {cfg.players}",
+                    file=sys.stderr,
+                )
     if tb is None:
         model.set_logger(silent_logger())
     if not resume:

@@ -1,0 +1,78 @@
+"""The policy-value network of expert iteration: from one seat's observation (OBS_SIZE), action
+logits over NUM_ACTIONS (illegal ones are masked by whoever reads them) and a value for every
+seat up to the game's most players (the return vector, in the learner's return kind: no
+reduction of a 2-4 player game to two sides).
+
+One trunk of Linear + activation layers shared by both heads, and one Linear head whose first
+NUM_ACTIONS outputs are the logits and whose last `seats` outputs are the values. So the whole
+network is a plain Linear/activation stack, the format of trained actors
+(training.agents.checkpoint.linear_stack_arrays): `arrays()` exports it, core.mlp packs it, and
+core.mlp.actor_logits runs it inside compiled code (the search), with no torch.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+import torch.nn as nn
+
+from training.agents.checkpoint import linear_stack_arrays
+
+ACTIVATIONS = {"relu": nn.ReLU, "tanh": nn.Tanh}
+
+
+class PolicyValueNet(nn.Module):
+    """obs (B, obs_size) float32 -> (logits (B, num_actions), values (B, seats))."""
+
+    def __init__(
+        self,
+        obs_size: int,
+        num_actions: int,
+        seats: int,
+        hidden: tuple[int, ...] | list[int] = (128, 128),
+        activation: str = "relu",
+    ):
+        super().__init__()
+        if activation not in ACTIVATIONS:
+            raise ValueError(f"activation must be one of {sorted(ACTIVATIONS)}, got {activation!r}")
+        if not hidden or any(int(h) <= 0 for h in hidden):
+            raise ValueError(f"hidden layers need positive widths, e.g. (128, 128), got {hidden}")
+        if min(obs_size, num_actions, seats) <= 0:
+            raise ValueError("obs_size, num_actions and seats must be positive")
+        self.obs_size, self.num_actions, self.seats = int(obs_size), int(num_actions), int(seats)
+        self.hidden = [int(h) for h in hidden]
+        self.activation = activation
+        layers: list[nn.Module] = []
+        width = self.obs_size
+        for h in self.hidden:
+            layers += [nn.Linear(width, h), ACTIVATIONS[activation]()]
+            width = h
+        self.trunk = nn.Sequential(*layers)
+        self.head = nn.Linear(width, self.num_actions + self.seats)
+
+    def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        out = self.head(self.trunk(obs))
+        return out[:, : self.num_actions], out[:, self.num_actions :]
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The network as plain arrays (W0, b0, ..., `activations`; float32), the trained-actor
+        format: its output is the logits followed by the values."""
+        return linear_stack_arrays([*self.trunk, self.head], "the policy-value network")
+
+    def settings(self) -> dict:
+        """What rebuilds this network's shape: PolicyValueNet(**net.settings())."""
+        return {
+            "obs_size": self.obs_size,
+            "num_actions": self.num_actions,
+            "seats": self.seats,
+            "hidden": list(self.hidden),
+            "activation": self.activation,
+        }
+
+
+def for_game(game, hidden=(128, 128), activation: str = "relu") -> PolicyValueNet:
+    """A fresh network for `game` (a core.game.Game): its observation, its actions, a value per
+    seat up to its most players."""
+    return PolicyValueNet(
+        game.OBS_SIZE, game.NUM_ACTIONS, max(game.PLAYER_COUNTS), hidden, activation
+    )
