@@ -86,7 +86,7 @@ def actor_logits(w, meta, k, x, h, logits):
         act = meta[k, m + 4]
         dst = logits if i == n - 1 else h[i % 2]
         # views indexed by range variables only: an index that may be negative makes numba
-        # emit wraparound code, which keeps the loops from being vectorised (about 4x slower)
+        # emit wraparound code, which keeps the loops from being vectorised
         wt = w[wo : wo + n_in * n_out].reshape((n_in, n_out))
         b = w[bo : bo + n_out]
         for o in range(n_out):
