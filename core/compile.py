@@ -23,8 +23,10 @@ compiled signatures are exactly the ones real calls use:
 
 `loops` and `botloop` are what a one-thread training run compiles before its first step;
 `start_batch_compile` compiles them in two processes at once on a cold cache (one core each),
-which `python -m training.learn.train` does: both compile the rules engine they share, but
-side by side, so the first step comes about a third sooner on two cores.
+which `python -m training.learn.train` does. Both need the whole rules engine, so each starts
+with a different half of it, compiled on its own (`loops` the legal mask, `r_mask` of the rules
+contract; `botloop` the move, `r_apply`) and written to the cache, where the other process finds
+it when its own loops reach that half: the rules engine is compiled about once, not twice.
 """
 
 from __future__ import annotations
@@ -90,7 +92,27 @@ def _batch(pkg: str) -> None:
         eng.play_seats(idx, codes, bot_rngs, np.zeros(eng.B, dtype=np.int64))
 
 
+def _rules_half(pkg: str, name: str) -> None:
+    """Compile the game's rules-contract function `name` (r_mask or r_apply of
+    `<pkg>.engine.rules`, core/rules_contract.py) on its own, with the argument types the batch
+    loops call it with (a row of the batch engine's state, mask and scratch arrays, an int64
+    action), so that the functions it calls are cached under the signatures the loops use."""
+    try:
+        rules = importlib.import_module(f"{pkg}.engine.rules")
+    except ModuleNotFoundError as e:  # a game laid out otherwise: its loops compile it all
+        if e.name not in (f"{pkg}.engine", f"{pkg}.engine.rules"):
+            raise
+        return
+    fn = getattr(rules, name)
+    g = importlib.import_module(pkg)
+    eng = BatchEngine(g.GAME.batch_spec(), 1, min(g.PLAYER_COUNTS), threads=1, start=False)
+    s, T, mask, work = eng.states[0], eng.spec.tables(), eng.masks[0], eng._works[0]
+    args = (s, T, mask, work) if name == "r_mask" else (s, T, 0, work)
+    fn.compile(tuple(numba.typeof(x) for x in args))
+
+
 def _loops(pkg: str) -> None:
+    _rules_half(pkg, "r_mask")  # first: the half `botloop` does not start with
     g = importlib.import_module(pkg)
     eng = g.make_batch(2, num_players=min(g.PLAYER_COUNTS), seed=0, observe=False, threads=1)
     eng.step(np.argmax(eng.masks, axis=1))  # a legal action each (training draws none here)
@@ -99,6 +121,7 @@ def _loops(pkg: str) -> None:
 
 
 def _botloop(pkg: str) -> None:
+    _rules_half(pkg, "r_apply")  # first: the half `loops` does not start with
     g = importlib.import_module(pkg)
     # unstarted slots: compiling play_seats must not wait for the game-start code (`loops`)
     eng = BatchEngine(g.GAME.batch_spec(), 2, min(g.PLAYER_COUNTS), threads=1, start=False)

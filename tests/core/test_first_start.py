@@ -186,3 +186,38 @@ def test_two_compiling_processes_leave_nothing_for_the_run_to_compile(tmp_path):
     )
     got = _python(then, env)
     assert got.stdout.strip().splitlines()[-1] == "0", got.stderr
+
+
+@pytest.mark.slow
+def test_each_compiling_process_reuses_the_rules_half_the_other_started_with(tmp_path):
+    """`loops` starts with the legal mask half of the rules engine (r_mask), `botloop` with the
+    move half (r_apply): compiled alone, each half caches the functions it calls under the
+    signatures the loops use, so a process that finds both halves cached compiles none of them
+    again (numba reports a compile only on a cache miss)."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    game = min(game_names(), key=lambda g: get_game(g).GAME.batch_spec().state_size)
+    record = (
+        "import json\n"
+        "from numba.core import event\n"
+        "import core.compile as c\n"
+        "from core.registry import game_packages\n"
+        "names = []\n"
+        "class L(event.Listener):\n"
+        "    def on_start(self, e):\n"
+        "        f = e.data['dispatcher'].py_func\n"
+        "        names.append(f.__module__ + '.' + f.__qualname__)\n"
+        "    def on_end(self, e):\n"
+        "        pass\n"
+        "event.register('numba:compile', L())\n"
+        f"pkg = game_packages()[{game!r}]\n"
+    )
+    halves = _python(
+        record + "c._rules_half(pkg, 'r_mask')\nc._rules_half(pkg, 'r_apply')\n"
+        "print(json.dumps(names))\n",
+        env,
+    )
+    loops = _python(record + "c._loops(pkg)\nc._botloop(pkg)\nprint(json.dumps(names))\n", env)
+    first = set(json.loads(halves.stdout.strip().splitlines()[-1]))
+    then = set(json.loads(loops.stdout.strip().splitlines()[-1]))
+    assert any(n.endswith(".r_mask") for n in first) and any(n.endswith(".r_apply") for n in first)
+    assert then and not first & then, sorted(first & then)
