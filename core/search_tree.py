@@ -27,8 +27,8 @@ TREE_COLS = 5
 MAX_SEATS = 4  # columns of `vals`: the most players of any game
 
 # the search parameters, one float64 array handed to the compiled loops
-P_C, P_CUTOFF, P_ROLLOUT, P_EPS, P_RETURNS, P_SCALE, P_QUIET, P_SPREAD = range(8)
-N_PARAMS = 8
+P_C, P_CUTOFF, P_ROLLOUT, P_EPS, P_RETURNS, P_SCALE, P_QUIET, P_SPREAD, P_MIX = range(9)
+N_PARAMS = 9  # P_MIX: the guided search's share of the position evaluation in a leaf's value
 QUIET_SLACK = 200  # most decisions a cut-off rollout goes on looking for a quiet state (k_quiet)
 ROLLOUT_CODES = {"random": 0, "greedy": 1, "bot": 2}
 RETURN_CODES = {"win_loss": 0, "rank": 1, "margin": 2}  # as core.batch.KIND_CODES

@@ -6,6 +6,8 @@ opponent pool, tournaments) builds it with `make_agent(spec, game, ...)` from a 
   `mcts:iters=1000,c=0.7,rollout=greedy,cutoff=20` (more kinds: `register_agent_kind`);
 - a trained policy: a checkpoint path (PATH.zip / PATH.json or a training output folder);
 - a policy trained on RLlib: `rllib:PATH` (training.agents.rllib_agent; played in numpy, no Ray);
+- a policy-value network inside the guided search: `az:PATH,sims=N` (training.alphazero.checkpoint,
+  core.guided; `sims=0` is the network alone);
 - a user's own agent: `py:package.module:factory` (the protocol: `UserAgent`, docs/tournaments.md).
 
 `agent_fingerprint(spec, game)` says which contents a spec names (a checkpoint's SHA-256, a
@@ -44,6 +46,8 @@ from training.agents.rllib_agent import (
     read_rllib_sidecar,
     rllib_fingerprint,
 )
+from training.alphazero.checkpoint import USAGE as USAGE_AZ
+from training.alphazero.checkpoint import az_fingerprint, make_az_agent, read_az_sidecar
 
 _ACTOR_CACHE: dict[tuple, dict[str, np.ndarray]] = {}
 
@@ -124,6 +128,15 @@ register_agent_kind(
     "rllib:PATH (a checkpoint or run folder of training.learn.rllib_train)",
     fingerprint=rllib_fingerprint,
     sidecar=read_rllib_sidecar,
+)
+
+
+register_agent_kind(
+    "az",
+    make_az_agent,  # the network inside the compiled search: no torch needed
+    USAGE_AZ,
+    fingerprint=az_fingerprint,
+    sidecar=read_az_sidecar,
 )
 
 

@@ -107,7 +107,9 @@ def _tile(s, T, t, out, i):
 
 @jit
 def observe_into(s, T, me, out):
-    """Write player `me`'s observation into `out` (float32, OBS_SIZE)."""
+    """Write player `me`'s observation into `out` (float32, OBS_SIZE). Returns nothing: returning
+    `out` made numba release the caller's array once too often when compiled code discarded the
+    result (a use after free, seen in the guided search)."""
     out[:] = 0.0
     n = s[S_NP]
     i = 0
@@ -223,4 +225,3 @@ def observe_into(s, T, me, out):
         out[j + 1] = value
         out[j + 2] = s[S_DNOW + q]
         out[j + 3] = s[S_DEND + q]
-    return out

@@ -4,6 +4,9 @@
 
 import math
 
+import numpy as np
+
+from core import mlp
 from core import rng as xo
 from core import search_tree as st
 from core.agents import pick_legal
@@ -18,6 +21,7 @@ from chipin_env.engine.kernels import (
     k_evaluate,
     k_keys,
     k_mask,
+    k_observe,
     k_over,
     k_quiet,
     k_step,
@@ -285,3 +289,236 @@ def search(
     stats[0] += n_iter
     stats[1] += steps
     return 0
+
+
+@jit
+def pv_leaf(s, T, n, P, w, meta, obs, h, out, logits, keys, proj, tmp, ev, ret):
+    """The value vector `ret` (n seats) of a state reached by the guided search, and, when the
+    game is not over, the network's logits for the seat to act in `logits` (NUM_ACTIONS).
+
+    Over: the real returns (returns_into, P[P_RETURNS]). Else the packed policy-value network
+    (core.mlp: w, meta, network 0; out, h its scratch) reads that seat's observation
+    (k_observe): its first NUM_ACTIONS outputs are the logits, the next ones the values of the
+    seats in turn order from the observer's (value j: the seat j places after it), each
+    clipped to [-1, 1]; with P[P_MIX] = m > 0 the value is (1 - m) x the network's + m x the
+    position evaluation's (leaf_returns: k_evaluate's projected scores), ev its scratch."""
+    if k_over(s):
+        k_keys(s, keys)
+        returns_into(keys, n, int(P[st.P_RETURNS]), P[st.P_SCALE], ret)
+        return
+    na = logits.shape[0]
+    actor = k_actor(s)
+    k_observe(s, T, actor, obs)
+    mlp.actor_logits(w, meta, 0, obs, h, out)
+    for a in range(na):
+        logits[a] = out[a]
+    mix = P[st.P_MIX]
+    if mix > 0.0:
+        leaf_returns(s, T, n, P, keys, proj, tmp, ev)
+    for j in range(n):
+        v = min(1.0, max(-1.0, np.float64(out[na + j])))
+        q = (actor + j) % n
+        ret[q] = (1.0 - mix) * v + mix * ev[q] if mix > 0.0 else v
+    for q in range(n, ret.shape[0]):
+        ret[q] = 0.0
+
+
+@jit
+def pv_search(
+    root, root_mask, T, n, me, n_sims, P, rng, tree, vals, plog, hdr, s, mask, work, tmp,
+    child_of, path, keys, proj, ret, ev, w, meta, obs, h, out, stats,
+):  # fmt: skip
+    """Run n_sims simulations of the network-guided search (PUCT, AlphaZero's rule, over the
+    determinizations of `search`) from the searcher `me`'s decision `root` into the tree.
+
+    Each simulation: copy and determinize the root from me's point of view (k_determinize) and
+    keep me's legal actions there (root_mask); descend from node 0: at a node, among the actions
+    legal in this determinization, take the one maximising Q + c P sqrt(N) / (1 + n), where P is
+    the prior (the softmax of the node's stored logits over those actions), n the child's visits,
+    N the node's, Q the acting seat's mean return through the child (unvisited: the node's own
+    mean, or 0); a new child is added for an action first taken, and the state it reaches is
+    scored by pv_leaf (its logits stored in its row of plog, float32 (tree rows + 1,
+    NUM_ACTIONS), whose last row is scratch); a known terminal state by its real result. The
+    value vector is added to every node on the path. The first simulation of an empty tree
+    scores the root. `child_of` (NUM_ACTIONS, all -1) is the lookup of a node's
+    children while it is examined. stats += (simulations, engine steps, network calls,
+    errors). Returns 0, or -1 if the engine refused an action."""
+    cap = tree.shape[0]
+    c = P[st.P_C]
+    na = mask.shape[0]
+    steps = 0
+    for _ in range(n_sims):
+        s[:] = root
+        a0 = xo.rng_next(rng, 0)
+        a1 = xo.rng_next(rng, 0)
+        a2 = xo.rng_next(rng, 0)
+        k_determinize(s, T, me, a0, a1, a2, work)
+        k_mask(s, T, mask, work)
+        for a in range(na):
+            mask[a] = mask[a] and root_mask[a]
+        node = 0
+        depth = 0
+        path[0] = 0
+        if tree[0, st.F_VISITS] == 0:  # the root's own evaluation (its logits)
+            pv_leaf(s, T, n, P, w, meta, obs, h, out, plog[0], keys, proj, tmp, ev, ret)
+            stats[2] += 1
+        else:
+            while True:
+                if k_over(s):  # a terminal node: its real result
+                    pv_leaf(s, T, n, P, w, meta, obs, h, out, plog[cap], keys, proj, tmp, ev, ret)
+                    break
+                actor = k_actor(s)
+                ch = tree[node, st.F_FIRST]
+                while ch >= 0:
+                    child_of[tree[ch, st.F_ACTION]] = ch
+                    ch = tree[ch, st.F_NEXT]
+                top = -1e300
+                for a in range(na):
+                    if mask[a]:
+                        if plog[node, a] > top:
+                            top = plog[node, a]
+                        if child_of[a] >= 0:
+                            tree[child_of[a], st.F_AVAIL] += 1
+                z = 0.0
+                for a in range(na):
+                    if mask[a]:
+                        z += math.exp(plog[node, a] - top)
+                nv = tree[node, st.F_VISITS]
+                fpu = vals[node, actor] / nv if nv > 0 else 0.0
+                sq = math.sqrt(max(nv, 1))
+                best = -1e300
+                act = -1
+                for a in range(na):
+                    if mask[a]:
+                        ch = child_of[a]
+                        cn = tree[ch, st.F_VISITS] if ch >= 0 else 0
+                        q = vals[ch, actor] / cn if cn > 0 else fpu
+                        u = q + c * math.exp(plog[node, a] - top) / z * sq / (1.0 + cn)
+                        if u > best:
+                            best = u
+                            act = a
+                chosen = child_of[act] if act >= 0 else -1
+                ch = tree[node, st.F_FIRST]
+                while ch >= 0:
+                    child_of[tree[ch, st.F_ACTION]] = -1
+                    ch = tree[ch, st.F_NEXT]
+                if act < 0 or k_step(s, T, act, mask, work) != 0:
+                    stats[3] += 1
+                    return -1
+                steps += 1
+                if chosen < 0 and hdr[0] < cap:
+                    chosen = hdr[0]
+                    hdr[0] += 1
+                    tree[chosen, st.F_FIRST] = -1
+                    tree[chosen, st.F_NEXT] = tree[node, st.F_FIRST]
+                    tree[chosen, st.F_ACTION] = act
+                    tree[chosen, st.F_VISITS] = 0
+                    tree[chosen, st.F_AVAIL] = 1
+                    vals[chosen, :] = 0.0
+                    tree[node, st.F_FIRST] = chosen
+                    depth += 1
+                    path[depth] = chosen
+                    for a in range(na):  # no stale logits if this node is found over
+                        plog[chosen, a] = 0.0
+                    pv_leaf(s, T, n, P, w, meta, obs, h, out, plog[chosen], keys, proj, tmp, ev,
+                            ret)  # fmt: skip
+                    stats[2] += 1
+                    break
+                if chosen < 0:  # the tree is full: score the state reached, keep no node
+                    pv_leaf(s, T, n, P, w, meta, obs, h, out, plog[cap], keys, proj, tmp, ev, ret)
+                    stats[2] += 1
+                    break
+                node = chosen
+                depth += 1
+                path[depth] = node
+        for d in range(depth + 1):
+            nd = path[d]
+            tree[nd, st.F_VISITS] += 1
+            for p in range(n):
+                vals[nd, p] += ret[p]
+    stats[0] += n_sims
+    stats[1] += steps
+    return 0
+
+
+@jit
+def pv_selfplay(
+    g, gmask, T, n, sims, explore, noise, P, rng, tree, vals, plog, hdr, s, mask, work, tmp,
+    child_of, path, keys, proj, ret, ev, w, meta, obs, h, out, stats, visits, x_obs, x_mask,
+    x_pi, x_actor, x_act,
+):  # fmt: skip
+    """Play the game in g (a state, played in place to its end; gmask its legal mask, kept so)
+    by the guided search of every seat in turn, each from its own point of view (pv_search:
+    `sims` simulations after the root's evaluation), and record one example per decision with
+    more than one legal action: x_obs the seat's observation, x_mask its legal mask, x_pi the
+    search's root visit shares, x_actor the seat. Exploration (self-play): the root's logits get
+    `noise` x Gumbel(0, 1) noise per legal action before the simulations, and the first `explore`
+    recorded decisions play an action drawn in proportion to its visits, the later ones the most
+    visited (the first of equals); x_act the action played. Returns the number of examples, -1
+    if the engine refused an action, -2 if the game needs more rows than x_obs has. visits:
+    float64 (NUM_ACTIONS) scratch; the rest as pv_search's."""
+    na = gmask.shape[0]
+    rows = 0
+    while not k_over(g):
+        nl = 0
+        last = -1
+        for a in range(na):
+            if gmask[a]:
+                nl += 1
+                last = a
+        if nl == 0:
+            return -1
+        act = last
+        if nl > 1:
+            if rows >= x_obs.shape[0]:
+                return -2
+            me = k_actor(g)
+            st.clear(tree, vals, hdr)
+            code = pv_search(g, gmask, T, n, me, 1, P, rng, tree, vals, plog, hdr, s, mask, work,
+                             tmp, child_of, path, keys, proj, ret, ev, w, meta, obs, h, out,
+                             stats)  # fmt: skip
+            if code != 0:
+                return -1
+            if noise > 0.0:
+                for a in range(na):
+                    if gmask[a]:
+                        u = (xo.rng_next(rng, 0) + 0.5) / 4294967296.0
+                        plog[0, a] += noise * -math.log(-math.log(u))
+            code = pv_search(g, gmask, T, n, me, sims, P, rng, tree, vals, plog, hdr, s, mask,
+                             work, tmp, child_of, path, keys, proj, ret, ev, w, meta, obs, h,
+                             out, stats)  # fmt: skip
+            if code != 0:
+                return -1
+            for a in range(na):
+                visits[a] = 0.0
+            total = 0.0
+            ch = tree[0, st.F_FIRST]
+            while ch >= 0:
+                visits[tree[ch, st.F_ACTION]] = tree[ch, st.F_VISITS]
+                total += tree[ch, st.F_VISITS]
+                ch = tree[ch, st.F_NEXT]
+            k_observe(g, T, me, x_obs[rows])
+            for a in range(na):
+                x_mask[rows, a] = gmask[a]
+                x_pi[rows, a] = visits[a] / total if total > 0.0 else 0.0
+            x_actor[rows] = me
+            act = -1
+            if rows < explore and total > 0.0:
+                r = xo.rng_next(rng, 0) / 4294967296.0 * total
+                for a in range(na):
+                    if visits[a] > 0.0:
+                        act = a
+                        r -= visits[a]
+                        if r < 0.0:
+                            break
+            else:
+                best = -1.0
+                for a in range(na):
+                    if gmask[a] and visits[a] > best:
+                        best = visits[a]
+                        act = a
+            x_act[rows] = act
+            rows += 1
+        if k_step(g, T, act, gmask, work) != 0:
+            return -1
+    return rows

@@ -1,0 +1,262 @@
+"""The network-guided search agent: information-set search steered by a policy-value network
+(expert iteration, AlphaZero's PUCT), for any registered game.
+
+    from core.guided import GuidedAgent, GuidedConfig
+    agent = GuidedAgent("troyes", arrays, GuidedConfig.parse("sims=100"), seed=0)
+    action = agent.act(state)          # for game.current_player(state)
+    agent.visits                       # the last search's root visits per action
+
+`arrays` is a network in the trained-actor format (W0, b0, ..., `activations`: a Linear/activation
+stack, training.alphazero.net.PolicyValueNet.arrays) whose output is NUM_ACTIONS logits followed
+by one value per seat up to the game's most players, in turn order from the observer's. It is
+packed once (core.mlp) and run inside the compiled search, with no torch and no Python per
+simulation (core/search_template.py `pv_search`, one generated copy per game).
+
+Each simulation determinizes the real state from the searcher's point of view (the game's
+`k_determinize`, as the `mcts` agent does), walks down by PUCT on the network's priors and the
+mean returns, adds the state it reaches as a node and backs up the network's value of it (mixed
+with the game's position evaluation when `mix` > 0); no rollout. `sims=0` is the network alone:
+its most likely legal action on the seat's own observation.
+
+Determinism and hidden information as for `mcts`: the same seed, network and states give the
+same decisions (a simulation budget, no clock), and the search reads the real state only through
+the determinization, whose result does not depend on what the searcher cannot see.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from core import mlp
+from core.registry import game_packages, get_game
+from core.rng import rng_seed, split_seed
+from core.search_tree import (
+    F_ACTION,
+    F_FIRST,
+    F_NEXT,
+    F_VISITS,
+    MAX_SEATS,
+    N_PARAMS,
+    P_C,
+    P_MIX,
+    P_RETURNS,
+    P_SCALE,
+    P_SPREAD,
+    RETURN_CODES,
+    clear,
+    new_tree,
+    root_choice,
+)
+
+SPEC_PREFIX = "az"
+MAX_SIMS = 100_000  # simulations per decision, at most (one node and one logits row each)
+
+
+@dataclass(frozen=True)
+class GuidedConfig:
+    """The parameters of the guided search (spec `az:PATH,key=value,...`; docs/agents.md).
+
+    sims: simulations per decision, 0..MAX_SIMS (0: the network alone, no search); c: the PUCT
+    exploration constant; mix: the share of the game's position evaluation in a new node's value,
+    in [0, 1] (0: the network's value alone); returns: what the values mean and a terminal state
+    scores, `rank`, `win_loss` or `margin` (as the network was trained); spread: with `rank`, the
+    noise of the position evaluation's projected scores (as `mcts`'s). Every value is checked: a
+    bad one is refused with a ValueError naming what is allowed."""
+
+    sims: int = 100
+    c: float = 1.5
+    mix: float = 0.0
+    returns: str = "rank"
+    spread: float = 5.0
+
+    def __post_init__(self):
+        def bad(key, allowed):
+            raise ValueError(
+                f"{SPEC_PREFIX}: {key}={getattr(self, key)!r} is not allowed; {allowed}"
+            )
+
+        def number(x) -> bool:
+            return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+        if not (isinstance(self.sims, int) and not isinstance(self.sims, bool)):
+            bad("sims", f"an integer in 0..{MAX_SIMS}")
+        if not 0 <= self.sims <= MAX_SIMS:
+            bad("sims", f"an integer in 0..{MAX_SIMS}")
+        if not (number(self.c) and self.c >= 0):
+            bad("c", "a finite number >= 0")
+        if not (number(self.mix) and 0.0 <= self.mix <= 1.0):
+            bad("mix", "a number in [0, 1]")
+        if self.returns not in RETURN_CODES:
+            bad("returns", f"one of {', '.join(RETURN_CODES)}")
+        if not (number(self.spread) and self.spread >= 0):
+            bad("spread", "a finite number of points >= 0")
+
+    @classmethod
+    def parse(cls, text: str) -> GuidedConfig:
+        """From "sims=100,c=1.5" (key=value pairs); a ValueError naming the bad part."""
+        types = {f.name: f.type for f in fields(cls)}
+        kw: dict = {}
+        for part in (p.strip() for p in text.split(",")):
+            if not part:
+                continue
+            key, sep, value = (x.strip() for x in part.partition("="))
+            if not sep or key not in types:
+                raise ValueError(
+                    f"{SPEC_PREFIX}: {part!r} is not key=value with a key among {', '.join(types)}"
+                )
+            try:
+                kind = types[key]
+                kw[key] = (
+                    int(value) if kind == "int" else float(value) if kind == "float" else value
+                )
+            except ValueError:
+                raise ValueError(f"{SPEC_PREFIX}: {key}={value!r} is not a valid {kind}") from None
+        return cls(**kw)
+
+    def spec(self) -> str:
+        """The parameters that differ from the defaults, as key=value pairs."""
+        default = GuidedConfig()
+        return ",".join(
+            f"{f.name}={getattr(self, f.name)}"
+            for f in fields(self)
+            if getattr(self, f.name) != getattr(default, f.name)
+        )
+
+
+class GuidedAgent:
+    """The guided search agent of one game with one network (module docstring). `act(state)`
+    returns a legal action for the player to act; after a search, `visits` (float64,
+    NUM_ACTIONS) holds the root's visit counts per action (the improved policy of expert
+    iteration) and `last` the search's figures."""
+
+    def __init__(self, game, arrays: dict, config: GuidedConfig | str | None = None, seed: int = 0,
+                 name: str | None = None):  # fmt: skip
+        if isinstance(game, str):
+            game = get_game(game)
+        self.game = g = getattr(game, "GAME", game)
+        if config is None:
+            config = GuidedConfig()
+        elif isinstance(config, str):
+            config = GuidedConfig.parse(config)
+        self.config = cfg = config
+        self.name = name or (SPEC_PREFIX + (":" + cfg.spec() if cfg.spec() else ""))
+        na, seats = g.num_actions, max(g.spec.player_counts)
+        if not mlp.packable(arrays):
+            raise ValueError(
+                f"{SPEC_PREFIX}: the network has more than {mlp.MAX_LAYERS} layers or an "
+                f"activation other than {', '.join(mlp.ACTIVATIONS)}"
+            )
+        self._w, self._meta, widest = mlp.pack_actors([arrays])
+        ins, outs = mlp.actor_io(self._meta, 0)
+        if ins != g.spec.obs_size or outs != na + seats:
+            raise ValueError(
+                f"{SPEC_PREFIX}: the network maps {ins} inputs to {outs} outputs; {g.name} needs "
+                f"{g.spec.obs_size} inputs (its observation) and {na + seats} outputs ({na} action "
+                f"logits, {seats} seat values)"
+            )
+        pkg = game_packages()[g.name]
+        self._loops = importlib.import_module(f"{pkg}.engine.search_loops")
+        cap = max(2, cfg.sims + 1)
+        self.tree, self.vals, self.hdr = new_tree(cap)
+        self._plog = np.zeros((cap + 1, na), dtype=np.float32)  # last row: scratch
+        size = g.state_size
+        self._s = np.zeros(size, dtype=np.int64)
+        self._tmp = np.zeros(size + 16, dtype=np.int64)
+        self._work = np.zeros(max(1, g.spec.work_size), dtype=np.int64)
+        self._mask = np.zeros(na, dtype=np.bool_)
+        self._root = np.zeros(size, dtype=np.int64)
+        self._root_mask = np.zeros(na, dtype=np.bool_)
+        self._child_of = np.full(na, -1, dtype=np.int64)
+        self._path = np.zeros(cap + 1, dtype=np.int64)
+        self._keys = np.zeros((MAX_SEATS, g.spec.n_keys), dtype=np.int64)
+        self._proj = np.zeros(MAX_SEATS, dtype=np.float64)
+        self._ret = np.zeros(MAX_SEATS, dtype=np.float64)
+        self._ev = np.zeros(MAX_SEATS, dtype=np.float64)
+        self._obs = np.zeros(g.spec.obs_size, dtype=np.float32)
+        self._h = np.zeros((2, widest), dtype=np.float32)
+        self._out = np.zeros(na + seats, dtype=np.float32)
+        self._cdf = np.zeros(na, dtype=np.float64)
+        self._stats = np.zeros(4, dtype=np.int64)
+        self._choice = np.zeros(2, dtype=np.int64)
+        self._rng = np.zeros(4, dtype=np.int64)
+        rng_seed(self._rng, 0, *split_seed(int(seed)))
+        self._P = np.zeros(N_PARAMS, dtype=np.float64)
+        self._P[P_C] = cfg.c
+        self._P[P_MIX] = cfg.mix
+        self._P[P_RETURNS] = RETURN_CODES[cfg.returns]
+        self._P[P_SCALE] = float(g.spec.margin_scale)
+        self._P[P_SPREAD] = cfg.spread
+        self.visits = np.zeros(na, dtype=np.float64)
+        self.last: dict = {}
+
+    def reset(self, seed: int | None = None) -> None:
+        """Forget the last search (a new game); with `seed`, reseed the search's stream."""
+        clear(self.tree, self.vals, self.hdr)
+        if seed is not None:
+            rng_seed(self._rng, 0, *split_seed(int(seed)))
+
+    def logits(self, state: np.ndarray) -> np.ndarray:
+        """The network's action logits (float32, NUM_ACTIONS) for the player to act, from that
+        seat's own observation."""
+        g = self.game
+        obs = np.ascontiguousarray(g.observe(state, int(g.current_player(state))), np.float32)
+        mlp.actor_logits(self._w, self._meta, 0, obs, self._h, self._out)
+        return self._out[: g.num_actions].copy()
+
+    def act(self, state: np.ndarray) -> int:
+        """A legal action for game.current_player(state): the most visited root action of
+        `sims` simulations, or with sims=0 the network's most likely legal action."""
+        g = self.game
+        if g.is_terminal(state):
+            raise ValueError(f"{g.name}: the game is over; no player to act")
+        # copies into the agent's own buffers: one argument type (writable), one compiled search
+        root_mask = self._root_mask
+        root_mask[:] = g.legal_mask(state)
+        legal = np.flatnonzero(root_mask)
+        self.visits[:] = 0.0
+        if len(legal) == 1 or self.config.sims == 0:
+            if len(legal) == 1:
+                a = int(legal[0])
+            else:
+                logits = self.logits(state)
+                a = int(mlp.actor_choice(logits, root_mask, True, self._rng, self._cdf))
+            self.visits[a] = 1.0
+            self.last = {"simulations": 0, "forced": len(legal) == 1}
+            return a
+        me = int(g.current_player(state))
+        n = int(g.num_players(state))
+        root = self._root
+        root[:] = state
+        clear(self.tree, self.vals, self.hdr)
+        self._stats[:] = 0
+        # the first simulation scores the root; each further one adds a node
+        code = self._loops.pv_search(
+            root, root_mask, g.tables, n, me, self.config.sims + 1, self._P, self._rng,
+            self.tree, self.vals, self._plog, self.hdr, self._s, self._mask, self._work,
+            self._tmp, self._child_of, self._path, self._keys, self._proj, self._ret, self._ev,
+            self._w, self._meta, self._obs, self._h, self._out, self._stats,
+        )  # fmt: skip
+        if code != 0:
+            raise RuntimeError(
+                f"{g.name}: the engine refused an action during search (a bug; please report it "
+                "with the state)"
+            )
+        a = int(root_choice(self.tree, self.vals, root_mask, me, self._choice))
+        ch = int(self.tree[0, F_FIRST])
+        while ch >= 0:
+            self.visits[self.tree[ch, F_ACTION]] = self.tree[ch, F_VISITS]
+            ch = int(self.tree[ch, F_NEXT])
+        if a < 0:
+            a = int(legal[0])
+        self.last = {
+            "simulations": int(self._stats[0]),
+            "steps": int(self._stats[1]),
+            "network_calls": int(self._stats[2]),
+            "nodes": int(self.hdr[0]),
+            "root_visits": int(self._choice[1]),
+        }
+        return a

@@ -1,0 +1,233 @@
+"""The network-guided search agent (core.guided): configuration, the network's shape, legality,
+the root's visit counts, determinism, hidden information, what the priors and the values do, and
+allocation."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from core.guided import MAX_SIMS, GuidedAgent, GuidedConfig
+from core.registry import game_names, get_game
+from core.testing import decision_positions
+
+GAMES = game_names()
+ROOT = Path(__file__).resolve().parents[2]
+DATA = Path(__file__).parent / "data"
+
+
+def network(game, seed: int = 0, scale: float = 0.1, hidden: int = 16) -> dict:
+    """A small random policy-value network for `game` in the trained-actor format."""
+    rng = np.random.default_rng(seed)
+    outs = game.NUM_ACTIONS + max(game.PLAYER_COUNTS)
+    return {
+        "W0": (rng.standard_normal((hidden, game.OBS_SIZE)) * scale).astype(np.float32),
+        "b0": np.zeros(hidden, np.float32),
+        "W1": (rng.standard_normal((outs, hidden)) * scale).astype(np.float32),
+        "b1": np.zeros(outs, np.float32),
+        "activations": np.array(["relu"]),
+    }
+
+
+def positions(game, n: int, count: int, seed: int) -> list[np.ndarray]:
+    return decision_positions(game, n, count, seed, max_moves=120)
+
+
+@pytest.mark.parametrize(
+    "text, needle",
+    [
+        (f"sims={MAX_SIMS + 1}", "sims"),
+        ("sims=-1", "sims"),
+        ("c=-0.5", "c="),
+        ("mix=1.5", "mix"),
+        ("returns=points", "returns"),
+        ("spread=-1", "spread"),
+        ("depth=3", "key among"),
+        ("sims=ten", "not a valid"),
+    ],
+)
+def test_bad_config_is_refused_with_the_allowed_values(text, needle):
+    with pytest.raises(ValueError, match=needle):
+        GuidedConfig.parse(text)
+
+
+def test_config_round_trip():
+    cfg = GuidedConfig.parse("sims=64,c=2.0,mix=0.25")
+    assert (cfg.sims, cfg.c, cfg.mix) == (64, 2.0, 0.25)
+    assert GuidedConfig.parse(cfg.spec()) == cfg and GuidedConfig().spec() == ""
+
+
+def test_a_network_of_another_shape_is_refused():
+    game = get_game(GAMES[0])
+    net = network(game)
+    net["W1"] = net["W1"][:-1]
+    net["b1"] = net["b1"][:-1]
+    with pytest.raises(ValueError, match="outputs"):
+        GuidedAgent(game, net)
+    other = network(game)
+    other["W0"] = other["W0"][:, :-1]
+    with pytest.raises(ValueError, match="inputs"):
+        GuidedAgent(game, other)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_legal_choices_and_the_root_visits_add_up(name):
+    """Every decision is legal; the first simulation scores the root and each of the `sims`
+    others passes through exactly one root child, so the visits sum to `sims`, all on legal
+    actions, and the choice is the most visited."""
+    game = get_game(name)
+    for n in (min(game.PLAYER_COUNTS), max(game.PLAYER_COUNTS)):
+        agent = GuidedAgent(game, network(game, seed=n), GuidedConfig(sims=30), seed=n)
+        for s in positions(game, n, 8, seed=n):
+            a = agent.act(s)
+            mask = game.legal_mask(s)
+            assert mask[a], (name, n, a)
+            assert agent.visits.sum() == 30 and not agent.visits[~mask].any()
+            assert agent.visits[a] == agent.visits.max()
+            assert agent.last["simulations"] == 31
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_same_seed_same_decisions(name):
+    game = get_game(name)
+    states = positions(game, max(game.PLAYER_COUNTS), 8, seed=5)
+    net = network(game, seed=1)
+    cfg = GuidedConfig(sims=25, mix=0.5)
+
+    def run(agent):
+        return [(agent.act(s), agent.visits.copy()) for s in states]
+
+    first, again = (
+        run(GuidedAgent(game, net, cfg, seed=3)),
+        run(GuidedAgent(game, net, cfg, seed=3)),
+    )
+    for (a, v), (b, w) in zip(first, again, strict=True):
+        assert a == b and np.array_equal(v, w)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_decisions_never_depend_on_hidden_information(name):
+    """Copies of a state that differ only in what the player to act cannot see (perturb_hidden:
+    deck and bag order, face-down cards, the chance stream; determinize: other players' secret
+    cards) get the same visits and the same decision."""
+    game = get_game(name)
+    net = network(game, seed=2)
+    cfg = GuidedConfig(sims=20, mix=0.5)
+    changed = 0
+    for n in game.PLAYER_COUNTS:
+        for i, s in enumerate(positions(game, n, 6, seed=30 + n)):
+            agent = GuidedAgent(game, net, cfg, seed=i)
+            want = agent.act(s), agent.visits.copy()
+            me = game.current_player(s)
+            for j in range(4):
+                t = game.perturb_hidden(s, 1000 + j)
+                if j % 2:
+                    t = game.determinize(t, me, 2000 + j)
+                changed += not np.array_equal(t, s)
+                other = GuidedAgent(game, net, cfg, seed=i)
+                assert other.act(t) == want[0] and np.array_equal(other.visits, want[1])
+    assert changed > 0
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_priors_steer_the_search(name):
+    """A network that is indifferent in value (all zero) and sure of one legal action: with
+    equal Q everywhere, PUCT follows the prior, and a prior of ~1 - 1e-13 never lets another
+    action's term exceed it within 40 simulations, so every simulation goes to that action."""
+    game = get_game(name)
+    for s in positions(game, min(game.PLAYER_COUNTS), 6, seed=9):
+        legal = np.flatnonzero(game.legal_mask(s))
+        target = int(legal[-1])  # not the first legal action, which ties would pick
+        if game.is_terminal(game.step(s, target)):  # a real result is not indifferent
+            continue
+        net = network(game, scale=0.0)
+        net["b1"][target] = 30.0
+        agent = GuidedAgent(game, net, GuidedConfig(sims=40), seed=0)
+        assert agent.act(s) == target and agent.visits[target] == 40
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_network_alone_plays_its_most_likely_legal_action(name):
+    game = get_game(name)
+    net = network(game, seed=4, scale=0.5)
+    agent = GuidedAgent(game, net, GuidedConfig(sims=0))
+    for s in positions(game, max(game.PLAYER_COUNTS), 8, seed=11):
+        obs = game.observe(s, game.current_player(s)).astype(np.float64)
+        h = np.maximum(net["W0"].astype(np.float64) @ obs + net["b0"], 0.0)
+        logits = (net["W1"].astype(np.float64) @ h + net["b1"])[: game.NUM_ACTIONS]
+        logits[~game.legal_mask(s)] = -np.inf
+        assert agent.act(s) == int(np.argmax(logits))
+
+
+# the sure-win positions of test_search.py (their claims are checked there): the actor wins alone
+# by any of `winning`, which end the game; a move of `losing` lets it go on
+SURE_WINS = [
+    ("village", "village_sure_win.state", {39, 108, 109, 113}),
+    ("troyes", "troyes_pass_while_ahead.state", {166}),
+    ("troyes", "troyes_sure_win_source.state", {2, 4, 11, 24, 170}),
+]
+
+
+@pytest.mark.parametrize("name, fname, winning", SURE_WINS)
+def test_a_network_that_knows_nothing_finds_the_winning_move(name, fname, winning):
+    """Uniform priors and a value of 0 for every open position: the real results of the states
+    that end the game are the only signal, and 60 simulations find a move that wins."""
+    game = get_game(name)
+    s = game.from_bytes((DATA / fname).read_bytes())
+    for seed in range(4):
+        agent = GuidedAgent(game, network(game, scale=0.0), GuidedConfig(sims=60), seed=seed)
+        assert agent.act(s) in winning, seed
+
+
+def test_a_simulation_allocates_nothing():
+    """numba's runtime counts every allocation (NUMBA_NRT_STATS=1, in a fresh process): a search
+    of 10 simulations and one of 400 allocate exactly alike."""
+    code = """
+import numpy as np
+from numba.core.runtime import rtsys
+from core.guided import GuidedAgent, GuidedConfig
+from core.registry import game_names, get_game
+from core.testing import decision_positions
+def network(g, hidden=16):
+    rng = np.random.default_rng(0)
+    outs = g.NUM_ACTIONS + max(g.PLAYER_COUNTS)
+    return {"W0": (rng.standard_normal((hidden, g.OBS_SIZE)) * 0.1).astype(np.float32),
+            "b0": np.zeros(hidden, np.float32),
+            "W1": (rng.standard_normal((outs, hidden)) * 0.1).astype(np.float32),
+            "b1": np.zeros(outs, np.float32), "activations": np.array(["relu"])}
+for name in game_names():
+    g = get_game(name)
+    n = max(g.PLAYER_COUNTS)
+    s = decision_positions(g, n, 1, seed=3, max_moves=30)[0]
+    me = g.current_player(s)
+    agent = GuidedAgent(g, network(g), GuidedConfig(sims=400, mix=0.5), seed=0)
+    agent.act(s)
+    s, mask = agent._root, agent._root_mask  # the argument types act passes
+    counts = []
+    for sims in (10, 400):
+        agent.reset()
+        before = rtsys.get_allocation_stats().alloc
+        agent._loops.pv_search(
+            s, mask, g.TABLES, n, me, sims, agent._P, agent._rng, agent.tree, agent.vals,
+            agent._plog, agent.hdr, agent._s, agent._mask, agent._work, agent._tmp,
+            agent._child_of, agent._path, agent._keys, agent._proj, agent._ret, agent._ev,
+            agent._w, agent._meta, agent._obs, agent._h, agent._out, agent._stats,
+        )
+        counts.append(rtsys.get_allocation_stats().alloc - before)
+    print(name, counts[1] - counts[0])
+"""
+    paths = [str(ROOT), os.environ.get("PYTHONPATH", "")]
+    env = dict(os.environ, NUMBA_NRT_STATS="1", PYTHONPATH=os.pathsep.join(p for p in paths if p))
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    lines = [x.split() for x in out.stdout.split("\n") if x]
+    assert len(lines) == len(GAMES), out.stdout
+    for name, extra in lines:
+        assert extra == "0", (name, extra)

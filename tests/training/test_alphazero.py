@@ -1,0 +1,193 @@
+"""Expert iteration (training.alphazero): self-play examples are the game that was played, network
+checkpoints are checked before use, the `az` agent spec plays everywhere agents are named, and a
+short run trains, saves, evaluates and resumes."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from core.guided import GuidedConfig
+from core.registry import game_names, get_game
+from training.agents.checkpoint import CheckpointError
+from training.agents.registry import agent_fingerprint, make_agent
+from training.alphazero.checkpoint import NETWORK, SIDECAR, load_network, write_network
+from training.alphazero.net import for_game
+from training.alphazero.selfplay import SelfPlayer
+from training.alphazero.train import AZConfig, ReplayBuffer, losses, main, train
+
+GAMES = game_names()
+
+
+def small_net(game, seed: int = 0):
+    torch.manual_seed(seed)
+    return for_game(game, hidden=(32,))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_self_play_examples_are_the_game_that_was_played(name):
+    """Replaying the recorded actions (the forced moves in between) rebuilds the game: each
+    example's observation and mask are the acting seat's at that decision, its policy target is
+    a distribution over legal actions with the played action among them, and the value targets
+    are the final returns seen from that seat."""
+    game = get_game(name)
+    n = min(game.PLAYER_COUNTS)
+    net = small_net(game)
+    player = SelfPlayer(name, n, net.arrays(), GuidedConfig(sims=6, mix=0.5), explore=5, seed=1)
+    ex, final = player.play(seed=3)
+    acts = player.actions
+    assert len(ex) == len(acts) > 0
+    s = game.new_game(n, 3)
+    k = 0
+    while not game.is_terminal(s):
+        mask = game.legal_mask(s)
+        if mask.sum() == 1:
+            s = game.step(s, int(np.flatnonzero(mask)[0]))
+            continue
+        me = game.current_player(s)
+        np.testing.assert_array_equal(ex.obs[k], game.observe(s, me))
+        np.testing.assert_array_equal(ex.mask[k], mask)
+        assert abs(ex.pi[k].sum() - 1.0) < 1e-5 and not ex.pi[k][~mask].any()
+        assert ex.pi[k][acts[k]] > 0
+        ret = game.returns(final, "rank")
+        np.testing.assert_allclose(ex.z[k, :n], [ret[(me + j) % n] for j in range(n)])
+        assert ex.zmask[k, :n].all() and not ex.zmask[k, n:].any()
+        s = game.step(s, int(acts[k]))
+        k += 1
+    assert k == len(ex)
+    np.testing.assert_array_equal(s, final)
+
+
+def test_self_play_is_seeded():
+    game = get_game(GAMES[0])
+    arrays = small_net(game).arrays()
+    cfg = GuidedConfig(sims=5)
+    a = SelfPlayer(game.NAME, 2, arrays, cfg, seed=4).play(seed=8)[0]
+    b = SelfPlayer(game.NAME, 2, arrays, cfg, seed=4).play(seed=8)[0]
+    for f in ("obs", "mask", "pi", "z"):
+        np.testing.assert_array_equal(getattr(a, f), getattr(b, f))
+
+
+def test_the_losses_are_cross_entropy_and_masked_squared_error():
+    game = get_game(GAMES[0])
+    net = small_net(game)
+    rng = np.random.default_rng(0)
+    b = 5
+    obs = rng.random((b, game.OBS_SIZE), dtype=np.float32)
+    mask = np.zeros((b, game.NUM_ACTIONS), bool)
+    mask[:, :3] = True
+    pi = np.zeros((b, game.NUM_ACTIONS), np.float32)
+    pi[:, 0], pi[:, 2] = 0.25, 0.75
+    z = rng.uniform(-1, 1, (b, net.seats)).astype(np.float32)
+    zmask = np.zeros((b, net.seats), bool)
+    zmask[:, :2] = True
+    p, v = losses(net, (obs, mask, pi, z, zmask), torch)
+    with torch.no_grad():
+        logits, values = net(torch.from_numpy(obs))
+    lg = logits.numpy()[:, :3].astype(np.float64)
+    logp = lg - np.log(np.exp(lg).sum(axis=1, keepdims=True))
+    want_p = -(0.25 * logp[:, 0] + 0.75 * logp[:, 2]).mean()
+    want_v = ((values.numpy()[:, :2] - z[:, :2]) ** 2).mean()
+    assert p.item() == pytest.approx(want_p, rel=1e-5)
+    assert v.item() == pytest.approx(want_v, rel=1e-5)
+
+
+def test_the_replay_buffer_keeps_the_latest_examples():
+    game = get_game(GAMES[0])
+    net = small_net(game)
+    player = SelfPlayer(game.NAME, 2, net.arrays(), GuidedConfig(sims=3), seed=0)
+    ex = player.play(seed=1)[0]
+    buf = ReplayBuffer(len(ex) - 3, game, net.seats)
+    buf.add(ex)
+    assert buf.size == len(ex) - 3
+    kept = {buf.obs[i].tobytes() for i in range(buf.size)}
+    assert kept == {ex.obs[i].tobytes() for i in range(3, len(ex))}
+
+
+def _written(tmp_path, game, players=2):
+    net = small_net(game)
+    folder = write_network(tmp_path / "net", net.arrays(), game, players, net.settings(), "rank")
+    return net, folder
+
+
+def test_the_az_spec_plays_everywhere_agents_are_named(tmp_path):
+    game = get_game(GAMES[0])
+    net, folder = _written(tmp_path, game)
+    s = game.new_game(2, 0)
+    while game.legal_mask(s).sum() < 2:
+        s = game.step(s, int(np.flatnonzero(game.legal_mask(s))[0]))
+    alone = make_agent(f"az:{folder},sims=0", game.NAME, 2, 0)
+    searched = make_agent(f"az:{folder},sims=8", game.NAME, 2, 0)
+    assert game.legal_mask(s)[alone.act(s)] and game.legal_mask(s)[searched.act(s)]
+    assert searched.last["simulations"] == 9
+    fp = agent_fingerprint(f"az:{folder},sims=8", game.NAME)
+    assert "sha256:" in fp and fp != agent_fingerprint(f"az:{folder},sims=9", game.NAME)
+    with pytest.raises((ValueError, CheckpointError), match="sims"):
+        make_agent(f"az:{folder},sims=-1", game.NAME, 2, 0)
+
+
+def test_a_changed_or_foreign_network_is_refused(tmp_path):
+    game = get_game(GAMES[0])
+    _net, folder = _written(tmp_path, game)
+    load_network(folder, game, 2)  # intact: loads
+    side = json.loads((folder / SIDECAR).read_text())
+    data = (folder / NETWORK).read_bytes()
+    (folder / NETWORK).write_bytes(data[:-10])
+    with pytest.raises(CheckpointError, match="SHA-256"):
+        load_network(folder, game, 2)
+    (folder / NETWORK).write_bytes(data)
+    (folder / SIDECAR).write_text(json.dumps({**side, "rules_data_hash": "0" * 16}))
+    with pytest.raises(CheckpointError, match="rules_data_hash"):
+        load_network(folder, game, 2)
+    (folder / SIDECAR).write_text("{not json")
+    with pytest.raises(CheckpointError, match="corrupt"):
+        load_network(folder, game, 2)
+    with pytest.raises(CheckpointError, match="no such network"):
+        load_network(tmp_path / "missing", game, 2)
+    if len(GAMES) > 1:
+        (folder / SIDECAR).write_text(json.dumps(side))
+        with pytest.raises(CheckpointError, match="does not match"):
+            load_network(folder, get_game(GAMES[1]), 2)
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["--hours", "0"], "--hours"),
+        (["--players", "7"], "players"),
+        (["--games", "0"], "--games"),
+        (["--eval-games", "3"], "multiple"),
+        (["--mix", "2"], "mix"),
+    ],
+)
+def test_bad_arguments_are_refused_in_one_line(tmp_path, capsys, args, needle):
+    with pytest.raises(SystemExit) as e:
+        main(["--game", GAMES[0], "--out", str(tmp_path / "run"), *args])
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and needle in err[0]
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_short_run_trains_saves_evaluates_and_resumes(tmp_path):
+    game = get_game(GAMES[0])
+    cfg = AZConfig(
+        game=game.NAME, out=str(tmp_path / "run"), iterations=2, games=2, sims=4, hidden=(32,),
+        buffer=2000, batch=32, steps=3, workers=1, eval_every=2, eval_games=2, eval_sims=4,
+        ladder=("random",),
+    )  # fmt: skip
+    summary = train(cfg, out=lambda line: None)
+    assert summary["iterations"] == 2 and summary["games"] == 4
+    progress = json.loads((tmp_path / "run" / "progress.json").read_text())
+    assert [r["iteration"] for r in progress] == [1, 2]
+    ev = progress[1]["eval"]
+    assert set(ev) == {"sims=4 vs random", "sims=0 vs random"}
+    assert all(r["games"] == 2 and len(r["win_rate_ci95"]) == 2 for r in ev.values())
+    arrays, meta = load_network(tmp_path / "run", game, 2)
+    assert meta["iteration"] == 2 and meta["rules_data_hash"] == game.RULES_DATA_HASH
+    cfg.iterations = 3
+    summary = train(cfg, resume=True, out=lambda line: None)
+    assert summary["iterations"] == 3 and summary["games"] == 6

@@ -1,0 +1,215 @@
+"""Policy-value networks on disk, and the `az` agent spec that plays them (training.agents.registry
+registers the kind).
+
+A network checkpoint is a folder:
+
+- `network.npz`: the network as plain arrays (W0, b0, ..., `activations`: the trained-actor format,
+  training.alphazero.net.PolicyValueNet.arrays), read without unpickling anything;
+- `network.pt` (optional): the torch state of the network and its optimiser, to resume training;
+- `checkpoint.json`: the sidecar, read and checked first: format, game, NUM_ACTIONS, OBS_SIZE,
+  layout versions, RULES_DATA_HASH, library version (refused on any mismatch, as every checkpoint
+  of training/ is), the network's shape and return kind, the player count it was trained at, and
+  the SHA-256 of every file it lists (a changed, truncated or replaced file is refused).
+
+The agent spec: `az:PATH` (a checkpoint folder, or a run folder of `python -m training.alphazero`:
+its `final/`, else its newest `checkpoints/iter_*`) followed by the guided search's parameters,
+e.g. `az:runs/az-troyes,sims=100`; `sims=0` is the network alone (core.guided).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from core.guided import GuidedAgent, GuidedConfig
+from core.registry import get_game
+from training.agents.checkpoint import (
+    CheckpointError,
+    check_sidecar,
+    file_sha256,
+    game_fingerprint,
+    library_version,
+    parse_sidecar,
+)
+
+AZ_FORMAT = "village-troyes-rl/policy-value-network"
+AZ_FORMAT_VERSION = 1
+SIDECAR = "checkpoint.json"
+NETWORK = "network.npz"
+TORCH_STATE = "network.pt"
+PREFIX = "az:"
+USAGE = "az:PATH[,sims=N,c=X,mix=M] (a network folder or run folder of training.alphazero)"
+
+
+def checkpoint_dir(path: str | Path) -> Path:
+    """The network folder `path` names: a network folder, its sidecar, or a run folder (its
+    `final/`, else the newest `checkpoints/iter_*`); CheckpointError if none."""
+    p = Path(path)
+    if p.is_file() and p.name == SIDECAR:
+        return p.parent
+    if (p / SIDECAR).is_file():
+        return p
+    if (p / "final" / SIDECAR).is_file():
+        return p / "final"
+    ckpts = sorted((p / "checkpoints").glob(f"iter_*/{SIDECAR}")) if p.is_dir() else []
+    if ckpts:
+        return ckpts[-1].parent
+    if not p.exists():
+        raise CheckpointError(f"{PREFIX}{path}: no such network")
+    raise CheckpointError(
+        f"{PREFIX}{path}: not a network written by training.alphazero (no {SIDECAR}, no "
+        f"final/{SIDECAR}, no checkpoints/iter_*/{SIDECAR})"
+    )
+
+
+def write_network(
+    folder: str | Path,
+    arrays: dict[str, np.ndarray],
+    game: ModuleType,
+    players: int,
+    settings: dict[str, Any],
+    returns: str,
+    torch_state: Any = None,
+    extra: dict[str, Any] | None = None,
+) -> Path:
+    """Write `network.npz` (and `network.pt` when `torch_state` is given) and the sidecar into
+    `folder`; the sidecar last, so a folder with a sidecar is complete. Returns the folder."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    np.savez(folder / NETWORK, **arrays)
+    files = {NETWORK: file_sha256(folder / NETWORK)}
+    if torch_state is not None:
+        import torch
+
+        torch.save(torch_state, folder / TORCH_STATE)
+        files[TORCH_STATE] = file_sha256(folder / TORCH_STATE)
+    meta = {
+        "format": AZ_FORMAT,
+        "format_version": AZ_FORMAT_VERSION,
+        **game_fingerprint(game),
+        "players": int(players),
+        "library_version": library_version(),
+        "network": dict(settings),
+        "returns": returns,
+        "created_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "files": files,
+        **(extra or {}),
+    }
+    tmp = folder / f"{SIDECAR}.tmp"
+    tmp.write_text(json.dumps(meta, indent=2, sort_keys=True))
+    tmp.replace(folder / SIDECAR)
+    return folder
+
+
+def check_network(
+    path: str | Path, game: ModuleType | None = None, players: int | None = None
+) -> dict[str, Any]:
+    """Read and check the network folder `path` names against `game` (default: the one it
+    names) and the player count it is to play at; check every listed file's SHA-256."""
+    folder = checkpoint_dir(path)
+    meta = parse_sidecar(folder / SIDECAR, AZ_FORMAT, AZ_FORMAT_VERSION, "network")
+    where = f"{PREFIX}{path}"
+    try:
+        game = game if game is not None else get_game(str(meta.get("game")))
+    except (ValueError, ImportError) as e:
+        raise CheckpointError(f"{where}: {e}") from None
+    check_sidecar(meta, game, players, where=where)
+    files = meta.get("files")
+    if not isinstance(files, dict) or NETWORK not in files:
+        raise CheckpointError(f"{folder / SIDECAR}: 'files' lists no SHA-256 for {NETWORK}")
+    unknown = sorted(set(files) - {NETWORK, TORCH_STATE})
+    if unknown:
+        raise CheckpointError(f"{folder / SIDECAR}: 'files' lists unknown parts {unknown}")
+    for name, digest in files.items():
+        f = folder / name
+        if not f.is_file():
+            if name == NETWORK:
+                raise CheckpointError(f"{where}: missing {f}")
+            continue
+        if digest != file_sha256(f):
+            raise CheckpointError(
+                f"{f}: contents do not match the sidecar's SHA-256 (corrupt, truncated or "
+                "replaced file)"
+            )
+    return meta
+
+
+def load_network(
+    path: str | Path, game: ModuleType | None = None, players: int | None = None
+) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """(network arrays, sidecar) after every check; unpickles nothing."""
+    meta = check_network(path, game, players)
+    try:
+        with np.load(checkpoint_dir(path) / NETWORK, allow_pickle=False) as z:
+            arrays = {k: z[k] for k in z.files}
+    except (OSError, ValueError) as e:
+        raise CheckpointError(f"{PREFIX}{path}: unreadable {NETWORK} ({e})") from None
+    return arrays, meta
+
+
+def split_params(params: str) -> tuple[str, str]:
+    """("PATH", "key=value,...") of the part of an `az:` spec after the prefix."""
+    path, _sep, rest = params.partition(",")
+    if "=" in path:  # no path: parameters only
+        return "", params
+    return path.strip(), rest
+
+
+_CACHE: dict[tuple, tuple[dict[str, np.ndarray], dict[str, Any]]] = {}
+
+
+def _cached_network(path: str, game: ModuleType, players: int | None):
+    folder = checkpoint_dir(path)
+    stamp = tuple(
+        (f.name, f.stat().st_mtime_ns, f.stat().st_size)
+        for f in sorted(folder.iterdir())
+        if f.is_file()
+    )
+    key = (str(folder.resolve()), stamp, game.NAME, players)
+    if key not in _CACHE:
+        _CACHE[key] = load_network(path, game, players)
+    return _CACHE[key]
+
+
+def make_az_agent(
+    game_name: str, params: str, seed: int, players: int | None = None, deterministic: bool = True
+) -> GuidedAgent:
+    """The agent `az:PATH,key=value,...` names: core.guided.GuidedAgent on the checked network,
+    its return kind from the sidecar unless the spec sets one."""
+    path, rest = split_params(params)
+    if not path:
+        raise CheckpointError(f"{PREFIX!r} names no network; usage: {USAGE}")
+    game = get_game(game_name)
+    arrays, meta = _cached_network(path, game, players)
+    text = (
+        rest
+        if "returns=" in rest
+        else ",".join(x for x in (rest, f"returns={meta['returns']}") if x)
+    )
+    try:
+        config = GuidedConfig.parse(text)
+    except ValueError as e:
+        raise CheckpointError(f"{PREFIX}{params}: {e}") from None
+    name = PREFIX + path + ("," + config.spec() if config.spec() else "")
+    return GuidedAgent(game, arrays, config, seed, name=name)
+
+
+def az_fingerprint(params: str, game_name: str, players: int | None = None) -> str:
+    """By content: the network's SHA-256 (checked against the sidecar first) and the search's
+    parameters."""
+    path, rest = split_params(params)
+    meta = check_network(path, get_game(game_name), players)
+    digest = file_sha256(checkpoint_dir(path) / NETWORK)
+    search = GuidedConfig.parse(rest).spec()
+    return f"az sha256:{digest[:16]} {search} rules:{meta.get('rules_data_hash')}"
+
+
+def read_az_sidecar(params: str) -> dict[str, Any]:
+    """The parsed sidecar of the network an `az:` spec names."""
+    path, _rest = split_params(params)
+    return parse_sidecar(checkpoint_dir(path) / SIDECAR, AZ_FORMAT, AZ_FORMAT_VERSION, "network")

@@ -1,0 +1,101 @@
+"""Self-play games of expert iteration: every seat plays the guided search (core.guided) with the
+same network, each game played to its end inside compiled code (core/search_template.py
+`pv_selfplay`: no Python per decision), and the training examples it leaves.
+
+An example is one decision with more than one legal action: the seat's observation, its legal
+mask, the search's root visit shares (the improved policy, the network's policy target) and the
+game's final returns seen from that seat (the value target: entry j is the return of the seat j
+places after it in turn order, as the network's value outputs are; entries past the player count
+are 0 and masked out of the loss).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.guided import GuidedAgent, GuidedConfig
+from core.registry import get_game
+
+MAX_ROWS = 4096  # examples one game may leave (a longer game is refused, not cut)
+
+
+@dataclass
+class Examples:
+    """Training examples, one row each: obs float32 (N, OBS_SIZE), mask bool (N, NUM_ACTIONS),
+    pi float32 (N, NUM_ACTIONS), z float32 (N, seats), zmask bool (N, seats)."""
+
+    obs: np.ndarray
+    mask: np.ndarray
+    pi: np.ndarray
+    z: np.ndarray
+    zmask: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.obs.shape[0])
+
+    @staticmethod
+    def concat(parts: list[Examples]) -> Examples:
+        return Examples(*(np.concatenate([getattr(p, f) for p in parts]) for f in FIELDS))
+
+
+FIELDS = ("obs", "mask", "pi", "z", "zmask")
+
+
+class SelfPlayer:
+    """Plays self-play games of `game` at `players` seats with one network (arrays in the
+    trained-actor format) and the guided search's settings; scratch made once."""
+
+    def __init__(self, game_name: str, players: int, arrays: dict, config: GuidedConfig,
+                 explore: int = 20, noise: float = 1.0, seed: int = 0):  # fmt: skip
+        self.game = get_game(game_name)
+        self.players = int(players)
+        self.explore, self.noise = int(explore), float(noise)
+        self.agent = GuidedAgent(self.game, arrays, config, seed=seed)  # holds the scratch
+        g = self.game
+        self.seats = max(g.PLAYER_COUNTS)
+        self._x_obs = np.zeros((MAX_ROWS, g.OBS_SIZE), dtype=np.float32)
+        self._x_mask = np.zeros((MAX_ROWS, g.NUM_ACTIONS), dtype=np.bool_)
+        self._x_pi = np.zeros((MAX_ROWS, g.NUM_ACTIONS), dtype=np.float32)
+        self._x_actor = np.zeros(MAX_ROWS, dtype=np.int64)
+        self._x_act = np.zeros(MAX_ROWS, dtype=np.int64)
+        self.actions = np.zeros(0, dtype=np.int64)  # the last game's searched decisions' actions
+        self._visits = np.zeros(g.NUM_ACTIONS, dtype=np.float64)
+
+    def play(self, seed: int) -> tuple[Examples, np.ndarray]:
+        """One game from new_game(players, seed): (its examples, its final state)."""
+        g, a = self.game, self.agent
+        s = np.array(g.new_game(self.players, int(seed)), dtype=np.int64)
+        gmask = np.array(g.legal_mask(s), dtype=np.bool_)  # writable: played in place
+        rows = a._loops.pv_selfplay(
+            s, gmask, g.TABLES, self.players, a.config.sims, self.explore, self.noise, a._P,
+            a._rng, a.tree, a.vals, a._plog, a.hdr, a._s, a._mask, a._work, a._tmp,
+            a._child_of, a._path, a._keys, a._proj, a._ret, a._ev, a._w, a._meta, a._obs, a._h,
+            a._out, a._stats, self._visits, self._x_obs, self._x_mask, self._x_pi, self._x_actor,
+            self._x_act,
+        )  # fmt: skip
+        if rows == -2:
+            raise RuntimeError(f"{g.NAME}: a self-play game left more than {MAX_ROWS} examples")
+        if rows < 0:
+            raise RuntimeError(
+                f"{g.NAME}: the engine refused an action in self-play (a bug; please report it "
+                f"with the seed {seed})"
+            )
+        self.actions = self._x_act[:rows].copy()
+        final = np.asarray(g.returns(s, a.config.returns), dtype=np.float32)
+        n = self.players
+        actors = self._x_actor[:rows]
+        z = np.zeros((rows, self.seats), dtype=np.float32)
+        zmask = np.zeros((rows, self.seats), dtype=np.bool_)
+        for j in range(n):
+            z[:, j] = final[(actors + j) % n]
+            zmask[:, j] = True
+        ex = Examples(
+            self._x_obs[:rows].copy(),
+            self._x_mask[:rows].copy(),
+            self._x_pi[:rows].copy(),
+            z,
+            zmask,
+        )
+        return ex, s

@@ -1,0 +1,364 @@
+"""Expert iteration: a policy-value network trained on the games of the search it guides.
+
+    python -m training.alphazero --game troyes --players 2 --hours 2 --out runs/az-troyes
+
+Each iteration plays `--games` self-play games with the current network inside the guided
+search (training.alphazero.selfplay, in `--workers` processes), adds their examples to a replay
+buffer of the latest `--buffer` examples, and trains the network on minibatches drawn from it:
+cross-entropy of the masked policy against the search's visit shares, plus the squared error of
+the seat values against the final returns. Every iteration writes `checkpoints/iter_K/` (the
+network, its torch and optimiser state, the sidecar with RULES_DATA_HASH); every `--eval-every`
+iterations the network plays the ladder (`--ladder`, seats rotated, 95% Wilson intervals, with the
+search and alone) and `progress.json` gets a row. The run stops after `--hours` of wall-clock
+time or `--iterations`, whichever comes first, and writes `final/`. `--resume` goes on from the
+newest checkpoint of `--out` (the replay buffer starts empty again).
+
+Determinism: the self-play games of an iteration depend only on the seed, the iteration and the
+network (the same with any number of workers); training draws its minibatches from a seeded
+generator; torch's CPU kernels are deterministic on one machine. The wall-clock budget decides how
+many iterations run, so a run stopped by `--hours` depends on the machine's speed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing as mp
+import os
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from core.guided import GuidedConfig
+from core.registry import check_players, get_game
+from core.workers import die_with_driver
+from training.alphazero.checkpoint import TORCH_STATE, checkpoint_dir, load_network, write_network
+from training.alphazero.selfplay import FIELDS, Examples, SelfPlayer
+
+MAX_HOURS = 48.0
+
+
+@dataclass
+class AZConfig:
+    """The settings of an expert-iteration run (module docstring; `validate` checks them)."""
+
+    game: str
+    out: str
+    players: int = 2
+    hours: float = 1.0
+    iterations: int = 0  # 0: as many as `hours` allows
+    games: int = 16  # self-play games per iteration
+    sims: int = 32  # simulations per self-play decision
+    explore: int = 20  # recorded decisions per game played in proportion to the visits
+    noise: float = 1.0  # Gumbel noise on the root logits in self-play
+    mix: float = 0.5  # position evaluation's share in a new node's value
+    c: float = 1.5
+    returns: str = "rank"
+    hidden: tuple[int, ...] = (256, 256)
+    buffer: int = 60_000
+    batch: int = 256
+    steps: int = 100  # minibatches per iteration
+    lr: float = 1e-3
+    weight_decay: float = 1e-4
+    workers: int = 2
+    eval_every: int = 5
+    eval_games: int = 40
+    eval_sims: int = 100
+    ladder: tuple[str, ...] = ("heuristic",)
+    seed: int = 0
+
+    def validate(self) -> None:
+        game = get_game(self.game)
+        check_players(game, self.players)
+
+        def need(ok: bool, what: str) -> None:
+            if not ok:
+                raise ValueError(what)
+
+        need(
+            0 < self.hours <= MAX_HOURS, f"--hours must be in (0, {MAX_HOURS:g}], got {self.hours}"
+        )
+        need(self.iterations >= 0, f"--iterations must be >= 0, got {self.iterations}")
+        for key in ("games", "sims", "buffer", "batch", "steps", "workers", "eval_games"):
+            need(getattr(self, key) >= 1, f"--{key.replace('_', '-')} must be >= 1")
+        need(self.eval_every >= 0, "--eval-every must be >= 0 (0: no evaluation)")
+        need(
+            self.eval_games % self.players == 0,
+            f"--eval-games must be a multiple of --players ({self.players})",
+        )
+        need(self.explore >= 0 and self.noise >= 0, "--explore and --noise must be >= 0")
+        need(math.isfinite(self.lr) and self.lr > 0, "--lr must be > 0")
+        GuidedConfig(sims=self.sims, c=self.c, mix=self.mix, returns=self.returns)  # its checks
+        need(all(h > 0 for h in self.hidden) and self.hidden, "--hidden needs positive widths")
+
+    def guided(self, sims: int | None = None) -> GuidedConfig:
+        return GuidedConfig(
+            sims=self.sims if sims is None else sims, c=self.c, mix=self.mix, returns=self.returns
+        )
+
+
+# --- self-play in worker processes ----------------------------------------------------------------
+
+_PLAYER: dict[str, Any] = {}
+
+
+def _play_games(args: tuple) -> Examples:
+    """Worker: the games `seeds` with the network `arrays` (one SelfPlayer per process, rebuilt
+    when the network changes)."""
+    game, players, arrays, cfg, explore, noise, version, seeds = args
+    p = _PLAYER.get("p")
+    if p is None or _PLAYER.get("v") != version:
+        p = SelfPlayer(game, players, arrays, cfg, explore, noise, seed=seeds[0])
+        _PLAYER.update(p=p, v=version)
+    parts = []
+    for s in seeds:
+        p.agent.reset(s)
+        parts.append(p.play(s)[0])
+    return Examples.concat(parts)
+
+
+class ReplayBuffer:
+    """The latest `capacity` examples, in a ring."""
+
+    def __init__(self, capacity: int, game, seats: int):
+        self.capacity, self.size, self.head = int(capacity), 0, 0
+        c = self.capacity
+        self.obs = np.zeros((c, game.OBS_SIZE), np.float32)
+        self.mask = np.zeros((c, game.NUM_ACTIONS), np.bool_)
+        self.pi = np.zeros((c, game.NUM_ACTIONS), np.float32)
+        self.z = np.zeros((c, seats), np.float32)
+        self.zmask = np.zeros((c, seats), np.bool_)
+
+    def add(self, ex: Examples) -> None:
+        for i in range(0, len(ex), self.capacity):
+            n = min(len(ex) - i, self.capacity)
+            idx = (self.head + np.arange(n)) % self.capacity
+            for f in FIELDS:
+                getattr(self, f)[idx] = getattr(ex, f)[i : i + n]
+            self.head = int((self.head + n) % self.capacity)
+            self.size = min(self.capacity, self.size + n)
+
+    def sample(self, rng: np.random.Generator, n: int) -> tuple[np.ndarray, ...]:
+        idx = rng.integers(0, self.size, n)
+        return tuple(getattr(self, f)[idx] for f in FIELDS)
+
+
+def losses(net, batch, torch) -> tuple[Any, Any]:
+    """(policy loss, value loss) of a minibatch: the cross-entropy of the masked softmax against
+    the visit shares, the mean squared error of the values of the seats in play."""
+    obs, mask, pi, z, zmask = (torch.from_numpy(x) for x in batch)
+    logits, values = net(obs)
+    logits = logits.masked_fill(~mask, -1e9)
+    policy = -(pi * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
+    err = (values - z) ** 2 * zmask
+    value = err.sum() / zmask.sum().clamp(min=1)
+    return policy, value
+
+
+def train(cfg: AZConfig, resume: bool = False, out=None) -> dict[str, Any]:
+    """Run expert iteration (module docstring); returns the final summary."""
+    import torch
+
+    from training.alphazero.net import PolicyValueNet, for_game
+
+    cfg.validate()
+    say = out or (lambda line: print(line, flush=True))
+    game = get_game(cfg.game)
+    root = Path(cfg.out)
+    root.mkdir(parents=True, exist_ok=True)
+    torch.manual_seed(cfg.seed)
+    net = for_game(game, cfg.hidden)
+    opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
+    it0, spent0, history = 0, 0.0, []
+    if resume:
+        folder = checkpoint_dir(root)
+        _arrays, meta = load_network(folder, game, cfg.players)
+        state = torch.load(folder / TORCH_STATE, weights_only=True)
+        net = PolicyValueNet(**meta["network"])
+        net.load_state_dict(state["net"])
+        opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
+        opt.load_state_dict(state["opt"])
+        it0, spent0 = int(meta["iteration"]), float(meta["seconds"])
+        history = (
+            json.loads((root / "progress.json").read_text())
+            if (root / "progress.json").exists()
+            else []
+        )
+        say(f"resuming after iteration {it0} ({spent0 / 60:.1f} min)")
+    (root / "config.json").write_text(json.dumps(asdict(cfg), indent=2))
+    buf = ReplayBuffer(cfg.buffer, game, net.seats)
+    rng = np.random.default_rng([cfg.seed, it0])
+    pool = mp.get_context("spawn").Pool(cfg.workers, die_with_driver, (os.getpid(),))
+    t0 = time.monotonic() - spent0
+    deadline = t0 + cfg.hours * 3600
+    it = it0
+    games_played = int(history[-1]["games"]) if history else 0
+    try:
+        while time.monotonic() < deadline and (cfg.iterations == 0 or it < cfg.iterations):
+            it += 1
+            arrays = net.arrays()
+            seeds = [cfg.seed * 1_000_003 + it * 10_007 + k for k in range(cfg.games)]
+            chunks = [
+                seeds[w :: cfg.workers] for w in range(cfg.workers) if seeds[w :: cfg.workers]
+            ]
+            jobs = [
+                (cfg.game, cfg.players, arrays, cfg.guided(), cfg.explore, cfg.noise, it, c)
+                for c in chunks
+            ]
+            ts = time.monotonic()
+            ex = Examples.concat(pool.map(_play_games, jobs))
+            buf.add(ex)
+            games_played += cfg.games
+            t_play = time.monotonic() - ts
+            ts = time.monotonic()
+            net.train()
+            pl = vl = 0.0
+            for _ in range(cfg.steps):
+                p_loss, v_loss = losses(net, buf.sample(rng, cfg.batch), torch)
+                opt.zero_grad()
+                (p_loss + v_loss).backward()
+                opt.step()
+                pl += p_loss.item() / cfg.steps
+                vl += v_loss.item() / cfg.steps
+            net.eval()
+            t_train = time.monotonic() - ts
+            spent = time.monotonic() - t0
+            row = {
+                "iteration": it,
+                "games": games_played,
+                "examples": len(ex),
+                "buffer": buf.size,
+                "policy_loss": round(pl, 4),
+                "value_loss": round(vl, 4),
+                "play_s": round(t_play, 1),
+                "train_s": round(t_train, 1),
+                "seconds": round(spent, 1),
+            }
+            ck = _save(net, opt, game, cfg, root / "checkpoints" / f"iter_{it:05d}", it, spent)
+            if cfg.eval_every and it % cfg.eval_every == 0:
+                row["eval"] = _evaluate(cfg, ck)
+            history.append(row)
+            (root / "progress.json").write_text(json.dumps(history, indent=1))
+            say(json.dumps(row))
+    finally:
+        pool.terminate()
+        pool.join()
+    final = _save(net, opt, game, cfg, root / "final", it, time.monotonic() - t0)
+    summary = {
+        "final": str(final),
+        "iterations": it,
+        "games": games_played,
+        "seconds": round(time.monotonic() - t0, 1),
+        "rules_data_hash": game.RULES_DATA_HASH,
+    }
+    (root / "summary.json").write_text(json.dumps(summary, indent=2))
+    return summary
+
+
+def _save(net, opt, game, cfg: AZConfig, folder: Path, it: int, seconds: float) -> Path:
+    return write_network(
+        folder,
+        net.arrays(),
+        game,
+        cfg.players,
+        net.settings(),
+        cfg.returns,
+        torch_state={"net": net.state_dict(), "opt": opt.state_dict()},
+        extra={"iteration": it, "seconds": round(seconds, 1), "training": asdict(cfg)},
+    )
+
+
+def _evaluate(cfg: AZConfig, ck: Path) -> dict[str, Any]:
+    """Win rates (95% Wilson intervals) of the network with the search and alone against each
+    opponent of the ladder."""
+    from training.arena.evaluate import evaluate
+
+    out: dict[str, Any] = {}
+    for sims in (cfg.eval_sims, 0):
+        me = f"az:{ck},sims={sims},mix={cfg.mix},c={cfg.c}"
+        for opp in cfg.ladder:
+            r = evaluate(
+                cfg.game, cfg.players, [me, opp], cfg.eval_games, seed=cfg.seed, workers=cfg.workers
+            )
+            a = r["agents"][0]
+            out[f"sims={sims} vs {opp}"] = {
+                k: a[k] for k in ("win_rate", "win_rate_ci95", "games") if k in a
+            }
+    return out
+
+
+def build_parser():
+    from training.arena.cli import OneLineParser
+
+    d = AZConfig(game="", out="")
+    p = OneLineParser(
+        prog="python -m training.alphazero",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--game", required=True)
+    p.add_argument("--out", required=True, help="the run folder (checkpoints, progress, final/)")
+    p.add_argument("--players", type=int, default=d.players)
+    p.add_argument("--hours", type=float, default=d.hours, help="wall-clock budget of the run")
+    p.add_argument("--iterations", type=int, default=d.iterations, help="0: as --hours allows")
+    p.add_argument("--games", type=int, default=d.games, help="self-play games per iteration")
+    p.add_argument("--sims", type=int, default=d.sims, help="simulations per self-play decision")
+    p.add_argument("--explore", type=int, default=d.explore)
+    p.add_argument("--noise", type=float, default=d.noise)
+    p.add_argument("--mix", type=float, default=d.mix)
+    p.add_argument("--c", type=float, default=d.c)
+    p.add_argument("--returns", default=d.returns)
+    p.add_argument("--hidden", default=",".join(map(str, d.hidden)))
+    p.add_argument("--buffer", type=int, default=d.buffer)
+    p.add_argument("--batch", type=int, default=d.batch)
+    p.add_argument("--steps", type=int, default=d.steps, help="minibatches per iteration")
+    p.add_argument("--lr", type=float, default=d.lr)
+    p.add_argument("--workers", type=int, default=d.workers)
+    p.add_argument("--eval-every", type=int, default=d.eval_every)
+    p.add_argument("--eval-games", type=int, default=d.eval_games)
+    p.add_argument("--eval-sims", type=int, default=d.eval_sims)
+    p.add_argument("--ladder", nargs="+", default=list(d.ladder))
+    p.add_argument("--seed", type=int, default=d.seed)
+    p.add_argument("--resume", action="store_true", help="go on from the newest checkpoint")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = build_parser()
+    a = p.parse_args(argv)
+    try:
+        hidden = tuple(int(x) for x in a.hidden.split(",") if x.strip())
+        cfg = AZConfig(
+            game=a.game,
+            out=a.out,
+            players=a.players,
+            hours=a.hours,
+            iterations=a.iterations,
+            games=a.games,
+            sims=a.sims,
+            explore=a.explore,
+            noise=a.noise,
+            mix=a.mix,
+            c=a.c,
+            returns=a.returns,
+            hidden=hidden,
+            buffer=a.buffer,
+            batch=a.batch,
+            steps=a.steps,
+            lr=a.lr,
+            workers=a.workers,
+            eval_every=a.eval_every,
+            eval_games=a.eval_games,
+            eval_sims=a.eval_sims,
+            ladder=tuple(a.ladder),
+            seed=a.seed,
+        )
+        cfg.validate()
+    except ValueError as e:
+        p.error(str(e))
+    print(json.dumps(train(cfg, resume=a.resume), indent=2))
+    return 0
