@@ -2,7 +2,7 @@
 (expert iteration, AlphaZero's PUCT), for any registered game.
 
     from core.guided import GuidedAgent, GuidedConfig
-    agent = GuidedAgent("troyes", arrays, GuidedConfig.parse("sims=100"), seed=0)
+    agent = GuidedAgent(game, arrays, GuidedConfig.parse("sims=100"), seed=0)
     action = agent.act(state)          # for game.current_player(state)
     agent.visits                       # the last search's root visits per action
 
@@ -34,6 +34,7 @@ import numpy as np
 from core import mlp
 from core.registry import game_packages, get_game
 from core.rng import rng_seed, split_seed
+from core.search import config_pairs
 from core.search_tree import (
     F_ACTION,
     F_FIRST,
@@ -98,24 +99,7 @@ class GuidedConfig:
     @classmethod
     def parse(cls, text: str) -> GuidedConfig:
         """From "sims=100,c=1.5" (key=value pairs); a ValueError naming the bad part."""
-        types = {f.name: f.type for f in fields(cls)}
-        kw: dict = {}
-        for part in (p.strip() for p in text.split(",")):
-            if not part:
-                continue
-            key, sep, value = (x.strip() for x in part.partition("="))
-            if not sep or key not in types:
-                raise ValueError(
-                    f"{SPEC_PREFIX}: {part!r} is not key=value with a key among {', '.join(types)}"
-                )
-            try:
-                kind = types[key]
-                kw[key] = (
-                    int(value) if kind == "int" else float(value) if kind == "float" else value
-                )
-            except ValueError:
-                raise ValueError(f"{SPEC_PREFIX}: {key}={value!r} is not a valid {kind}") from None
-        return cls(**kw)
+        return cls(**config_pairs(cls, text, SPEC_PREFIX))
 
     def spec(self) -> str:
         """The parameters that differ from the defaults, as key=value pairs."""

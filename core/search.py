@@ -171,32 +171,7 @@ class SearchConfig:
     @classmethod
     def _kwargs(cls, text: str) -> dict:
         """The key=value pairs of `text`, typed; ValueError naming the bad part."""
-        types = {f.name: f.type for f in fields(cls)}
-        kw: dict = {}
-        for part in (p.strip() for p in text.split(",")):
-            if not part:
-                continue
-            key, sep, value = part.partition("=")
-            key = key.strip()
-            if not sep or key not in types:
-                raise ValueError(
-                    f"mcts: {part!r} is not key=value with a key among {', '.join(types)}"
-                )
-            value = value.strip()
-            try:
-                if types[key] in ("int", int):
-                    kw[key] = int(value)
-                elif types[key] in ("float", float):
-                    kw[key] = float(value)
-                elif types[key] in ("bool", bool):
-                    if value.lower() not in ("1", "0", "true", "false", "yes", "no"):
-                        raise ValueError(value)
-                    kw[key] = value.lower() in ("1", "true", "yes")
-                else:
-                    kw[key] = value
-            except ValueError:
-                raise ValueError(f"mcts: {key}={value!r} is not a valid {types[key]}") from None
-        return kw
+        return config_pairs(cls, text, SPEC_PREFIX)
 
     @classmethod
     def from_spec(cls, spec: str) -> SearchConfig:
@@ -216,6 +191,37 @@ class SearchConfig:
             if v != getattr(default, k):
                 parts.append(f"{k}={int(v) if isinstance(v, bool) else v}")
         return SPEC_PREFIX + (":" + ",".join(parts) if parts else "")
+
+
+def config_pairs(cls, text: str, prefix: str) -> dict:
+    """The key=value pairs of `text` ("a=1,b=x"), each typed as the field of dataclass `cls` it
+    names (int, float, bool, str); ValueError, starting with `prefix`, naming the bad part."""
+    types = {f.name: f.type for f in fields(cls)}
+    kw: dict = {}
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        key, sep, value = part.partition("=")
+        key = key.strip()
+        if not sep or key not in types:
+            raise ValueError(
+                f"{prefix}: {part!r} is not key=value with a key among {', '.join(types)}"
+            )
+        value = value.strip()
+        try:
+            if types[key] in ("int", int):
+                kw[key] = int(value)
+            elif types[key] in ("float", float):
+                kw[key] = float(value)
+            elif types[key] in ("bool", bool):
+                if value.lower() not in ("1", "0", "true", "false", "yes", "no"):
+                    raise ValueError(value)
+                kw[key] = value.lower() in ("1", "true", "yes")
+            else:
+                kw[key] = value
+        except ValueError:
+            raise ValueError(f"{prefix}: {key}={value!r} is not a valid {types[key]}") from None
+    return kw
 
 
 def is_search_spec(spec: str) -> bool:
