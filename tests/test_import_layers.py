@@ -1,10 +1,10 @@
 """The import graph of the library: dependencies point one way, with no cycle (DESIGN D14, D15).
-
 Layers, lowest first: core -> the game packages (core.registry) -> training.agents ->
-training.arena -> {training.learn, training.balance, training.view} (peers: none imports
-another) -> benchmarks. Every import counts, at module level or inside a function: an import
-inside a function still makes the dependency, so it cannot hide a cycle either. Outside the game
-packages no module imports a game: everything goes through core.registry.
+training.arena -> {training.learn, training.balance, training.view, training.alphazero} (peers:
+none imports another) -> benchmarks. Every import counts, at module level or inside a
+function: an import inside a function still makes the dependency, so it cannot hide a cycle
+either. Outside the game packages no module imports a game: everything goes through
+core.registry.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from core.registry import game_packages
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted(set(game_packages().values()))
 TOP = ("core", "training", "benchmarks", *GAMES)
-PEERS = ("training.learn", "training.balance", "training.view")
+PEERS = ("training.learn", "training.balance", "training.view", "training.alphazero")
 
 
 def package_dir(top: str) -> Path:

@@ -12,9 +12,9 @@ import torch
 
 from core.guided import GuidedConfig
 from core.registry import game_names, get_game
+from training.agents.az_agent import NETWORK, SIDECAR, load_network, write_network
 from training.agents.checkpoint import CheckpointError
 from training.agents.registry import agent_fingerprint, make_agent
-from training.alphazero.checkpoint import NETWORK, SIDECAR, load_network, write_network
 from training.alphazero.net import for_game
 from training.alphazero.selfplay import SelfPlayer
 from training.alphazero.train import AZConfig, ReplayBuffer, losses, main, train

@@ -6,7 +6,7 @@ opponent pool, tournaments) builds it with `make_agent(spec, game, ...)` from a 
   `mcts:iters=1000,c=0.7,rollout=greedy,cutoff=20` (more kinds: `register_agent_kind`);
 - a trained policy: a checkpoint path (PATH.zip / PATH.json or a training output folder);
 - a policy trained on RLlib: `rllib:PATH` (training.agents.rllib_agent; played in numpy, no Ray);
-- a policy-value network inside the guided search: `az:PATH,sims=N` (training.alphazero.checkpoint,
+- a policy-value network inside the guided search: `az:PATH,sims=N` (training.agents.az_agent,
   core.guided; `sims=0` is the network alone);
 - a user's own agent: `py:package.module:factory` (the protocol: `UserAgent`, docs/tournaments.md).
 
@@ -32,6 +32,8 @@ import numpy as np
 from core.bots import Agent, bot_names, bot_source_modules, is_bot, make_bot
 from core.registry import GameNotAvailableError, game_names, get_game
 from core.search import MCTSAgent, SearchConfig
+from training.agents.az_agent import USAGE as USAGE_AZ
+from training.agents.az_agent import az_fingerprint, make_az_agent, read_az_sidecar
 from training.agents.checkpoint import (
     CheckpointError,
     base_path,
@@ -46,8 +48,6 @@ from training.agents.rllib_agent import (
     read_rllib_sidecar,
     rllib_fingerprint,
 )
-from training.alphazero.checkpoint import USAGE as USAGE_AZ
-from training.alphazero.checkpoint import az_fingerprint, make_az_agent, read_az_sidecar
 
 _ACTOR_CACHE: dict[tuple, dict[str, np.ndarray]] = {}
 

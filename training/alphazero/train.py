@@ -36,7 +36,7 @@ import numpy as np
 from core.guided import GuidedConfig
 from core.registry import check_players, get_game
 from core.workers import die_with_driver
-from training.alphazero.checkpoint import TORCH_STATE, checkpoint_dir, load_network, write_network
+from training.agents.az_agent import TORCH_STATE, checkpoint_dir, load_network, write_network
 from training.alphazero.selfplay import FIELDS, Examples, SelfPlayer
 
 MAX_HOURS = 48.0

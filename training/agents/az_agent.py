@@ -1,5 +1,5 @@
 """Policy-value networks on disk, and the `az` agent spec that plays them (training.agents.registry
-registers the kind).
+registers the kind; training.alphazero writes them).
 
 A network checkpoint is a folder:
 
