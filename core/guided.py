@@ -15,8 +15,10 @@ simulation (core/search_template.py `pv_search`, one generated copy per game).
 Each simulation determinizes the real state from the searcher's point of view (the game's
 `k_determinize`, as the `mcts` agent does), walks down by PUCT on the network's priors and the
 mean returns, adds the state it reaches as a node and backs up the network's value of it (mixed
-with the game's position evaluation when `mix` > 0); no rollout. `sims=0` is the network alone:
-its most likely legal action on the seat's own observation.
+with the game's position evaluation when `mix` > 0); no rollout. With `root=gumbel` the root
+spends the simulations by sequential halving over its m most likely actions and plays the one that
+wins (`pv_gumbel`; Danihelka et al. 2022). `sims=0` is the network alone: its most likely legal
+action on the seat's own observation.
 
 Determinism and hidden information as for `mcts`: the same seed, network and states give the
 same decisions (a simulation budget, no clock), and the search reads the real state only through
@@ -55,20 +57,27 @@ from core.search_tree import (
 
 SPEC_PREFIX = "az"
 MAX_SIMS = 100_000  # simulations per decision, at most (one node and one logits row each)
+ROOTS = ("puct", "gumbel")  # GuidedConfig.root: the pv_search rule, or pv_gumbel
+MAX_CONSIDERED = 1024  # GuidedConfig.m, at most
 
 
 @dataclass(frozen=True)
 class GuidedConfig:
     """The parameters of the guided search (spec `az:PATH,key=value,...`; docs/agents.md).
 
-    sims: simulations per decision, 0..MAX_SIMS (0: the network alone, no search); c: the PUCT
-    exploration constant; mix: the share of the game's position evaluation in a new node's value,
+    sims: simulations per decision, 0..MAX_SIMS (0: the network alone, no search); root: how the
+    root spends them, `puct` (AlphaZero's rule, the most visited action is played) or `gumbel`
+    (sequential halving over the m most likely actions, Danihelka et al. 2022: improves on the
+    network with few simulations); m: the actions a Gumbel root considers, 1..MAX_CONSIDERED;
+    c: the PUCT exploration constant (below the root for `gumbel`); mix: the share of the game's position evaluation in a new node's value,
     in [0, 1] (0: the network's value alone); returns: what the values mean and a terminal state
     scores, `rank`, `win_loss` or `margin` (as the network was trained); spread: with `rank`, the
     noise of the position evaluation's projected scores (as `mcts`'s). Every value is checked: a
     bad one is refused with a ValueError naming what is allowed."""
 
     sims: int = 100
+    root: str = "puct"
+    m: int = 16
     c: float = 1.5
     mix: float = 0.0
     returns: str = "rank"
@@ -87,6 +96,12 @@ class GuidedConfig:
             bad("sims", f"an integer in 0..{MAX_SIMS}")
         if not 0 <= self.sims <= MAX_SIMS:
             bad("sims", f"an integer in 0..{MAX_SIMS}")
+        if self.root not in ROOTS:
+            bad("root", f"one of {', '.join(ROOTS)}")
+        if not (isinstance(self.m, int) and not isinstance(self.m, bool)) or not (
+            1 <= self.m <= MAX_CONSIDERED
+        ):
+            bad("m", f"an integer in 1..{MAX_CONSIDERED}")
         if not (number(self.c) and self.c >= 0):
             bad("c", "a finite number >= 0")
         if not (number(self.mix) and 0.0 <= self.mix <= 1.0):
@@ -115,7 +130,8 @@ class GuidedAgent:
     """The guided search agent of one game with one network (module docstring). `act(state)`
     returns a legal action for the player to act; after a search, `visits` (float64,
     NUM_ACTIONS) holds the root's visit counts per action (the improved policy of expert
-    iteration) and `last` the search's figures."""
+    iteration with a PUCT root), `policy` the improved policy of a Gumbel root (the visit shares
+    of a PUCT one) and `last` the search's figures."""
 
     def __init__(self, game, arrays: dict, config: GuidedConfig | str | None = None, seed: int = 0,
                  name: str | None = None):  # fmt: skip
@@ -165,6 +181,9 @@ class GuidedAgent:
         self._out = np.zeros(na + seats, dtype=np.float32)
         self._cdf = np.zeros(na, dtype=np.float64)
         self._stats = np.zeros(4, dtype=np.int64)
+        self._gum = np.zeros(na, dtype=np.float64)  # the Gumbel root's scratch
+        self._cand = np.zeros(na, dtype=np.int64)
+        self._q = np.zeros(na, dtype=np.float64)
         self._choice = np.zeros(2, dtype=np.int64)
         self._rng = np.zeros(4, dtype=np.int64)
         rng_seed(self._rng, 0, *split_seed(int(seed)))
@@ -175,6 +194,7 @@ class GuidedAgent:
         self._P[P_SCALE] = float(g.spec.margin_scale)
         self._P[P_SPREAD] = cfg.spread
         self.visits = np.zeros(na, dtype=np.float64)
+        self.policy = np.zeros(na, dtype=np.float64)
         self.last: dict = {}
 
     def reset(self, seed: int | None = None) -> None:
@@ -193,7 +213,8 @@ class GuidedAgent:
 
     def act(self, state: np.ndarray) -> int:
         """A legal action for game.current_player(state): the most visited root action of
-        `sims` simulations, or with sims=0 the network's most likely legal action."""
+        `sims` simulations (root `puct`), the action sequential halving selects (root `gumbel`),
+        or with sims=0 the network's most likely legal action."""
         g = self.game
         if g.is_terminal(state):
             raise ValueError(f"{g.name}: the game is over; no player to act")
@@ -202,6 +223,7 @@ class GuidedAgent:
         root_mask[:] = g.legal_mask(state)
         legal = np.flatnonzero(root_mask)
         self.visits[:] = 0.0
+        self.policy[:] = 0.0
         if len(legal) == 1 or self.config.sims == 0:
             if len(legal) == 1:
                 a = int(legal[0])
@@ -209,6 +231,7 @@ class GuidedAgent:
                 logits = self.logits(state)
                 a = int(mlp.actor_choice(logits, root_mask, True, self._rng, self._cdf))
             self.visits[a] = 1.0
+            self.policy[a] = 1.0
             self.last = {"simulations": 0, "forced": len(legal) == 1}
             return a
         me = int(g.current_player(state))
@@ -217,23 +240,37 @@ class GuidedAgent:
         root[:] = state
         clear(self.tree, self.vals, self.hdr)
         self._stats[:] = 0
-        # the first simulation scores the root; each further one adds a node
-        code = self._loops.pv_search(
-            root, root_mask, g.tables, n, me, self.config.sims + 1, self._P, self._rng,
-            self.tree, self.vals, self._plog, self.hdr, self._s, self._mask, self._work,
-            self._tmp, self._child_of, self._path, self._keys, self._proj, self._ret, self._ev,
-            self._w, self._meta, self._obs, self._h, self._out, self._stats,
-        )  # fmt: skip
+        cfg = self.config
+        if cfg.root == "gumbel":  # no noise: the deterministic Gumbel search
+            a = int(self._loops.pv_gumbel(
+                root, root_mask, g.tables, n, me, cfg.sims, cfg.m, 0.0, self._P, self._rng,
+                self.tree, self.vals, self._plog, self.hdr, self._s, self._mask, self._work,
+                self._tmp, self._child_of, self._path, self._keys, self._proj, self._ret,
+                self._ev, self._w, self._meta, self._obs, self._h, self._out, self._stats,
+                self._gum, self._cand, self._q, self.policy,
+            ))  # fmt: skip
+            code = 0 if a >= 0 else -1
+        else:  # the first simulation scores the root; each further one adds a node
+            code = self._loops.pv_search(
+                root, root_mask, g.tables, n, me, cfg.sims + 1, -1, self._P, self._rng,
+                self.tree, self.vals, self._plog, self.hdr, self._s, self._mask, self._work,
+                self._tmp, self._child_of, self._path, self._keys, self._proj, self._ret,
+                self._ev, self._w, self._meta, self._obs, self._h, self._out, self._stats,
+            )  # fmt: skip
         if code != 0:
             raise RuntimeError(
                 f"{g.name}: the engine refused an action during search (a bug; please report it "
                 "with the state)"
             )
-        a = int(root_choice(self.tree, self.vals, root_mask, me, self._choice))
+        if cfg.root == "puct":
+            a = int(root_choice(self.tree, self.vals, root_mask, me, self._choice))
         ch = int(self.tree[0, F_FIRST])
         while ch >= 0:
             self.visits[self.tree[ch, F_ACTION]] = self.tree[ch, F_VISITS]
             ch = int(self.tree[ch, F_NEXT])
+        if cfg.root == "puct":
+            total = self.visits.sum()
+            self.policy[:] = self.visits / total if total > 0 else 0.0
         if a < 0:
             a = int(legal[0])
         self.last = {
@@ -241,6 +278,6 @@ class GuidedAgent:
             "steps": int(self._stats[1]),
             "network_calls": int(self._stats[2]),
             "nodes": int(self.hdr[0]),
-            "root_visits": int(self._choice[1]),
+            "root_visits": int(self.visits[a]),
         }
         return a

@@ -30,6 +30,10 @@ MAX_SEATS = 4  # columns of `vals`: the most players of any game
 P_C, P_CUTOFF, P_ROLLOUT, P_EPS, P_RETURNS, P_SCALE, P_QUIET, P_SPREAD, P_MIX = range(9)
 N_PARAMS = 9  # P_MIX: the guided search's share of the position evaluation in a leaf's value
 QUIET_SLACK = 200  # most decisions a cut-off rollout goes on looking for a quiet state (k_quiet)
+# the Gumbel root's transform of completed Q-values: sigma(q) = (C_VISIT + max visits) C_SCALE q
+# (Danihelka et al. 2022, "Policy improvement by planning with Gumbel", their defaults)
+GUMBEL_C_VISIT = 50.0
+GUMBEL_C_SCALE = 1.0
 ROLLOUT_CODES = {"random": 0, "greedy": 1, "bot": 2}
 RETURN_CODES = {"win_loss": 0, "rank": 1, "margin": 2}  # as core.batch.KIND_CODES
 
@@ -167,3 +171,79 @@ def float_returns(v, n, kind, margin_scale, spread, out):
             out[p] = (v[p] - best_other) / margin_scale
     for p in range(n, out.shape[0]):
         out[p] = 0.0
+
+
+@jit
+def completed_q(tree, vals, plog, root_mask, me, v_root, child_of, q):
+    """The Gumbel root's completed Q-values: q[a] for each action legal in root_mask, seat `me`'s
+    mean return through the root child of action a, or for an unvisited action the mixed value
+    estimate (v_root and the prior-weighted mean of the visited children's values, as
+    Danihelka et al. 2022, appendix D); then rescaled by their minimum and maximum to [0, 1] (all
+    0 when they are equal). The priors are the softmax of the root's logits plog[0] over the
+    legal actions. child_of (NUM_ACTIONS) is scratch, all -1 on entry and on return. Returns
+    the most visits of a root child."""
+    na = q.shape[0]
+    top = -1e300
+    for a in range(na):
+        if root_mask[a] and plog[0, a] > top:
+            top = plog[0, a]
+    z = 0.0
+    for a in range(na):
+        if root_mask[a]:
+            z += math.exp(plog[0, a] - top)
+    ch = tree[0, F_FIRST]
+    while ch >= 0:
+        child_of[tree[ch, F_ACTION]] = ch
+        ch = tree[ch, F_NEXT]
+    sum_n = 0.0
+    sum_p = 0.0
+    sum_pq = 0.0
+    most = 0
+    for a in range(na):
+        ch = child_of[a]
+        if root_mask[a] and ch >= 0 and tree[ch, F_VISITS] > 0:
+            cn = tree[ch, F_VISITS]
+            p = math.exp(plog[0, a] - top) / z
+            sum_n += cn
+            sum_p += p
+            sum_pq += p * vals[ch, me] / cn
+            most = max(most, cn)
+    v_mix = v_root if sum_p <= 0.0 else (v_root + sum_n * sum_pq / sum_p) / (1.0 + sum_n)
+    lo = 1e300
+    hi = -1e300
+    for a in range(na):
+        if root_mask[a]:
+            ch = child_of[a]
+            if ch >= 0 and tree[ch, F_VISITS] > 0:
+                q[a] = vals[ch, me] / tree[ch, F_VISITS]
+            else:
+                q[a] = v_mix
+            lo = min(lo, q[a])
+            hi = max(hi, q[a])
+        else:
+            q[a] = 0.0
+    for a in range(na):
+        if root_mask[a]:
+            q[a] = (q[a] - lo) / (hi - lo) if hi - lo > 1e-12 else 0.0
+        child_of[a] = -1
+    return most
+
+
+@jit
+def improved_policy(plog, root_mask, q, most, pi):
+    """pi (NUM_ACTIONS): the Gumbel root's improved policy, softmax over the legal actions of
+    the root's logits plus sigma(completed Q) (completed_q's q and most)."""
+    sig = (GUMBEL_C_VISIT + most) * GUMBEL_C_SCALE
+    top = -1e300
+    for a in range(pi.shape[0]):
+        if root_mask[a]:
+            top = max(top, plog[0, a] + sig * q[a])
+    z = 0.0
+    for a in range(pi.shape[0]):
+        if root_mask[a]:
+            pi[a] = math.exp(plog[0, a] + sig * q[a] - top)
+            z += pi[a]
+        else:
+            pi[a] = 0.0
+    for a in range(pi.shape[0]):
+        pi[a] /= z

@@ -47,6 +47,9 @@ def positions(game, n: int, count: int, seed: int) -> list[np.ndarray]:
         ("mix=1.5", "mix"),
         ("returns=points", "returns"),
         ("spread=-1", "spread"),
+        ("root=uct", "root"),
+        ("m=0", "m="),
+        ("m=2.5", "not a valid"),
         ("depth=3", "key among"),
         ("sims=ten", "not a valid"),
     ],
@@ -57,8 +60,8 @@ def test_bad_config_is_refused_with_the_allowed_values(text, needle):
 
 
 def test_config_round_trip():
-    cfg = GuidedConfig.parse("sims=64,c=2.0,mix=0.25")
-    assert (cfg.sims, cfg.c, cfg.mix) == (64, 2.0, 0.25)
+    cfg = GuidedConfig.parse("sims=64,c=2.0,mix=0.25,root=gumbel,m=8")
+    assert (cfg.sims, cfg.c, cfg.mix, cfg.root, cfg.m) == (64, 2.0, 0.25, "gumbel", 8)
     assert GuidedConfig.parse(cfg.spec()) == cfg and GuidedConfig().spec() == ""
 
 
@@ -92,12 +95,13 @@ def test_legal_choices_and_the_root_visits_add_up(name):
             assert agent.last["simulations"] == 31
 
 
+@pytest.mark.parametrize("root", ["puct", "gumbel"])
 @pytest.mark.parametrize("name", GAMES)
-def test_same_seed_same_decisions(name):
+def test_same_seed_same_decisions(name, root):
     game = get_game(name)
     states = positions(game, max(game.PLAYER_COUNTS), 8, seed=5)
     net = network(game, seed=1)
-    cfg = GuidedConfig(sims=25, mix=0.5)
+    cfg = GuidedConfig(sims=25, mix=0.5, root=root)
 
     def run(agent):
         return [(agent.act(s), agent.visits.copy()) for s in states]
@@ -110,14 +114,15 @@ def test_same_seed_same_decisions(name):
         assert a == b and np.array_equal(v, w)
 
 
+@pytest.mark.parametrize("root", ["puct", "gumbel"])
 @pytest.mark.parametrize("name", GAMES)
-def test_decisions_never_depend_on_hidden_information(name):
+def test_decisions_never_depend_on_hidden_information(name, root):
     """Copies of a state that differ only in what the player to act cannot see (perturb_hidden:
     deck and bag order, face-down cards, the chance stream; determinize: other players' secret
     cards) get the same visits and the same decision."""
     game = get_game(name)
     net = network(game, seed=2)
-    cfg = GuidedConfig(sims=20, mix=0.5)
+    cfg = GuidedConfig(sims=20, mix=0.5, root=root)
     changed = 0
     for n in game.PLAYER_COUNTS:
         for i, s in enumerate(positions(game, n, 6, seed=30 + n)):
@@ -149,6 +154,76 @@ def test_the_priors_steer_the_search(name):
         net["b1"][target] = 30.0
         agent = GuidedAgent(game, net, GuidedConfig(sims=40), seed=0)
         assert agent.act(s) == target and agent.visits[target] == 40
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_gumbel_root_halves_its_candidates(name):
+    """m=4 considered actions (fewer if fewer are legal), 16 simulations: with 4, two phases of
+    sequential halving, the first gives each two simulations, the second the rest (8) to the
+    better 2: visits 6, 6, 2, 2; with 3, 2 each then 5 more each to the better 2: 7, 7, 2; with
+    2, one phase of 8 each. The visits sum to the budget, the chosen action is among the most
+    visited, and the improved policy is a distribution over all the legal actions."""
+    want = {4: [2, 2, 6, 6], 3: [2, 7, 7], 2: [8, 8]}
+    game = get_game(name)
+    agent = GuidedAgent(game, network(game, seed=6), GuidedConfig(sims=16, root="gumbel", m=4))
+    seen = set()
+    for s in positions(game, min(game.PLAYER_COUNTS), 12, seed=13):
+        mask = game.legal_mask(s)
+        a = agent.act(s)
+        k = min(4, int(mask.sum()))
+        seen.add(k)
+        assert mask[a] and agent.visits[a] == agent.visits.max()
+        assert sorted(agent.visits[agent.visits > 0]) == want[k], (k, agent.visits)
+        assert abs(agent.policy.sum() - 1.0) < 1e-9 and not agent.policy[~mask].any()
+        assert (agent.policy[mask] > 0).all()
+    assert seen & {3, 4}, seen
+
+
+def test_completed_q_and_the_improved_policy_follow_the_paper():
+    """A root with 4 legal actions (one illegal), two visited: completed Q is the visited
+    children's mean values and, for the unvisited, v_mix = (v_root + N x sum(p q) / sum(p)) /
+    (1 + N) over the visited; rescaled by min and max; the improved policy is softmax(logits +
+    (50 + max visits) x q) (Danihelka et al. 2022, eq. 11 and appendix D)."""
+    from core.search_tree import (
+        F_ACTION,
+        F_FIRST,
+        F_NEXT,
+        F_VISITS,
+        completed_q,
+        improved_policy,
+        new_tree,
+    )
+
+    tree, vals, hdr = new_tree(8)
+    logits = np.array([0.5, -1.0, 2.0, 0.0, 9.0], np.float32)  # action 4 illegal
+    mask = np.array([True, True, True, True, False])
+    plog = np.zeros((9, 5), np.float32)
+    plog[0] = logits
+    visits = {0: (3, 1.5), 2: (1, -0.25)}  # action: (visits, sum of seat 1's returns)
+    prev = -1
+    for i, (a, (nv, total)) in enumerate(visits.items(), start=1):
+        tree[i, F_ACTION], tree[i, F_VISITS], tree[i, F_NEXT] = a, nv, prev
+        vals[i, 1] = total
+        prev = i
+    tree[0, F_FIRST], tree[0, F_VISITS], hdr[0] = prev, 5, 3
+    q = np.zeros(5)
+    child_of = np.full(5, -1, np.int64)
+    v_root = 0.2
+    most = completed_q(tree, vals, plog, mask, 1, v_root, child_of, q)
+    lg = logits[:4].astype(np.float64)
+    p = np.exp(lg - lg.max())
+    p /= p.sum()
+    v_mix = (v_root + 4 * (p[0] * 0.5 + p[2] * -0.25) / (p[0] + p[2])) / 5
+    raw = np.array([0.5, v_mix, -0.25, v_mix])
+    want = (raw - raw.min()) / (raw.max() - raw.min())
+    assert most == 3 and (child_of == -1).all()
+    np.testing.assert_allclose(q[:4], want, rtol=1e-12)
+    assert q[4] == 0.0
+    pi = np.zeros(5)
+    improved_policy(plog, mask, q, most, pi)
+    e = np.exp(lg + 53 * want - (lg + 53 * want).max())
+    np.testing.assert_allclose(pi[:4], e / e.sum(), rtol=1e-9)
+    assert pi[4] == 0.0
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -213,7 +288,7 @@ for name in game_names():
         agent.reset()
         before = rtsys.get_allocation_stats().alloc
         agent._loops.pv_search(
-            s, mask, g.TABLES, n, me, sims, agent._P, agent._rng, agent.tree, agent.vals,
+            s, mask, g.TABLES, n, me, sims, -1, agent._P, agent._rng, agent.tree, agent.vals,
             agent._plog, agent.hdr, agent._s, agent._mask, agent._work, agent._tmp,
             agent._child_of, agent._path, agent._keys, agent._proj, agent._ret, agent._ev,
             agent._w, agent._meta, agent._obs, agent._h, agent._out, agent._stats,

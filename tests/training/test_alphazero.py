@@ -27,8 +27,9 @@ def small_net(game, seed: int = 0):
     return for_game(game, hidden=(32,))
 
 
+@pytest.mark.parametrize("root", ["puct", "gumbel"])
 @pytest.mark.parametrize("name", GAMES)
-def test_self_play_examples_are_the_game_that_was_played(name):
+def test_self_play_examples_are_the_game_that_was_played(name, root):
     """Replaying the recorded actions (the forced moves in between) rebuilds the game: each
     example's observation and mask are the acting seat's at that decision, its policy target is
     a distribution over legal actions with the played action among them, and the value targets
@@ -36,7 +37,8 @@ def test_self_play_examples_are_the_game_that_was_played(name):
     game = get_game(name)
     n = min(game.PLAYER_COUNTS)
     net = small_net(game)
-    player = SelfPlayer(name, n, net.arrays(), GuidedConfig(sims=6, mix=0.5), explore=5, seed=1)
+    cfg = GuidedConfig(sims=6, mix=0.5, root=root, m=4)
+    player = SelfPlayer(name, n, net.arrays(), cfg, explore=5, seed=1)
     ex, final = player.play(seed=3)
     acts = player.actions
     assert len(ex) == len(acts) > 0

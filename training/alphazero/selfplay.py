@@ -3,7 +3,8 @@ same network, each game played to its end inside compiled code (core/search_temp
 `pv_selfplay`: no Python per decision), and the training examples it leaves.
 
 An example is one decision with more than one legal action: the seat's observation, its legal
-mask, the search's root visit shares (the improved policy, the network's policy target) and the
+mask, the search's improved policy (the network's policy target: the root's visit shares with
+`root=puct`, the completed-Q policy with `root=gumbel`) and the
 game's final returns seen from that seat (the value target: entry j is the return of the seat j
 places after it in turn order, as the network's value outputs are; entries past the player count
 are 0 and masked out of the loss).
@@ -18,6 +19,7 @@ import numpy as np
 from core.guided import GuidedAgent, GuidedConfig
 from core.registry import get_game
 
+ROOT_KINDS = {"puct": 0, "gumbel": 1}  # pv_selfplay's root_kind, by GuidedConfig.root
 MAX_ROWS = 4096  # examples one game may leave (a longer game is refused, not cut)
 
 
@@ -45,7 +47,9 @@ FIELDS = ("obs", "mask", "pi", "z", "zmask")
 
 class SelfPlayer:
     """Plays self-play games of `game` at `players` seats with one network (arrays in the
-    trained-actor format) and the guided search's settings; scratch made once."""
+    trained-actor format) and the guided search's settings; scratch made once. Exploration: the
+    root's Gumbel noise `noise` (PUCT: added to its logits; Gumbel root: its gscale) and the first
+    `explore` decisions of a game drawn from the policy target."""
 
     def __init__(self, game_name: str, players: int, arrays: dict, config: GuidedConfig,
                  explore: int = 20, noise: float = 1.0, seed: int = 0):  # fmt: skip
@@ -61,19 +65,20 @@ class SelfPlayer:
         self._x_actor = np.zeros(MAX_ROWS, dtype=np.int64)
         self._x_act = np.zeros(MAX_ROWS, dtype=np.int64)
         self.actions = np.zeros(0, dtype=np.int64)  # the last game's searched decisions' actions
-        self._visits = np.zeros(g.NUM_ACTIONS, dtype=np.float64)
+        self._pi = np.zeros(g.NUM_ACTIONS, dtype=np.float64)
 
     def play(self, seed: int) -> tuple[Examples, np.ndarray]:
         """One game from new_game(players, seed): (its examples, its final state)."""
         g, a = self.game, self.agent
         s = np.array(g.new_game(self.players, int(seed)), dtype=np.int64)
         gmask = np.array(g.legal_mask(s), dtype=np.bool_)  # writable: played in place
+        cfg = a.config
         rows = a._loops.pv_selfplay(
-            s, gmask, g.TABLES, self.players, a.config.sims, self.explore, self.noise, a._P,
-            a._rng, a.tree, a.vals, a._plog, a.hdr, a._s, a._mask, a._work, a._tmp,
-            a._child_of, a._path, a._keys, a._proj, a._ret, a._ev, a._w, a._meta, a._obs, a._h,
-            a._out, a._stats, self._visits, self._x_obs, self._x_mask, self._x_pi, self._x_actor,
-            self._x_act,
+            s, gmask, g.TABLES, self.players, cfg.sims, ROOT_KINDS[cfg.root], cfg.m,
+            self.explore, self.noise, a._P, a._rng, a.tree, a.vals, a._plog, a.hdr, a._s,
+            a._mask, a._work, a._tmp, a._child_of, a._path, a._keys, a._proj, a._ret, a._ev,
+            a._w, a._meta, a._obs, a._h, a._out, a._stats, a._gum, a._cand, a._q, self._pi,
+            self._x_obs, self._x_mask, self._x_pi, self._x_actor, self._x_act,
         )  # fmt: skip
         if rows == -2:
             raise RuntimeError(f"{g.NAME}: a self-play game left more than {MAX_ROWS} examples")

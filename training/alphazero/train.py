@@ -5,7 +5,8 @@
 Each iteration plays `--games` self-play games with the current network inside the guided
 search (training.alphazero.selfplay, in `--workers` processes), adds their examples to a replay
 buffer of the latest `--buffer` examples, and trains the network on minibatches drawn from it:
-cross-entropy of the masked policy against the search's visit shares, plus the squared error of
+cross-entropy of the masked policy against the search's improved policy (the root's visit shares,
+or with `--root gumbel` the Gumbel root's completed-Q policy), plus the squared error of
 the seat values against the final returns. Every iteration writes `checkpoints/iter_K/` (the
 network, its torch and optimiser state, the sidecar with RULES_DATA_HASH); every `--eval-every`
 iterations the network plays the ladder (`--ladder`, seats rotated, 95% Wilson intervals, with the
@@ -53,8 +54,10 @@ class AZConfig:
     iterations: int = 0  # 0: as many as `hours` allows
     games: int = 16  # self-play games per iteration
     sims: int = 32  # simulations per self-play decision
-    explore: int = 20  # recorded decisions per game played in proportion to the visits
-    noise: float = 1.0  # Gumbel noise on the root logits in self-play
+    root: str = "puct"  # the self-play search's root: puct or gumbel (core.guided)
+    m: int = 16  # actions a Gumbel root considers
+    explore: int = 20  # recorded decisions per game drawn from the policy target
+    noise: float = 1.0  # Gumbel noise of the self-play root (its scale)
     mix: float = 0.5  # position evaluation's share in a new node's value
     c: float = 1.5
     returns: str = "rank"
@@ -92,12 +95,17 @@ class AZConfig:
         )
         need(self.explore >= 0 and self.noise >= 0, "--explore and --noise must be >= 0")
         need(math.isfinite(self.lr) and self.lr > 0, "--lr must be > 0")
-        GuidedConfig(sims=self.sims, c=self.c, mix=self.mix, returns=self.returns)  # its checks
+        self.guided()  # GuidedConfig's checks
         need(all(h > 0 for h in self.hidden) and self.hidden, "--hidden needs positive widths")
 
     def guided(self, sims: int | None = None) -> GuidedConfig:
         return GuidedConfig(
-            sims=self.sims if sims is None else sims, c=self.c, mix=self.mix, returns=self.returns
+            sims=self.sims if sims is None else sims,
+            root=self.root,
+            m=self.m,
+            c=self.c,
+            mix=self.mix,
+            returns=self.returns,
         )
 
 
@@ -279,7 +287,7 @@ def _evaluate(cfg: AZConfig, ck: Path) -> dict[str, Any]:
 
     out: dict[str, Any] = {}
     for sims in (cfg.eval_sims, 0):
-        me = f"az:{ck},sims={sims},mix={cfg.mix},c={cfg.c}"
+        me = f"az:{ck},sims={sims},root={cfg.root},m={cfg.m},mix={cfg.mix},c={cfg.c}"
         for opp in cfg.ladder:
             r = evaluate(
                 cfg.game, cfg.players, [me, opp], cfg.eval_games, seed=cfg.seed, workers=cfg.workers
@@ -307,8 +315,12 @@ def build_parser():
     p.add_argument("--iterations", type=int, default=d.iterations, help="0: as --hours allows")
     p.add_argument("--games", type=int, default=d.games, help="self-play games per iteration")
     p.add_argument("--sims", type=int, default=d.sims, help="simulations per self-play decision")
-    p.add_argument("--explore", type=int, default=d.explore)
-    p.add_argument("--noise", type=float, default=d.noise)
+    p.add_argument("--root", default=d.root, help="the self-play root: puct or gumbel")
+    p.add_argument("--m", type=int, default=d.m, help="actions a Gumbel root considers")
+    p.add_argument(
+        "--explore", type=int, default=d.explore, help="decisions per game drawn from the target"
+    )
+    p.add_argument("--noise", type=float, default=d.noise, help="Gumbel noise scale at the root")
     p.add_argument("--mix", type=float, default=d.mix)
     p.add_argument("--c", type=float, default=d.c)
     p.add_argument("--returns", default=d.returns)
@@ -340,6 +352,8 @@ def main(argv: list[str] | None = None) -> int:
             iterations=a.iterations,
             games=a.games,
             sims=a.sims,
+            root=a.root,
+            m=a.m,
             explore=a.explore,
             noise=a.noise,
             mix=a.mix,

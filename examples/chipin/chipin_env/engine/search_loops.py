@@ -325,11 +325,12 @@ def pv_leaf(s, T, n, P, w, meta, obs, h, out, logits, keys, proj, tmp, ev, ret):
 
 @jit
 def pv_search(
-    root, root_mask, T, n, me, n_sims, P, rng, tree, vals, plog, hdr, s, mask, work, tmp,
+    root, root_mask, T, n, me, n_sims, force, P, rng, tree, vals, plog, hdr, s, mask, work, tmp,
     child_of, path, keys, proj, ret, ev, w, meta, obs, h, out, stats,
 ):  # fmt: skip
     """Run n_sims simulations of the network-guided search (PUCT, AlphaZero's rule, over the
-    determinizations of `search`) from the searcher `me`'s decision `root` into the tree.
+    determinizations of `search`) from the searcher `me`'s decision `root` into the tree; with
+    `force` >= 0 every simulation takes that root action (pv_gumbel's sequential halving).
 
     Each simulation: copy and determinize the root from me's point of view (k_determinize) and
     keep me's legal actions there (root_mask); descend from node 0: at a node, among the actions
@@ -397,6 +398,8 @@ def pv_search(
                         if u > best:
                             best = u
                             act = a
+                if depth == 0 and force >= 0:
+                    act = force if mask[force] else -1
                 chosen = child_of[act] if act >= 0 else -1
                 ch = tree[node, st.F_FIRST]
                 while ch >= 0:
@@ -442,21 +445,104 @@ def pv_search(
 
 
 @jit
+def pv_gumbel(
+    root, root_mask, T, n, me, n_sims, m, gscale, P, rng, tree, vals, plog, hdr, s, mask, work,
+    tmp, child_of, path, keys, proj, ret, ev, w, meta, obs, h, out, stats, gum, cand, q, pi,
+):  # fmt: skip
+    """The Gumbel root (Danihelka et al. 2022) of the guided search: at most n_sims simulations
+    of pv_search after the root's own evaluation, spent on the root actions by sequential
+    halving, and the action it selects (returned; -1 if the engine refused an action).
+
+    Each legal root action a gets the score gum[a] = g(a) + logits(a), g(a) = gscale x Gumbel(0,
+    1) noise (0: none, the deterministic search); the m best are considered. In each phase of
+    sequential halving (ceil(log2 m) phases) every action still considered gets the same number
+    of simulations that take it at the root (the last phase the rest of the budget); then they
+    are ranked by gum[a] + sigma(completed Q(a)) (core.search_tree.completed_q) and the better
+    half goes on. The selected action is the best of the last ranking. pi gets the improved
+    policy (core.search_tree.improved_policy), the network's policy target. Scratch: cand
+    (int64 NUM_ACTIONS), q (float64 NUM_ACTIONS); the rest as pv_search's."""
+    na = mask.shape[0]
+    if tree[0, st.F_VISITS] == 0:
+        code = pv_search(root, root_mask, T, n, me, 1, -1, P, rng, tree, vals, plog, hdr, s, mask,
+                         work, tmp, child_of, path, keys, proj, ret, ev, w, meta, obs, h, out,
+                         stats)  # fmt: skip
+        if code != 0:
+            return -1
+    v_root = vals[0, me] / tree[0, st.F_VISITS]
+    k = 0
+    for a in range(na):
+        if root_mask[a]:
+            g = 0.0
+            if gscale > 0.0:
+                u = (xo.rng_next(rng, 0) + 0.5) / 4294967296.0
+                g = gscale * -math.log(-math.log(u))
+            gum[a] = g + plog[0, a]
+            cand[k] = a
+            k += 1
+    if k == 0:
+        return -1
+    m = max(1, min(m, k, n_sims))
+    for i in range(m):  # the m best scores first
+        b = i
+        for j in range(i + 1, k):
+            if gum[cand[j]] > gum[cand[b]]:
+                b = j
+        cand[i], cand[b] = cand[b], cand[i]
+    k = m
+    phases = 0
+    t = 1
+    while t < k:
+        t *= 2
+        phases += 1
+    used = 0
+    while k > 1 and used < n_sims:
+        per = max(1, n_sims // (phases * k))
+        if k == 2:
+            per = (n_sims - used + 1) // 2
+        for _ in range(per):
+            for i in range(k):
+                if used < n_sims:
+                    code = pv_search(root, root_mask, T, n, me, 1, cand[i], P, rng, tree, vals,
+                                     plog, hdr, s, mask, work, tmp, child_of, path, keys, proj,
+                                     ret, ev, w, meta, obs, h, out, stats)  # fmt: skip
+                    if code != 0:
+                        return -1
+                    used += 1
+        most = st.completed_q(tree, vals, plog, root_mask, me, v_root, child_of, q)
+        sig = (st.GUMBEL_C_VISIT + most) * st.GUMBEL_C_SCALE
+        for i in range(1, k):  # rank the considered actions, best first (insertion sort)
+            a = cand[i]
+            x = gum[a] + sig * q[a]
+            j = i - 1
+            while j >= 0 and gum[cand[j]] + sig * q[cand[j]] < x:
+                cand[j + 1] = cand[j]
+                j -= 1
+            cand[j + 1] = a
+        k = (k + 1) // 2
+    most = st.completed_q(tree, vals, plog, root_mask, me, v_root, child_of, q)
+    st.improved_policy(plog, root_mask, q, most, pi)
+    return cand[0]
+
+
+@jit
 def pv_selfplay(
-    g, gmask, T, n, sims, explore, noise, P, rng, tree, vals, plog, hdr, s, mask, work, tmp,
-    child_of, path, keys, proj, ret, ev, w, meta, obs, h, out, stats, visits, x_obs, x_mask,
-    x_pi, x_actor, x_act,
+    g, gmask, T, n, sims, root_kind, m, explore, noise, P, rng, tree, vals, plog, hdr, s, mask,
+    work, tmp, child_of, path, keys, proj, ret, ev, w, meta, obs, h, out, stats, gum, cand, q,
+    pi, x_obs, x_mask, x_pi, x_actor, x_act,
 ):  # fmt: skip
     """Play the game in g (a state, played in place to its end; gmask its legal mask, kept so)
-    by the guided search of every seat in turn, each from its own point of view (pv_search:
-    `sims` simulations after the root's evaluation), and record one example per decision with
-    more than one legal action: x_obs the seat's observation, x_mask its legal mask, x_pi the
-    search's root visit shares, x_actor the seat. Exploration (self-play): the root's logits get
-    `noise` x Gumbel(0, 1) noise per legal action before the simulations, and the first `explore`
-    recorded decisions play an action drawn in proportion to its visits, the later ones the most
-    visited (the first of equals); x_act the action played. Returns the number of examples, -1
-    if the engine refused an action, -2 if the game needs more rows than x_obs has. visits:
-    float64 (NUM_ACTIONS) scratch; the rest as pv_search's."""
+    by the guided search of every seat in turn, each from its own point of view, and record one
+    example per decision with more than one legal action: x_obs the seat's observation, x_mask
+    its legal mask, x_pi the policy target, x_actor the seat, x_act the action played.
+
+    root_kind 0 (PUCT, pv_search: `sims` simulations after the root's evaluation): the root's
+    logits get `noise` x Gumbel(0, 1) noise per legal action first; the target is the root's
+    visit shares; the action the most visited (the first of equals). root_kind 1 (pv_gumbel with
+    m considered actions and gscale = noise): the target is the improved policy, the action the
+    one sequential halving selects. Either way the first `explore` recorded decisions play an
+    action drawn from the target instead. Returns the number of examples, -1 if the engine
+    refused an action, -2 if the game needs more rows than x_obs has. pi: float64 (NUM_ACTIONS)
+    scratch; gum, cand, q as pv_gumbel's; the rest as pv_search's."""
     na = gmask.shape[0]
     rows = 0
     while not k_over(g):
@@ -474,49 +560,56 @@ def pv_selfplay(
                 return -2
             me = k_actor(g)
             st.clear(tree, vals, hdr)
-            code = pv_search(g, gmask, T, n, me, 1, P, rng, tree, vals, plog, hdr, s, mask, work,
-                             tmp, child_of, path, keys, proj, ret, ev, w, meta, obs, h, out,
-                             stats)  # fmt: skip
-            if code != 0:
-                return -1
-            if noise > 0.0:
+            if root_kind == 1:
+                act = pv_gumbel(g, gmask, T, n, me, sims, m, noise, P, rng, tree, vals, plog, hdr,
+                                s, mask, work, tmp, child_of, path, keys, proj, ret, ev, w, meta,
+                                obs, h, out, stats, gum, cand, q, pi)  # fmt: skip
+                if act < 0:
+                    return -1
+            else:
+                code = pv_search(g, gmask, T, n, me, 1, -1, P, rng, tree, vals, plog, hdr, s,
+                                 mask, work, tmp, child_of, path, keys, proj, ret, ev, w, meta,
+                                 obs, h, out, stats)  # fmt: skip
+                if code != 0:
+                    return -1
+                if noise > 0.0:
+                    for a in range(na):
+                        if gmask[a]:
+                            u = (xo.rng_next(rng, 0) + 0.5) / 4294967296.0
+                            plog[0, a] += noise * -math.log(-math.log(u))
+                code = pv_search(g, gmask, T, n, me, sims, -1, P, rng, tree, vals, plog, hdr, s,
+                                 mask, work, tmp, child_of, path, keys, proj, ret, ev, w, meta,
+                                 obs, h, out, stats)  # fmt: skip
+                if code != 0:
+                    return -1
                 for a in range(na):
-                    if gmask[a]:
-                        u = (xo.rng_next(rng, 0) + 0.5) / 4294967296.0
-                        plog[0, a] += noise * -math.log(-math.log(u))
-            code = pv_search(g, gmask, T, n, me, sims, P, rng, tree, vals, plog, hdr, s, mask,
-                             work, tmp, child_of, path, keys, proj, ret, ev, w, meta, obs, h,
-                             out, stats)  # fmt: skip
-            if code != 0:
-                return -1
-            for a in range(na):
-                visits[a] = 0.0
-            total = 0.0
-            ch = tree[0, st.F_FIRST]
-            while ch >= 0:
-                visits[tree[ch, st.F_ACTION]] = tree[ch, st.F_VISITS]
-                total += tree[ch, st.F_VISITS]
-                ch = tree[ch, st.F_NEXT]
+                    pi[a] = 0.0
+                total = 0.0
+                ch = tree[0, st.F_FIRST]
+                while ch >= 0:
+                    pi[tree[ch, st.F_ACTION]] = tree[ch, st.F_VISITS]
+                    total += tree[ch, st.F_VISITS]
+                    ch = tree[ch, st.F_NEXT]
+                best = -1.0
+                act = -1
+                for a in range(na):
+                    pi[a] = pi[a] / total if total > 0.0 else 0.0
+                    if gmask[a] and pi[a] > best:
+                        best = pi[a]
+                        act = a
             k_observe(g, T, me, x_obs[rows])
             for a in range(na):
                 x_mask[rows, a] = gmask[a]
-                x_pi[rows, a] = visits[a] / total if total > 0.0 else 0.0
+                x_pi[rows, a] = pi[a]
             x_actor[rows] = me
-            act = -1
-            if rows < explore and total > 0.0:
-                r = xo.rng_next(rng, 0) / 4294967296.0 * total
+            if rows < explore:
+                r = xo.rng_next(rng, 0) / 4294967296.0
                 for a in range(na):
-                    if visits[a] > 0.0:
+                    if pi[a] > 0.0:
                         act = a
-                        r -= visits[a]
+                        r -= pi[a]
                         if r < 0.0:
                             break
-            else:
-                best = -1.0
-                for a in range(na):
-                    if gmask[a] and visits[a] > best:
-                        best = visits[a]
-                        act = a
             x_act[rows] = act
             rows += 1
         if k_step(g, T, act, gmask, work) != 0:
