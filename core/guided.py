@@ -69,11 +69,12 @@ class GuidedConfig:
     root spends them, `puct` (AlphaZero's rule, the most visited action is played) or `gumbel`
     (sequential halving over the m most likely actions, Danihelka et al. 2022: improves on the
     network with few simulations); m: the actions a Gumbel root considers, 1..MAX_CONSIDERED;
-    c: the PUCT exploration constant (below the root for `gumbel`); mix: the share of the game's position evaluation in a new node's value,
-    in [0, 1] (0: the network's value alone); returns: what the values mean and a terminal state
-    scores, `rank`, `win_loss` or `margin` (as the network was trained); spread: with `rank`, the
-    noise of the position evaluation's projected scores (as `mcts`'s). Every value is checked: a
-    bad one is refused with a ValueError naming what is allowed."""
+    c: the PUCT exploration constant (below the root for `gumbel`); mix: the share of the game's
+    position evaluation in a new node's value, in [0, 1] (0: the network's value alone); returns:
+    what the values mean and a terminal state scores, `rank`, `win_loss` or `margin` (as the
+    network was trained); spread: with `rank`, the noise of the position evaluation's projected
+    scores (as `mcts`'s). Every value is checked: a bad one is refused with a ValueError naming
+    what is allowed."""
 
     sims: int = 100
     root: str = "puct"
