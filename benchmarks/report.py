@@ -39,6 +39,8 @@ def to_markdown(res: dict) -> str:
         note = r.get("note", "")
         if "median_decision_ms" in r:
             note = f"median {_fmt(r['median_decision_ms'])} ms per decision; " + note
+        if "network_evals_per_s" in r:
+            note = f"{_fmt(r['network_evals_per_s'])} network evaluations/s; " + note
         lines.append(
             f"| {r['group']} | {r['name']} | {r['lib']} | "
             f"{_fmt(r.get('decisions_per_s'))} | {_fmt(r.get('games_per_s'))} | "

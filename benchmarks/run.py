@@ -96,6 +96,14 @@ TARGETS = [
         0.5,
     ),
     (
+        "search: median wall time of one 100-simulation guided decision <= 50 ms",
+        "search:{g} az sims=100, puct root",
+        None,
+        50.0,
+        "median_decision_ms",
+        "<=",
+    ),
+    (
         "search: median wall time of one 1,000-iteration decision, 4 players <= 100 ms",
         "search:{g} mcts iters=1000, random rollouts",
         None,
@@ -579,6 +587,14 @@ def search_rows(b: Bench, games: list[str], players: int, quick: bool) -> None:
                 search_bench.search_rate(g, players, params),
                 note=f"mcts:{params}; engine steps inside search per busy second; "
                 "median ms per decision in JSON",
+            )
+        for label, params in search_bench.GUIDED_CONFIGS.items():
+            b.row(
+                "search",
+                f"{g} az sims=100, {label} root",
+                "ours",
+                search_bench.guided_rate(g, players, params),
+                note=f"az:{params}, a {search_bench.GUIDED_HIDDEN} network, random weights",
             )
     if quick:
         return

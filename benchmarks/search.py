@@ -5,6 +5,9 @@
   game's compiled B=1 random play measured in the same run;
 - the median wall time of one 1,000-iteration decision at 4 players, over positions of seeded
   random games (each decision a fresh agent: no subtree reuse);
+- the network-guided search (core.guided, `az`) with a network of the trained size (random
+  weights: its speed does not depend on their values): network evaluations per second inside the
+  search and the median wall time of one 100-simulation decision, PUCT and Gumbel roots;
 - OpenSpiel's C++ MCTSBot (random rollouts, 1,000 simulations) on chess and backgammon, as the
   reference row (its rollouts play to the end of the game).
 
@@ -17,6 +20,7 @@ import time
 
 import numpy as np
 
+from core.guided import GuidedAgent, GuidedConfig
 from core.registry import get_game
 from core.search import MCTSAgent, SearchConfig
 from core.testing import decision_positions
@@ -26,6 +30,23 @@ SEARCH_CONFIGS = {  # row label -> agent spec parameters
     "greedy rollouts": "iters=1000,rollout=greedy,cutoff=8",
     "bot rollouts": "iters=1000,c=0.3,rollout=bot,cutoff=8,quiet=0",  # Troyes' own default
 }
+
+GUIDED_CONFIGS = {  # row label -> az agent parameters
+    "puct": "sims=100",
+    "gumbel": "sims=100,root=gumbel",
+}
+GUIDED_HIDDEN = (256, 256)  # training.alphazero's default network
+
+
+def guided_network(game, hidden=GUIDED_HIDDEN, seed: int = 0) -> dict:
+    """A random policy-value network of `game` (trained-actor arrays, ReLU trunk)."""
+    rng = np.random.default_rng(seed)
+    sizes = [game.OBS_SIZE, *hidden, game.NUM_ACTIONS + max(game.PLAYER_COUNTS)]
+    out: dict = {"activations": np.array(["relu"] * len(hidden))}
+    for i, (a, b) in enumerate(zip(sizes, sizes[1:], strict=False)):
+        out[f"W{i}"] = (rng.standard_normal((b, a)) / np.sqrt(a)).astype(np.float32)
+        out[f"b{i}"] = np.zeros(b, np.float32)
+    return out
 
 
 def search_positions(g: str, players: int, count: int, seed: int = 0) -> list[np.ndarray]:
@@ -67,6 +88,41 @@ def search_rate(g: str, players: int, params: str):
             "search_decisions": len(times),
             "iterations_per_s": iters / busy,
             "lookahead_steps_per_s": look / busy,
+        }
+
+    return run
+
+
+def guided_rate(g: str, players: int, params: str):
+    """Row function: network evaluations per second inside the guided search and the median wall
+    time of one decision (`params`: az parameters), over a cycle of positions, one agent (its
+    tree is cleared for every decision)."""
+
+    def run(seconds: float) -> dict:
+        game = get_game(g)
+        agent = GuidedAgent(game, guided_network(game), GuidedConfig.parse(params), seed=0)
+        states = search_positions(g, players, 16)
+        agent.act(states[0])  # compile or load from the cache outside the clock
+        calls = sims = 0
+        times = []
+        t0 = time.perf_counter()
+        i = 0
+        while i < len(states) or time.perf_counter() - t0 < seconds:
+            c0 = time.perf_counter()
+            agent.act(states[i % len(states)])
+            times.append(time.perf_counter() - c0)
+            calls += agent.last["network_calls"]
+            sims += agent.last["simulations"]
+            i += 1
+        busy = float(np.sum(times))
+        return {
+            "decisions_per_s": None,
+            "games_per_s": None,
+            "seconds": round(busy, 3),
+            "median_decision_ms": float(np.median(times) * 1000.0),
+            "search_decisions": len(times),
+            "network_evals_per_s": calls / busy,
+            "simulations_per_s": sims / busy,
         }
 
     return run

@@ -5,6 +5,7 @@ short run trains, saves, evaluates and resumes."""
 from __future__ import annotations
 
 import json
+import shutil
 
 import numpy as np
 import pytest
@@ -12,7 +13,7 @@ import torch
 
 from core.guided import GuidedConfig
 from core.registry import game_names, get_game
-from training.agents.az_agent import NETWORK, SIDECAR, load_network, write_network
+from training.agents.az_agent import NETWORK, SIDECAR, TORCH_STATE, load_network, write_network
 from training.agents.checkpoint import CheckpointError
 from training.agents.registry import agent_fingerprint, make_agent
 from training.alphazero.net import for_game
@@ -193,3 +194,71 @@ def test_a_short_run_trains_saves_evaluates_and_resumes(tmp_path):
     cfg.iterations = 3
     summary = train(cfg, resume=True, out=lambda line: None)
     assert summary["iterations"] == 3 and summary["games"] == 6
+
+
+def test_a_shipped_network_is_found_by_count_and_keeps_its_checks(tmp_path, monkeypatch):
+    """ship() writes the network without its torch state and with the command that trained
+    it; `az` with no path plays the network shipped for the player count played and refuses a
+    count with none, naming the shipped ones; a shipped network is not refused for its sidecar's
+    library version (it is part of the installed library), a copy of it elsewhere is, and a
+    changed file is refused either way."""
+    from training.agents import az_agent
+    from training.alphazero.ship import ship
+
+    game = get_game(GAMES[0])
+    net = small_net(game)
+    training = {"game": game.NAME, "players": 2, "hours": 0.5, "hidden": [32], "out": "x"}
+    folder = write_network(
+        tmp_path / "net", net.arrays(), game, 2, net.settings(), "rank",
+        torch_state={"net": net.state_dict()}, extra={"training": training},
+    )  # fmt: skip
+    assert (folder / TORCH_STATE).is_file()
+    networks = tmp_path / "package" / "networks"
+    out = ship(folder, networks / "az-2p")
+    assert {p.name for p in out.iterdir()} == {NETWORK, SIDECAR}
+    meta = json.loads((out / SIDECAR).read_text())
+    assert meta["trained_from"]["command"] == (
+        f"python -m training.alphazero --game {game.NAME} --players 2 --hours 0.5 --hidden 32 "
+        "--out RUN"
+    )
+    with pytest.raises(CheckpointError, match="--replace"):
+        ship(folder, networks / "az-2p")
+    monkeypatch.setattr(az_agent, "shipped_folder", lambda g: networks)
+    s = game.new_game(2, 0)
+    while game.legal_mask(s).sum() < 2:
+        s = game.step(s, int(np.flatnonzero(game.legal_mask(s))[0]))
+    agent = make_agent("az:sims=4", game.NAME, 2, 0)
+    assert agent.name == "az:sims=4" and game.legal_mask(s)[agent.act(s)]
+    assert make_agent("az", game.NAME, 2, 0).name == "az"
+    assert "sha256:" in agent_fingerprint("az", game.NAME, 2)
+    three = [n for n in game.PLAYER_COUNTS if n != 2]
+    if three:
+        with pytest.raises(CheckpointError, match="shipped: 2 players"):
+            make_agent("az", game.NAME, three[0], 0)
+    (out / SIDECAR).write_text(json.dumps({**meta, "library_version": "0.0.0-other"}))
+    az_agent._CACHE.clear()
+    make_agent("az", game.NAME, 2, 0)  # shipped: its version is not held against it
+    elsewhere = shutil.copytree(out, tmp_path / "copy")
+    with pytest.raises(CheckpointError, match="library_version"):
+        load_network(elsewhere, game, 2)
+    (out / NETWORK).write_bytes((out / NETWORK).read_bytes()[:-8])
+    az_agent._CACHE.clear()
+    with pytest.raises(CheckpointError, match="SHA-256"):
+        make_agent("az", game.NAME, 2, 0)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_shipped_network_loads_and_plays(name):
+    """The networks shipped in the game packages fit the game as it is now (RULES_DATA_HASH,
+    sizes, layouts): a change of the rules data that they no longer fit fails here."""
+    from training.agents.az_agent import shipped_networks
+
+    game = get_game(name)
+    shipped = shipped_networks(game)
+    if not shipped:
+        pytest.skip(f"{name} ships no network")
+    for n in shipped:
+        s = game.new_game(n, 0)
+        for spec in ("az:sims=0", "az:sims=8,root=gumbel"):
+            agent = make_agent(spec, name, n, 0)
+            assert game.legal_mask(s)[agent.act(s)]

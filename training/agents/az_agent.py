@@ -14,11 +14,20 @@ A network checkpoint is a folder:
 The agent spec: `az:PATH` (a checkpoint folder, or a run folder of `python -m training.alphazero`:
 its `final/`, else its newest `checkpoints/iter_*`) followed by the guided search's parameters,
 e.g. `az:runs/az-troyes,sims=100`; `sims=0` is the network alone (core.guided).
+
+Without a path (`az`, `az:sims=50`) the agent plays the network shipped inside the game's package
+for the player count of the game: `<game package>/networks/az-<N>p/` (a network folder as above,
+without the torch state). Nothing else is guessed: a count with no shipped network is refused,
+naming the counts that have one (a network trained at another count plays by its path). A
+shipped network is part of the installed library, so its sidecar's library version is not held
+against it; its game fingerprint (RULES_DATA_HASH included) and file digests are checked as for
+any other network.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import importlib.util
 import json
 from pathlib import Path
 from types import ModuleType
@@ -27,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from core.guided import GuidedAgent, GuidedConfig
-from core.registry import get_game
+from core.registry import game_packages, get_game
 from training.agents.checkpoint import (
     CheckpointError,
     check_sidecar,
@@ -43,7 +52,47 @@ SIDECAR = "checkpoint.json"
 NETWORK = "network.npz"
 TORCH_STATE = "network.pt"
 PREFIX = "az:"
-USAGE = "az:PATH[,sims=N,c=X,mix=M] (a network folder or run folder of training.alphazero)"
+USAGE = (
+    "az[:PATH][,sims=N,root=puct|gumbel,c=X,mix=M] (a network folder or run folder of "
+    "training.alphazero; no PATH: the network shipped for the game and player count)"
+)
+SHIPPED = "networks"  # a game package's folder of shipped networks: az-<N>p/
+
+
+def shipped_folder(game: ModuleType) -> Path | None:
+    """`<game package>/networks/`, where `game`'s shipped networks live (None: no package)."""
+    pkg = game_packages().get(game.NAME)
+    found = importlib.util.find_spec(pkg) if pkg else None
+    if found is None or not found.submodule_search_locations:
+        return None
+    return Path(list(found.submodule_search_locations)[0]) / SHIPPED
+
+
+def shipped_networks(game: ModuleType) -> dict[int, Path]:
+    """{player count: network folder} of the networks shipped inside `game`'s package."""
+    root = shipped_folder(game)
+    if root is None:
+        return {}
+    out = {}
+    for n in game.PLAYER_COUNTS:
+        folder = root / f"az-{n}p"
+        if (folder / SIDECAR).is_file():
+            out[int(n)] = folder
+    return out
+
+
+def shipped_network(game: ModuleType, players: int | None) -> Path:
+    """The network shipped for `game` at `players` (module docstring); CheckpointError naming
+    the counts that have one if there is none."""
+    have = shipped_networks(game)
+    if players is not None and int(players) in have:
+        return have[int(players)]
+    counts = ", ".join(f"{n} players" for n in sorted(have)) or "none"
+    at = "no player count given" if players is None else f"{players} players"
+    raise CheckpointError(
+        f"{PREFIX.rstrip(':')}: {game.NAME} ships no network for {at} (shipped: {counts}); "
+        f"name one by its path: {USAGE}"
+    )
 
 
 def checkpoint_dir(path: str | Path) -> Path:
@@ -110,7 +159,8 @@ def check_network(
     path: str | Path, game: ModuleType | None = None, players: int | None = None
 ) -> dict[str, Any]:
     """Read and check the network folder `path` names against `game` (default: the one it
-    names) and the player count it is to play at; check every listed file's SHA-256."""
+    names) and the player count it is to play at; check every listed file's SHA-256. A shipped
+    network (module docstring) is not refused for its sidecar's library version."""
     folder = checkpoint_dir(path)
     meta = parse_sidecar(folder / SIDECAR, AZ_FORMAT, AZ_FORMAT_VERSION, "network")
     where = f"{PREFIX}{path}"
@@ -118,6 +168,9 @@ def check_network(
         game = game if game is not None else get_game(str(meta.get("game")))
     except (ValueError, ImportError) as e:
         raise CheckpointError(f"{where}: {e}") from None
+    shipped = folder.resolve() in {f.resolve() for f in shipped_networks(game).values()}
+    if shipped:
+        meta = {**meta, "library_version": library_version()}
     check_sidecar(meta, game, players, where=where)
     files = meta.get("files")
     if not isinstance(files, dict) or NETWORK not in files:
@@ -182,9 +235,10 @@ def make_az_agent(
     """The agent `az:PATH,key=value,...` names: core.guided.GuidedAgent on the checked network,
     its return kind from the sidecar unless the spec sets one."""
     path, rest = split_params(params)
-    if not path:
-        raise CheckpointError(f"{PREFIX!r} names no network; usage: {USAGE}")
     game = get_game(game_name)
+    label = path
+    if not path:
+        path, label = str(shipped_network(game, players)), ""
     arrays, meta = _cached_network(path, game, players)
     text = (
         rest
@@ -195,7 +249,11 @@ def make_az_agent(
         config = GuidedConfig.parse(text)
     except ValueError as e:
         raise CheckpointError(f"{PREFIX}{params}: {e}") from None
-    name = PREFIX + path + ("," + config.spec() if config.spec() else "")
+    spec = config.spec()
+    if label:
+        name = PREFIX + label + ("," + spec if spec else "")
+    else:  # the shipped network: `az` and the parameters
+        name = PREFIX.rstrip(":") + (":" + spec if spec else "")
     return GuidedAgent(game, arrays, config, seed, name=name)
 
 
@@ -203,13 +261,18 @@ def az_fingerprint(params: str, game_name: str, players: int | None = None) -> s
     """By content: the network's SHA-256 (checked against the sidecar first) and the search's
     parameters."""
     path, rest = split_params(params)
-    meta = check_network(path, get_game(game_name), players)
+    game = get_game(game_name)
+    path = path or str(shipped_network(game, players))
+    meta = check_network(path, game, players)
     digest = file_sha256(checkpoint_dir(path) / NETWORK)
     search = GuidedConfig.parse(rest).spec()
     return f"az sha256:{digest[:16]} {search} rules:{meta.get('rules_data_hash')}"
 
 
-def read_az_sidecar(params: str) -> dict[str, Any]:
-    """The parsed sidecar of the network an `az:` spec names."""
+def read_az_sidecar(params: str) -> dict[str, Any] | None:
+    """The parsed sidecar of the network an `az:` spec names; None for a shipped network (its
+    game is the one played and its player count the one played at)."""
     path, _rest = split_params(params)
+    if not path:
+        return None
     return parse_sidecar(checkpoint_dir(path) / SIDECAR, AZ_FORMAT, AZ_FORMAT_VERSION, "network")

@@ -1,0 +1,106 @@
+"""Ship a trained network inside its game's package, where `az` with no path finds it.
+
+    python -m training.alphazero.ship runs/az-troyes            # its final/ (or newest checkpoint)
+    python -m training.alphazero.ship runs/az-troyes/checkpoints/iter_00420 --dest /tmp/net
+
+The network folder is checked first (training.agents.az_agent: sidecar, fingerprint, SHA-256),
+then written to `<game package>/networks/az-<N>p/` (N: the player count it was trained at) as
+`network.npz` and a new sidecar: the same game fingerprint and network, without the torch state
+(playing needs none), with `trained_from` (the source folder's iteration, seconds and training
+settings, and the command that reproduces the run). An existing shipped network of that count is
+replaced only with `--replace`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+from core.registry import get_game
+from training.agents.az_agent import checkpoint_dir, load_network, shipped_folder, write_network
+from training.agents.checkpoint import CheckpointError
+
+
+def training_command(settings: dict[str, Any]) -> str:
+    """The `python -m training.alphazero` command line of a run's settings (its config)."""
+    from dataclasses import fields
+
+    from training.alphazero.train import AZConfig
+
+    skip = {"out", "iterations"} if settings.get("iterations", 0) == 0 else {"out"}
+    order = [f.name for f in fields(AZConfig)]
+    keys = sorted(settings, key=lambda k: order.index(k) if k in order else len(order))
+    parts = ["python -m training.alphazero"]
+    for key in keys:
+        value = settings[key]
+        if key in skip:
+            continue
+        flag = "--" + key.replace("_", "-")
+        if isinstance(value, (list, tuple)):
+            sep = "," if key == "hidden" else " "
+            parts.append(f"{flag} {sep.join(str(v) for v in value)}")
+        else:
+            parts.append(f"{flag} {value}")
+    return " ".join(parts + ["--out RUN"])
+
+
+def ship(source: str | Path, dest: str | Path | None = None, replace: bool = False) -> Path:
+    """Check the network `source` names and write it as a shipped network (module docstring);
+    returns the folder written."""
+    folder = checkpoint_dir(source)
+    arrays, meta = load_network(folder)
+    game = get_game(str(meta["game"]))
+    players = int(meta["players"])
+    if dest is None:
+        root = shipped_folder(game)
+        if root is None:
+            raise CheckpointError(f"{game.NAME}: its package cannot be located; pass --dest")
+        dest = root / f"az-{players}p"
+    out = Path(dest)
+    if out.exists() and not replace:
+        raise CheckpointError(f"{out} exists; pass --replace to replace it")
+    if out.exists():
+        shutil.rmtree(out)
+    settings = meta.get("training") or {}
+    trained_from = {
+        "iteration": meta.get("iteration"),
+        "seconds": meta.get("seconds"),
+        "training": settings,
+        "command": training_command(settings) if settings else None,
+    }
+    return write_network(
+        out,
+        arrays,
+        game,
+        players,
+        meta["network"],
+        meta["returns"],
+        extra={"trained_from": trained_from},
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    from training.arena.cli import OneLineParser
+
+    p = OneLineParser(
+        prog="python -m training.alphazero.ship",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("source", help="a network folder or run folder of training.alphazero")
+    p.add_argument("--dest", help="write here instead of the game package's networks/az-<N>p/")
+    p.add_argument("--replace", action="store_true", help="replace an existing shipped network")
+    a = p.parse_args(argv)
+    try:
+        out = ship(a.source, a.dest, a.replace)
+    except (CheckpointError, ValueError) as e:
+        p.error(str(e))
+    print(json.dumps({"shipped": str(out)}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
