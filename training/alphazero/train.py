@@ -2,6 +2,11 @@
 
     python -m training.alphazero --game troyes --players 2 --hours 2 --out runs/az-troyes
 
+With `--warm-games N` the run starts with iteration 0: N games of plain `mcts` (`--warm-mcts`
+parameters over the game's defaults; training.alphazero.expert) whose examples (its root visit
+shares, the final returns) fill the buffer and train the network for `--warm-steps` minibatches,
+the first step of expert iteration, where the expert is tree search without a network.
+
 Each iteration plays `--games` self-play games with the current network inside the guided
 search (training.alphazero.selfplay, in `--workers` processes), adds their examples to a replay
 buffer of the latest `--buffer` examples, and trains the network on minibatches drawn from it:
@@ -36,6 +41,7 @@ import numpy as np
 
 from core.guided import GuidedConfig
 from core.registry import check_players, get_game
+from core.search import SearchConfig
 from core.workers import die_with_driver
 from training.agents.az_agent import TORCH_STATE, checkpoint_dir, load_network, write_network
 from training.alphazero.selfplay import FIELDS, Examples, SelfPlayer
@@ -72,6 +78,9 @@ class AZConfig:
     eval_games: int = 40
     eval_sims: int = 100
     ladder: tuple[str, ...] = ("heuristic",)
+    warm_games: int = 0  # games of plain mcts to start the network from (iteration 0)
+    warm_mcts: str = ""  # that mcts's parameters over the game's defaults
+    warm_steps: int = 2000  # minibatches on them before the first iteration
     seed: int = 0
 
     def validate(self) -> None:
@@ -86,6 +95,8 @@ class AZConfig:
             0 < self.hours <= MAX_HOURS, f"--hours must be in (0, {MAX_HOURS:g}], got {self.hours}"
         )
         need(self.iterations >= 0, f"--iterations must be >= 0, got {self.iterations}")
+        need(self.warm_games >= 0 and self.warm_steps >= 0, "--warm-games, --warm-steps >= 0")
+        SearchConfig.for_game(game, self.warm_mcts)  # its checks
         for key in ("games", "sims", "buffer", "batch", "steps", "workers", "eval_games"):
             need(getattr(self, key) >= 1, f"--{key.replace('_', '-')} must be >= 1")
         need(self.eval_every >= 0, "--eval-every must be >= 0 (0: no evaluation)")
@@ -127,6 +138,14 @@ def _play_games(args: tuple) -> Examples:
         p.agent.reset(s)
         parts.append(p.play(s)[0])
     return Examples.concat(parts)
+
+
+def _expert_games(args: tuple) -> Examples:
+    """Worker: the warm-start games `seeds` of plain mcts (training.alphazero.expert)."""
+    from training.alphazero.expert import expert_game
+
+    game, players, params, explore, returns, seeds = args
+    return Examples.concat([expert_game(game, players, params, s, explore, returns) for s in seeds])
 
 
 class ReplayBuffer:
@@ -205,7 +224,61 @@ def train(cfg: AZConfig, resume: bool = False, out=None) -> dict[str, Any]:
     deadline = t0 + cfg.hours * 3600
     it = it0
     games_played = int(history[-1]["games"]) if history else 0
+
+    def fit(steps: int) -> tuple[float, float]:
+        net.train()
+        pl = vl = 0.0
+        for _ in range(steps):
+            p_loss, v_loss = losses(net, buf.sample(rng, cfg.batch), torch)
+            opt.zero_grad()
+            (p_loss + v_loss).backward()
+            opt.step()
+            pl += p_loss.item() / steps
+            vl += v_loss.item() / steps
+        net.eval()
+        return pl, vl
+
     try:
+        if cfg.warm_games and not resume:  # iteration 0: the network learns plain mcts's play
+            ts = time.monotonic()
+            seeds = [10**9 + cfg.seed * 1_000_003 + k for k in range(cfg.warm_games)]
+            jobs = [
+                (
+                    cfg.game,
+                    cfg.players,
+                    cfg.warm_mcts,
+                    cfg.explore,
+                    cfg.returns,
+                    seeds[w :: cfg.workers],
+                )
+                for w in range(cfg.workers)
+                if seeds[w :: cfg.workers]
+            ]
+            ex = Examples.concat(pool.map(_expert_games, jobs))
+            buf.add(ex)
+            games_played += cfg.warm_games
+            t_play = time.monotonic() - ts
+            ts = time.monotonic()
+            pl, vl = fit(cfg.warm_steps)
+            spent = time.monotonic() - t0
+            row = {
+                "iteration": 0,
+                "warm": f"mcts:{cfg.warm_mcts}",
+                "games": games_played,
+                "examples": len(ex),
+                "buffer": buf.size,
+                "policy_loss": round(pl, 4),
+                "value_loss": round(vl, 4),
+                "play_s": round(t_play, 1),
+                "train_s": round(time.monotonic() - ts, 1),
+                "seconds": round(spent, 1),
+            }
+            ck = _save(net, opt, game, cfg, root / "checkpoints" / "iter_00000", 0, spent)
+            if cfg.eval_every:
+                row["eval"] = _evaluate(cfg, ck)
+            history.append(row)
+            (root / "progress.json").write_text(json.dumps(history, indent=1))
+            say(json.dumps(row))
         while time.monotonic() < deadline and (cfg.iterations == 0 or it < cfg.iterations):
             it += 1
             arrays = net.arrays()
@@ -223,16 +296,7 @@ def train(cfg: AZConfig, resume: bool = False, out=None) -> dict[str, Any]:
             games_played += cfg.games
             t_play = time.monotonic() - ts
             ts = time.monotonic()
-            net.train()
-            pl = vl = 0.0
-            for _ in range(cfg.steps):
-                p_loss, v_loss = losses(net, buf.sample(rng, cfg.batch), torch)
-                opt.zero_grad()
-                (p_loss + v_loss).backward()
-                opt.step()
-                pl += p_loss.item() / cfg.steps
-                vl += v_loss.item() / cfg.steps
-            net.eval()
+            pl, vl = fit(cfg.steps)
             t_train = time.monotonic() - ts
             spent = time.monotonic() - t0
             row = {
@@ -334,6 +398,11 @@ def build_parser():
     p.add_argument("--eval-games", type=int, default=d.eval_games)
     p.add_argument("--eval-sims", type=int, default=d.eval_sims)
     p.add_argument("--ladder", nargs="+", default=list(d.ladder))
+    p.add_argument(
+        "--warm-games", type=int, default=d.warm_games, help="games of plain mcts to start from"
+    )
+    p.add_argument("--warm-mcts", default=d.warm_mcts, help="their mcts parameters, e.g. iters=400")
+    p.add_argument("--warm-steps", type=int, default=d.warm_steps, help="minibatches on them")
     p.add_argument("--seed", type=int, default=d.seed)
     p.add_argument("--resume", action="store_true", help="go on from the newest checkpoint")
     return p
@@ -369,6 +438,9 @@ def main(argv: list[str] | None = None) -> int:
             eval_games=a.eval_games,
             eval_sims=a.eval_sims,
             ladder=tuple(a.ladder),
+            warm_games=a.warm_games,
+            warm_mcts=a.warm_mcts,
+            warm_steps=a.warm_steps,
             seed=a.seed,
         )
         cfg.validate()
