@@ -17,7 +17,7 @@ from training.agents.az_agent import NETWORK, SIDECAR, TORCH_STATE, load_network
 from training.agents.checkpoint import CheckpointError
 from training.agents.registry import agent_fingerprint, make_agent
 from training.alphazero.net import for_game
-from training.alphazero.selfplay import SelfPlayer
+from training.alphazero.selfplay import Examples, SelfPlayer
 from training.alphazero.train import AZConfig, ReplayBuffer, losses, main, train
 
 GAMES = game_names()
@@ -262,3 +262,78 @@ def test_every_shipped_network_loads_and_plays(name):
         for spec in ("az:sims=0", "az:sims=8,root=gumbel"):
             agent = make_agent(spec, name, n, 0)
             assert game.legal_mask(s)[agent.act(s)]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_expert_examples_are_the_mcts_game_that_was_played(name):
+    """The warm-start games of plain mcts: replaying the recorded actions rebuilds the game;
+    each example is the acting seat's observation and mask, a policy target that is a
+    distribution over the legal actions whose most visited action is the one mcts plays there
+    (after the explored decisions), and the final returns from that seat; seeded."""
+    from training.alphazero.expert import expert_game
+
+    game = get_game(name)
+    n = min(game.PLAYER_COUNTS)
+    ex, acts = expert_game(name, n, "iters=30", seed=4, explore=3)
+    again, acts2 = expert_game(name, n, "iters=30", seed=4, explore=3)
+    np.testing.assert_array_equal(ex.pi, again.pi)
+    np.testing.assert_array_equal(acts, acts2)
+    s = game.new_game(n, 4)
+    seats = []
+    while not game.is_terminal(s):
+        mask = game.legal_mask(s)
+        if mask.sum() == 1:
+            s = game.step(s, int(np.flatnonzero(mask)[0]))
+            continue
+        k = len(seats)
+        seats.append(game.current_player(s))
+        np.testing.assert_array_equal(ex.obs[k], game.observe(s, seats[-1]))
+        np.testing.assert_array_equal(ex.mask[k], mask)
+        assert abs(ex.pi[k].sum() - 1.0) < 1e-5 and not ex.pi[k][~mask].any()
+        if k >= 3:
+            assert ex.pi[k][acts[k]] == ex.pi[k].max()
+        s = game.step(s, int(acts[k]))
+    assert len(seats) == len(ex)
+    ret = game.returns(s, "rank")
+    for k, me in enumerate(seats):
+        np.testing.assert_allclose(ex.z[k, :n], [ret[(me + j) % n] for j in range(n)])
+
+
+def test_a_tiny_self_play_and_training_run_lowers_its_loss():
+    """Examples of two Gumbel self-play games; 150 AdamW minibatches on them: the policy and
+    value losses over all of them fall below 80% of the fresh network's."""
+    game = get_game(GAMES[0])
+    net = small_net(game, seed=3)
+    player = SelfPlayer(game.NAME, 2, net.arrays(), GuidedConfig(sims=8, root="gumbel"), seed=2)
+    ex = Examples.concat([player.play(seed=k)[0] for k in range(2)])
+    buf = ReplayBuffer(len(ex), game, net.seats)
+    buf.add(ex)
+    every = tuple(getattr(buf, f)[: buf.size] for f in ("obs", "mask", "pi", "z", "zmask"))
+    with torch.no_grad():
+        before = [x.item() for x in losses(net, every, torch)]
+    opt = torch.optim.AdamW(net.parameters(), lr=1e-3)
+    rng = np.random.default_rng(0)
+    for _ in range(150):
+        p_loss, v_loss = losses(net, buf.sample(rng, 64), torch)
+        opt.zero_grad()
+        (p_loss + v_loss).backward()
+        opt.step()
+    with torch.no_grad():
+        after = [x.item() for x in losses(net, every, torch)]
+    assert after[0] < 0.8 * before[0] and after[1] < 0.8 * before[1], (before, after)
+
+
+def test_a_run_can_start_from_plain_mcts(tmp_path):
+    game = get_game(GAMES[0])
+    cfg = AZConfig(
+        game=game.NAME, out=str(tmp_path / "run"), iterations=1, games=2, sims=4, hidden=(32,),
+        buffer=5000, batch=32, steps=3, workers=1, eval_every=0, warm_games=2,
+        warm_mcts="iters=10", warm_steps=5,
+    )  # fmt: skip
+    summary = train(cfg, out=lambda line: None)
+    assert summary["games"] == 4
+    rows = json.loads((tmp_path / "run" / "progress.json").read_text())
+    assert [r["iteration"] for r in rows] == [0, 1]
+    assert rows[0]["warm"] == "mcts:iters=10" and rows[0]["examples"] > 0
+    assert rows[1]["buffer"] == rows[0]["examples"] + rows[1]["examples"]
+    load_network(tmp_path / "run" / "checkpoints" / "iter_00000", game, 2)

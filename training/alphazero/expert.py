@@ -31,16 +31,16 @@ def root_visits(agent: MCTSAgent, out: np.ndarray) -> np.ndarray:
 
 
 def expert_game(game_name: str, players: int, params: str, seed: int, explore: int,
-                returns: str = "rank") -> Examples:  # fmt: skip
-    """The examples of one game from new_game(players, seed), every seat `mcts:params` (the
-    game's search defaults under `params`), seeded by `seed`."""
+                returns: str = "rank") -> tuple[Examples, np.ndarray]:  # fmt: skip
+    """(the examples, the actions played at them) of one game from new_game(players, seed),
+    every seat `mcts:params` (the game's search defaults under `params`), seeded by `seed`."""
     g = get_game(game_name)
     cfg = SearchConfig.for_game(g, params)
     agents = [MCTSAgent(g, cfg, seed=seed * 7919 + p) for p in range(players)]
     rng = np.random.default_rng([seed, 17])
     seats = max(g.PLAYER_COUNTS)
     visits = np.zeros(g.NUM_ACTIONS, dtype=np.float64)
-    obs, masks, pis, actors = [], [], [], []
+    obs, masks, pis, actors, played = [], [], [], [], []
     s = np.array(g.new_game(players, int(seed)), dtype=np.int64)
     while not g.is_terminal(s):
         mask = g.legal_mask(s)
@@ -50,6 +50,7 @@ def expert_game(game_name: str, players: int, params: str, seed: int, explore: i
         else:
             a = agents[me].act(s)
             root_visits(agents[me], visits)
+            visits[~mask] = 0.0  # a reused subtree holds actions of other determinizations
             total = visits.sum()
             pi = visits / total if total > 0 else mask / mask.sum()
             if len(obs) < explore:
@@ -58,6 +59,7 @@ def expert_game(game_name: str, players: int, params: str, seed: int, explore: i
             masks.append(mask.copy())
             pis.append(pi.astype(np.float32))
             actors.append(me)
+            played.append(a)
         for agent in agents:
             agent.notify(a)
         s = g.step(s, a)
@@ -69,10 +71,11 @@ def expert_game(game_name: str, players: int, params: str, seed: int, explore: i
     for j in range(players):
         z[:, j] = final[(act + j) % players]
         zmask[:, j] = True
-    return Examples(
+    ex = Examples(
         np.asarray(obs, dtype=np.float32).reshape(rows, g.OBS_SIZE),
         np.asarray(masks, dtype=np.bool_).reshape(rows, g.NUM_ACTIONS),
         np.asarray(pis, dtype=np.float32).reshape(rows, g.NUM_ACTIONS),
         z,
         zmask,
     )
+    return ex, np.asarray(played, dtype=np.int64)

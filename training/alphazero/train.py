@@ -145,7 +145,8 @@ def _expert_games(args: tuple) -> Examples:
     from training.alphazero.expert import expert_game
 
     game, players, params, explore, returns, seeds = args
-    return Examples.concat([expert_game(game, players, params, s, explore, returns) for s in seeds])
+    parts = [expert_game(game, players, params, s, explore, returns)[0] for s in seeds]
+    return Examples.concat(parts)
 
 
 class ReplayBuffer:
