@@ -254,3 +254,32 @@ def test_cli_play_store_of_another_game(tmp_path, capsys):
         cli.main(["--db", str(db), "--play", "--game", "troyes", "--players", "2",
                   "--agents", "human", "random"])  # fmt: skip
     assert "village" in capsys.readouterr().err
+
+
+def test_play_against_a_network_agent(tmp_path):
+    """The play mode seats an `az` agent (a policy-value network inside the guided search) like
+    any other spec: the human's moves and the agent's replies go on to the end."""
+    import torch
+
+    from training.agents.az_agent import write_network
+    from training.alphazero.net import for_game
+
+    name = game_names()[0]
+    game = get_game(name)
+    torch.manual_seed(0)
+    net = for_game(game, hidden=(16,))
+    folder = write_network(tmp_path / "net", net.arrays(), game, 2, net.settings(), "rank")
+    db = tmp_path / "play.sqlite"
+    prepare_store(db, game)
+    seats = ("human", f"az:{folder},sims=4")
+    host = PlayHost(PlayConfig(game, seats, str(db), seed=3))
+    server = serve(db, game, host)
+    try:
+        c = Client(server)
+        v = c.json("/api/play", "POST")
+        while not v["over"]:
+            v = c.act(v["token"], v["legal"][0]["actions"][0]["id"])
+        agent_moves = [e for e in v["log"] if e.get("seat") == 1]
+        assert v["result"]["game_id"] is not None and agent_moves
+    finally:
+        stop(server)
