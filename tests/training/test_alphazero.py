@@ -214,7 +214,9 @@ def test_a_shipped_network_is_found_by_count_and_keeps_its_checks(tmp_path, monk
     )  # fmt: skip
     assert (folder / TORCH_STATE).is_file()
     networks = tmp_path / "package" / "networks"
-    out = ship(folder, networks / "az-2p")
+    with pytest.raises(ValueError, match="mix"):
+        ship(folder, networks / "az-2p", search="mix=3")
+    out = ship(folder, networks / "az-2p", search="mix=0.5,root=gumbel")
     assert {p.name for p in out.iterdir()} == {NETWORK, SIDECAR}
     meta = json.loads((out / SIDECAR).read_text())
     assert meta["trained_from"]["command"] == (
@@ -228,8 +230,10 @@ def test_a_shipped_network_is_found_by_count_and_keeps_its_checks(tmp_path, monk
     while game.legal_mask(s).sum() < 2:
         s = game.step(s, int(np.flatnonzero(game.legal_mask(s))[0]))
     agent = make_agent("az:sims=4", game.NAME, 2, 0)
-    assert agent.name == "az:sims=4" and game.legal_mask(s)[agent.act(s)]
-    assert make_agent("az", game.NAME, 2, 0).name == "az"
+    assert (agent.config.sims, agent.config.root, agent.config.mix) == (4, "gumbel", 0.5)
+    assert make_agent("az:sims=4,mix=0", game.NAME, 2, 0).config.mix == 0.0
+    assert game.legal_mask(s)[agent.act(s)]
+    assert make_agent("az", game.NAME, 2, 0).name == "az:root=gumbel,mix=0.5"
     assert "sha256:" in agent_fingerprint("az", game.NAME, 2)
     three = [n for n in game.PLAYER_COUNTS if n != 2]
     if three:

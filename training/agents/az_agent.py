@@ -13,7 +13,9 @@ A network checkpoint is a folder:
 
 The agent spec: `az:PATH` (a checkpoint folder, or a run folder of `python -m training.alphazero`:
 its `final/`, else its newest `checkpoints/iter_*`) followed by the guided search's parameters,
-e.g. `az:runs/az-troyes,sims=100`; `sims=0` is the network alone (core.guided).
+e.g. `az:runs/az-troyes,sims=100`; `sims=0` is the network alone (core.guided). Parameters the
+spec leaves out come from the sidecar's `search` (those the network was trained with: root, m,
+c, mix), then core.guided's defaults; the return kind is the network's.
 
 Without a path (`az`, `az:sims=50`) the agent plays the network shipped inside the game's package
 for the player count of the game: `<game package>/networks/az-<N>p/` (a network folder as above,
@@ -37,6 +39,7 @@ import numpy as np
 
 from core.guided import GuidedAgent, GuidedConfig
 from core.registry import game_packages, get_game
+from core.search import config_pairs
 from training.agents.checkpoint import (
     CheckpointError,
     check_sidecar,
@@ -229,24 +232,28 @@ def _cached_network(path: str, game: ModuleType, players: int | None):
     return _CACHE[key]
 
 
+def search_config(meta: dict[str, Any], text: str) -> GuidedConfig:
+    """The guided search's parameters for a network: its sidecar's `search` (the parameters it
+    was trained and measured with, if recorded) and return kind, under the spec's `text`."""
+    kw = config_pairs(GuidedConfig, str(meta.get("search") or ""), PREFIX.rstrip(":"))
+    kw.setdefault("returns", meta.get("returns", "rank"))
+    kw.update(config_pairs(GuidedConfig, text, PREFIX.rstrip(":")))
+    return GuidedConfig(**kw)
+
+
 def make_az_agent(
     game_name: str, params: str, seed: int, players: int | None = None, deterministic: bool = True
 ) -> GuidedAgent:
     """The agent `az:PATH,key=value,...` names: core.guided.GuidedAgent on the checked network,
-    its return kind from the sidecar unless the spec sets one."""
+    with search_config's parameters."""
     path, rest = split_params(params)
     game = get_game(game_name)
     label = path
     if not path:
         path, label = str(shipped_network(game, players)), ""
     arrays, meta = _cached_network(path, game, players)
-    text = (
-        rest
-        if "returns=" in rest
-        else ",".join(x for x in (rest, f"returns={meta['returns']}") if x)
-    )
     try:
-        config = GuidedConfig.parse(text)
+        config = search_config(meta, rest)
     except ValueError as e:
         raise CheckpointError(f"{PREFIX}{params}: {e}") from None
     spec = config.spec()
@@ -265,7 +272,7 @@ def az_fingerprint(params: str, game_name: str, players: int | None = None) -> s
     path = path or str(shipped_network(game, players))
     meta = check_network(path, game, players)
     digest = file_sha256(checkpoint_dir(path) / NETWORK)
-    search = GuidedConfig.parse(rest).spec()
+    search = search_config(meta, rest).spec()
     return f"az sha256:{digest[:16]} {search} rules:{meta.get('rules_data_hash')}"
 
 

@@ -7,8 +7,9 @@ The network folder is checked first (training.agents.az_agent: sidecar, fingerpr
 then written to `<game package>/networks/az-<N>p/` (N: the player count it was trained at) as
 `network.npz` and a new sidecar: the same game fingerprint and network, without the torch state
 (playing needs none), with `trained_from` (the source folder's iteration, seconds and training
-settings, and the command that reproduces the run). An existing shipped network of that count is
-replaced only with `--replace`.
+settings, and the command that reproduces the run) and `search` (`--search`, else the source's:
+the guided search's parameters `az` plays it with unless its spec says otherwise). An existing
+shipped network of that count is replaced only with `--replace`.
 """
 
 from __future__ import annotations
@@ -20,7 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from core.registry import get_game
-from training.agents.az_agent import checkpoint_dir, load_network, shipped_folder, write_network
+from training.agents.az_agent import (
+    checkpoint_dir,
+    load_network,
+    search_config,
+    shipped_folder,
+    write_network,
+)
 from training.agents.checkpoint import CheckpointError
 
 
@@ -47,9 +54,12 @@ def training_command(settings: dict[str, Any]) -> str:
     return " ".join(parts + ["--out RUN"])
 
 
-def ship(source: str | Path, dest: str | Path | None = None, replace: bool = False) -> Path:
+def ship(
+    source: str | Path, dest: str | Path | None = None, replace: bool = False, search: str = ""
+) -> Path:
     """Check the network `source` names and write it as a shipped network (module docstring);
-    returns the folder written."""
+    `search`: the guided search's parameters `az` plays it with by default (default: the
+    source's own). Returns the folder written."""
     folder = checkpoint_dir(source)
     arrays, meta = load_network(folder)
     game = get_game(str(meta["game"]))
@@ -71,15 +81,11 @@ def ship(source: str | Path, dest: str | Path | None = None, replace: bool = Fal
         "training": settings,
         "command": training_command(settings) if settings else None,
     }
-    return write_network(
-        out,
-        arrays,
-        game,
-        players,
-        meta["network"],
-        meta["returns"],
-        extra={"trained_from": trained_from},
-    )
+    extra: dict[str, Any] = {"trained_from": trained_from}
+    search = search or str(meta.get("search") or "")
+    if search:
+        extra["search"] = search_config(meta, search).spec()  # checked
+    return write_network(out, arrays, game, players, meta["network"], meta["returns"], extra=extra)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -93,9 +99,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("source", help="a network folder or run folder of training.alphazero")
     p.add_argument("--dest", help="write here instead of the game package's networks/az-<N>p/")
     p.add_argument("--replace", action="store_true", help="replace an existing shipped network")
+    p.add_argument("--search", default="", help="az's default parameters for it, e.g. mix=0.5")
     a = p.parse_args(argv)
     try:
-        out = ship(a.source, a.dest, a.replace)
+        out = ship(a.source, a.dest, a.replace, a.search)
     except (CheckpointError, ValueError) as e:
         p.error(str(e))
     print(json.dumps({"shipped": str(out)}))

@@ -341,7 +341,12 @@ def _save(net, opt, game, cfg: AZConfig, folder: Path, it: int, seconds: float) 
         net.settings(),
         cfg.returns,
         torch_state={"net": net.state_dict(), "opt": opt.state_dict()},
-        extra={"iteration": it, "seconds": round(seconds, 1), "training": asdict(cfg)},
+        extra={
+            "iteration": it,
+            "seconds": round(seconds, 1),
+            "training": asdict(cfg),
+            "search": cfg.guided(cfg.eval_sims).spec(),
+        },
     )
 
 
@@ -352,7 +357,7 @@ def _evaluate(cfg: AZConfig, ck: Path) -> dict[str, Any]:
 
     out: dict[str, Any] = {}
     for sims in (cfg.eval_sims, 0):
-        me = f"az:{ck},sims={sims},root={cfg.root},m={cfg.m},mix={cfg.mix},c={cfg.c}"
+        me = f"az:{ck},sims={sims}"  # the rest from the sidecar's `search`
         for opp in cfg.ladder:
             r = evaluate(
                 cfg.game, cfg.players, [me, opp], cfg.eval_games, seed=cfg.seed, workers=cfg.workers
