@@ -19,6 +19,7 @@ from training.agents.registry import agent_fingerprint, make_agent
 from training.alphazero.net import for_game
 from training.alphazero.selfplay import Examples, SelfPlayer
 from training.alphazero.train import AZConfig, ReplayBuffer, losses, main, train
+from training.arena.store import GameStore
 
 GAMES = game_names()
 
@@ -189,6 +190,10 @@ def test_a_short_run_trains_saves_evaluates_and_resumes(tmp_path):
     ev = progress[1]["eval"]
     assert set(ev) == {"sims=4 vs random", "sims=0 vs random"}
     assert all(r["games"] == 2 and len(r["win_rate_ci95"]) == 2 for r in ev.values())
+    assert all(-800 <= r["elo"] <= 800 and len(r["elo_ci95"]) == 2 for r in ev.values())
+    assert (tmp_path / "run" / "curve.png").stat().st_size > 0
+    with GameStore(tmp_path / "run" / "ladder.sqlite", game.NAME, create=False) as store:
+        assert len(list(store.games())) == 4  # 2 games with the search, 2 without
     arrays, meta = load_network(tmp_path / "run", game, 2)
     assert meta["iteration"] == 2 and meta["rules_data_hash"] == game.RULES_DATA_HASH
     cfg.iterations = 3
@@ -341,3 +346,12 @@ def test_a_run_can_start_from_plain_mcts(tmp_path):
     assert rows[0]["warm"] == "mcts:iters=10" and rows[0]["examples"] > 0
     assert rows[1]["buffer"] == rows[0]["examples"] + rows[1]["examples"]
     load_network(tmp_path / "run" / "checkpoints" / "iter_00000", game, 2)
+
+
+def test_the_ladder_rating_is_the_elo_of_the_score_share():
+    from training.alphazero.ladder import ELO_CAP, elo
+
+    assert elo(0.5) == 0.0
+    assert abs(elo(1 / (1 + 10 ** (-200 / 400))) - 200.0) < 1e-9
+    assert abs(elo(1 / (1 + 10 ** (300 / 400))) + 300.0) < 1e-9
+    assert elo(1.0) == ELO_CAP and elo(0.0) == -ELO_CAP

@@ -14,8 +14,10 @@ cross-entropy of the masked policy against the search's improved policy (the roo
 or with `--root gumbel` the Gumbel root's completed-Q policy), plus the squared error of
 the seat values against the final returns. Every iteration writes `checkpoints/iter_K/` (the
 network, its torch and optimiser state, the sidecar with RULES_DATA_HASH); every `--eval-every`
-iterations the network plays the ladder (`--ladder`, seats rotated, 95% Wilson intervals, with the
-search and alone) and `progress.json` gets a row. The run stops after `--hours` of wall-clock
+iterations the network plays the ladder (`--ladder`, with the search and alone: tournaments stored
+in the run's `ladder.sqlite`, win shares with 95% Wilson intervals and Elo against each ladder
+agent, training.alphazero.ladder) and `curve.png` shows them against hours and games played;
+`progress.json` gets a row per iteration. The run stops after `--hours` of wall-clock
 time or `--iterations`, whichever comes first, and writes `final/`. `--resume` goes on from the
 newest checkpoint of `--out` (the replay buffer starts empty again).
 
@@ -77,7 +79,7 @@ class AZConfig:
     eval_every: int = 5
     eval_games: int = 40
     eval_sims: int = 100
-    ladder: tuple[str, ...] = ("heuristic",)
+    ladder: tuple[str, ...] = ("heuristic", "mcts:iters=100", "mcts")
     warm_games: int = 0  # games of plain mcts to start the network from (iteration 0)
     warm_mcts: str = ""  # that mcts's parameters over the game's defaults
     warm_steps: int = 2000  # minibatches on them before the first iteration
@@ -276,9 +278,11 @@ def train(cfg: AZConfig, resume: bool = False, out=None) -> dict[str, Any]:
             }
             ck = _save(net, opt, game, cfg, root / "checkpoints" / "iter_00000", 0, spent)
             if cfg.eval_every:
-                row["eval"] = _evaluate(cfg, ck)
+                row["eval"] = _evaluate(cfg, ck, root)
             history.append(row)
             (root / "progress.json").write_text(json.dumps(history, indent=1))
+            if "eval" in row:
+                _curve(history, root, cfg, game)
             say(json.dumps(row))
         while time.monotonic() < deadline and (cfg.iterations == 0 or it < cfg.iterations):
             it += 1
@@ -313,9 +317,11 @@ def train(cfg: AZConfig, resume: bool = False, out=None) -> dict[str, Any]:
             }
             ck = _save(net, opt, game, cfg, root / "checkpoints" / f"iter_{it:05d}", it, spent)
             if cfg.eval_every and it % cfg.eval_every == 0:
-                row["eval"] = _evaluate(cfg, ck)
+                row["eval"] = _evaluate(cfg, ck, root)
             history.append(row)
             (root / "progress.json").write_text(json.dumps(history, indent=1))
+            if "eval" in row:
+                _curve(history, root, cfg, game)
             say(json.dumps(row))
     finally:
         pool.terminate()
@@ -350,23 +356,25 @@ def _save(net, opt, game, cfg: AZConfig, folder: Path, it: int, seconds: float) 
     )
 
 
-def _evaluate(cfg: AZConfig, ck: Path) -> dict[str, Any]:
-    """Win rates (95% Wilson intervals) of the network with the search and alone against each
-    opponent of the ladder."""
-    from training.arena.evaluate import evaluate
+def _evaluate(cfg: AZConfig, ck: Path, root: Path) -> dict[str, Any]:
+    """The checkpoint with `--eval-sims` simulations and alone against the ladder, stored in the
+    run's ladder.sqlite (training.alphazero.ladder)."""
+    from training.alphazero.ladder import LADDER_DB, evaluate_ladder
 
-    out: dict[str, Any] = {}
-    for sims in (cfg.eval_sims, 0):
-        me = f"az:{ck},sims={sims}"  # the rest from the sidecar's `search`
-        for opp in cfg.ladder:
-            r = evaluate(
-                cfg.game, cfg.players, [me, opp], cfg.eval_games, seed=cfg.seed, workers=cfg.workers
-            )
-            a = r["agents"][0]
-            out[f"sims={sims} vs {opp}"] = {
-                k: a[k] for k in ("win_rate", "win_rate_ci95", "games") if k in a
-            }
-    return out
+    return evaluate_ladder(
+        cfg.game, cfg.players, ck, (cfg.eval_sims, 0), cfg.ladder, cfg.eval_games,
+        root / LADDER_DB, seed=cfg.seed, workers=cfg.workers,
+    )  # fmt: skip
+
+
+def _curve(history: list[dict[str, Any]], root: Path, cfg: AZConfig, game) -> None:
+    from training.alphazero.ladder import plot_curve
+
+    plot_curve(
+        history,
+        root / "curve.png",
+        f"{cfg.game}, {cfg.players} players, expert iteration; rules {game.RULES_DATA_HASH}",
+    )
 
 
 def build_parser():
