@@ -165,6 +165,9 @@ def test_a_changed_or_foreign_network_is_refused(tmp_path):
         (["--games", "0"], "--games"),
         (["--eval-games", "3"], "multiple"),
         (["--mix", "2"], "mix"),
+        (["--device", "tpu"], "--device"),
+        (["--root", "uct"], "root"),
+        (["--warm-mcts", "iters=-3"], "iters"),
     ],
 )
 def test_bad_arguments_are_refused_in_one_line(tmp_path, capsys, args, needle):

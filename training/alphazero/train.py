@@ -49,6 +49,17 @@ from training.agents.az_agent import TORCH_STATE, checkpoint_dir, load_network, 
 from training.alphazero.selfplay import FIELDS, Examples, SelfPlayer
 
 MAX_HOURS = 48.0
+DEVICES = ("auto", "cpu", "cuda")
+
+
+def train_device(name: str, torch) -> str:
+    """The torch device the network trains on: `auto` is cuda when torch sees one, else cpu;
+    `cuda` without one is refused."""
+    if name == "cuda" and not torch.cuda.is_available():
+        raise ValueError("--device cuda, but torch sees no CUDA device (use auto or cpu)")
+    if name == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    return name
 
 
 @dataclass
@@ -76,6 +87,7 @@ class AZConfig:
     lr: float = 1e-3
     weight_decay: float = 1e-4
     workers: int = 2
+    device: str = "auto"  # where the network trains: auto (cuda when torch sees one), cpu, cuda
     eval_every: int = 5
     eval_games: int = 40
     eval_sims: int = 100
@@ -108,6 +120,11 @@ class AZConfig:
         )
         need(self.explore >= 0 and self.noise >= 0, "--explore and --noise must be >= 0")
         need(math.isfinite(self.lr) and self.lr > 0, "--lr must be > 0")
+        need(self.device in DEVICES, f"--device must be one of {', '.join(DEVICES)}")
+        if self.device == "cuda":
+            import torch
+
+            train_device(self.device, torch)
         self.guided()  # GuidedConfig's checks
         need(all(h > 0 for h in self.hidden) and self.hidden, "--hidden needs positive widths")
 
@@ -180,7 +197,8 @@ class ReplayBuffer:
 def losses(net, batch, torch) -> tuple[Any, Any]:
     """(policy loss, value loss) of a minibatch: the cross-entropy of the masked softmax against
     the visit shares, the mean squared error of the values of the seats in play."""
-    obs, mask, pi, z, zmask = (torch.from_numpy(x) for x in batch)
+    device = next(net.parameters()).device
+    obs, mask, pi, z, zmask = (torch.from_numpy(x).to(device) for x in batch)
     logits, values = net(obs)
     logits = logits.masked_fill(~mask, -1e9)
     policy = -(pi * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
@@ -207,7 +225,7 @@ def train(cfg: AZConfig, resume: bool = False, out=None) -> dict[str, Any]:
     if resume:
         folder = checkpoint_dir(root)
         _arrays, meta = load_network(folder, game, cfg.players)
-        state = torch.load(folder / TORCH_STATE, weights_only=True)
+        state = torch.load(folder / TORCH_STATE, weights_only=True, map_location="cpu")
         net = PolicyValueNet(**meta["network"])
         net.load_state_dict(state["net"])
         opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
@@ -219,6 +237,12 @@ def train(cfg: AZConfig, resume: bool = False, out=None) -> dict[str, Any]:
             else []
         )
         say(f"resuming after iteration {it0} ({spent0 / 60:.1f} min)")
+    device = train_device(cfg.device, torch)
+    if device != "cpu":  # the optimiser's state follows its parameters
+        net.to(device)
+        opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
+        if resume:
+            opt.load_state_dict(state["opt"])
     (root / "config.json").write_text(json.dumps(asdict(cfg), indent=2))
     buf = ReplayBuffer(cfg.buffer, game, net.seats)
     rng = np.random.default_rng([cfg.seed, it0])
@@ -408,6 +432,7 @@ def build_parser():
     p.add_argument("--steps", type=int, default=d.steps, help="minibatches per iteration")
     p.add_argument("--lr", type=float, default=d.lr)
     p.add_argument("--workers", type=int, default=d.workers)
+    p.add_argument("--device", default=d.device, help="where the network trains: auto, cpu, cuda")
     p.add_argument("--eval-every", type=int, default=d.eval_every)
     p.add_argument("--eval-games", type=int, default=d.eval_games)
     p.add_argument("--eval-sims", type=int, default=d.eval_sims)
@@ -448,6 +473,7 @@ def main(argv: list[str] | None = None) -> int:
             steps=a.steps,
             lr=a.lr,
             workers=a.workers,
+            device=a.device,
             eval_every=a.eval_every,
             eval_games=a.eval_games,
             eval_sims=a.eval_sims,
