@@ -45,6 +45,7 @@ from core.search_tree import (
     MAX_SEATS,
     N_PARAMS,
     P_C,
+    P_CSCALE,
     P_MIX,
     P_RETURNS,
     P_SCALE,
@@ -69,6 +70,8 @@ class GuidedConfig:
     root spends them, `puct` (AlphaZero's rule, the most visited action is played) or `gumbel`
     (sequential halving over the m most likely actions, Danihelka et al. 2022: improves on the
     network with few simulations); m: the actions a Gumbel root considers, 1..MAX_CONSIDERED;
+    cscale: how much a Gumbel root trusts its Q-values over the network's logits (the paper's
+    c_scale; 0.1, mctx's default, suits noisy values);
     c: the PUCT exploration constant (below the root for `gumbel`); mix: the share of the game's
     position evaluation in a new node's value, in [0, 1] (0: the network's value alone); returns:
     what the values mean and a terminal state scores, `rank`, `win_loss` or `margin` (as the
@@ -79,6 +82,7 @@ class GuidedConfig:
     sims: int = 100
     root: str = "puct"
     m: int = 16
+    cscale: float = 0.1
     c: float = 1.5
     mix: float = 0.0
     returns: str = "rank"
@@ -103,6 +107,8 @@ class GuidedConfig:
             1 <= self.m <= MAX_CONSIDERED
         ):
             bad("m", f"an integer in 1..{MAX_CONSIDERED}")
+        if not (number(self.cscale) and self.cscale > 0):
+            bad("cscale", "a finite number > 0")
         if not (number(self.c) and self.c >= 0):
             bad("c", "a finite number >= 0")
         if not (number(self.mix) and 0.0 <= self.mix <= 1.0):
@@ -191,6 +197,7 @@ class GuidedAgent:
         self._P = np.zeros(N_PARAMS, dtype=np.float64)
         self._P[P_C] = cfg.c
         self._P[P_MIX] = cfg.mix
+        self._P[P_CSCALE] = cfg.cscale
         self._P[P_RETURNS] = RETURN_CODES[cfg.returns]
         self._P[P_SCALE] = float(g.spec.margin_scale)
         self._P[P_SPREAD] = cfg.spread

@@ -27,13 +27,13 @@ TREE_COLS = 5
 MAX_SEATS = 4  # columns of `vals`: the most players of any game
 
 # the search parameters, one float64 array handed to the compiled loops
-P_C, P_CUTOFF, P_ROLLOUT, P_EPS, P_RETURNS, P_SCALE, P_QUIET, P_SPREAD, P_MIX = range(9)
-N_PARAMS = 9  # P_MIX: the guided search's share of the position evaluation in a leaf's value
+P_C, P_CUTOFF, P_ROLLOUT, P_EPS, P_RETURNS, P_SCALE, P_QUIET, P_SPREAD, P_MIX, P_CSCALE = range(10)
+N_PARAMS = 10  # P_MIX: the guided search's share of the position evaluation in a leaf's value;
+# P_CSCALE: the Gumbel root's c_scale
 QUIET_SLACK = 200  # most decisions a cut-off rollout goes on looking for a quiet state (k_quiet)
-# the Gumbel root's transform of completed Q-values: sigma(q) = (C_VISIT + max visits) C_SCALE q
-# (Danihelka et al. 2022, "Policy improvement by planning with Gumbel", their defaults)
+# the Gumbel root's transform of completed Q-values: sigma(q) = (C_VISIT + max visits) c_scale q
+# (Danihelka et al. 2022, "Policy improvement by planning with Gumbel"; c_scale is P[P_CSCALE])
 GUMBEL_C_VISIT = 50.0
-GUMBEL_C_SCALE = 1.0
 ROLLOUT_CODES = {"random": 0, "greedy": 1, "bot": 2}
 RETURN_CODES = {"win_loss": 0, "rank": 1, "margin": 2}  # as core.batch.KIND_CODES
 
@@ -230,10 +230,10 @@ def completed_q(tree, vals, plog, root_mask, me, v_root, child_of, q):
 
 
 @jit
-def improved_policy(plog, root_mask, q, most, pi):
+def improved_policy(plog, root_mask, q, most, c_scale, pi):
     """pi (NUM_ACTIONS): the Gumbel root's improved policy, softmax over the legal actions of
     the root's logits plus sigma(completed Q) (completed_q's q and most)."""
-    sig = (GUMBEL_C_VISIT + most) * GUMBEL_C_SCALE
+    sig = (GUMBEL_C_VISIT + most) * c_scale
     top = -1e300
     for a in range(pi.shape[0]):
         if root_mask[a]:

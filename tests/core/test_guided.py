@@ -49,6 +49,7 @@ def positions(game, n: int, count: int, seed: int) -> list[np.ndarray]:
         ("spread=-1", "spread"),
         ("root=uct", "root"),
         ("m=0", "m="),
+        ("cscale=0", "cscale"),
         ("m=2.5", "not a valid"),
         ("depth=3", "key among"),
         ("sims=ten", "not a valid"),
@@ -183,7 +184,8 @@ def test_completed_q_and_the_improved_policy_follow_the_paper():
     """A root with 4 legal actions (one illegal), two visited: completed Q is the visited
     children's mean values and, for the unvisited, v_mix = (v_root + N x sum(p q) / sum(p)) /
     (1 + N) over the visited; rescaled by min and max; the improved policy is softmax(logits +
-    (50 + max visits) x q) (Danihelka et al. 2022, eq. 11 and appendix D)."""
+    (50 + max visits) x c_scale x q), here c_scale = 1 (Danihelka et al. 2022, eq. 11 and
+    appendix D)."""
     from core.search_tree import (
         F_ACTION,
         F_FIRST,
@@ -220,7 +222,7 @@ def test_completed_q_and_the_improved_policy_follow_the_paper():
     np.testing.assert_allclose(q[:4], want, rtol=1e-12)
     assert q[4] == 0.0
     pi = np.zeros(5)
-    improved_policy(plog, mask, q, most, pi)
+    improved_policy(plog, mask, q, most, 1.0, pi)
     e = np.exp(lg + 53 * want - (lg + 53 * want).max())
     np.testing.assert_allclose(pi[:4], e / e.sum(), rtol=1e-9)
     assert pi[4] == 0.0

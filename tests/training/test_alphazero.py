@@ -312,8 +312,9 @@ def test_expert_examples_are_the_mcts_game_that_was_played(name):
 
 
 def test_a_tiny_self_play_and_training_run_lowers_its_loss():
-    """Examples of two Gumbel self-play games; 150 AdamW minibatches on them: the policy and
-    value losses over all of them fall below 80% of the fresh network's."""
+    """Examples of two Gumbel self-play games; 300 AdamW minibatches on them: over all of them,
+    the policy loss's excess over the targets' own entropy (the KL divergence from the target)
+    and the value loss fall below half the fresh network's."""
     game = get_game(GAMES[0])
     net = small_net(game, seed=3)
     player = SelfPlayer(game.NAME, 2, net.arrays(), GuidedConfig(sims=8, root="gumbel"), seed=2)
@@ -323,16 +324,19 @@ def test_a_tiny_self_play_and_training_run_lowers_its_loss():
     every = tuple(getattr(buf, f)[: buf.size] for f in ("obs", "mask", "pi", "z", "zmask"))
     with torch.no_grad():
         before = [x.item() for x in losses(net, every, torch)]
-    opt = torch.optim.AdamW(net.parameters(), lr=1e-3)
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3)
     rng = np.random.default_rng(0)
-    for _ in range(150):
+    for _ in range(300):
         p_loss, v_loss = losses(net, buf.sample(rng, 64), torch)
         opt.zero_grad()
         (p_loss + v_loss).backward()
         opt.step()
     with torch.no_grad():
         after = [x.item() for x in losses(net, every, torch)]
-    assert after[0] < 0.8 * before[0] and after[1] < 0.8 * before[1], (before, after)
+    pi = every[2].astype(np.float64)
+    entropy = float(-(pi * np.log(np.where(pi > 0, pi, 1.0))).sum(axis=1).mean())
+    kl_before, kl_after = before[0] - entropy, after[0] - entropy
+    assert kl_after < 0.5 * kl_before and after[1] < 0.5 * before[1], (entropy, before, after)
 
 
 def test_a_run_can_start_from_plain_mcts(tmp_path):

@@ -75,6 +75,7 @@ class AZConfig:
     sims: int = 32  # simulations per self-play decision
     root: str = "puct"  # the self-play search's root: puct or gumbel (core.guided)
     m: int = 16  # actions a Gumbel root considers
+    cscale: float = 0.1  # how much a Gumbel root trusts its Q-values over the logits
     explore: int = 20  # recorded decisions per game drawn from the policy target
     noise: float = 1.0  # Gumbel noise of the self-play root (its scale)
     mix: float = 0.5  # position evaluation's share in a new node's value
@@ -133,6 +134,7 @@ class AZConfig:
             sims=self.sims if sims is None else sims,
             root=self.root,
             m=self.m,
+            cscale=self.cscale,
             c=self.c,
             mix=self.mix,
             returns=self.returns,
@@ -419,6 +421,7 @@ def build_parser():
     p.add_argument("--sims", type=int, default=d.sims, help="simulations per self-play decision")
     p.add_argument("--root", default=d.root, help="the self-play root: puct or gumbel")
     p.add_argument("--m", type=int, default=d.m, help="actions a Gumbel root considers")
+    p.add_argument("--cscale", type=float, default=d.cscale, help="a Gumbel root's c_scale")
     p.add_argument(
         "--explore", type=int, default=d.explore, help="decisions per game drawn from the target"
     )
@@ -462,6 +465,7 @@ def main(argv: list[str] | None = None) -> int:
             sims=a.sims,
             root=a.root,
             m=a.m,
+            cscale=a.cscale,
             explore=a.explore,
             noise=a.noise,
             mix=a.mix,

@@ -457,7 +457,8 @@ def pv_gumbel(
     1) noise (0: none, the deterministic search); the m best are considered. In each phase of
     sequential halving (ceil(log2 m) phases) every action still considered gets the same number
     of simulations that take it at the root (the last phase the rest of the budget); then they
-    are ranked by gum[a] + sigma(completed Q(a)) (core.search_tree.completed_q) and the better
+    are ranked by gum[a] + sigma(completed Q(a)) (core.search_tree.completed_q; sigma's c_scale
+    is P[P_CSCALE]) and the better
     half goes on. The selected action is the best of the last ranking. pi gets the improved
     policy (core.search_tree.improved_policy), the network's policy target. Scratch: cand
     (int64 NUM_ACTIONS), q (float64 NUM_ACTIONS); the rest as pv_search's."""
@@ -509,7 +510,7 @@ def pv_gumbel(
                         return -1
                     used += 1
         most = st.completed_q(tree, vals, plog, root_mask, me, v_root, child_of, q)
-        sig = (st.GUMBEL_C_VISIT + most) * st.GUMBEL_C_SCALE
+        sig = (st.GUMBEL_C_VISIT + most) * P[st.P_CSCALE]
         for i in range(1, k):  # rank the considered actions, best first (insertion sort)
             a = cand[i]
             x = gum[a] + sig * q[a]
@@ -520,7 +521,7 @@ def pv_gumbel(
             cand[j + 1] = a
         k = (k + 1) // 2
     most = st.completed_q(tree, vals, plog, root_mask, me, v_root, child_of, q)
-    st.improved_policy(plog, root_mask, q, most, pi)
+    st.improved_policy(plog, root_mask, q, most, P[st.P_CSCALE], pi)
     return cand[0]
 
 
