@@ -94,16 +94,16 @@ def search_rate(g: str, players: int, params: str):
 
 
 def guided_rate(g: str, players: int, params: str):
-    """Row function: network evaluations per second inside the guided search and the median wall
-    time of one decision (`params`: az parameters), over a cycle of positions, one agent (its
-    tree is cleared for every decision)."""
+    """Row function: engine steps and network evaluations per second inside the guided search
+    and the median wall time of one decision (`params`: az parameters), over a cycle of
+    positions, one agent (its tree is cleared for every decision)."""
 
     def run(seconds: float) -> dict:
         game = get_game(g)
         agent = GuidedAgent(game, guided_network(game), GuidedConfig.parse(params), seed=0)
         states = search_positions(g, players, 16)
         agent.act(states[0])  # compile or load from the cache outside the clock
-        calls = sims = 0
+        calls = sims = steps = 0
         times = []
         t0 = time.perf_counter()
         i = 0
@@ -113,11 +113,13 @@ def guided_rate(g: str, players: int, params: str):
             times.append(time.perf_counter() - c0)
             calls += agent.last["network_calls"]
             sims += agent.last["simulations"]
+            steps += agent.last["steps"]
             i += 1
         busy = float(np.sum(times))
         return {
-            "decisions_per_s": None,
+            "decisions_per_s": steps / busy,
             "games_per_s": None,
+            "decisions": int(steps),
             "seconds": round(busy, 3),
             "median_decision_ms": float(np.median(times) * 1000.0),
             "search_decisions": len(times),

@@ -84,9 +84,9 @@ def plot_curve(history: list[dict[str, Any]], path: str | Path, title: str) -> P
         (("seconds", "wall-clock hours", 3600.0), ("games", "games played", 1.0))
     ):
         for key in keys:
-            pts = [r for r in rows if key in r["eval"]]
-            x = [r[xkey] / scale for r in pts]
             for row, (y, ci) in enumerate((("win_rate", "win_rate_ci95"), ("elo", "elo_ci95"))):
+                pts = [r for r in rows if y in r["eval"].get(key, {})]
+                x = [r[xkey] / scale for r in pts]
                 ys = [r["eval"][key][y] for r in pts]
                 lo = [r["eval"][key][ci][0] for r in pts]
                 hi = [r["eval"][key][ci][1] for r in pts]
