@@ -116,8 +116,11 @@ def test_balance_cli_writes_the_report_and_a_variant_side_by_side(tmp_path, caps
     assert base_hash in text and var_hash in text  # the report names both
     for f in ("seats.png", "scores.png", "sources.png", "items.png", "shape.png", "variant.png"):
         assert (out / f).stat().st_size > 1000, f
-    for f in ("seats.csv", "sources.csv", "items.csv", "variant.csv", "stats.npz"):
+    for f in ("seats.csv", "sources.csv", "items.csv", "variant.csv", "variant_wins.csv"):
         assert (out / f).exists(), f
+    comp = res["variant"]["comparison"]
+    assert comp["pairs"] == 6 and comp["unpaired_base"] == comp["unpaired_variant"] == 0
+    assert "6 deal pairs" in text and "McNemar" in text
     assert (out / "variant" / "report.md").exists()
     assert res["analysis"]["games"] == 6
     with GameStore(db, "village") as st:
@@ -151,6 +154,21 @@ def test_balance_cli_refuses_a_bad_variant_file_and_stores_nothing(tmp_path, cap
     assert e.value.code == 2
     assert "NO_SUCH_KEY" in capsys.readouterr().err
     assert not db.exists() or GameStore(db, "village").count() == 0
+
+
+def test_balance_cli_refuses_a_variant_that_changes_nothing_and_stores_nothing(tmp_path, capsys):
+    """A file that sets a key to its default value has the current rules' hash: there is no
+    variant to compare, so the study is refused before any game is played."""
+    variant = tmp_path / "same.json"
+    variant.write_text(json.dumps({"game": "village", "values": {"STARTING_COINS": 1}}))
+    db = tmp_path / "b.sqlite"
+    args = ["--game", "village", "--players", "2", "--agents", "random", "--games", "2"]
+    args += ["--db", str(db), "--out", str(tmp_path / "r"), "--rules", str(variant)]
+    with pytest.raises(SystemExit) as e:
+        balance.main(args + ["--no-progress"])
+    assert e.value.code == 2
+    assert "changes nothing" in capsys.readouterr().err
+    assert not db.exists() and not (tmp_path / "r").exists()
 
 
 def test_balance_benchmark_runs_end_to_end(tmp_path):

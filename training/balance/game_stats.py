@@ -21,6 +21,7 @@ does not replay to its recorded scores raises StatsError naming it.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -64,6 +65,8 @@ class GameStats:
     margin: np.ndarray  # (G,) best score minus the best other score
     lead_changes: np.ndarray  # (G,) changes of the sole leader between rounds
     decided_at: np.ndarray  # (G,) share of rounds played when the final winner led for good
+    deal_seeds: np.ndarray  # (G,) the seed each game was dealt from
+    play_digests: np.ndarray  # (G,) a 64-bit digest of the action sequence (same play, same digest)
     labels: dict[int, str] = field(default_factory=dict)  # entrant id -> label
 
     def __len__(self) -> int:
@@ -104,6 +107,9 @@ class GameStats:
         with np.load(path, allow_pickle=False) as z:
             meta = json.loads(str(z["meta"]))
             arrays = {k: z[k] for k in z.files if k != "meta"}
+        g = arrays["game_ids"].shape[0]
+        for name in ("deal_seeds", "play_digests"):  # not in files of earlier versions
+            arrays.setdefault(name, np.full(g, -1 if name == "deal_seeds" else 0, np.int64))
         names = ("sources", "resources", "action_kinds", "items")
         return GameStats(
             game=meta["game"],
@@ -192,6 +198,15 @@ def lead_stats(rows: np.ndarray, winner: int) -> tuple[int, float]:
     return changes, k / rows.shape[0]
 
 
+def play_digest(actions: np.ndarray) -> int:
+    """A signed 64-bit digest of an action sequence: two games on the same deal were played alike
+    exactly when their digests agree (up to a 2**-64 chance)."""
+    a = np.ascontiguousarray(actions, dtype=np.int64)
+    return int.from_bytes(
+        hashlib.blake2b(a.tobytes(), digest_size=8).digest(), "little", signed=True
+    )
+
+
 def collect(game_name: str, records: list, labels: dict[int, str] | None = None) -> GameStats:
     """Statistics of `records` (all of one player count) by compiled replay."""
     game = get_game(game_name)
@@ -233,6 +248,8 @@ def collect(game_name: str, records: list, labels: dict[int, str] | None = None)
         win_shares=np.zeros((G, n), np.float64),
         seats=np.zeros((G, n), np.int64),
         game_ids=np.zeros(G, np.int64),
+        deal_seeds=np.zeros(G, np.int64),
+        play_digests=np.zeros(G, np.int64),
     )
     T = game.GAME.tables
     mask = np.zeros(game.NUM_ACTIONS, dtype=np.bool_)
@@ -283,6 +300,8 @@ def collect(game_name: str, records: list, labels: dict[int, str] | None = None)
         out["win_shares"][g] = ws
         out["seats"][g] = rec.seats
         out["game_ids"][g] = -1 if rec.id is None else rec.id
+        out["deal_seeds"][g] = int(rec.seed)
+        out["play_digests"][g] = play_digest(acts)
         srt = np.sort(sc)
         out["margin"][g] = srt[-1] - srt[-2]
         winner = int(np.argmax(ws)) if (ws == 1.0).sum() == 1 else -1

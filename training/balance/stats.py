@@ -73,12 +73,13 @@ def diff_ci(a: np.ndarray, b: np.ndarray) -> dict:
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     a, b = a[~np.isnan(a)], b[~np.isnan(b)]  # undefined values (a shared win's "decided at")
-    out = {"diff": None, "lo": None, "hi": None, "p": None, "n_a": int(a.size), "n_b": int(b.size)}
+    out = {"diff": None, "lo": None, "hi": None, "p": None, "se": None}
+    out.update(n_a=int(a.size), n_b=int(b.size))
     if a.size < 2 or b.size < 2:
         return out
     d = float(a.mean() - b.mean())
     se = math.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size)
-    out["diff"] = d
+    out["diff"], out["se"] = d, se
     if se == 0.0:
         out["p"] = 1.0 if d == 0.0 else 0.0
         out["lo"] = out["hi"] = d
@@ -97,6 +98,26 @@ def bh(p: list[float | None]) -> list[float | None]:
         for i, v in zip(idx, adj, strict=True):
             out[i] = float(v)
     return out
+
+
+def fcr_intervals(rows: list[dict], key: str, q: float = 0.05) -> list[dict]:
+    """Adds to each row the false-coverage-rate adjusted interval (`adj_lo`, `adj_hi`) that goes
+    with its Benjamini-Hochberg adjusted p (`p_bh`): after BH at level q selects R of the m tested
+    rows, every interval is built at level 1 - max(R, 1) q / m (Y. Benjamini and D. Yekutieli,
+    JASA 2005), so an adjusted interval excludes 0 exactly when its row's p_bh <= q. A row's
+    estimate is rows[key], its standard error "se" and its degrees of freedom "df" (None: a normal
+    interval); an untested row (p None) gets None."""
+    tested = [r for r in rows if r.get("p") is not None and r.get("se") is not None]
+    selected = sum(1 for r in tested if r.get("p_bh") is not None and r["p_bh"] <= q)
+    alpha = max(selected, 1) * q / max(len(tested), 1)
+    for r in rows:
+        r["adj_lo"] = r["adj_hi"] = None
+    for r in tested:
+        est, se = r[key], r["se"]
+        df = r.get("df")
+        crit = sps.norm.isf(alpha / 2) if df is None else sps.t.isf(alpha / 2, df)
+        r["adj_lo"], r["adj_hi"] = est - crit * se, est + crit * se
+    return rows
 
 
 def seat_advantage(win_shares: np.ndarray, scores: np.ndarray | None = None) -> dict:
@@ -174,7 +195,7 @@ def item_lifts(st: GameStats, min_n: int = 10) -> list[dict]:
     adj = bh([r["p"] for r in rows])
     for r, v in zip(rows, adj, strict=True):
         r["p_bh"] = v
-    return rows
+    return fcr_intervals(rows, "lift")
 
 
 def _lift_row(name, what, a, b, min_n, games_in_play) -> dict:
@@ -189,6 +210,7 @@ def _lift_row(name, what, a, b, min_n, games_in_play) -> dict:
         "lo": d.get("lo"),
         "hi": d.get("hi"),
         "p": d.get("p") if min(a.size, b.size) >= min_n else None,
+        "se": d.get("se"),
         "n_with": int(a.size),
         "n_without": int(b.size),
     }
@@ -246,36 +268,3 @@ def resource_flows(st: GameStats) -> list[dict]:
             }
         )
     return rows
-
-
-def variant_differences(base: GameStats, var: GameStats) -> list[dict]:
-    """Variant minus base for the headline figures (seat win shares, mean scores, margin, rounds,
-    lead changes, decisiveness, points by source per player), each with its 95% interval and
-    Benjamini-Hochberg adjusted p across the list."""
-    rows = []
-
-    def add(name, a, b):
-        d = diff_ci(a, b)
-        rows.append({"figure": name, "base": _m(b), "variant": _m(a), **d})
-
-    for p in range(base.players):
-        add(f"win share, seat {p}", var.win_shares[:, p], base.win_shares[:, p])
-    for p in range(base.players):
-        add(f"score, seat {p}", var.scores[:, p], base.scores[:, p])
-    add("winner's margin", var.margin, base.margin)
-    add("rounds", var.rounds, base.rounds)
-    add("lead changes", var.lead_changes, base.lead_changes)
-    add("decided at (share of rounds)", var.decided_at, base.decided_at)
-    if var.sources == base.sources:
-        for k, name in enumerate(base.sources):
-            add(f"points from {name}", var.points[:, :, k].ravel(), base.points[:, :, k].ravel())
-    adj = bh([r["p"] for r in rows])
-    for r, v in zip(rows, adj, strict=True):
-        r["p_bh"] = v
-    return rows
-
-
-def _m(x) -> float | None:
-    x = np.asarray(x, dtype=np.float64)
-    x = x[~np.isnan(x)]
-    return float(x.mean()) if x.size else None

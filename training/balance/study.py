@@ -16,8 +16,9 @@ self-play, several a round robin, every deal once per seat rotation), re-simulat
   Benjamini-Hochberg adjusted p-values over all those comparisons;
 - game length, winner's margins, lead changes, decisiveness; actions by kind; resources;
 - skill sensitivity (several agents): the pairwise win-rate matrix (Wilson, Holm);
-- `--rules FILE`: the same study under a rules-data override file (docs/rules_data.md), side by
-  side with the current rules, every difference with its interval (BH-adjusted).
+- `--rules FILE`: the same study under a rules-data override file (docs/rules_data.md), compared
+  with the current rules deal by deal (training.balance.paired: paired intervals, McNemar's test
+  of win flips, the share of deals whose play changed); a file that changes nothing is refused.
 
 Every figure names the RULES_DATA_HASH it rests on; many rule numbers are PROVISIONAL.
 docs/balance.md has worked studies. --workers W plays in W processes; --backend ray [--address
@@ -41,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from core.registry import GameNotAvailableError, game_names, get_game
-from core.rules_file import load_rules_file
+from core.rules_file import load_rules_file, rules_file_data
 from training.agents.checkpoint import CheckpointError
 from training.arena import ray_backend
 from training.arena.cli import OneLineParser
@@ -49,6 +50,7 @@ from training.arena.evaluate import clocked_agents, machine_notice
 from training.arena.ray_backend import WorkerLostError, check_backend
 from training.arena.store import StoreError
 from training.arena.tournament import add_backend_arguments, json_default, run_tournament
+from training.balance import paired
 from training.balance import stats as bs
 from training.balance.game_stats import GameStats, StatsError, collect
 
@@ -200,7 +202,10 @@ def plot_seats(a: dict, path: Path, title: str) -> Path:
     ax.axhline(1 / len(seats), color="grey", ls="--", lw=1, label="equal share")
     ax.set_xticks(x, [f"seat {s['seat']}" for s in seats])
     ax.set_ylabel("win share (95% Wilson)")
-    ax.set_title(f"{title}: p(equal) = {_p(a['seats']['p'])}", fontsize=9)
+    ax.set_title(
+        f"{title}: p(equal) = {_p(a['seats']['p'])}\n{stamp(a['games'], a['rules_data_hash'])}",
+        fontsize=9,
+    )
     ax.legend(fontsize=8)
     fig.savefig(path, dpi=110)
     return path
@@ -215,7 +220,7 @@ def plot_scores(st: GameStats, path: Path, title: str) -> Path:
         ax.hist(st.scores[:, p], bins=bins, histtype="step", label=f"seat {p}")
     ax.set_xlabel("final score")
     ax.set_ylabel("games")
-    ax.set_title(f"{title}: final scores ({len(st)} games)", fontsize=9)
+    ax.set_title(f"{title}: final scores\n{stamp(len(st), st.rules_data_hash)}", fontsize=9)
     ax.legend(fontsize=8)
     fig.savefig(path, dpi=110)
     return path
@@ -248,38 +253,53 @@ def plot_sources(a: dict, path: Path, title: str) -> Path:
     ax.invert_yaxis()
     ax.axvline(0, color="black", lw=0.5)
     ax.set_xlabel("mean points per player (95%)")
-    ax.set_title(f"{title}: points by source, winners vs the rest", fontsize=9)
+    ax.set_title(
+        f"{title}: points by source, winners vs the rest\n"
+        f"{stamp(a['games'], a['rules_data_hash'])}",
+        fontsize=9,
+    )
     ax.legend(fontsize=8)
     fig.savefig(path, dpi=110)
     return path
 
 
-def _plot_differences(rows, key, label, path: Path, xlabel: str, title: str) -> Path:
-    """Horizontal bars of rows[key] with their 95% intervals (lo, hi), labelled by rows[label];
-    red where the BH-adjusted p (p_bh) is below 0.05."""
-    fig = _figure(6.5, 0.8 + 0.28 * max(len(rows), 1))
-    ax = fig.add_subplot()
+def stamp(n: int, rules_hash: str, what: str = "games") -> str:
+    """The line every figure carries: its sample size and the rules data it rests on."""
+    return f"N = {n} {what}; rules data {rules_hash}"
+
+
+def _difference_axis(ax, rows, key, label, xlabel: str) -> None:
+    """Horizontal bars of rows[key] with their false-coverage-rate adjusted 95% intervals
+    (adj_lo, adj_hi: the intervals that go with the Benjamini-Hochberg adjusted p), labelled by
+    rows[label]; red where that interval excludes 0."""
     y = np.arange(len(rows))
-    m = np.array([r[key] for r in rows])
-    err = [m - np.array([r["lo"] for r in rows]), np.array([r["hi"] for r in rows]) - m]
-    colours = ["#c44e52" if (r["p_bh"] or 1) < 0.05 else "#8c8c8c" for r in rows]
-    ax.barh(y, m, xerr=err, color=colours, capsize=2)
+    m = np.array([r[key] for r in rows], dtype=np.float64)
+    lo = np.array([m[i] if r["adj_lo"] is None else r["adj_lo"] for i, r in enumerate(rows)])
+    hi = np.array([m[i] if r["adj_hi"] is None else r["adj_hi"] for i, r in enumerate(rows)])
+    colours = np.where((lo > 0) | (hi < 0), "#c44e52", "#8c8c8c").tolist()
+    ax.barh(y, m, xerr=[m - lo, hi - m], color=colours, capsize=2)
     ax.set_yticks(y, [r[label] for r in rows], fontsize=7)
     ax.invert_yaxis()
     ax.axvline(0, color="black", lw=0.5)
-    ax.set_xlabel(f"{xlabel} (95%); red: BH-adjusted p < 0.05")
-    ax.set_title(title, fontsize=9)
-    fig.savefig(path, dpi=110)
-    return path
+    ax.set_xlabel(xlabel, fontsize=8)
 
 
 def plot_items(a: dict, path: Path, title: str, top: int = 15) -> Path:
     rows = [r for r in a["items"] if r["comparison"] == "taken" and r["lift"] is not None]
     rows.sort(key=lambda r: (r["p_bh"] if r["p_bh"] is not None else 2.0, -abs(r["lift"])))
-    return _plot_differences(
-        rows[:top], "lift", "item", path, "win-share lift of the takers",
-        f"{title}: items taken, most significant first",
+    rows = rows[:top]
+    fig = _figure(6.5, 1.1 + 0.28 * max(len(rows), 1))
+    ax = fig.add_subplot()
+    _difference_axis(
+        ax, rows, "lift", "item",
+        "win-share lift of the takers; BH-adjusted (FCR) 95%; red: excludes 0",
     )  # fmt: skip
+    ax.set_title(
+        f"{title}: items taken, most significant first\n{stamp(a['games'], a['rules_data_hash'])}",
+        fontsize=9,
+    )
+    fig.savefig(path, dpi=110)
+    return path
 
 
 def plot_shape(st: GameStats, path: Path, title: str) -> Path:
@@ -294,14 +314,96 @@ def plot_shape(st: GameStats, path: Path, title: str) -> Path:
         ax = fig.add_subplot(1, 3, i + 1)
         ax.hist(x, bins=20, color="#4c72b0")
         ax.set_xlabel(name, fontsize=8)
-    fig.suptitle(f"{title}: how games are decided ({len(st)} games)", fontsize=9)
+    fig.suptitle(
+        f"{title}: how games are decided\n{stamp(len(st), st.rules_data_hash)}", fontsize=9
+    )
     fig.savefig(path, dpi=110)
     return path
 
 
-def plot_variant(rows: list[dict], path: Path, title: str) -> Path:
-    rows = [r for r in rows if r["diff"] is not None]
-    return _plot_differences(rows, "diff", "figure", path, "variant minus current rules", title)
+def plot_variant(comparison: dict, base_hash: str, var_hash: str, path: Path, title: str) -> Path:
+    """One panel per unit (win share, points, rounds, ...): each figure's paired difference,
+    variant minus current rules, with its BH-adjusted (FCR) 95% interval; red: excludes 0."""
+    rows = [r for r in comparison["rows"] if r["diff"] is not None]
+    units = list(dict.fromkeys(r["unit"] for r in rows))
+    heights = [0.5 + 0.28 * sum(1 for r in rows if r["unit"] == u) for u in units]
+    fig = _figure(6.5, 0.9 + sum(heights) + 0.45 * len(units))
+    axes = fig.subplots(len(units), 1, gridspec_kw={"height_ratios": heights}, squeeze=False)
+    for ax, unit in zip(axes[:, 0], units, strict=True):
+        sel = [r for r in rows if r["unit"] == unit]
+        _difference_axis(ax, sel, "diff", "figure", f"difference in {unit}")
+    fig.suptitle(
+        f"{title}: variant minus current rules, paired by deal; BH-adjusted (FCR) 95%; red: "
+        f"excludes 0\n{stamp(comparison['pairs'], f'{base_hash} -> {var_hash}', 'deal pairs')}",
+        fontsize=8,
+    )
+    fig.savefig(path, dpi=110)
+    return path
+
+
+def variant_section(st: GameStats, vst: GameStats, comp: dict, rules_file) -> list[str]:
+    """The report's "Rules variant" section: the paired comparison (training.balance.paired)."""
+    ch = comp["changed"]
+    lines = [
+        "",
+        "## Rules variant",
+        "",
+        f"Variant `{rules_file}` (rules data `{vst.rules_data_hash}`) against the current rules "
+        f"(`{st.rules_data_hash}`): {comp['pairs']} deal pairs, each the same deal seed and "
+        "agents in the same seats under both rules data (games without a twin left out: "
+        f"{comp['unpaired_base']} current, {comp['unpaired_variant']} variant). The play "
+        f"changed in {ch['pairs']} of them ({_f(ch['share'])} {_ci(ch['lo'], ch['hi'])}, Wilson "
+        "95%); in the others both rules data gave the same game, a difference of exactly 0.",
+        "",
+        "Differences are variant minus current, per deal pair: the mean difference with its "
+        "Student-t 95% interval and paired bootstrap 95% interval; p_bh: the paired t-test, "
+        "Benjamini-Hochberg adjusted over this table; the plot draws the matching "
+        "false-coverage-rate adjusted intervals. The unpaired (Welch) interval of the same games, "
+        "which ignores the pairing, is shown for reference.",
+        "",
+        "![variant](variant.png)",
+        "",
+    ]
+    lines += _table(
+        [
+            "figure",
+            "current",
+            "variant",
+            "difference",
+            "95%",
+            "bootstrap 95%",
+            "p_bh",
+            "unpaired 95%",
+        ],
+        [
+            [
+                r["figure"],
+                _f(r["base"]),
+                _f(r["variant"]),
+                _f(r["diff"]),
+                _ci(r["lo"], r["hi"]),
+                _ci(r["boot_lo"], r["boot_hi"]),
+                _p(r["p_bh"]),
+                _ci(r["welch_lo"], r["welch_hi"]),
+            ]
+            for r in comp["rows"]
+        ],
+    )
+    lines += [
+        "",
+        "Win flips per seat (McNemar's exact test; a shared win is not a win here): deal pairs "
+        "the seat won only under the current rules, only under the variant, and p "
+        "(BH-adjusted over the seats).",
+        "",
+    ]
+    lines += _table(
+        ["seat", "won only under current", "won only under the variant", "p", "p_bh"],
+        [
+            [str(f["seat"]), str(f["base_only"]), str(f["variant_only"]), _p(f["p"]), _p(f["p_bh"])]
+            for f in comp["mcnemar"]
+        ],
+    )
+    return lines
 
 
 def write_report(
@@ -512,53 +614,21 @@ def write_report(
         )
         paths.append(out / "skill.csv")
     if variant is not None:
-        vst, va, diffs, vt = variant
-        rules_file = (vt or {}).get("rules_file")
-        lines += [
-            "",
-            "## Rules variant",
-            "",
-            f"Variant `{rules_file}` (rules data `{vst.rules_data_hash}`, {len(vst)} games) "
-            f"against the current rules (`{st.rules_data_hash}`, {len(st)} games); the same "
-            "deals and agents; differences are variant minus current, Welch 95% intervals, "
-            "BH-adjusted over this table.",
-            "",
-            "![variant](variant.png)",
-            "",
-        ]
-        lines += _table(
-            [
-                "figure",
-                f"current ({st.rules_data_hash})",
-                f"variant ({vst.rules_data_hash})",
-                "difference",
-                "95%",
-                "p_bh",
-            ],
-            [
-                [
-                    r["figure"],
-                    _f(r["base"]),
-                    _f(r["variant"]),
-                    _f(r["diff"]),
-                    _ci(r["lo"], r["hi"]),
-                    _p(r["p_bh"]),
-                ]
-                for r in diffs
-            ],
-        )
+        vst, va, comp, vt = variant
+        lines += variant_section(st, vst, comp, (vt or {}).get("rules_file"))
         vdir = out / "variant"
         paths += write_report(vdir, vst, va, vt)
         paths += [
-            plot_variant(diffs, out / "variant.png", f"{title}: rules variant"),
-            write_csv(out / "variant.csv", diffs),
+            plot_variant(comp, st.rules_data_hash, vst.rules_data_hash, out / "variant.png", title),
+            write_csv(out / "variant.csv", comp["rows"]),
+            write_csv(out / "variant_wins.csv", comp["mcnemar"]),
         ]
         lines += ["", "The variant's full report: [variant/report.md](variant/report.md)."]
     lines += [""]
     (out / "report.md").write_text("\n".join(lines))
     result = {"analysis": a, "tournament": tournament}
     if variant is not None:
-        result["variant"] = {"analysis": variant[1], "differences": variant[2]}
+        result["variant"] = {"analysis": variant[1], "comparison": variant[2]}
     (out / "result.json").write_text(json.dumps(result, indent=1, default=json_default) + "\n")
     return paths + [out / "report.md", out / "result.json"]
 
@@ -611,8 +681,9 @@ def main(argv: list[str] | None = None) -> int:
         address=args.address,
     )
     try:
-        if args.rules:  # refuse a bad file before playing anything
-            load_rules_file(args.rules, args.game)
+        if args.rules:  # refuse a bad file, or one that changes nothing, before playing
+            _, variant_hash = rules_file_data(args.rules, args.game)
+            paired.check_variant(get_game(args.game).RULES_DATA_HASH, variant_hash)
         notice = machine_notice(clocked_agents(args.game, args.agents, args.players))
         if notice:  # the first line: said before anything is played
             print(notice, flush=True)
@@ -637,7 +708,11 @@ def main(argv: list[str] | None = None) -> int:
     var = None
     if variant is not None:
         vst, vt = variant["stats"], variant["tournament"]
-        var = (vst, analyse(vst, vt), bs.variant_differences(st, vst), vt)
+        try:
+            comp = paired.paired_differences(st, vst, seed=args.seed)
+        except StatsError as e:
+            parser.error(str(e))
+        var = (vst, analyse(vst, vt), comp, vt)
     paths = write_report(args.out, st, a, t, var, command)
     s = a["seats"]
     print(
