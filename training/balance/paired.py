@@ -29,7 +29,7 @@ from scipy import stats as sps
 
 from training.arena.ratings import wilson_interval
 from training.balance import stats as bs
-from training.balance.game_stats import GameStats, StatsError
+from training.balance.game_stats import GameStats, StatsError, _modules, score_sources
 
 N_BOOT = 2000
 
@@ -133,6 +133,15 @@ def _figures(st: GameStats, rows: np.ndarray) -> list[tuple[str, str, np.ndarray
     for k, name in enumerate(st.sources):
         out.append((f"points from {name} (per player)", "points", st.points[rows, :, k].ravel()))
     return out
+
+
+def figure_names(game_name: str, players: int) -> list[str]:
+    """The names of the figures a paired comparison reports for this game and player count."""
+    sources, _ = score_sources(_modules(game_name)[0])
+    names = [f"win share, seat {p}" for p in range(players)]
+    names += [f"score, seat {p}" for p in range(players)]
+    names += ["winner's margin", "rounds", "lead changes", "decided at (share of rounds)"]
+    return names + [f"points from {s} (per player)" for s in sources]
 
 
 def paired_differences(base: GameStats, var: GameStats, seed: int = 0) -> dict:
