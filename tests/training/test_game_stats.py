@@ -79,6 +79,11 @@ def test_collect_replays_games_to_their_scores_and_resources(tmp_path, name, pla
             assert int(v0) + st.gained[0, p, r] - st.spent[0, p, r] == int(v1), (seg, k, p)
     assert st.in_play[0].any()
     assert (st.margin >= 0).all() and (st.rounds >= 1).all()
+    # game-quality metrics (known answers: tests/training/test_game_quality.py)
+    assert (st.branching >= 1).all() and ((st.decision_moves >= 0) & (st.decision_moves <= 1)).all()
+    won = (st.win_shares == 1.0).sum(axis=1) == 1
+    assert (st.drama[won] >= 0).all() and np.isnan(st.drama[~won]).all()
+    assert (st.drama_max[won] >= st.drama[won]).all()
 
 
 def test_collect_refuses_games_of_other_rules_data_and_mismatching_records(tmp_path):
@@ -114,6 +119,8 @@ def test_balance_cli_writes_the_report_and_a_variant_side_by_side(tmp_path, caps
     var_hash = res["variant"]["analysis"]["rules_data_hash"]
     assert var_hash != base_hash
     assert base_hash in text and var_hash in text  # the report names both
+    for figure in ("branching_factor", "decision_moves", "lead_changes_per_round", "drama_max"):
+        assert f"| {figure} |" in text, figure  # a row of "How games are decided"
     for f in ("seats.png", "scores.png", "sources.png", "items.png", "shape.png", "variant.png"):
         assert (out / f).stat().st_size > 1000, f
     for f in ("seats.csv", "sources.csv", "items.csv", "variant.csv", "variant_wins.csv"):

@@ -13,7 +13,10 @@ and returns one `GameStats`: column arrays over the games, per seat where it app
   Activity cards, events, characters); a game whose spec names no stats module has none of these
   three,
 - the winner's margin, lead changes between rounds and decisiveness (the share of the game's
-  rounds after which the final winner led for good).
+  rounds after which the final winner led for good),
+- game-quality metrics after Ludii (docs/balance.md): branching factor and decision moves from
+  the number of legal actions at each decision, lead changes per round transition, and drama
+  (how far behind the leader the eventual winner was while not leading).
 
 Games must have been played under the rules data loaded now (their RULES_DATA_HASH); a game that
 does not replay to its recorded scores raises StatsError naming it.
@@ -31,6 +34,7 @@ import numpy as np
 from core.registry import game_packages, get_game
 
 MAX_ROUND_ROWS = 128  # score snapshots per game (one per round; Village caps at 40 rounds)
+QUALITY_FIELDS = ("branching", "decision_moves", "lead_change_rate", "drama", "drama_max")
 
 
 class StatsError(ValueError):
@@ -67,7 +71,19 @@ class GameStats:
     decided_at: np.ndarray  # (G,) share of rounds played when the final winner led for good
     deal_seeds: np.ndarray  # (G,) the seed each game was dealt from
     play_digests: np.ndarray  # (G,) a 64-bit digest of the action sequence (same play, same digest)
+    # game-quality metrics (after Ludii; `game_quality`, `lead_change_rate`, `drama_stats`);
+    # None (files and callers of earlier versions) reads as nan for every game
+    branching: np.ndarray | None = None  # (G,) mean number of legal actions per decision
+    decision_moves: np.ndarray | None = None  # (G,) share of decisions with > 1 legal action
+    lead_change_rate: np.ndarray | None = None  # (G,) lead changes per round transition
+    drama: np.ndarray | None = None  # (G,) mean points the winner trailed by while not leading
+    drama_max: np.ndarray | None = None  # (G,) the most points the winner ever trailed by
     labels: dict[int, str] = field(default_factory=dict)  # entrant id -> label
+
+    def __post_init__(self) -> None:
+        for name in QUALITY_FIELDS:
+            if getattr(self, name) is None:
+                setattr(self, name, np.full(self.game_ids.shape[0], np.nan))
 
     def __len__(self) -> int:
         return int(self.game_ids.shape[0])
@@ -198,6 +214,35 @@ def lead_stats(rows: np.ndarray, winner: int) -> tuple[int, float]:
     return changes, k / rows.shape[0]
 
 
+def game_quality(legal: np.ndarray) -> tuple[float, float]:
+    """(branching factor: the mean number of legal actions per decision, decision moves: the
+    share of decisions that had more than one legal action) of one game, from the number of
+    legal actions at each of its decisions; nan for a game without decisions."""
+    if legal.shape[0] == 0:
+        return float("nan"), float("nan")
+    return float(legal.mean()), float((legal > 1).mean())
+
+
+def lead_change_rate(changes: int, snapshots: int) -> float:
+    """Lead changes per chance to change: `changes` (lead_stats) over the snapshots - 1
+    transitions between consecutive round snapshots; nan with fewer than two snapshots."""
+    return changes / (snapshots - 1) if snapshots > 1 else float("nan")
+
+
+def drama_stats(rows: np.ndarray, winner: int) -> tuple[float, float]:
+    """(mean, max) over the round snapshots where `winner` was not leading (its score below the
+    best score; a tie for the lead counts as leading) of the gap best score - winner's score, in
+    points; (0.0, 0.0) when the winner never trailed, (nan, nan) for a shared win (winner -1).
+    `rows` (R, P) scores after each round, the last after the end (as in lead_stats)."""
+    if winner < 0:
+        return float("nan"), float("nan")
+    gap = rows.max(axis=1) - rows[:, winner]
+    behind = gap[gap > 0]
+    if behind.size == 0:
+        return 0.0, 0.0
+    return float(behind.mean()), float(behind.max())
+
+
 def play_digest(actions: np.ndarray) -> int:
     """A signed 64-bit digest of an action sequence: two games on the same deal were played alike
     exactly when their digests agree (up to a 2**-64 chance)."""
@@ -244,6 +289,7 @@ def collect(game_name: str, records: list, labels: dict[int, str] | None = None)
         margin=np.zeros(G, np.int64),
         lead_changes=np.zeros(G, np.int64),
         decided_at=np.zeros(G, np.float64),
+        **{name: np.zeros(G, np.float64) for name in QUALITY_FIELDS},
         scores=np.zeros((G, n), np.int64),
         win_shares=np.zeros((G, n), np.float64),
         seats=np.zeros((G, n), np.int64),
@@ -263,15 +309,17 @@ def collect(game_name: str, records: list, labels: dict[int, str] | None = None)
     cap = MAX_ROUND_ROWS if counts_rounds else max(len(r.actions) for r in records) + 1
     rows = np.zeros((cap, n), np.int64)
     actors = np.zeros(0, np.int64)
+    legal = np.zeros(0, np.int64)
     for g, rec in enumerate(records):
         acts = np.asarray(rec.actions, dtype=np.int64)
         if actors.shape[0] < acts.shape[0]:
             actors = np.zeros(acts.shape[0] * 2, np.int64)
+            legal = np.zeros(acts.shape[0] * 2, np.int64)
         s = game.new_game(n, rec.seed).copy()
         gained[:] = 0
         spent[:] = 0
         nrows = loops.replay_track(
-            s, T, acts, mask, work, track, prev, gained, spent, actors, round_at, keys, rows
+            s, T, acts, mask, work, track, prev, gained, spent, actors, legal, round_at, keys, rows
         )
         if nrows < 0:
             raise StatsError(f"game {rec.id}: the replay refused decision {-nrows - 1}")
@@ -305,7 +353,11 @@ def collect(game_name: str, records: list, labels: dict[int, str] | None = None)
         srt = np.sort(sc)
         out["margin"][g] = srt[-1] - srt[-2]
         winner = int(np.argmax(ws)) if (ws == 1.0).sum() == 1 else -1
-        out["lead_changes"][g], out["decided_at"][g] = lead_stats(rows[:nrows], winner)
+        changes, out["decided_at"][g] = lead_stats(rows[:nrows], winner)
+        out["lead_changes"][g] = changes
+        out["lead_change_rate"][g] = lead_change_rate(changes, nrows)
+        out["drama"][g], out["drama_max"][g] = drama_stats(rows[:nrows], winner)
+        out["branching"][g], out["decision_moves"][g] = game_quality(legal[:na])
     return GameStats(
         game=game_name,
         players=n,

@@ -48,6 +48,24 @@ def mean_ci(x: np.ndarray) -> dict:
     return {"mean": m, "lo": m - h, "hi": m + h, "n": n}
 
 
+def share_ci(x: np.ndarray) -> dict:
+    """mean_ci of a share (every value in [0, 1]; nan values are left out), bounded on both sides:
+    a mean above 1/2 gets the interval of 1 - x mirrored, so a sample of all 1s has positive
+    width below 1 as a sample of all 0s has above 0, and the bounds are clipped to [0, 1]."""
+    x = np.asarray(x, dtype=np.float64)
+    x = x[~np.isnan(x)]
+    if x.size == 0 or float(x.mean()) <= 0.5:
+        r = mean_ci(x)
+    else:
+        m = mean_ci(1.0 - x)
+        r = {"mean": float(x.mean()), "lo": None, "hi": None, "n": m["n"]}
+        if m["lo"] is not None:
+            r["lo"], r["hi"] = 1.0 - m["hi"], 1.0 - m["lo"]
+    if r["lo"] is not None:
+        r["lo"], r["hi"] = max(r["lo"], 0.0), min(r["hi"], 1.0)
+    return r
+
+
 def _gamma_interval(x: np.ndarray) -> tuple[float, float]:
     """Fay-Feuer gamma 95% interval of the mean of x >= 0 (n >= 2), the sample variance in place
     of the Poisson variance (see mean_ci)."""
@@ -217,13 +235,21 @@ def _lift_row(name, what, a, b, min_n, games_in_play) -> dict:
 
 
 def game_shape(st: GameStats) -> dict:
-    """Rounds, decisions, winner's margin, lead changes, decisiveness (mean and 95% each)."""
+    """Rounds, decisions, winner's margin, lead changes, decisiveness and the game-quality
+    metrics after Ludii (branching factor, decision moves, lead changes per round transition,
+    drama: mean and max): mean and 95% each (share_ci for the shares), over the games where a
+    figure is defined."""
     return {
         "rounds": mean_ci(st.rounds),
         "decisions": mean_ci(st.decisions),
         "margin": mean_ci(st.margin),
         "lead_changes": mean_ci(st.lead_changes),
-        "decided_at": mean_ci(st.decided_at),
+        "lead_changes_per_round": share_ci(st.lead_change_rate),
+        "decided_at": share_ci(st.decided_at),
+        "branching_factor": mean_ci(st.branching),
+        "decision_moves": share_ci(st.decision_moves),
+        "drama": mean_ci(st.drama),
+        "drama_max": mean_ci(st.drama_max),
         "truncated": int(st.truncated.sum()),
         "games": len(st),
     }

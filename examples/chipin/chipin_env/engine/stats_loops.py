@@ -16,16 +16,30 @@ from chipin_env.engine.kernels import (
 
 @jit
 def replay_track(
-    s, T, actions, mask, work, track, prev, gained, spent, actors, round_at, keys, round_scores
+    s,
+    T,
+    actions,
+    mask,
+    work,
+    track,
+    prev,
+    gained,
+    spent,
+    actors,
+    legal,
+    round_at,
+    keys,
+    round_scores,
 ):
     """Replay `actions` from the start state `s` (in place: `s` ends as the final state).
 
-    Per decision i: actors[i] = the seat that took it. Per tracked state entry j (`track` holds
-    indices into the state): gained[j] / spent[j] += each rise / fall of s[track[j]] over a
-    decision. After every decision that changes the round counter s[round_at], and after the
-    last one, round_scores[row, p] = seat p's standing score (k_keys column 0) and the row count
-    grows (rows beyond round_scores' capacity are dropped). Returns the number of rows written,
-    or -(i + 1) if action i was refused (the replay stops there). Allocates nothing."""
+    Per decision i: actors[i] = the seat that took it, legal[i] = the number of legal actions
+    it was chosen from. Per tracked state entry j (`track` holds indices into the state):
+    gained[j] / spent[j] += each rise / fall of s[track[j]] over a decision. After every
+    decision that changes the round counter s[round_at], and after the last one,
+    round_scores[row, p] = seat p's standing score (k_keys column 0) and the row count grows
+    (rows beyond round_scores' capacity are dropped). Returns the number of rows written, or
+    -(i + 1) if action i was refused (the replay stops there). Allocates nothing."""
     k_mask(s, T, mask, work)
     rows = 0
     last = s[round_at]
@@ -34,6 +48,11 @@ def replay_track(
         for j in range(track.shape[0]):
             prev[j] = s[track[j]]
         actors[i] = k_actor(s)
+        # `mask` holds this state's legal mask here (k_mask before the loop, then k_step)
+        c = 0
+        for k in range(mask.shape[0]):
+            c += mask[k] != 0
+        legal[i] = c
         if k_step(s, T, actions[i], mask, work) != 0:
             return -(i + 1)
         for j in range(track.shape[0]):
