@@ -554,8 +554,9 @@ def write_report(
     lines += [
         "",
         f"Truncated by the round cap: {sh['truncated']} of {sh['games']}. Decided at: the share "
-        "of rounds played before the final winner led for good (1 = only the end decided it; "
-        "shared wins excluded).",
+        "of score snapshots (one per round, one after final scoring) before the one from which "
+        "the final winner led alone to the end (0 = from the first round; 1 = never alone, a "
+        "tie-break win; shared wins excluded).",
     ]
     if a.get("deaths"):
         d = a["deaths"]
