@@ -115,6 +115,16 @@ def test_tune_command_end_to_end_and_its_refusals(tmp_path, capsys):
     assert "Rules tuning" in (out / "report.md").read_text()
     assert (out / "tune.png").stat().st_size > 1000
     assert "tuned:" in capsys.readouterr().out
+    base = tmp_path / "base.json"  # start from a variant: its value is the starting point
+    base.write_text(json.dumps({"game": "village", "values": {"STARTING_COINS": 3}}))
+    out2 = tmp_path / "tune2"
+    based = [a if a != str(out) else str(out2) for a in ok]
+    assert tune.main([*based, "--base", str(base)]) == 0
+    res = json.loads((out2 / "result.json").read_text())
+    assert res["current"] == [0] and res["sizes"] == [2]  # 3 added first, then 2
+    assert "default rules with" in (out2 / "report.md").read_text()
+    values = json.loads((out2 / "tuned.json").read_text())["values"]
+    assert values in ({"STARTING_COINS": 3}, {"STARTING_COINS": 2})
     bad_space = tmp_path / "bad.json"
     bad_db = tmp_path / "none.sqlite"
     for content, objective, what in (

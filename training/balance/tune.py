@@ -7,10 +7,13 @@ meets an objective, then confirm it with a significance-gated check on fresh dea
 
 The space file names override keys and the values each may take:
 
-    {"game": "troyes", "keys": {"FLAT_PENALTY_VP": [0, 1, 2, 3], "START_DENIERS": "3:9:1"}}
+    {"game": "troyes", "keys": {"PASS_DENIERS": [1, 2, 3], "PENALTY_VP": "0:3:1"}}
 
-(a list of JSON values, or a `LO:HI:STEP` range; the current value of each key is added when it is
-missing, so "leave it as it is" is always a choice). Objectives, each a loss to bring to 0:
+(a list of JSON values, or a `LO:HI:STEP` range; the starting value of each key is added when it
+is missing, so "leave it as it is" is always a choice). The starting rules are the default ones,
+or with `--base FILE` the default ones with that override file (say, a variant with an imbalance
+to remove): every point's rules are the base file's values with the point's on top. Objectives,
+each a loss to bring to 0:
 
 - `seat-fairness`: the largest gap between a seat's win share and 1 / players;
 - `margin:T`: the gap between the mean winner's margin and T points;
@@ -27,9 +30,10 @@ read back from the store. Check: the recommendation and each one-parameter devia
 the same deals for all); each deviation's loss minus the recommendation's is a paired bootstrap
 over those deals, its p-value Holm-adjusted over the deviations. A deviation that is
 significantly better replaces the recommendation and the check is repeated (at most
-`--check-rounds` times); then every changed key whose return to its current value is not
+`--check-rounds` times); then every changed key whose return to its starting value is not
 significantly worse goes back (fewer changes preferred). Output under --out: tuned.json (the
-override file of the changed keys), report.md, tune.png, result.json, points/*.json.
+override file of the tuned rules: the base file's values and the tuned keys), report.md,
+tune.png, result.json, points/*.json.
 """
 
 from __future__ import annotations
@@ -45,7 +49,13 @@ from typing import Any
 import numpy as np
 
 from core.registry import GameNotAvailableError, game_names, get_game
-from core.rules_file import RulesFileError, rules_file_data, rules_keys
+from core.rules_file import (
+    RulesFileError,
+    load_rules_file,
+    read_rules_file,
+    rules_file_data,
+    rules_keys,
+)
 from training.agents.checkpoint import CheckpointError
 from training.arena.cli import OneLineParser
 from training.arena.ray_backend import WorkerLostError
@@ -135,8 +145,9 @@ def parse_objective(text: str, items: tuple[str, ...] = ()) -> Objective:
 
 
 # --- the search space -------------------------------------------------------------------------
-def read_space(path: str | Path, game: str) -> dict[str, list[Any]]:
-    """{key: values} from a space file, each key's current value included (first when added).
+def read_space(path: str | Path, game: str, base: dict | None = None) -> dict[str, list[Any]]:
+    """{key: values} from a space file, each key's starting value (in `base`, the values of the
+    starting override file, else the default) included (first when added).
     ValueError (one line) for a malformed file; RulesFileError for a key or value the game
     refuses (checked when the points are written)."""
     try:
@@ -163,53 +174,66 @@ def read_space(path: str | Path, game: str) -> dict[str, list[Any]]:
             current = rk.get(rk.default, key)
         except KeyError as e:
             raise ValueError(f"{path}: {key}: {rk._unknown(key, e.args[0])}") from None
+        current = (base or {}).get(key, current)
         if current not in vals:
             vals = [current, *vals]
         space[key] = vals
     return space
 
 
-def current_point(space: dict[str, list[Any]], game: str) -> tuple[int, ...]:
+def current_point(
+    space: dict[str, list[Any]], game: str, base: dict | None = None
+) -> tuple[int, ...]:
+    """The point of the starting rules (the base file's values, else the defaults)."""
     rk = rules_keys(game)
-    out = []
-    for key, vals in space.items():
-        out.append(vals.index(rk.get(rk.default, key)))
-    return tuple(out)
+    return tuple(
+        vals.index((base or {}).get(key, rk.get(rk.default, key))) for key, vals in space.items()
+    )
 
 
 class Evaluator:
     """Plays (or reads back) the balance study of a point of the space and caches its stats."""
 
-    def __init__(self, game, players, agents, db, space, folder: Path, **kw):
+    def __init__(self, game, players, agents, db, space, folder: Path, base=None, **kw):
         self.game, self.players, self.agents, self.db = game, players, agents, db
         self.keys = list(space)
         self.space = space
         self.folder = folder
+        self.base = dict(base or {})  # the starting override values ({}: the default rules)
+        self.base_file: str | None = None  # where they came from (for the report)
         self.kw = kw
-        self.base_hash = str(get_game(game).RULES_DATA_HASH)
+        self.default_hash = str(get_game(game).RULES_DATA_HASH)
         self.cache: dict[tuple, GameStats] = {}
         folder.mkdir(parents=True, exist_ok=True)
+        self.base_hash = self.file(current_point(space, game, self.base))[1]
 
     def values(self, point) -> dict[str, Any]:
         return {k: self.space[k][i] for k, i in zip(self.keys, point, strict=True)}
 
     def changes(self, point) -> dict[str, Any]:
-        """The point's values that differ from the current rules."""
+        """The point's values that differ from the starting rules."""
         rk = rules_keys(self.game)
-        out = {}
-        for k, v in self.values(point).items():
-            if v != rk.get(rk.default, k):
-                out[k] = v
-        return out
+        return {
+            k: v
+            for k, v in self.values(point).items()
+            if v != self.base.get(k, rk.get(rk.default, k))
+        }
+
+    def overrides(self, point) -> dict[str, Any]:
+        """The override values of the point's rules: the base file's, then the point's, less
+        those equal to the default."""
+        rk = rules_keys(self.game)
+        merged = {**self.base, **self.values(point)}
+        return {k: v for k, v in merged.items() if v != rk.get(rk.default, k)}
 
     def file(self, point) -> tuple[Path | None, str]:
-        """The point's override file (None for the current rules) and its RULES_DATA_HASH."""
-        changes = self.changes(point)
-        if not changes:
-            return None, self.base_hash
+        """The point's override file (None for the default rules) and its RULES_DATA_HASH."""
+        values = self.overrides(point)
+        if not values:
+            return None, self.default_hash
         name = "_".join(str(i) for i in point)
         path = self.folder / f"point_{name}.json"
-        doc = {"game": self.game, "description": f"tuning point {changes}", "values": changes}
+        doc = {"game": self.game, "description": f"tuning point {values}", "values": values}
         path.write_text(json.dumps(doc, indent=1) + "\n")
         return path, rules_file_data(path, self.game)[1]
 
@@ -298,7 +322,7 @@ def simplify(
     alpha: float = 0.05,
     seed: int = 0,
 ) -> tuple[tuple[int, ...], list[dict]]:
-    """Fewer changes preferred: each changed dimension, in order, goes back to its current value
+    """Fewer changes preferred: each changed dimension, in order, goes back to its starting value
     when that is not significantly worse (the paired bootstrap's p >= alpha, or better). Returns
     the simplified point and a row per tested return."""
     point = tuple(point)
@@ -327,7 +351,7 @@ def tune(
 ) -> dict:
     space = ev.space
     sizes = tuple(len(v) for v in space.values())
-    current = current_point(space, ev.game)
+    current = current_point(space, ev.game, ev.base)
 
     def fitness(point):
         loss = obj.loss(obj.columns(ev.stats(point, games, seed)).mean(0))
@@ -364,6 +388,7 @@ def tune(
         "simplified": reverted,
         "final": final,
         "final_changes": ev.changes(final),
+        "final_overrides": ev.overrides(final),
         "final_loss": obj.loss(columns(final).mean(0)),
         "current_loss": obj.loss(columns(current).mean(0)),
         "vs_current": vs_current,
@@ -372,7 +397,7 @@ def tune(
 
 def _pt(ev: Evaluator, point) -> str:
     ch = ev.changes(point)
-    return ", ".join(f"{k}={json.dumps(v)}" for k, v in ch.items()) or "(current rules)"
+    return ", ".join(f"{k}={json.dumps(v)}" for k, v in ch.items()) or "(the starting rules)"
 
 
 def write_tune_report(ev, obj, res, args_text: str, out: Path, games: int, check_games: int):
@@ -380,21 +405,22 @@ def write_tune_report(ev, obj, res, args_text: str, out: Path, games: int, check
     tuned = {
         "game": ev.game,
         "description": f"tuned toward {obj.label} by python -m training.balance.tune",
-        "values": res["final_changes"],
+        "values": res["final_overrides"],
     }
     (out / "tuned.json").write_text(json.dumps(tuned, indent=1, default=json_default) + "\n")
     hist = res["search"]["history"]
     fig = _figure(6.5, 3.2)
     ax = fig.add_subplot()
     ax.plot(range(1, len(hist) + 1), [-h["fitness"] for h in hist], "o-", ms=3, lw=0.8)
-    ax.axhline(res["current_loss"], color="grey", ls="--", lw=1, label="current rules (check)")
+    ax.axhline(res["current_loss"], color="grey", ls="--", lw=1, label="starting rules (check)")
     ax.axhline(res["final_loss"], color="#c44e52", ls="--", lw=1, label="tuned (check)")
     ax.set_xlabel("evaluation")
     ax.set_ylabel(f"loss: {obj.label}", fontsize=7)
     ax.legend(fontsize=7)
     ax.set_title(
         f"{ev.game}, {ev.players} players: tuning search (points on {games} games each;"
-        f" check lines on {check_games} fresh deals)\n{stamp(games, ev.base_hash)} (current)",
+        f" check lines on {check_games} fresh deals)\n"
+        f"{stamp(games, ev.base_hash)} (starting rules)",
         fontsize=8,
     )
     fig.savefig(out / "tune.png", dpi=110)
@@ -407,7 +433,9 @@ def write_tune_report(ev, obj, res, args_text: str, out: Path, games: int, check
         "```",
         "",
         f"Objective: {obj.label} (a loss, 0 is the target). Agents: "
-        f"{', '.join(f'`{a}`' for a in ev.agents)}. Current rules data `{ev.base_hash}`.",
+        f"{', '.join(f'`{a}`' for a in ev.agents)}. Starting rules data `{ev.base_hash}`"
+        + (f" (the default rules with `{ev.base_file}`)." if ev.base_file else " (the default).")
+        + "",
         "",
         f"**Result: {_pt(ev, res['final'])}** (`tuned.json`); on {check_games} fresh deals its "
         f"loss is {_f(res['final_loss'])} against {_f(res['current_loss'])} under the current "
@@ -459,7 +487,7 @@ def write_tune_report(ev, obj, res, args_text: str, out: Path, games: int, check
     if res["simplified"]:
         lines += ["## Fewer changes", ""]
         lines += _table(
-            ["back to the current value", "loss difference", "95%", "p", "reverted"],
+            ["back to the starting value", "loss difference", "95%", "p", "reverted"],
             [
                 [_pt(ev, r["point"]), _f(r["diff"]), _ci(r["lo"], r["hi"]), _p(r["p"])]
                 + ["yes" if r["reverted"] else "no"]
@@ -487,6 +515,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--budget", type=int, default=30, help="points evaluated by the search")
     p.add_argument("--check-games", type=int, required=True, help="games per point of the check")
     p.add_argument("--check-rounds", type=int, default=3)
+    p.add_argument(
+        "--base",
+        metavar="FILE",
+        help="start from this rules override file (default: the default rules)",
+    )
     p.add_argument("--db", required=True, help="the SQLite game store (created if missing)")
     p.add_argument("--out", required=True, help="report folder")
     add_backend_arguments(p)
@@ -504,7 +537,11 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError(f"--budget {args.budget}: between 1 and {MAX_BUDGET}")
         if not 1 <= args.check_rounds <= 10:
             raise ValueError(f"--check-rounds {args.check_rounds}: between 1 and 10")
-        space = read_space(args.space, args.game)
+        base = None
+        if args.base:
+            load_rules_file(args.base, args.game)  # a bad file is refused here
+            base = read_rules_file(args.base, args.game).get("values", {})
+        space = read_space(args.space, args.game, base)
         obj = parse_objective(args.objective, tuple(_modules(args.game)[1].ITEMS))
         sizes = tuple(len(v) for v in space.values())
         n_dev = sum(s - 1 for s in sizes)
@@ -520,12 +557,14 @@ def main(argv: list[str] | None = None) -> int:
             args.db,
             space,
             Path(args.out) / "points",
+            base=base,
             workers=args.workers,
             progress=not args.no_progress,
             backend=args.backend,
             address=args.address,
         )
-        for q in deviations(current_point(space, args.game), sizes):
+        ev.base_file = args.base
+        for q in deviations(current_point(space, args.game, base), sizes):
             ev.file(q)  # every value of every key: one the game refuses fails before any game
         with _backend_session(args.backend, args.address, args.workers):
             res = tune(
@@ -552,7 +591,7 @@ def main(argv: list[str] | None = None) -> int:
     vc = res["vs_current"]
     print(
         f"tuned: {_pt(ev, res['final'])}; loss {_f(res['final_loss'])} vs {_f(res['current_loss'])}"
-        f" under the current rules ({_f(vc['diff'])} {_ci(vc['lo'], vc['hi'])}, "
+        f" under the starting rules ({_f(vc['diff'])} {_ci(vc['lo'], vc['hi'])}, "
         f"{args.check_games} fresh deals); "
         + ("confirmed by the one-step check" if res["confirmed"] else "NOT confirmed")
     )
