@@ -6,6 +6,13 @@ and spent (name, layout segment, index in the seat's row or None). `ITEMS`: ever
 which were in play (an Activity card revealed, an event drawn into the row, a character dealt)
 and who took each (hired a supervisor on the card, kept the event card, was dealt the
 character). Troyes has no deaths (`deaths` is None).
+
+Restricted play (training.agents.restricted) forbids an item through `item_actions(state, item)`:
+the action ids that take ITEMS[item] in `state`: an Activity card or an event card is taken by
+choosing it as the target of a turn (rules §4: the ACTIVITY or EVENT action of the position it
+lies on, at the start of a turn); spending a cube on a card or taking a citizen back from it is
+not taking it. Characters are dealt, never taken by an action, so `ACTION_ITEMS` (the items an
+action can take) leaves them out.
 """
 
 from __future__ import annotations
@@ -13,7 +20,8 @@ from __future__ import annotations
 import numpy as np
 
 from troyes_env import rules_data as rd
-from troyes_env.layout import LAYOUT
+from troyes_env.actions import A_ACTIVITY, A_EVENT
+from troyes_env.layout import LAYOUT, N_ACTPOS, NROW, PH_TURN, S_ACARD, S_PHASE, S_ROW
 
 RESOURCES = (
     ("deniers", "deniers", None),
@@ -26,6 +34,25 @@ _EV = tuple(f"event:{row[1]}" for row in rd.EVENT_CARDS)
 _CH = tuple(f"character:{row[1]}" for row in rd.CHARACTER_CARDS)
 ITEMS = _ACT + _EV + _CH
 deaths = None
+# the items an action can take (restricted play): the Activity and event cards, not characters
+ACTION_ITEMS = tuple(range(len(_ACT) + len(_EV)))
+_NONE = np.zeros(0, dtype=np.int64)
+_NONE.setflags(write=False)  # handed out to every caller: nobody may change it
+
+
+def item_actions(state: np.ndarray, item: int) -> np.ndarray:
+    """The action ids that take ITEMS[item] in `state`: at the start of a turn (PH_TURN), the
+    target action of the Activity position or event row position the card lies on; none in
+    other phases, for a card not on the board, or for a character. Reads public entries only
+    (the revealed Activity cards and the event row)."""
+    if state[S_PHASE] != PH_TURN:
+        return _NONE
+    na, ne = len(_ACT), len(_EV)
+    if item < na:
+        return A_ACTIVITY + np.flatnonzero(state[S_ACARD : S_ACARD + N_ACTPOS] == item)
+    if item < na + ne:
+        return A_EVENT + np.flatnonzero(state[S_ROW : S_ROW + NROW] == item - na)
+    return _NONE
 
 
 def items(final: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:

@@ -8,7 +8,10 @@ opponent pool, tournaments) builds it with `make_agent(spec, game, ...)` from a 
 - a policy trained on RLlib: `rllib:PATH` (training.agents.rllib_agent; played in numpy, no Ray);
 - a policy-value network inside the guided search: `az:PATH,sims=N` (training.agents.az_agent,
   core.guided; `sims=0` is the network alone);
-- a user's own agent: `py:package.module:factory` (the protocol: `UserAgent`, docs/tournaments.md).
+- a user's own agent: `py:package.module:factory` (the protocol: `UserAgent`, docs/tournaments.md);
+- any of these forbidden some of its actions (restricted play):
+  `restrict:forbid=NAME[+NAME...],agent=SPEC` (training.agents.restricted: NAME an action
+  segment or an item of the game).
 
 `agent_fingerprint(spec, game)` says which contents a spec names (a checkpoint's SHA-256, a
 digest of a bot's or the search agent's code, a user agent's own fingerprint): tournaments key
@@ -43,6 +46,8 @@ from training.agents.checkpoint import (
     read_sidecar,
 )
 from training.agents.policy import PolicyAgent
+from training.agents.restricted import USAGE as USAGE_RESTRICT
+from training.agents.restricted import RestrictKind
 from training.agents.rllib_agent import (
     make_rllib_agent,
     read_rllib_sidecar,
@@ -337,3 +342,18 @@ def make_agent(
         f"{spec!r} is neither a bot, an agent kind nor an existing checkpoint of {game_name}; "
         f"agents: {agent_usage(game_name)} (PATH.zip/.json or a training output folder)"
     )
+
+
+# restricted play (training.agents.restricted): any agent above, forbidden action segments or
+# items; the kind builds, fingerprints and reads its inner agent through this registry
+_RESTRICT = RestrictKind(
+    make_agent, agent_fingerprint, machine_dependent, checkpoint_sidecar, UserAgent
+)
+register_agent_kind(
+    "restrict",
+    _RESTRICT.make,
+    USAGE_RESTRICT,
+    fingerprint=_RESTRICT.fingerprint,
+    sidecar=_RESTRICT.sidecar,
+    machine_dependent=_RESTRICT.machine_dependent,
+)
