@@ -54,6 +54,8 @@ def test_objective_losses_on_known_values():
     assert margin.loss(margin.columns(st).mean(0)) == pytest.approx(2.0)  # margins are 5
     rounds = tune.parse_objective("rounds:12.5")
     assert rounds.loss(rounds.columns(st).mean(0)) == pytest.approx(2.5)  # 10 rounds
+    lift = tune.parse_objective("item-lift:customer:T5", ("customer:T4 x=1", "customer:T5 y=2"))
+    assert lift.item == "customer:T5 y=2"
     for bad, what in (("fairness", "use one of"), ("margin:x", ">= 0"), ("item-lift:Z", "no item")):
         with pytest.raises(ValueError, match=what):
             tune.parse_objective(bad, ("A", "B"))

@@ -19,7 +19,7 @@ each a loss to bring to 0:
 - `margin:T`: the gap between the mean winner's margin and T points;
 - `rounds:T`: the gap between the mean game length in rounds and T;
 - `item-lift:NAME`: the absolute win-share lift of the players who took item NAME (a Village
-  customer tile, a Troyes card or character) over the players of games where it was in play who
+  customer tile, a Troyes card or character; its full name or short key, e.g. `customer:T5`) over the players of games where it was in play who
   did not.
 
 Search: NTBEA (training.balance.ntbea) with `--budget` evaluations; each evaluation is a balance
@@ -136,11 +136,12 @@ def parse_objective(text: str, items: tuple[str, ...] = ()) -> Objective:
             raise ValueError(f"--objective {text}: the target must be a number >= 0")
         return Objective(kind, target=t)
     if kind == "item-lift" and arg:
-        if arg not in items:
+        named = [i for i in items if arg in (i, i.split(" ")[0])]  # full name or short key
+        if not named:
             raise ValueError(
                 f"--objective {text}: no item {arg!r} (items: {', '.join(items) or 'none'})"
             )
-        return Objective("item-lift", item=arg)
+        return Objective("item-lift", item=named[0])
     raise ValueError(f"--objective {text}: use one of {', '.join(OBJECTIVES)}")
 
 
