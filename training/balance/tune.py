@@ -19,8 +19,8 @@ each a loss to bring to 0:
 - `margin:T`: the gap between the mean winner's margin and T points;
 - `rounds:T`: the gap between the mean game length in rounds and T;
 - `item-lift:NAME`: the absolute win-share lift of the players who took item NAME (a Village
-  customer tile, a Troyes card or character; its full name or short key, e.g. `customer:T5`) over the players of games where it was in play who
-  did not.
+  customer tile, a Troyes card or character; its full name or short key, e.g. `customer:T5`)
+  over the players of games where it was in play who did not.
 
 Search: NTBEA (training.balance.ntbea) with `--budget` evaluations; each evaluation is a balance
 study of `--games` games under the point's rules data, every point on the same tournament seed,
