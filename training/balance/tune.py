@@ -439,7 +439,7 @@ def write_tune_report(ev, obj, res, args_text: str, out: Path, games: int, check
         + "",
         "",
         f"**Result: {_pt(ev, res['final'])}** (`tuned.json`); on {check_games} fresh deals its "
-        f"loss is {_f(res['final_loss'])} against {_f(res['current_loss'])} under the current "
+        f"loss is {_f(res['final_loss'])} against {_f(res['current_loss'])} under the starting "
         f"rules: difference {_f(vc['diff'])} {_ci(vc['lo'], vc['hi'])} (paired bootstrap 95%), "
         f"p = {_p(vc['p'])}. "
         + (
