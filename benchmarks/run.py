@@ -769,7 +769,10 @@ def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="short rows, no PPO (under a minute)")
     ap.add_argument(
-        "--games", default=None, help="comma list (default: every game with a batch engine)"
+        "--games",
+        "--game",
+        default=None,
+        help="comma list (default: every game with a batch engine)",
     )
     ap.add_argument("--players", type=int, default=4, choices=[2, 3, 4])
     ap.add_argument("--seconds", type=float, default=None, help="seconds per row")

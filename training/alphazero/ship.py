@@ -97,7 +97,9 @@ def main(argv: list[str] | None = None) -> int:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("source", help="a network folder or run folder of training.alphazero")
-    p.add_argument("--dest", help="write here instead of the game package's networks/az-<N>p/")
+    p.add_argument(
+        "--dest", "--out", help="write here instead of the game package's networks/az-<N>p/"
+    )
     p.add_argument("--replace", action="store_true", help="replace an existing shipped network")
     p.add_argument("--search", default="", help="az's default parameters for it, e.g. mix=0.5")
     a = p.parse_args(argv)

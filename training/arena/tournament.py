@@ -539,7 +539,9 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="play under a rules variant / corrected provisional values (docs/rules_data.md)",
     )
-    p.add_argument("--report", metavar="DIR", help="report folder (default: DB name + _report)")
+    p.add_argument(
+        "--report", "--out", metavar="DIR", help="report folder (default: DB name + _report)"
+    )
     p.add_argument(
         "--bootstrap",
         type=int,

@@ -479,6 +479,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, required=True)
     p.add_argument(
         "--agent",
+        "--agents",
         default="heuristic",
         help="the agent, restricted and unrestricted (bot names, mcts:..., checkpoints, "
         "py:module:factory; default heuristic)",
