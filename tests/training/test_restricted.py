@@ -319,7 +319,7 @@ def test_the_spec_plays_in_evaluate():
 
 # --- the study --------------------------------------------------------------------------------
 def test_the_planted_case_has_share_exactly_zero(tmp_path):
-    """Chip In (examples/chipin/README.md): score = chips - the lowest card of each run held,
+    """Chip In (docs/games/chipin.md): score = chips - the lowest card of each run held,
     cards 3..35. Forbidden `pay` and `bury`, an agent can only take, and a taker decides again,
     so from its first decision on it takes every card left. The unrestricted greedy heuristic
     values each action by its projected score, which in Chip In is the score itself (its

@@ -529,7 +529,7 @@ def test_tournament_takes_the_game_from_a_checkpoint_and_keys_on_its_contents(tr
 @pytest.mark.parametrize("game", game_names())
 def test_the_default_run_is_per_game_and_explicit_settings_win(game, tmp_path):
     """Each game trains its own default run (its spec's default_run over the generic one;
-    docs/training.md "Default run"): TrainConfig and the CLI take it unless told."""
+    docs/training.md "Default settings"): TrainConfig and the CLI take it unless told."""
     run = {**tr.FALLBACK_RUN, **get_game(game).GAME.spec.default_run}
     assert tr.default_run(game)["timesteps"] == run["timesteps"]
     if "opponents" in get_game(game).GAME.spec.default_run or "heuristic" in tr.bot_names(game):

@@ -54,7 +54,7 @@ N_ENVS = {"batch": 256, "dummy": 8, "subproc": 8}
 SELF = "self"  # the opponent-pool entry that stands for "a frozen past snapshot of the learner"
 
 # The generic default run, for a game whose spec names none (GameSpec.default_run; Village's and
-# Troyes' own are sized to about 5 minutes of training on 2 CPU cores, docs/training.md). Without
+# Troyes' own are sized to a few minutes of training on 2 CPU cores, docs/training.md). Without
 # a `heuristic` bot its share goes to `random`. A game's default run may also set any of
 # RUN_SETTINGS (TrainConfig fields); what it leaves out comes from here.
 FALLBACK_RUN: dict[str, Any] = {

@@ -2,7 +2,7 @@
 
 It exists to prove the plug-in contract (DESIGN D14): a game package outside the library,
 registered by one entry point (`village_troyes_rl.games`: chipin = "chipin_env"), run through
-every generic path. The rules: examples/chipin/README.md. The public API is core.game's, the
+every generic path. The rules: docs/games/chipin.md. The public API is core.game's, the
 same as `village_env`'s and `troyes_env`'s.
 """
 

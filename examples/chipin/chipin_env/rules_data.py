@@ -1,4 +1,4 @@
-"""Chip In rules data: every number of the rules, written once (the rules: README.md here).
+"""Chip In rules data: every number of the rules, written once (the rules: docs/games/chipin.md).
 
 Chip In is this library's own small example game (a pass-or-take card game), so every value is
 tagged [D]: our own design, chosen to keep the example small and its games short; nothing

@@ -1,4 +1,4 @@
-"""Chip In rules scenarios (README.md here): setup, take, pay, bury, masks, forced takes, the
+"""Chip In rules scenarios (docs/games/chipin.md): setup, take, pay, bury, masks, forced takes, the
 end and scoring, replaceable rules data, and the conformance checker over every player count."""
 
 from __future__ import annotations
@@ -176,7 +176,7 @@ def test_a_table_change_reaches_the_engine():
 def test_conformance_and_the_length_bound(n):
     rep = check_game(g, n, range(15))
     assert rep.games == 15 and rep.illegal_checked > 0 and rep.hidden_checked > 0
-    assert max(rep.lengths) <= DECK * (1 + 11 * n)  # README: the bound on a game's length
+    assert max(rep.lengths) <= DECK * (1 + 11 * n)  # docs/games/chipin.md, Termination
 
 
 def test_determinize_redraws_only_the_unseen_cards():
