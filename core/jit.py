@@ -42,7 +42,8 @@ plus the numba, llvmlite, numpy and Python versions (`source_digest`): any edit 
 new, empty directory and numba compiles afresh. This uses only numba's documented cache setting
 (``NUMBA_CACHE_DIR`` / ``numba.config.CACHE_DIR``), read when a function is decorated.
 Where the directories live: under ``$NUMBA_CACHE_DIR`` when the user set it, else in the
-package's own ``__pycache__/numba/`` (old digests there are removed), else in the user's cache
+package's own ``__pycache__/numba/`` (old digests there are removed once no live process uses
+them: `prune_superseded`), else in the user's cache
 folder when the package folder is read-only.
 
 First start: compiling takes tens of seconds, so a compile that is still running after
@@ -169,6 +170,42 @@ def _writable(d: Path) -> bool:
         return False
 
 
+IN_USE = ".in_use"  # a cache directory's markers: one empty file per process that uses it
+
+
+def mark_in_use(d: Path) -> None:
+    """Record that this process uses cache directory `d` (an empty file named by its pid), so
+    that another process does not remove it while this one may still write to it."""
+    try:
+        (d / IN_USE).mkdir(parents=True, exist_ok=True)
+        (d / IN_USE / str(os.getpid())).touch()
+    except OSError:
+        pass
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True  # it exists (another user's), or we cannot tell: keep
+    return True
+
+
+def prune_superseded(base: Path, package: str, name: str) -> None:
+    """Remove this checkout's superseded cache directories of `package` (those not named `name`)
+    unless a live process marked one in use: a long run started before an edit keeps the
+    directory its compiled code is saved to (numba fails on a save into a removed directory)."""
+    for old in base.glob(f"{package}-*"):
+        if old.name == name:
+            continue
+        pids = [p.name for p in (old / IN_USE).glob("*")] if (old / IN_USE).is_dir() else []
+        if any(pid.isdigit() and _alive(int(pid)) for pid in pids):
+            continue
+        shutil.rmtree(old, ignore_errors=True)
+
+
 def cache_dir_for(package: str) -> str:
     """The numba cache directory of `package`'s compiled functions for the current sources."""
     got = _CACHE_DIRS.get(package)
@@ -181,10 +218,9 @@ def cache_dir_for(package: str) -> str:
     else:
         base = package_dir(package) / "__pycache__" / "numba"
         if _writable(base):
-            for old in base.glob(f"{package}-*"):  # this checkout's own, superseded digests
-                if old.name != name:
-                    shutil.rmtree(old, ignore_errors=True)
+            prune_superseded(base, package, name)
             d = base / name
+            mark_in_use(d)
         else:
             home = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
             d = Path(home) / "village-troyes-rl" / name

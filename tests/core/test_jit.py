@@ -168,6 +168,27 @@ def test_editing_rules_data_recompiles(tmp_path):
     assert len(list(cache.glob("village_env-*"))) == 1
 
 
+def test_superseded_cache_directories_are_kept_while_a_live_process_uses_them(tmp_path):
+    """An edit gives a new cache directory and the old ones are removed, except one that a
+    running process marked in use (a long run started before the edit still saves there)."""
+    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    dead = int(done.stdout)
+    for name, pid in (("pkg-old1", os.getpid()), ("pkg-old2", dead), ("pkg-old3", None)):
+        d = tmp_path / name
+        (d / "engine").mkdir(parents=True)
+        (d / "engine" / "f.nbi").write_text("x")
+        if pid is not None:
+            (d / cj.IN_USE).mkdir()
+            (d / cj.IN_USE / str(pid)).touch()
+    (tmp_path / "pkg-new").mkdir()
+    cj.prune_superseded(tmp_path, "pkg", "pkg-new")
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert left == ["pkg-new", "pkg-old1"]  # in use by this live process; the others removed
+    cj.mark_in_use(tmp_path / "pkg-new")
+    assert (tmp_path / "pkg-new" / cj.IN_USE / str(os.getpid())).exists()
+
+
 # --- first start: the compile notice and the warm-up command -----------------------------------
 
 
