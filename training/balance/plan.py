@@ -33,12 +33,9 @@ from typing import Any
 
 import numpy as np
 
-from core.registry import GameNotAvailableError, game_names
-from training.agents.checkpoint import CheckpointError
+from core.registry import game_names
 from training.arena.cli import OneLineParser
 from training.arena.evaluate import clocked_agents, machine_notice
-from training.arena.ray_backend import WorkerLostError
-from training.arena.store import StoreError
 from training.arena.tournament import add_backend_arguments
 from training.balance import planning, study
 from training.balance.game_stats import StatsError
@@ -240,33 +237,29 @@ def main(argv: list[str] | None = None) -> int:
         backend=args.backend,
         address=args.address,
     )
-    try:
+
+    def play():
         notice = machine_notice(clocked_agents(args.game, args.agents, args.players))
         if notice:  # the first line: said before anything is played
             print(notice, flush=True)
         with study._backend_session(args.backend, args.address, args.workers):
             if args.sequential:
-                test = sequential_study(
+                return sequential_study(
                     args.game, args.players, args.agents, args.db, args.batch,
                     args.max_games, args.tolerance, args.alpha, args.seat, args.seed, **kw,
                 )  # fmt: skip
-            else:
-                seeds = list(range(args.seed, args.seed + args.replicates))
-                res = replicate_study(
-                    args.game, args.players, args.agents, args.games, args.db, seeds, **kw
-                )
-    except (ValueError, CheckpointError, GameNotAvailableError, StoreError, StatsError) as e:
-        parser.error(str(e))
-    except WorkerLostError as e:
-        print(e, file=sys.stderr)
-        return 3
-    except KeyboardInterrupt:
-        print("interrupted; finished games are stored; rerun to continue", file=sys.stderr)
-        return 130
+            seeds = list(range(args.seed, args.seed + args.replicates))
+            return replicate_study(
+                args.game, args.players, args.agents, args.games, args.db, seeds, **kw
+            )
+
+    out, code = study.guarded(parser, play)
+    if code is not None:
+        return code
     if args.sequential:
-        print(test.looks[-1].verdict())
+        print(out.looks[-1].verdict())
     else:
-        print("\n".join(replicate_text(res)))
+        print("\n".join(replicate_text(out)))
     return 0
 
 

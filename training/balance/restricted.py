@@ -33,7 +33,6 @@ Refusals of bad arguments are one line (training.arena.cli).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import csv
 import json
 import math
@@ -45,8 +44,8 @@ from typing import Any
 import numpy as np
 from scipy import stats as sps
 
-from core.registry import GameNotAvailableError, check_players, game_names, get_game
-from training.agents.checkpoint import CheckpointError, library_version
+from core.registry import check_players, game_names, get_game
+from training.agents.checkpoint import library_version
 from training.agents.registry import make_agent
 from training.agents.restricted import (
     FORCED,
@@ -58,14 +57,12 @@ from training.agents.restricted import (
     parse_forbid,
     restricted_spec,
 )
-from training.arena import ray_backend
 from training.arena.cli import OneLineParser
 from training.arena.evaluate import clocked_agents, machine_notice, rules_note
 from training.arena.ratings import wilson_interval
-from training.arena.ray_backend import WorkerLostError, check_backend
-from training.arena.store import StoreError
 from training.arena.tournament import add_backend_arguments, json_default, run_tournament
 from training.balance.stats import bh
+from training.balance.study import _backend_session, guarded
 
 ALL_SEGMENTS = "all-segments"
 ALL_ITEMS = "all-items"
@@ -510,21 +507,14 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _backend_session(backend: str, address: str | None, workers: int | None):
-    """One Ray session for every class's tournament with --backend ray."""
-    check_backend(backend, address)
-    if backend != "ray":
-        return contextlib.nullcontext()
-    return ray_backend.session(address, workers)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     command = "python -m training.balance.restricted " + " ".join(
         sys.argv[1:] if argv is None else argv
     )
-    try:
+
+    def play():
         notice = machine_notice(clocked_agents(args.game, [args.agent], args.players))
         if notice:  # the first line: said before anything is played
             print(notice, flush=True)
@@ -544,14 +534,12 @@ def main(argv: list[str] | None = None) -> int:
                 backend=args.backend,
                 address=args.address,
             )
-    except (ValueError, CheckpointError, GameNotAvailableError, StoreError) as e:
-        parser.error(str(e))
-    except WorkerLostError as e:
-        print(e, file=sys.stderr)
-        return 3
-    except KeyboardInterrupt:
-        print("interrupted; finished games are stored; rerun to continue", file=sys.stderr)
-        return 130
+        return result
+
+    out, code = guarded(parser, play)
+    if code is not None:
+        return code
+    result = out
     paths = write_report(result, args.out, command)
     for r in result["rows"]:
         print(

@@ -34,21 +34,19 @@ from typing import Any
 import numpy as np
 from scipy import stats as sps
 
-from core.registry import GameNotAvailableError, game_names, get_game
-from training.agents.checkpoint import CheckpointError
+from core.registry import game_names, get_game
 from training.arena.cli import OneLineParser
 from training.arena.ratings import wilson_interval
-from training.arena.ray_backend import WorkerLostError
-from training.arena.store import StoreError
 from training.arena.tournament import add_backend_arguments, json_default, run_tournament
 from training.balance import stats as bs
-from training.balance.game_stats import GameStats, StatsError, _modules
+from training.balance.game_stats import GameStats, _modules
 from training.balance.study import (
     _backend_session,
     _ci,
     _f,
     _figure,
     _table,
+    guarded,
     run_study,
     stamp,
     write_csv,
@@ -354,7 +352,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     command = "python -m training.balance.skill " + " ".join(sys.argv[1:] if argv is None else argv)
-    try:
+
+    def play():
         if len(args.agents) < 2 or len(set(args.agents)) != len(args.agents):
             raise ValueError("--agents: at least two different levels, weakest first")
         check_figures(args.figures, tuple(_modules(args.game)[1].ITEMS))
@@ -374,14 +373,12 @@ def main(argv: list[str] | None = None) -> int:
                 address=args.address,
             )
         paths = write_skill_report(res, args.figures, Path(args.out), command)
-    except (ValueError, CheckpointError, GameNotAvailableError, StoreError, StatsError) as e:
-        parser.error(str(e))
-    except WorkerLostError as e:
-        print(e, file=sys.stderr)
-        return 3
-    except KeyboardInterrupt:
-        print("interrupted; finished games are stored; rerun to continue", file=sys.stderr)
-        return 130
+        return res, paths
+
+    out, code = guarded(parser, play)
+    if code is not None:
+        return code
+    res, paths = out
     print(
         f"skill trace of {args.game} at {args.players} players: {len(args.agents)} levels x "
         f"{args.games} games (rules data {res['rules_data_hash']})"

@@ -670,6 +670,27 @@ def _backend_session(backend: str, address: str | None, workers: int | None):
     return ray_backend.session(address, workers)
 
 
+STUDY_ERRORS = (ValueError, CheckpointError, GameNotAvailableError, StoreError, StatsError)
+INTERRUPTED = "interrupted; finished games are stored; rerun to continue"
+
+
+def guarded(parser: argparse.ArgumentParser, body):
+    """Run `body()` the way every balance command handles failures: a refusal (STUDY_ERRORS:
+    bad arguments, files, agents, stores, statistics) ends in `parser.error` (one line, status
+    2); a lost worker prints its message (status 3); Ctrl-C says the finished games are stored
+    (status 130). Returns (body's result, None) or (None, the exit status)."""
+    try:
+        return body(), None
+    except STUDY_ERRORS as e:
+        parser.error(str(e))
+    except WorkerLostError as e:
+        print(e, file=sys.stderr)
+        return None, 3
+    except KeyboardInterrupt:
+        print(INTERRUPTED, file=sys.stderr)
+        return None, 130
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -681,7 +702,8 @@ def main(argv: list[str] | None = None) -> int:
         backend=args.backend,
         address=args.address,
     )
-    try:
+
+    def play():
         if args.rules:  # refuse a bad file, or one that changes nothing, before playing
             _, variant_hash = rules_file_data(args.rules, args.game)
             paired.check_variant(get_game(args.game).RULES_DATA_HASH, variant_hash)
@@ -696,14 +718,12 @@ def main(argv: list[str] | None = None) -> int:
                     args.game, args.players, args.agents, args.games, args.db, args.rules, **kw
                 )
                 variant = v
-    except (ValueError, CheckpointError, GameNotAvailableError, StoreError, StatsError) as e:
-        parser.error(str(e))
-    except WorkerLostError as e:
-        print(e, file=sys.stderr)
-        return 3
-    except KeyboardInterrupt:
-        print("interrupted; finished games are stored; rerun to continue", file=sys.stderr)
-        return 130
+            return base, variant
+
+    out, code = guarded(parser, play)
+    if code is not None:
+        return code
+    base, variant = out
     st, t = base["stats"], base["tournament"]
     a = analyse(st, t)
     var = None

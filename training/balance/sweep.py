@@ -31,16 +31,12 @@ from typing import Any
 
 import numpy as np
 
-from core.registry import GameNotAvailableError, game_names, get_game
-from core.rules_file import RulesFileError, rules_file_data
-from training.agents.checkpoint import CheckpointError
+from core.registry import game_names, get_game
+from core.rules_file import rules_file_data
 from training.arena.cli import OneLineParser
-from training.arena.ray_backend import WorkerLostError
-from training.arena.store import StoreError
 from training.arena.tournament import add_backend_arguments, json_default
 from training.balance import paired
 from training.balance import stats as bs
-from training.balance.game_stats import StatsError
 from training.balance.study import (
     _backend_session,
     _ci,
@@ -48,6 +44,7 @@ from training.balance.study import (
     _figure,
     _p,
     _table,
+    guarded,
     run_study,
     stamp,
     write_csv,
@@ -348,7 +345,8 @@ def main(argv: list[str] | None = None) -> int:
         backend=args.backend,
         address=args.address,
     )
-    try:
+
+    def play():
         values = [parse_values(v) for v in args.values]
         points = grid(args.key, values)
         figures = figures_for(args.players, args.figures)
@@ -371,21 +369,12 @@ def main(argv: list[str] | None = None) -> int:
                 **kw,
             )
         paths = write_sweep_report(res, Path(args.out), figures, command)
-    except (
-        ValueError,
-        RulesFileError,
-        CheckpointError,
-        GameNotAvailableError,
-        StoreError,
-        StatsError,
-    ) as e:
-        parser.error(str(e))
-    except WorkerLostError as e:
-        print(e, file=sys.stderr)
-        return 3
-    except KeyboardInterrupt:
-        print("interrupted; finished games are stored; rerun to continue", file=sys.stderr)
-        return 130
+        return res, paths
+
+    out, code = guarded(parser, play)
+    if code is not None:
+        return code
+    res, paths = out
     sig = [r for r in res["rows"] if r["p_bh"] is not None and r["p_bh"] < 0.05]
     print(
         f"{len(res['points'])} points x {res['base_games']} games of {args.game} at "

@@ -48,23 +48,29 @@ from typing import Any
 
 import numpy as np
 
-from core.registry import GameNotAvailableError, game_names, get_game
+from core.registry import game_names, get_game
 from core.rules_file import (
-    RulesFileError,
     load_rules_file,
     read_rules_file,
     rules_file_data,
     rules_keys,
 )
-from training.agents.checkpoint import CheckpointError
 from training.arena.cli import OneLineParser
-from training.arena.ray_backend import WorkerLostError
-from training.arena.store import StoreError
 from training.arena.tournament import add_backend_arguments, json_default
 from training.balance import ntbea as nt
 from training.balance import paired
 from training.balance.game_stats import GameStats, StatsError, _modules
-from training.balance.study import _backend_session, _ci, _f, _figure, _p, _table, run_study, stamp
+from training.balance.study import (
+    _backend_session,
+    _ci,
+    _f,
+    _figure,
+    _p,
+    _table,
+    guarded,
+    run_study,
+    stamp,
+)
 from training.balance.sweep import parse_values
 
 UNDEFINED_LOSS = 1e3  # the search's loss where the objective is undefined (no taker seen)
@@ -533,7 +539,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     command = "python -m training.balance.tune " + " ".join(sys.argv[1:] if argv is None else argv)
-    try:
+
+    def play():
         if not 1 <= args.budget <= MAX_BUDGET:
             raise ValueError(f"--budget {args.budget}: between 1 and {MAX_BUDGET}")
         if not 1 <= args.check_rounds <= 10:
@@ -574,21 +581,12 @@ def main(argv: list[str] | None = None) -> int:
         paths = write_tune_report(
             ev, obj, res, command, Path(args.out), args.games, args.check_games
         )
-    except (
-        ValueError,
-        RulesFileError,
-        CheckpointError,
-        GameNotAvailableError,
-        StoreError,
-        StatsError,
-    ) as e:
-        parser.error(str(e))
-    except WorkerLostError as e:
-        print(e, file=sys.stderr)
-        return 3
-    except KeyboardInterrupt:
-        print("interrupted; finished games are stored; rerun to continue", file=sys.stderr)
-        return 130
+        return ev, res, paths
+
+    out, code = guarded(parser, play)
+    if code is not None:
+        return code
+    ev, res, paths = out
     vc = res["vs_current"]
     print(
         f"tuned: {_pt(ev, res['final'])}; loss {_f(res['final_loss'])} vs {_f(res['current_loss'])}"
