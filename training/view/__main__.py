@@ -31,7 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="play in the browser against agents (needs --game, --players, --agents)",
     )
-    p.add_argument("--game", help="with --play: the game (village or troyes)")
+    p.add_argument("--game", help="with --play: the game (any registered game, e.g. village)")
     p.add_argument("--players", type=int, help="with --play: the number of seats")
     p.add_argument(
         "--agents",
