@@ -1,6 +1,6 @@
 """The main job: train the default run on a game, evaluate it against the baseline bots, report.
 
-    python -m training.learn.main_job                      # the default run (a few minutes)
+    python -m training.learn.main_job                      # the default run (about ten minutes)
     python -m training.learn.main_job --out runs/main --games 200 --seed 0
     python -m training.learn.main_job --game troyes        # the same on 2-player Troyes
 
