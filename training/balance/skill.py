@@ -37,7 +37,7 @@ from scipy import stats as sps
 from core.registry import game_names, get_game
 from training.arena.cli import OneLineParser
 from training.arena.ratings import wilson_interval
-from training.arena.tournament import add_backend_arguments, json_default, run_tournament
+from training.arena.tournament import json_default, run_tournament
 from training.balance import stats as bs
 from training.balance.game_stats import GameStats, _modules
 from training.balance.study import (
@@ -46,6 +46,7 @@ from training.balance.study import (
     _f,
     _figure,
     _table,
+    add_run_arguments,
     guarded,
     run_study,
     stamp,
@@ -340,11 +341,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, required=True, help="games per level")
     p.add_argument("--figures", nargs="+", default=["seats", "sources"], help=" | ".join(FIGURES))
     p.add_argument("--check-strength", action="store_true", help="each level plays the one before")
-    p.add_argument("--db", required=True, help="the SQLite game store (created if missing)")
-    p.add_argument("--out", required=True, help="report folder")
-    add_backend_arguments(p)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--no-progress", action="store_true")
+    add_run_arguments(p)
     return p
 
 

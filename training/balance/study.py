@@ -635,6 +635,16 @@ def write_report(
 
 
 # --- command line -----------------------------------------------------------------------------
+def add_run_arguments(p: argparse.ArgumentParser) -> None:
+    """The options every balance command shares: the store, the report folder, where games are
+    played (--workers, --backend, --address), the seed and --no-progress."""
+    p.add_argument("--db", required=True, help="the SQLite game store (created if missing)")
+    p.add_argument("--out", required=True, help="report folder")
+    add_backend_arguments(p)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--no-progress", action="store_true")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = OneLineParser(
         prog="python -m training.balance",
@@ -653,12 +663,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--games", type=int, required=True, help="games per line-up (a multiple of --players)"
     )
-    p.add_argument("--db", required=True, help="the SQLite game store (created if missing)")
-    p.add_argument("--out", required=True, help="report folder")
     p.add_argument("--rules", metavar="FILE", help="also study this rules-data override file")
-    add_backend_arguments(p)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--no-progress", action="store_true")
+    add_run_arguments(p)
     return p
 
 

@@ -34,7 +34,7 @@ import numpy as np
 from core.registry import game_names, get_game
 from core.rules_file import rules_file_data
 from training.arena.cli import OneLineParser
-from training.arena.tournament import add_backend_arguments, json_default
+from training.arena.tournament import json_default
 from training.balance import paired
 from training.balance import stats as bs
 from training.balance.study import (
@@ -44,6 +44,7 @@ from training.balance.study import (
     _figure,
     _p,
     _table,
+    add_run_arguments,
     guarded,
     run_study,
     stamp,
@@ -314,8 +315,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, required=True)
     p.add_argument("--agents", nargs="+", required=True, help="as python -m training.balance")
     p.add_argument("--games", type=int, required=True, help="games per point")
-    p.add_argument("--db", required=True, help="the SQLite game store (created if missing)")
-    p.add_argument("--out", required=True, help="report folder")
     p.add_argument("--key", action="append", required=True, help="a rules-data key (once or twice)")
     p.add_argument(
         "--values",
@@ -329,9 +328,7 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="+",
         help="figures to plot (default: every seat's win share, the winner's margin, rounds)",
     )
-    add_backend_arguments(p)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--no-progress", action="store_true")
+    add_run_arguments(p)
     return p
 
 

@@ -56,7 +56,7 @@ from core.rules_file import (
     rules_keys,
 )
 from training.arena.cli import OneLineParser
-from training.arena.tournament import add_backend_arguments, json_default
+from training.arena.tournament import json_default
 from training.balance import ntbea as nt
 from training.balance import paired
 from training.balance.game_stats import GameStats, StatsError, _modules
@@ -67,6 +67,7 @@ from training.balance.study import (
     _figure,
     _p,
     _table,
+    add_run_arguments,
     guarded,
     run_study,
     stamp,
@@ -527,11 +528,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="start from this rules override file (default: the default rules)",
     )
-    p.add_argument("--db", required=True, help="the SQLite game store (created if missing)")
-    p.add_argument("--out", required=True, help="report folder")
-    add_backend_arguments(p)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--no-progress", action="store_true")
+    add_run_arguments(p)
     return p
 
 
