@@ -18,7 +18,7 @@ from training.agents.checkpoint import CheckpointError
 from training.agents.registry import agent_fingerprint, make_agent
 from training.alphazero.net import for_game
 from training.alphazero.selfplay import Examples, SelfPlayer
-from training.alphazero.train import AZConfig, ReplayBuffer, losses, main, train
+from training.alphazero.train import AZConfig, ReplayBuffer, losses, main, resume_point, train
 from training.arena.store import GameStore
 
 GAMES = game_names()
@@ -202,6 +202,18 @@ def test_a_short_run_trains_saves_evaluates_and_resumes(tmp_path):
     cfg.iterations = 3
     summary = train(cfg, resume=True, out=lambda line: None)
     assert summary["iterations"] == 3 and summary["games"] == 6
+    # a part stopped before its end leaves checkpoints newer than final/: resume goes on from them
+    run = tmp_path / "run"
+    later = run / "checkpoints" / "iter_00004"
+    shutil.copytree(run / "checkpoints" / "iter_00003", later)
+    meta = json.loads((later / SIDECAR).read_text())
+    meta["iteration"] = 4
+    (later / SIDECAR).write_text(json.dumps(meta))
+    assert resume_point(run) == later
+    said = []
+    cfg.iterations = 5
+    summary = train(cfg, resume=True, out=said.append)
+    assert said[0].startswith("resuming after iteration 4 ") and summary["iterations"] == 5
 
 
 def test_a_shipped_network_is_found_by_count_and_keeps_its_checks(tmp_path, monkeypatch):

@@ -19,7 +19,7 @@ in the run's `ladder.sqlite`, win shares with 95% Wilson intervals and Elo again
 agent, training.alphazero.ladder) and `curve.png` shows them against hours and games played;
 `progress.json` gets a row per iteration. The run stops after `--hours` of wall-clock
 time or `--iterations`, whichever comes first, and writes `final/`. `--resume` goes on from the
-newest checkpoint of `--out` (the replay buffer starts empty again).
+latest iteration saved in `--out` (the replay buffer starts empty again).
 
 Determinism: the self-play games of an iteration depend only on the seed, the iteration and the
 network (the same with any number of workers); training draws its minibatches from a seeded
@@ -45,7 +45,13 @@ from core.guided import GuidedConfig
 from core.registry import check_players, get_game
 from core.search import SearchConfig
 from core.workers import die_with_driver
-from training.agents.az_agent import TORCH_STATE, checkpoint_dir, load_network, write_network
+from training.agents.az_agent import (
+    SIDECAR,
+    TORCH_STATE,
+    checkpoint_dir,
+    load_network,
+    write_network,
+)
 from training.alphazero.selfplay import FIELDS, Examples, SelfPlayer
 
 MAX_HOURS = 48.0
@@ -196,6 +202,24 @@ class ReplayBuffer:
         return tuple(getattr(self, f)[idx] for f in FIELDS)
 
 
+def resume_point(root: Path) -> Path:
+    """The network a run folder goes on from: of `final/` and `checkpoints/iter_*`, the one of the
+    latest iteration (a run stopped before its end leaves checkpoints newer than the `final/` of
+    an earlier part); CheckpointError if the folder holds none."""
+    found = [root / "final"] if (root / "final" / SIDECAR).is_file() else []
+    found += [p.parent for p in (root / "checkpoints").glob(f"iter_*/{SIDECAR}")]
+    if not found:
+        return checkpoint_dir(root)  # its error names what a run folder should hold
+
+    def iteration(folder: Path) -> int:
+        try:
+            return int(json.loads((folder / SIDECAR).read_text())["iteration"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return -1  # unreadable: load_network refuses it if it is the only one
+
+    return max(found, key=lambda f: (iteration(f), f.name != "final"))
+
+
 def losses(net, batch, torch) -> tuple[Any, Any]:
     """(policy loss, value loss) of a minibatch: the cross-entropy of the masked softmax against
     the visit shares, the mean squared error of the values of the seats in play."""
@@ -225,7 +249,7 @@ def train(cfg: AZConfig, resume: bool = False, out=None) -> dict[str, Any]:
     opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
     it0, spent0, history = 0, 0.0, []
     if resume:
-        folder = checkpoint_dir(root)
+        folder = resume_point(root)
         _arrays, meta = load_network(folder, game, cfg.players)
         state = torch.load(folder / TORCH_STATE, weights_only=True, map_location="cpu")
         net = PolicyValueNet(**meta["network"])
@@ -446,7 +470,9 @@ def build_parser():
     p.add_argument("--warm-mcts", default=d.warm_mcts, help="their mcts parameters, e.g. iters=400")
     p.add_argument("--warm-steps", type=int, default=d.warm_steps, help="minibatches on them")
     p.add_argument("--seed", type=int, default=d.seed)
-    p.add_argument("--resume", action="store_true", help="go on from the newest checkpoint")
+    p.add_argument(
+        "--resume", action="store_true", help="go on from the latest iteration saved in --out"
+    )
     return p
 
 
