@@ -177,3 +177,16 @@ def test_bad_settings_are_refused(game):
     with pytest.raises(ValueError, match="zero total weight"):
         parse_pool("random:0")
     assert parse_pool("random:2, heuristic") == [("random", 2.0), ("heuristic", 1.0)]
+
+
+def test_pool_members_keep_the_commas_of_their_specs():
+    """Specs with parameters (search settings, a restricted agent wrapping another spec, a network
+    with settings) are pool members whole, each with its own weight."""
+    text = "restrict:forbid=a+b,agent=mcts:iters=100:2, az:sims=100,mix=0.5:3, mcts:iters=50,c=0.5"
+    assert parse_pool(text) == [
+        ("restrict:forbid=a+b,agent=mcts:iters=100", 2.0),
+        ("az:sims=100,mix=0.5", 3.0),
+        ("mcts:iters=50,c=0.5", 1.0),
+    ]
+    with pytest.raises(ValueError, match="follows no agent spec"):
+        parse_pool("iters=100,random")
