@@ -44,6 +44,7 @@ from training.agents.checkpoint import (
     CheckpointError,
     check_sidecar,
     file_sha256,
+    folder_files,
     game_fingerprint,
     library_version,
     parse_sidecar,
@@ -274,6 +275,24 @@ def az_fingerprint(params: str, game_name: str, players: int | None = None) -> s
     digest = file_sha256(checkpoint_dir(path) / NETWORK)
     search = search_config(meta, rest).spec()
     return f"az sha256:{digest[:16]} {search} rules:{meta.get('rules_data_hash')}"
+
+
+def az_files(params: str) -> dict[str, bytes] | None:
+    """What playing the network an `az:` spec names reads (its sidecar and weights), for a copy
+    elsewhere (training.agents.registry.spec_files); None for a shipped network, which is part
+    of the installed library."""
+    path, _rest = split_params(params)
+    if not path:
+        return None
+    return folder_files(checkpoint_dir(path), (SIDECAR, NETWORK))
+
+
+def az_relocated(params: str, base: str | Path) -> str:
+    """The `az:` parameters that play the copy of the network at `base` (az_files)."""
+    path, rest = split_params(params)
+    if not path:
+        return params
+    return f"{base},{rest}" if rest else str(base)
 
 
 def read_az_sidecar(params: str) -> dict[str, Any] | None:

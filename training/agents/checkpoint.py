@@ -259,6 +259,13 @@ def check_sidecar(
     return game
 
 
+def folder_files(folder: Path, names: tuple[str, ...]) -> dict[str, bytes]:
+    """{"/NAME": bytes} of the files `names` of a checkpoint folder that exist: what playing it
+    reads, for a copy elsewhere, keyed as suffixes of the folder's path (a copy at BASE is
+    BASE/NAME)."""
+    return {f"/{n}": (folder / n).read_bytes() for n in names if (folder / n).is_file()}
+
+
 def sidecar_hashes(path: str | Path, meta: dict[str, Any]) -> dict[str, str]:
     """{part: SHA-256} of the files the sidecar of checkpoint `path` lists (module docstring)."""
     side = Path(f"{base_path(path)}.json")

@@ -36,7 +36,13 @@ from core.bots import Agent, bot_names, bot_source_modules, is_bot, make_bot
 from core.registry import GameNotAvailableError, game_names, get_game
 from core.search import MCTSAgent, SearchConfig
 from training.agents.az_agent import USAGE as USAGE_AZ
-from training.agents.az_agent import az_fingerprint, make_az_agent, read_az_sidecar
+from training.agents.az_agent import (
+    az_files,
+    az_fingerprint,
+    az_relocated,
+    make_az_agent,
+    read_az_sidecar,
+)
 from training.agents.checkpoint import (
     CheckpointError,
     base_path,
@@ -44,6 +50,7 @@ from training.agents.checkpoint import (
     load_actor,
     looks_like_checkpoint,
     read_sidecar,
+    sidecar_hashes,
 )
 from training.agents.policy import PolicyAgent
 from training.agents.restricted import USAGE as USAGE_RESTRICT
@@ -51,7 +58,9 @@ from training.agents.restricted import RestrictKind
 from training.agents.rllib_agent import (
     make_rllib_agent,
     read_rllib_sidecar,
+    rllib_files,
     rllib_fingerprint,
+    rllib_relocated,
 )
 
 _ACTOR_CACHE: dict[tuple, dict[str, np.ndarray]] = {}
@@ -83,6 +92,9 @@ _KINDS: dict[str, tuple[AgentKind, str]] = {}
 # kinds that name a checkpoint: kind -> (fingerprint(params, game_name, players) -> str,
 # sidecar(params) -> dict); their factories also take players= and deterministic=
 _CHECKPOINT_KINDS: dict[str, tuple[Callable[..., str], Callable[[str], dict[str, Any]]]] = {}
+# kinds whose params name files: kind -> (files(params) -> {suffix: bytes} | None,
+# relocated(params, base) -> params), see spec_files
+_FILE_KINDS: dict[str, tuple[Callable[[str], Any], Callable[[str, Any], str]]] = {}
 # kinds whose play may depend on the machine: kind -> machine_dependent(game_name, params) -> bool
 _MACHINE_KINDS: dict[str, Callable[[str, str], bool]] = {}
 
@@ -94,6 +106,8 @@ def register_agent_kind(
     fingerprint: Callable[..., str] | None = None,
     sidecar: Callable[[str], dict[str, Any]] | None = None,
     machine_dependent: Callable[[str, str], bool] | None = None,
+    files: Callable[[str], dict[str, bytes] | None] | None = None,
+    relocated: Callable[[str, Any], str] | None = None,
 ) -> None:
     """Register a parametrised agent kind: specs `name` and `name:params` build
     factory(game_name, params, seed); `usage` is shown in error messages;
@@ -103,9 +117,15 @@ def register_agent_kind(
     A kind whose params name a checkpoint (`rllib:PATH`) passes `fingerprint(params,
     game_name, players)` (which contents it names) and `sidecar(params)` (its checked sidecar:
     game, players, RULES_DATA_HASH); its factory is called with `players=` and
-    `deterministic=` too."""
+    `deterministic=` too. Such a kind also passes `files(params)` (what playing it reads from
+    disk, {suffix: bytes} of one base path, None if nothing) and `relocated(params, base)` (its
+    params playing a copy of those files at `base`), so that it can be played on another machine
+    (spec_files)."""
     _KINDS[name] = (factory, usage)
     _CHECKPOINT_KINDS.pop(name, None)
+    _FILE_KINDS.pop(name, None)
+    if files is not None and relocated is not None:
+        _FILE_KINDS[name] = (files, relocated)
     _MACHINE_KINDS.pop(name, None)
     if machine_dependent is not None:
         _MACHINE_KINDS[name] = machine_dependent
@@ -133,6 +153,8 @@ register_agent_kind(
     "rllib:PATH (a checkpoint or run folder of training.learn.rllib_train)",
     fingerprint=rllib_fingerprint,
     sidecar=read_rllib_sidecar,
+    files=rllib_files,
+    relocated=rllib_relocated,
 )
 
 
@@ -142,6 +164,8 @@ register_agent_kind(
     USAGE_AZ,
     fingerprint=az_fingerprint,
     sidecar=read_az_sidecar,
+    files=az_files,
+    relocated=az_relocated,
 )
 
 
@@ -301,15 +325,55 @@ def checkpoint_sidecar(spec: str) -> dict[str, Any] | None:
     kind, _sep, params = spec.partition(":")
     if kind in _CHECKPOINT_KINDS:
         return _CHECKPOINT_KINDS[kind][1](params)
-    if kind == "py" or kind in _KINDS or not looks_like_checkpoint(spec):
+    if kind == "py" or kind in _KINDS or not looks_like_checkpoint(spec) or _bot_name(spec):
         return None
+    return read_sidecar(spec)
+
+
+def _bot_name(spec: str) -> bool:
+    """Whether `spec` is a bot name of any installed game."""
     for name in game_names():
         try:
             if is_bot(name, spec):
-                return None
+                return True
         except (GameNotAvailableError, ImportError):  # a game whose package is not installed
             continue
-    return read_sidecar(spec)
+    return False
+
+
+def spec_files(spec: str) -> dict[str, bytes] | None:
+    """What playing `spec` reads from disk, for a copy on another machine: {suffix: bytes}, the
+    suffixes of one base path (a checkpoint `PATH`: its sidecar and every part it lists but the
+    SB3 .zip, which playing never reads; a kind naming files: what its `files` hook says), or
+    None if `spec` reads nothing of the user's (a bot, an agent kind, a `py:` agent, a shipped
+    network). `relocated(spec, base)` is the spec that plays such a copy written at `base`."""
+    spec = str(spec)
+    kind, _sep, params = spec.partition(":")
+    if kind in _FILE_KINDS:
+        return _FILE_KINDS[kind][0](params)
+    if kind in _KINDS or kind == "py":
+        return None
+    meta = checkpoint_sidecar(spec)
+    if meta is None:
+        return None
+    base = base_path(spec)
+    files = {".json": Path(f"{base}.json").read_bytes()}
+    for part in sidecar_hashes(spec, meta):
+        f = Path(f"{base}{part}")
+        if part != ".zip" and f.exists():
+            files[part] = f.read_bytes()
+    return files
+
+
+def relocated(spec: str, base: str | Path) -> str:
+    """The spec that plays the copy of spec_files(spec) written at `base` (`base` + suffix)."""
+    spec = str(spec)
+    kind, _sep, params = spec.partition(":")
+    if kind in _FILE_KINDS:
+        return f"{kind}:{_FILE_KINDS[kind][1](params, base)}"
+    if kind in _KINDS or kind == "py" or _bot_name(spec):
+        return spec
+    return str(base)
 
 
 def make_agent(
@@ -347,8 +411,9 @@ def make_agent(
 # restricted play (training.agents.restricted): any agent above, forbidden action segments or
 # items; the kind builds, fingerprints and reads its inner agent through this registry
 _RESTRICT = RestrictKind(
-    make_agent, agent_fingerprint, machine_dependent, checkpoint_sidecar, UserAgent
-)
+    make_agent, agent_fingerprint, machine_dependent, checkpoint_sidecar, UserAgent,
+    spec_files=spec_files, relocated=relocated,
+)  # fmt: skip
 register_agent_kind(
     "restrict",
     _RESTRICT.make,
@@ -356,4 +421,6 @@ register_agent_kind(
     fingerprint=_RESTRICT.fingerprint,
     sidecar=_RESTRICT.sidecar,
     machine_dependent=_RESTRICT.machine_dependent,
+    files=_RESTRICT.files,
+    relocated=_RESTRICT.relocated,
 )

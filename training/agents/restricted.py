@@ -374,7 +374,8 @@ def _source_digest(*modules: str | None) -> str:
 class RestrictKind:
     """The `restrict` agent kind, built on the registry's own functions (handed in, so this
     module never imports the registry): `make` (the factory), `fingerprint`, `sidecar` and
-    `machine_dependent` of register_agent_kind. `user_agent`: the registry's adapter of `py:`
+    `machine_dependent` of register_agent_kind, and `spec_files` / `relocated` for its `files`
+    and `relocated` hooks. `user_agent`: the registry's adapter of `py:`
     agents, which reads the legal mask through its game too and is reset with its seed before a
     game (as the tournaments do for a bare `py:` agent)."""
 
@@ -385,12 +386,16 @@ class RestrictKind:
         machine_dependent: Callable[..., bool],
         checkpoint_sidecar: Callable[[str], dict[str, Any] | None],
         user_agent: type | None = None,
+        spec_files: Callable[[str], dict[str, bytes] | None] | None = None,
+        relocated: Callable[[str, Any], str] | None = None,
     ):
         self._make_agent = make_agent
         self._fingerprint = agent_fingerprint
         self._machine_dependent = machine_dependent
         self._sidecar = checkpoint_sidecar
         self._user_agent = user_agent
+        self._spec_files = spec_files
+        self._relocated = relocated
 
     def make(
         self,
@@ -430,6 +435,19 @@ class RestrictKind:
     def sidecar(self, params: str) -> dict[str, Any] | None:
         """The inner agent's checkpoint sidecar (None for a bot or an agent kind)."""
         return self._sidecar(split_params(params)[1])
+
+    def files(self, params: str) -> dict[str, bytes] | None:
+        """What playing the inner agent reads from disk (the registry's spec_files)."""
+        if self._spec_files is None:
+            return None
+        return self._spec_files(split_params(params)[1])
+
+    def relocated(self, params: str, base: Any) -> str:
+        """These params with the inner agent playing the copy of its files at `base`."""
+        text, inner = split_params(params)
+        if self._relocated is not None:
+            inner = self._relocated(inner, base)
+        return f"forbid={text},agent={inner}"
 
     def machine_dependent(self, game_name: str, params: str) -> bool:
         """Whether the inner agent's play depends on the machine."""

@@ -36,6 +36,7 @@ from training.agents.checkpoint import (
     CheckpointError,
     check_sidecar,
     file_sha256,
+    folder_files,
     game_fingerprint,
     library_version,
     linear_stack_arrays,
@@ -185,6 +186,17 @@ def make_rllib_agent(
     game = get_game(game_name)
     arrays = cached_actor(params, game, players)
     return PolicyAgent(game, arrays, seed, deterministic, name=f"{PREFIX}{params}")
+
+
+def rllib_files(params: str) -> dict[str, bytes] | None:
+    """What playing the checkpoint an `rllib:` spec names reads (its sidecar and the exported
+    policy; not Ray's own state), for a copy elsewhere (training.agents.registry.spec_files)."""
+    return folder_files(checkpoint_dir(params), (SIDECAR, POLICY))
+
+
+def rllib_relocated(params: str, base: str | Path) -> str:
+    """The `rllib:` parameters that play the copy at `base` (rllib_files)."""
+    return str(base)
 
 
 def rllib_fingerprint(params: str, game_name: str, players: int | None = None) -> str:

@@ -10,11 +10,14 @@ What runs where:
   (no lost or duplicated game, resumable, results independent of the worker count unless an
   agent plays on a clock, `mcts:time=S`) hold as with processes;
 - a worker (a Ray task) plays one chunk and returns its GameRecords;
-- checkpoint entrants and a rules variant file are shipped by content: the driver reads their
-  files into bytes once (`ray.put`), a worker writes them into a local cache folder keyed by
-  their SHA-256 (`<tempdir>/gamesrl-ray/<sha256>/`) and plays with the specs rewritten to those
-  paths. The store keys entrants on the driver's specs and fingerprints (computed on the driver,
-  by content), so the records are the same whatever path a worker read the checkpoint from;
+- entrants that play from the user's files (checkpoints, `az:PATH` networks, `rllib:PATH`, a
+  `restrict:` agent wrapping one of them; training.agents.registry.spec_files) and a rules
+  variant file are shipped by content: the driver reads their files into bytes once
+  (`ray.put`), a worker writes them into a local cache folder keyed by their SHA-256
+  (`<tempdir>/gamesrl-ray/<sha256>/`) and plays with the specs rewritten to those paths
+  (registry.relocated). The store keys entrants on the driver's specs and fingerprints
+  (computed on the driver, by content), so the records are the same whatever path a worker read
+  the files from;
 - `py:module:factory` agents are not shipped: the module must be importable on every worker
   (install it on the nodes, or start them with it on PYTHONPATH; Ray's runtime_env can do either).
 
@@ -45,8 +48,7 @@ from typing import Any
 
 from core.registry import get_game
 from core.rules_file import load_rules_file
-from training.agents.checkpoint import base_path, sidecar_hashes
-from training.agents.registry import checkpoint_sidecar
+from training.agents.registry import relocated, spec_files
 from training.arena.jobs import play_job
 
 BACKENDS = ("process", "ray")
@@ -123,28 +125,12 @@ def _digest(files: dict[str, bytes]) -> str:
     return h.hexdigest()
 
 
-def checkpoint_files(spec: str) -> dict[str, bytes] | None:
-    """{suffix: bytes} of the checkpoint `spec` names (its sidecar and every other part the
-    sidecar lists but the SB3 .zip, which playing never reads), or None if `spec` is no
-    checkpoint."""
-    meta = checkpoint_sidecar(spec)
-    if meta is None:
-        return None
-    base = base_path(spec)
-    files = {".json": Path(f"{base}.json").read_bytes()}
-    for part in sidecar_hashes(spec, meta):
-        f = Path(f"{base}{part}")
-        if part != ".zip" and f.exists():
-            files[part] = f.read_bytes()
-    return files
-
-
 def bundle(specs: list[str], rules: tuple[str, str] | None) -> dict[str, Any]:
     """What the workers need beyond the library: {"agents": {spec: (sha256, files)}, "rules":
     (sha256, file bytes, RULES_DATA_HASH) or None}."""
     agents = {}
     for spec in dict.fromkeys(specs):
-        files = checkpoint_files(spec)
+        files = spec_files(spec)
         if files is not None:
             agents[spec] = (_digest(files), files)
     shipped_rules = None
@@ -178,7 +164,9 @@ def materialise(sha: str, files: dict[str, bytes], name: str) -> Path:
     root.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{sha[:16]}-", dir=root))
     for suffix, data in files.items():
-        (tmp / f"{name}{suffix}").write_bytes(data)
+        f = tmp / f"{name}{suffix}"
+        f.parent.mkdir(parents=True, exist_ok=True)  # a folder checkpoint: name/FILE
+        f.write_bytes(data)
     try:
         os.rename(tmp, folder)
     except OSError:  # another worker was first, or a damaged copy is in the way
@@ -202,7 +190,10 @@ def _local(sha: str, files: dict[str, bytes], name: str) -> str:
 def localise(shipped: dict[str, Any]) -> tuple[dict[str, str], tuple[str, str] | None]:
     """On a worker: ({original spec: local checkpoint path}, (local rules file, hash) or None)."""
     agents = shipped["agents"]
-    specs = {spec: _local(sha, files, "checkpoint") for spec, (sha, files) in agents.items()}
+    specs = {
+        spec: relocated(spec, _local(sha, files, "checkpoint"))
+        for spec, (sha, files) in agents.items()
+    }
     rules = None
     if shipped["rules"] is not None:
         sha, data, rules_hash = shipped["rules"]
