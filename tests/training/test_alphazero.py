@@ -75,6 +75,28 @@ def test_self_play_is_seeded():
         np.testing.assert_array_equal(getattr(a, f), getattr(b, f))
 
 
+def test_the_value_target_mixes_in_the_root_values_with_qmix():
+    """The same game with qmix 0, 1 and 0.25 (qmix changes no decision): 0 gives the final
+    returns, 1 the search's root values (with the position evaluation alone at the leaves, a
+    2-player rank game is zero-sum: the two seats' root values sum to 0, each in [-1, 1]), 0.25
+    their mix."""
+    game = get_game(GAMES[0])
+    arrays = small_net(game).arrays()
+    cfg = GuidedConfig(sims=6, mix=1.0)
+    ex = {
+        q: SelfPlayer(game.NAME, 2, arrays, cfg, seed=4, qmix=q).play(seed=8)[0]
+        for q in (0.0, 1.0, 0.25)
+    }
+    np.testing.assert_array_equal(ex[0.0].pi, ex[1.0].pi)
+    final, root = ex[0.0].z[:, :2], ex[1.0].z[:, :2]
+    assert set(np.unique(final)) <= {-1.0, 0.0, 1.0} and not np.array_equal(root, final)
+    assert np.abs(root).max() <= 1.0 + 1e-6
+    np.testing.assert_allclose(root.sum(axis=1), 0.0, atol=1e-5)
+    np.testing.assert_allclose(ex[0.25].z, 0.75 * ex[0.0].z + 0.25 * ex[1.0].z, atol=1e-6)
+    with pytest.raises(ValueError, match="qmix"):
+        SelfPlayer(game.NAME, 2, arrays, cfg, qmix=1.5)
+
+
 def test_the_losses_are_cross_entropy_and_masked_squared_error():
     game = get_game(GAMES[0])
     net = small_net(game)
@@ -168,6 +190,9 @@ def test_a_changed_or_foreign_network_is_refused(tmp_path):
         (["--device", "tpu"], "--device"),
         (["--root", "uct"], "root"),
         (["--warm-mcts", "iters=-3"], "iters"),
+        (["--qmix", "1.5"], "--qmix"),
+        (["--warm-agent", "nobody"], "nobody"),
+        (["--warm-agent", "heuristic", "--warm-mcts", "iters=10"], "one of them"),
     ],
 )
 def test_bad_arguments_are_refused_in_one_line(tmp_path, capsys, args, needle):
@@ -321,6 +346,31 @@ def test_expert_examples_are_the_mcts_game_that_was_played(name):
     ret = game.returns(s, "rank")
     for k, me in enumerate(seats):
         np.testing.assert_allclose(ex.z[k, :n], [ret[(me + j) % n] for j in range(n)])
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_expert_examples_of_an_agent_are_its_choices(name):
+    """Warm-start games played by an agent spec (the game's heuristic): the recorded actions are
+    the ones that agent, seeded per seat as the expert seeds it, plays in that game, and each
+    policy target is one-hot on the action played."""
+    from training.alphazero.expert import expert_game
+
+    game = get_game(name)
+    n = min(game.PLAYER_COUNTS)
+    ex, acts = expert_game(name, n, "", seed=4, explore=0, agent="heuristic")
+    assert len(ex) == len(acts) > 0
+    np.testing.assert_array_equal(ex.pi.argmax(axis=1), acts)
+    np.testing.assert_array_equal(ex.pi.max(axis=1), 1.0)
+    np.testing.assert_array_equal(ex.pi.sum(axis=1), 1.0)
+    bots = [make_agent("heuristic", name, n, 4 * 7919 + p) for p in range(n)]
+    s, played = game.new_game(n, 4), []
+    while not game.is_terminal(s):
+        mask = game.legal_mask(s)
+        a = int(np.flatnonzero(mask)[0]) if mask.sum() == 1 else bots[game.current_player(s)].act(s)
+        if mask.sum() > 1:
+            played.append(a)
+        s = game.step(s, a)
+    np.testing.assert_array_equal(played, acts)
 
 
 def test_a_tiny_self_play_and_training_run_lowers_its_loss():

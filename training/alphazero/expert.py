@@ -1,5 +1,6 @@
-"""Examples from games of a search agent that needs no network (`mcts`), to start a network from:
-the first step of expert iteration (Anthony et al. 2017), where the expert is plain tree search.
+"""Examples from games of an agent that needs no network, to start a network from: the first step
+of expert iteration (Anthony et al. 2017), where the expert is plain tree search (`mcts`) or,
+with `agent`, any agent spec (e.g. the game's `heuristic`), whose choice is the policy target.
 
 Every seat plays the agent the spec names (one agent per seat, told every action so it keeps its
 subtree); each decision with more than one legal action leaves the same example as guided
@@ -16,6 +17,7 @@ import numpy as np
 from core.registry import get_game
 from core.search import MCTSAgent, SearchConfig
 from core.search_tree import F_ACTION, F_FIRST, F_NEXT, F_VISITS
+from training.agents.registry import make_agent
 from training.alphazero.selfplay import Examples
 
 
@@ -31,12 +33,16 @@ def root_visits(agent: MCTSAgent, out: np.ndarray) -> np.ndarray:
 
 
 def expert_game(game_name: str, players: int, params: str, seed: int, explore: int,
-                returns: str = "rank") -> tuple[Examples, np.ndarray]:  # fmt: skip
+                returns: str = "rank", agent: str = "") -> tuple[Examples, np.ndarray]:  # fmt: skip
     """(the examples, the actions played at them) of one game from new_game(players, seed),
-    every seat `mcts:params` (the game's search defaults under `params`), seeded by `seed`."""
+    every seat `mcts:params` (the game's search defaults under `params`), seeded by `seed`; with
+    `agent`, every seat that agent spec instead, its chosen action the policy target (one-hot)."""
     g = get_game(game_name)
-    cfg = SearchConfig.for_game(g, params)
-    agents = [MCTSAgent(g, cfg, seed=seed * 7919 + p) for p in range(players)]
+    if agent:
+        agents = [make_agent(agent, g.NAME, players, seed * 7919 + p) for p in range(players)]
+    else:
+        cfg = SearchConfig.for_game(g, params)
+        agents = [MCTSAgent(g, cfg, seed=seed * 7919 + p) for p in range(players)]
     rng = np.random.default_rng([seed, 17])
     seats = max(g.PLAYER_COUNTS)
     visits = np.zeros(g.NUM_ACTIONS, dtype=np.float64)
@@ -49,8 +55,12 @@ def expert_game(game_name: str, players: int, params: str, seed: int, explore: i
             a = int(np.flatnonzero(mask)[0])
         else:
             a = agents[me].act(s)
-            root_visits(agents[me], visits)
-            visits[~mask] = 0.0  # a reused subtree holds actions of other determinizations
+            if isinstance(agents[me], MCTSAgent):
+                root_visits(agents[me], visits)
+                visits[~mask] = 0.0  # a reused subtree holds actions of other determinizations
+            else:
+                visits[:] = 0.0
+                visits[a] = 1.0
             total = visits.sum()
             pi = visits / total if total > 0 else mask / mask.sum()
             if len(obs) < explore:
@@ -60,8 +70,9 @@ def expert_game(game_name: str, players: int, params: str, seed: int, explore: i
             pis.append(pi.astype(np.float32))
             actors.append(me)
             played.append(a)
-        for agent in agents:
-            agent.notify(a)
+        for seat_agent in agents:
+            if hasattr(seat_agent, "notify"):
+                seat_agent.notify(a)
         s = g.step(s, a)
     final = np.asarray(g.returns(s, returns), dtype=np.float32)
     rows = len(obs)

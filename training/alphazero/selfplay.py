@@ -4,10 +4,13 @@ same network, each game played to its end inside compiled code (core/search_temp
 
 An example is one decision with more than one legal action: the seat's observation, its legal
 mask, the search's improved policy (the network's policy target: the root's visit shares with
-`root=puct`, the completed-Q policy with `root=gumbel`) and the
-game's final returns seen from that seat (the value target: entry j is the return of the seat j
-places after it in turn order, as the network's value outputs are; entries past the player count
-are 0 and masked out of the loss).
+`root=puct`, the completed-Q policy with `root=gumbel`) and the value target: the game's final
+returns seen from that seat (entry j is the return of the seat j places after it in turn order,
+as the network's value outputs are; entries past the player count are 0 and masked out of the
+loss), or with `qmix` > 0 their mix with the search's root values, (1 - qmix) x final + qmix x
+root value. The root value is known at the decision, so it varies far less than the final
+result of a game with dice and hidden cards; the final result keeps the target anchored to what
+happened.
 """
 
 from __future__ import annotations
@@ -49,13 +52,17 @@ class SelfPlayer:
     """Plays self-play games of `game` at `players` seats with one network (arrays in the
     trained-actor format) and the guided search's settings; scratch made once. Exploration: the
     root's Gumbel noise `noise` (PUCT: added to its logits; Gumbel root: its gscale) and the first
-    `explore` decisions of a game drawn from the policy target."""
+    `explore` decisions of a game drawn from the policy target. `qmix` in [0, 1]: the root
+    values' share in the value target (module docstring)."""
 
     def __init__(self, game_name: str, players: int, arrays: dict, config: GuidedConfig,
-                 explore: int = 20, noise: float = 1.0, seed: int = 0):  # fmt: skip
+                 explore: int = 20, noise: float = 1.0, seed: int = 0,
+                 qmix: float = 0.0):  # fmt: skip
+        if not 0.0 <= qmix <= 1.0:
+            raise ValueError(f"qmix must be in [0, 1], got {qmix}")
         self.game = get_game(game_name)
         self.players = int(players)
-        self.explore, self.noise = int(explore), float(noise)
+        self.explore, self.noise, self.qmix = int(explore), float(noise), float(qmix)
         self.agent = GuidedAgent(self.game, arrays, config, seed=seed)  # holds the scratch
         g = self.game
         self.seats = max(g.PLAYER_COUNTS)
@@ -64,6 +71,7 @@ class SelfPlayer:
         self._x_pi = np.zeros((MAX_ROWS, g.NUM_ACTIONS), dtype=np.float32)
         self._x_actor = np.zeros(MAX_ROWS, dtype=np.int64)
         self._x_act = np.zeros(MAX_ROWS, dtype=np.int64)
+        self._x_q = np.zeros((MAX_ROWS, self.seats), dtype=np.float32)
         self.actions = np.zeros(0, dtype=np.int64)  # the last game's searched decisions' actions
         self._pi = np.zeros(g.NUM_ACTIONS, dtype=np.float64)
 
@@ -78,7 +86,7 @@ class SelfPlayer:
             self.explore, self.noise, a._P, a._rng, a.tree, a.vals, a._plog, a.hdr, a._s,
             a._mask, a._work, a._tmp, a._child_of, a._path, a._keys, a._proj, a._ret, a._ev,
             a._w, a._meta, a._obs, a._h, a._out, a._stats, a._gum, a._cand, a._q, self._pi,
-            self._x_obs, self._x_mask, self._x_pi, self._x_actor, self._x_act,
+            self._x_obs, self._x_mask, self._x_pi, self._x_actor, self._x_act, self._x_q,
         )  # fmt: skip
         if rows == -2:
             raise RuntimeError(f"{g.NAME}: a self-play game left more than {MAX_ROWS} examples")
@@ -96,6 +104,8 @@ class SelfPlayer:
         for j in range(n):
             z[:, j] = final[(actors + j) % n]
             zmask[:, j] = True
+        if self.qmix > 0.0:
+            z[:, :n] = (1.0 - self.qmix) * z[:, :n] + self.qmix * self._x_q[:rows, :n]
         ex = Examples(
             self._x_obs[:rows].copy(),
             self._x_mask[:rows].copy(),

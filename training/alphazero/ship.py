@@ -43,7 +43,7 @@ def training_command(settings: dict[str, Any]) -> str:
     parts = ["python -m training.alphazero"]
     for key in keys:
         value = settings[key]
-        if key in skip:
+        if key in skip or value == "":  # an empty setting is its default: no flag
             continue
         flag = "--" + key.replace("_", "-")
         if isinstance(value, (list, tuple)):

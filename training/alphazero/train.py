@@ -5,21 +5,25 @@
 With `--warm-games N` the run starts with iteration 0: N games of plain `mcts` (`--warm-mcts`
 parameters over the game's defaults; training.alphazero.expert) whose examples (its root visit
 shares, the final returns) fill the buffer and train the network for `--warm-steps` minibatches,
-the first step of expert iteration, where the expert is tree search without a network.
+the first step of expert iteration, where the expert is tree search without a network. With
+`--warm-agent SPEC` those games are played by that agent instead (e.g. the game's `heuristic`),
+its choices the policy targets.
 
 Each iteration plays `--games` self-play games with the current network inside the guided
 search (training.alphazero.selfplay, in `--workers` processes), adds their examples to a replay
 buffer of the latest `--buffer` examples, and trains the network on minibatches drawn from it:
-cross-entropy of the masked policy against the search's improved policy (the root's visit shares,
-or with `--root gumbel` the Gumbel root's completed-Q policy), plus the squared error of
-the seat values against the final returns. Every iteration writes `checkpoints/iter_K/` (the
-network, its torch and optimiser state, the sidecar with RULES_DATA_HASH); every `--eval-every`
-iterations the network plays the ladder (`--ladder`, with the search and alone: tournaments stored
-in the run's `ladder.sqlite`, win shares with 95% Wilson intervals and Elo against each ladder
-agent, training.alphazero.ladder) and `curve.png` shows them against hours and games played;
-`progress.json` gets a row per iteration. The run stops after `--hours` of wall-clock
-time or `--iterations`, whichever comes first, and writes `final/`. `--resume` goes on from the
-latest iteration saved in `--out` (the replay buffer starts empty again).
+cross-entropy of the masked policy against the search's improved policy (the root's visit
+shares, or with `--root gumbel` the Gumbel root's completed-Q policy), plus the squared error of
+the seat values against the final returns (with `--qmix Q`: (1 - Q) x the final returns + Q x
+the search's root values, training.alphazero.selfplay). Every iteration writes
+`checkpoints/iter_K/` (the network, its torch and optimiser state, the sidecar with
+RULES_DATA_HASH); every `--eval-every` iterations the network plays the ladder (`--ladder`, with
+the search and alone: tournaments stored in the run's `ladder.sqlite`, win shares with 95%
+Wilson intervals and Elo against each ladder agent, training.alphazero.ladder) and `curve.png`
+shows them against hours and games played; `progress.json` gets a row per iteration. The run
+stops after `--hours` of wall-clock time or `--iterations`, whichever comes first, and writes
+`final/`. `--resume` goes on from the latest iteration saved in `--out` (the replay buffer starts
+empty again).
 
 Determinism: the self-play games of an iteration depend only on the seed, the iteration and the
 network (the same with any number of workers); training draws its minibatches from a seeded
@@ -85,6 +89,7 @@ class AZConfig:
     explore: int = 20  # recorded decisions per game drawn from the policy target
     noise: float = 1.0  # Gumbel noise of the self-play root (its scale)
     mix: float = 0.5  # position evaluation's share in a new node's value
+    qmix: float = 0.0  # the search's root values' share in the value target
     c: float = 1.5
     returns: str = "rank"
     hidden: tuple[int, ...] = (256, 256)
@@ -101,6 +106,7 @@ class AZConfig:
     ladder: tuple[str, ...] = ("heuristic", "mcts:iters=100", "mcts")
     warm_games: int = 0  # games of plain mcts to start the network from (iteration 0)
     warm_mcts: str = ""  # that mcts's parameters over the game's defaults
+    warm_agent: str = ""  # or an agent spec that plays those games instead of mcts
     warm_steps: int = 2000  # minibatches on them before the first iteration
     seed: int = 0
 
@@ -118,6 +124,12 @@ class AZConfig:
         need(self.iterations >= 0, f"--iterations must be >= 0, got {self.iterations}")
         need(self.warm_games >= 0 and self.warm_steps >= 0, "--warm-games, --warm-steps >= 0")
         SearchConfig.for_game(game, self.warm_mcts)  # its checks
+        if self.warm_agent:
+            from training.agents.registry import make_agent
+
+            need(not self.warm_mcts, "--warm-agent and --warm-mcts: give one of them")
+            make_agent(self.warm_agent, game.NAME, self.players)  # names what is accepted
+        need(0.0 <= self.qmix <= 1.0, f"--qmix must be in [0, 1], got {self.qmix}")
         for key in ("games", "sims", "buffer", "batch", "steps", "workers", "eval_games"):
             need(getattr(self, key) >= 1, f"--{key.replace('_', '-')} must be >= 1")
         need(self.eval_every >= 0, "--eval-every must be >= 0 (0: no evaluation)")
@@ -155,10 +167,10 @@ _PLAYER: dict[str, Any] = {}
 def _play_games(args: tuple) -> Examples:
     """Worker: the games `seeds` with the network `arrays` (one SelfPlayer per process, rebuilt
     when the network changes)."""
-    game, players, arrays, cfg, explore, noise, version, seeds = args
+    game, players, arrays, cfg, explore, noise, qmix, version, seeds = args
     p = _PLAYER.get("p")
     if p is None or _PLAYER.get("v") != version:
-        p = SelfPlayer(game, players, arrays, cfg, explore, noise, seed=seeds[0])
+        p = SelfPlayer(game, players, arrays, cfg, explore, noise, seed=seeds[0], qmix=qmix)
         _PLAYER.update(p=p, v=version)
     parts = []
     for s in seeds:
@@ -171,8 +183,8 @@ def _expert_games(args: tuple) -> Examples:
     """Worker: the warm-start games `seeds` of plain mcts (training.alphazero.expert)."""
     from training.alphazero.expert import expert_game
 
-    game, players, params, explore, returns, seeds = args
-    parts = [expert_game(game, players, params, s, explore, returns)[0] for s in seeds]
+    game, players, params, explore, returns, agent, seeds = args
+    parts = [expert_game(game, players, params, s, explore, returns, agent)[0] for s in seeds]
     return Examples.concat(parts)
 
 
@@ -302,6 +314,7 @@ def train(cfg: AZConfig, resume: bool = False, out=None) -> dict[str, Any]:
                     cfg.warm_mcts,
                     cfg.explore,
                     cfg.returns,
+                    cfg.warm_agent,
                     seeds[w :: cfg.workers],
                 )
                 for w in range(cfg.workers)
@@ -316,7 +329,7 @@ def train(cfg: AZConfig, resume: bool = False, out=None) -> dict[str, Any]:
             spent = time.monotonic() - t0
             row = {
                 "iteration": 0,
-                "warm": f"mcts:{cfg.warm_mcts}",
+                "warm": cfg.warm_agent or f"mcts:{cfg.warm_mcts}",
                 "games": games_played,
                 "examples": len(ex),
                 "buffer": buf.size,
@@ -342,7 +355,17 @@ def train(cfg: AZConfig, resume: bool = False, out=None) -> dict[str, Any]:
                 seeds[w :: cfg.workers] for w in range(cfg.workers) if seeds[w :: cfg.workers]
             ]
             jobs = [
-                (cfg.game, cfg.players, arrays, cfg.guided(), cfg.explore, cfg.noise, it, c)
+                (
+                    cfg.game,
+                    cfg.players,
+                    arrays,
+                    cfg.guided(),
+                    cfg.explore,
+                    cfg.noise,
+                    cfg.qmix,
+                    it,
+                    c,
+                )  # fmt: skip
                 for c in chunks
             ]
             ts = time.monotonic()
@@ -451,6 +474,9 @@ def build_parser():
     )
     p.add_argument("--noise", type=float, default=d.noise, help="Gumbel noise scale at the root")
     p.add_argument("--mix", type=float, default=d.mix)
+    p.add_argument(
+        "--qmix", type=float, default=d.qmix, help="the root values' share in the value target"
+    )
     p.add_argument("--c", type=float, default=d.c)
     p.add_argument("--returns", default=d.returns)
     p.add_argument("--hidden", default=",".join(map(str, d.hidden)))
@@ -468,6 +494,9 @@ def build_parser():
         "--warm-games", type=int, default=d.warm_games, help="games of plain mcts to start from"
     )
     p.add_argument("--warm-mcts", default=d.warm_mcts, help="their mcts parameters, e.g. iters=400")
+    p.add_argument(
+        "--warm-agent", default=d.warm_agent, help="or an agent that plays them, e.g. heuristic"
+    )
     p.add_argument("--warm-steps", type=int, default=d.warm_steps, help="minibatches on them")
     p.add_argument("--seed", type=int, default=d.seed)
     p.add_argument(
@@ -495,6 +524,7 @@ def main(argv: list[str] | None = None) -> int:
             explore=a.explore,
             noise=a.noise,
             mix=a.mix,
+            qmix=a.qmix,
             c=a.c,
             returns=a.returns,
             hidden=hidden,
@@ -510,6 +540,7 @@ def main(argv: list[str] | None = None) -> int:
             ladder=tuple(a.ladder),
             warm_games=a.warm_games,
             warm_mcts=a.warm_mcts,
+            warm_agent=a.warm_agent,
             warm_steps=a.warm_steps,
             seed=a.seed,
         )

@@ -529,12 +529,14 @@ def pv_gumbel(
 def pv_selfplay(
     g, gmask, T, n, sims, root_kind, m, explore, noise, P, rng, tree, vals, plog, hdr, s, mask,
     work, tmp, child_of, path, keys, proj, ret, ev, w, meta, obs, h, out, stats, gum, cand, q,
-    pi, x_obs, x_mask, x_pi, x_actor, x_act,
+    pi, x_obs, x_mask, x_pi, x_actor, x_act, x_q,
 ):  # fmt: skip
     """Play the game in g (a state, played in place to its end; gmask its legal mask, kept so)
     by the guided search of every seat in turn, each from its own point of view, and record one
     example per decision with more than one legal action: x_obs the seat's observation, x_mask
-    its legal mask, x_pi the policy target, x_actor the seat, x_act the action played.
+    its legal mask, x_pi the policy target, x_actor the seat, x_act the action played, x_q the
+    search's root value of each seat (its mean return over the simulations; column j: the seat
+    j places after the actor in turn order, columns past n left as they are).
 
     root_kind 0 (PUCT, pv_search: `sims` simulations after the root's evaluation): the root's
     logits get `noise` x Gumbel(0, 1) noise per legal action first; the target is the root's
@@ -603,6 +605,9 @@ def pv_selfplay(
                 x_mask[rows, a] = gmask[a]
                 x_pi[rows, a] = pi[a]
             x_actor[rows] = me
+            rv = tree[0, st.F_VISITS]
+            for j in range(n):
+                x_q[rows, j] = vals[0, (me + j) % n] / rv if rv > 0 else 0.0
             if rows < explore:
                 r = xo.rng_next(rng, 0) / 4294967296.0
                 for a in range(na):
