@@ -65,6 +65,45 @@ def test_self_play_examples_are_the_game_that_was_played(name, root):
     np.testing.assert_array_equal(s, final)
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_games_against_an_opponent_are_the_game_that_was_played(name):
+    """The search at one seat, the opponent (seeded per seat as the player seeds it) at the
+    others: replaying the search's recorded actions and the opponent's own choices rebuilds the
+    game; examples only at the search's decisions, each with that seat's observation and mask, a
+    policy target over the legal actions holding the action played, the final returns as the
+    value target."""
+    game = get_game(name)
+    n = min(game.PLAYER_COUNTS)
+    player = SelfPlayer(name, n, small_net(game).arrays(), GuidedConfig(sims=6), explore=2, seed=1)
+    for seat in range(n):
+        ex, final = player.play_against(5, "heuristic", seat)
+        acts = player.actions
+        assert len(ex) == len(acts) > 0
+        bots = {p: make_agent("heuristic", name, n, 5 * 7919 + p) for p in range(n) if p != seat}
+        ret = game.returns(final, "rank")
+        s, k = game.new_game(n, 5), 0
+        while not game.is_terminal(s):
+            mask = game.legal_mask(s)
+            me = game.current_player(s)
+            if mask.sum() == 1:
+                a = int(np.flatnonzero(mask)[0])
+            elif me != seat:
+                a = bots[me].act(s)
+            else:
+                np.testing.assert_array_equal(ex.obs[k], game.observe(s, me))
+                np.testing.assert_array_equal(ex.mask[k], mask)
+                assert abs(ex.pi[k].sum() - 1.0) < 1e-5 and not ex.pi[k][~mask].any()
+                assert ex.pi[k][acts[k]] > 0
+                np.testing.assert_allclose(ex.z[k, :n], [ret[(me + j) % n] for j in range(n)])
+                a = int(acts[k])
+                k += 1
+            s = game.step(s, a)
+        assert k == len(ex)
+        np.testing.assert_array_equal(s, final)
+    with pytest.raises(ValueError, match="seat"):
+        player.play_against(5, "heuristic", n)
+
+
 def test_self_play_is_seeded():
     game = get_game(GAMES[0])
     arrays = small_net(game).arrays()
@@ -191,6 +230,8 @@ def test_a_changed_or_foreign_network_is_refused(tmp_path):
         (["--root", "uct"], "root"),
         (["--warm-mcts", "iters=-3"], "iters"),
         (["--qmix", "1.5"], "--qmix"),
+        (["--opponent-share", "-0.5"], "--opponent-share"),
+        (["--opponent", "nobody"], "nobody"),
         (["--warm-agent", "nobody"], "nobody"),
         (["--warm-agent", "heuristic", "--warm-mcts", "iters=10"], "one of them"),
     ],
@@ -415,6 +456,23 @@ def test_a_run_can_start_from_plain_mcts(tmp_path):
     assert rows[0]["warm"] == "mcts:iters=10" and rows[0]["examples"] > 0
     assert rows[1]["buffer"] == rows[0]["examples"] + rows[1]["examples"]
     load_network(tmp_path / "run" / "checkpoints" / "iter_00000", game, 2)
+
+
+def test_a_run_can_play_part_of_its_games_against_an_opponent(tmp_path):
+    """Half of each iteration's games against `random`, from a start on the heuristic's games:
+    the search's decisions in them are about half as many examples as in self-play games."""
+    game = get_game(GAMES[0])
+    cfg = AZConfig(
+        game=game.NAME, out=str(tmp_path / "run"), iterations=1, games=4, sims=4, hidden=(32,),
+        buffer=5000, batch=32, steps=3, workers=1, eval_every=0, warm_games=2,
+        warm_agent="heuristic", warm_steps=5, opponent="random", opponent_share=0.5, qmix=0.5,
+    )  # fmt: skip
+    summary = train(cfg, out=lambda line: None)
+    assert summary["games"] == 6
+    rows = json.loads((tmp_path / "run" / "progress.json").read_text())
+    assert rows[0]["warm"] == "heuristic" and rows[1]["examples"] > 0
+    settings = load_network(tmp_path / "run", game, 2)[1]["training"]
+    assert settings["opponent"] == "random" and settings["qmix"] == 0.5
 
 
 def test_the_ladder_rating_is_the_elo_of_the_score_share():

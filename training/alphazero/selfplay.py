@@ -21,6 +21,8 @@ import numpy as np
 
 from core.guided import GuidedAgent, GuidedConfig
 from core.registry import get_game
+from core.search_tree import F_VISITS
+from training.agents.registry import make_agent
 
 ROOT_KINDS = {"puct": 0, "gumbel": 1}  # pv_selfplay's root_kind, by GuidedConfig.root
 MAX_ROWS = 4096  # examples one game may leave (a longer game is refused, not cut)
@@ -95,8 +97,60 @@ class SelfPlayer:
                 f"{g.NAME}: the engine refused an action in self-play (a bug; please report it "
                 f"with the seed {seed})"
             )
+        return self._examples(rows, s), s
+
+    def play_against(self, seed: int, opponent: str, seat: int) -> tuple[Examples, np.ndarray]:
+        """One game from new_game(players, seed) with the guided search at `seat` and the agent
+        spec `opponent` at every other seat (seeded seed x 7919 + its seat): (the examples of
+        the search's decisions, the final state). The same examples as self-play: the first
+        `explore` of them play an action drawn from the policy target; no root noise (the
+        opponent's play and the deal vary the games). Python drives this game: one call of the
+        compiled search per decision of `seat`, one of the opponent's per decision of others."""
+        g, a = self.game, self.agent
+        n = self.players
+        if not 0 <= seat < n:
+            raise ValueError(f"seat must be in 0..{n - 1}, got {seat}")
+        others = {
+            p: make_agent(opponent, g.NAME, n, seed * 7919 + p) for p in range(n) if p != seat
+        }
+        draw = np.random.default_rng([int(seed), 23])
+        s = np.array(g.new_game(n, int(seed)), dtype=np.int64)
+        rows = 0
+        while not g.is_terminal(s):
+            mask = g.legal_mask(s)
+            me = int(g.current_player(s))
+            if mask.sum() == 1:
+                act = int(np.flatnonzero(mask)[0])
+            elif me != seat:
+                act = int(others[me].act(s))
+            else:
+                if rows >= MAX_ROWS:
+                    raise RuntimeError(f"{g.NAME}: a game left more than {MAX_ROWS} examples")
+                act = a.act(s)
+                pi = a.policy
+                self._x_obs[rows] = g.observe(s, me)
+                self._x_mask[rows] = mask
+                self._x_pi[rows] = pi
+                self._x_actor[rows] = me
+                visits = a.tree[0, F_VISITS]
+                for j in range(n):
+                    self._x_q[rows, j] = a.vals[0, (me + j) % n] / visits if visits > 0 else 0.0
+                if rows < self.explore:
+                    act = int(draw.choice(len(pi), p=pi / pi.sum()))
+                self._x_act[rows] = act
+                rows += 1
+            for other in others.values():
+                if hasattr(other, "notify"):
+                    other.notify(act)
+            s = g.step(s, act)
+        return self._examples(rows, s), s
+
+    def _examples(self, rows: int, final_state: np.ndarray) -> Examples:
+        """The first `rows` recorded decisions as examples, their value targets from the final
+        state (and with qmix the recorded root values); sets `actions`."""
+        g = self.game
         self.actions = self._x_act[:rows].copy()
-        final = np.asarray(g.returns(s, a.config.returns), dtype=np.float32)
+        final = np.asarray(g.returns(final_state, self.agent.config.returns), dtype=np.float32)
         n = self.players
         actors = self._x_actor[:rows]
         z = np.zeros((rows, self.seats), dtype=np.float32)
@@ -106,11 +160,10 @@ class SelfPlayer:
             zmask[:, j] = True
         if self.qmix > 0.0:
             z[:, :n] = (1.0 - self.qmix) * z[:, :n] + self.qmix * self._x_q[:rows, :n]
-        ex = Examples(
+        return Examples(
             self._x_obs[:rows].copy(),
             self._x_mask[:rows].copy(),
             self._x_pi[:rows].copy(),
             z,
             zmask,
         )
-        return ex, s

@@ -9,21 +9,21 @@ the first step of expert iteration, where the expert is tree search without a ne
 `--warm-agent SPEC` those games are played by that agent instead (e.g. the game's `heuristic`),
 its choices the policy targets.
 
-Each iteration plays `--games` self-play games with the current network inside the guided
-search (training.alphazero.selfplay, in `--workers` processes), adds their examples to a replay
-buffer of the latest `--buffer` examples, and trains the network on minibatches drawn from it:
-cross-entropy of the masked policy against the search's improved policy (the root's visit
-shares, or with `--root gumbel` the Gumbel root's completed-Q policy), plus the squared error of
-the seat values against the final returns (with `--qmix Q`: (1 - Q) x the final returns + Q x
-the search's root values, training.alphazero.selfplay). Every iteration writes
-`checkpoints/iter_K/` (the network, its torch and optimiser state, the sidecar with
-RULES_DATA_HASH); every `--eval-every` iterations the network plays the ladder (`--ladder`, with
-the search and alone: tournaments stored in the run's `ladder.sqlite`, win shares with 95%
-Wilson intervals and Elo against each ladder agent, training.alphazero.ladder) and `curve.png`
-shows them against hours and games played; `progress.json` gets a row per iteration. The run
-stops after `--hours` of wall-clock time or `--iterations`, whichever comes first, and writes
-`final/`. `--resume` goes on from the latest iteration saved in `--out` (the replay buffer starts
-empty again).
+Each iteration plays `--games` self-play games with the current network inside the guided search
+(training.alphazero.selfplay, in `--workers` processes; with `--opponent SPEC`, the share
+`--opponent-share` of them with the search in one seat and that agent in the others), adds their
+examples to a replay buffer of the latest `--buffer` examples, and trains the network on minibatches
+drawn from it: cross-entropy of the masked policy against the search's improved policy (the root's
+visit shares, or with `--root gumbel` the Gumbel root's completed-Q policy), plus the squared error
+of the seat values against the final returns (with `--qmix Q`: (1 - Q) x the final returns + Q x the
+search's root values, training.alphazero.selfplay). Every iteration writes `checkpoints/iter_K/`
+(the network, its torch and optimiser state, the sidecar with RULES_DATA_HASH); every `--eval-every`
+iterations the network plays the ladder (`--ladder`, with the search and alone: tournaments stored
+in the run's `ladder.sqlite`, win shares with 95% Wilson intervals and Elo against each ladder
+agent, training.alphazero.ladder) and `curve.png` shows them against hours and games played;
+`progress.json` gets a row per iteration. The run stops after `--hours` of wall-clock time or
+`--iterations`, whichever comes first, and writes `final/`. `--resume` goes on from the latest
+iteration saved in `--out` (the replay buffer starts empty again).
 
 Determinism: the self-play games of an iteration depend only on the seed, the iteration and the
 network (the same with any number of workers); training draws its minibatches from a seeded
@@ -90,6 +90,8 @@ class AZConfig:
     noise: float = 1.0  # Gumbel noise of the self-play root (its scale)
     mix: float = 0.5  # position evaluation's share in a new node's value
     qmix: float = 0.0  # the search's root values' share in the value target
+    opponent: str = ""  # an agent spec some games of an iteration are played against
+    opponent_share: float = 0.5  # the share of an iteration's games played against it
     c: float = 1.5
     returns: str = "rank"
     hidden: tuple[int, ...] = (256, 256)
@@ -130,6 +132,14 @@ class AZConfig:
             need(not self.warm_mcts, "--warm-agent and --warm-mcts: give one of them")
             make_agent(self.warm_agent, game.NAME, self.players)  # names what is accepted
         need(0.0 <= self.qmix <= 1.0, f"--qmix must be in [0, 1], got {self.qmix}")
+        need(
+            0.0 <= self.opponent_share <= 1.0,
+            f"--opponent-share must be in [0, 1], got {self.opponent_share}",
+        )
+        if self.opponent:
+            from training.agents.registry import make_agent
+
+            make_agent(self.opponent, game.NAME, self.players)  # names what is accepted
         for key in ("games", "sims", "buffer", "batch", "steps", "workers", "eval_games"):
             need(getattr(self, key) >= 1, f"--{key.replace('_', '-')} must be >= 1")
         need(self.eval_every >= 0, "--eval-every must be >= 0 (0: no evaluation)")
@@ -165,17 +175,18 @@ _PLAYER: dict[str, Any] = {}
 
 
 def _play_games(args: tuple) -> Examples:
-    """Worker: the games `seeds` with the network `arrays` (one SelfPlayer per process, rebuilt
-    when the network changes)."""
-    game, players, arrays, cfg, explore, noise, qmix, version, seeds = args
+    """Worker: the games `seeds`, (seed, against the opponent?) each, with the network `arrays`
+    (one SelfPlayer per process, rebuilt when the network changes); a game against the opponent
+    puts the search at seat seed mod players."""
+    game, players, arrays, cfg, explore, noise, qmix, opponent, version, seeds = args
     p = _PLAYER.get("p")
     if p is None or _PLAYER.get("v") != version:
-        p = SelfPlayer(game, players, arrays, cfg, explore, noise, seed=seeds[0], qmix=qmix)
+        p = SelfPlayer(game, players, arrays, cfg, explore, noise, seed=seeds[0][0], qmix=qmix)
         _PLAYER.update(p=p, v=version)
     parts = []
-    for s in seeds:
+    for s, against in seeds:
         p.agent.reset(s)
-        parts.append(p.play(s)[0])
+        parts.append((p.play_against(s, opponent, s % players) if against else p.play(s))[0])
     return Examples.concat(parts)
 
 
@@ -350,7 +361,10 @@ def train(cfg: AZConfig, resume: bool = False, out=None) -> dict[str, Any]:
         while time.monotonic() < deadline and (cfg.iterations == 0 or it < cfg.iterations):
             it += 1
             arrays = net.arrays()
-            seeds = [cfg.seed * 1_000_003 + it * 10_007 + k for k in range(cfg.games)]
+            against = round(cfg.opponent_share * cfg.games) if cfg.opponent else 0
+            seeds = [
+                (cfg.seed * 1_000_003 + it * 10_007 + k, k < against) for k in range(cfg.games)
+            ]
             chunks = [
                 seeds[w :: cfg.workers] for w in range(cfg.workers) if seeds[w :: cfg.workers]
             ]
@@ -363,6 +377,7 @@ def train(cfg: AZConfig, resume: bool = False, out=None) -> dict[str, Any]:
                     cfg.explore,
                     cfg.noise,
                     cfg.qmix,
+                    cfg.opponent,
                     it,
                     c,
                 )  # fmt: skip
@@ -478,6 +493,15 @@ def build_parser():
         "--qmix", type=float, default=d.qmix, help="the root values' share in the value target"
     )
     p.add_argument("--c", type=float, default=d.c)
+    p.add_argument(
+        "--opponent", default=d.opponent, help="an agent some self-play games are played against"
+    )
+    p.add_argument(
+        "--opponent-share",
+        type=float,
+        default=d.opponent_share,
+        help="the share of an iteration's games played against --opponent",
+    )
     p.add_argument("--returns", default=d.returns)
     p.add_argument("--hidden", default=",".join(map(str, d.hidden)))
     p.add_argument("--buffer", type=int, default=d.buffer)
@@ -525,6 +549,8 @@ def main(argv: list[str] | None = None) -> int:
             noise=a.noise,
             mix=a.mix,
             qmix=a.qmix,
+            opponent=a.opponent,
+            opponent_share=a.opponent_share,
             c=a.c,
             returns=a.returns,
             hidden=hidden,
