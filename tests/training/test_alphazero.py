@@ -277,9 +277,11 @@ def test_a_short_run_trains_saves_evaluates_and_resumes(tmp_path):
     (later / SIDECAR).write_text(json.dumps(meta))
     assert resume_point(run) == later
     said = []
-    cfg.iterations = 5
+    cfg.iterations, cfg.lr = 5, 2.5e-4  # a resumed part may change the learning rate
     summary = train(cfg, resume=True, out=said.append)
     assert said[0].startswith("resuming after iteration 4 ") and summary["iterations"] == 5
+    opt = torch.load(run / "final" / TORCH_STATE, weights_only=True)["opt"]
+    assert {g["lr"] for g in opt["param_groups"]} == {2.5e-4}
 
 
 def test_a_shipped_network_is_found_by_count_and_keeps_its_checks(tmp_path, monkeypatch):

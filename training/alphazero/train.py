@@ -243,6 +243,14 @@ def resume_point(root: Path) -> Path:
     return max(found, key=lambda f: (iteration(f), f.name != "final"))
 
 
+def resume_optimiser(opt, saved: dict, cfg: AZConfig) -> None:
+    """Load the optimiser's saved moments, then apply this run's --lr and --weight-decay (a saved
+    state carries the old ones, which would silently win)."""
+    opt.load_state_dict(saved)
+    for group in opt.param_groups:
+        group["lr"], group["weight_decay"] = cfg.lr, cfg.weight_decay
+
+
 def losses(net, batch, torch) -> tuple[Any, Any]:
     """(policy loss, value loss) of a minibatch: the cross-entropy of the masked softmax against
     the visit shares, the mean squared error of the values of the seats in play."""
@@ -278,7 +286,7 @@ def train(cfg: AZConfig, resume: bool = False, out=None) -> dict[str, Any]:
         net = PolicyValueNet(**meta["network"])
         net.load_state_dict(state["net"])
         opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
-        opt.load_state_dict(state["opt"])
+        resume_optimiser(opt, state["opt"], cfg)
         it0, spent0 = int(meta["iteration"]), float(meta["seconds"])
         history = (
             json.loads((root / "progress.json").read_text())
@@ -291,7 +299,7 @@ def train(cfg: AZConfig, resume: bool = False, out=None) -> dict[str, Any]:
         net.to(device)
         opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
         if resume:
-            opt.load_state_dict(state["opt"])
+            resume_optimiser(opt, state["opt"], cfg)
     (root / "config.json").write_text(json.dumps(asdict(cfg), indent=2))
     buf = ReplayBuffer(cfg.buffer, game, net.seats)
     rng = np.random.default_rng([cfg.seed, it0])
