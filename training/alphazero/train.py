@@ -56,6 +56,7 @@ from training.agents.az_agent import (
     load_network,
     write_network,
 )
+from training.agents.registry import make_agent
 from training.alphazero.selfplay import FIELDS, Examples, SelfPlayer
 
 MAX_HOURS = 48.0
@@ -127,8 +128,6 @@ class AZConfig:
         need(self.warm_games >= 0 and self.warm_steps >= 0, "--warm-games, --warm-steps >= 0")
         SearchConfig.for_game(game, self.warm_mcts)  # its checks
         if self.warm_agent:
-            from training.agents.registry import make_agent
-
             need(not self.warm_mcts, "--warm-agent and --warm-mcts: give one of them")
             make_agent(self.warm_agent, game.NAME, self.players)  # names what is accepted
         need(0.0 <= self.qmix <= 1.0, f"--qmix must be in [0, 1], got {self.qmix}")
@@ -137,8 +136,6 @@ class AZConfig:
             f"--opponent-share must be in [0, 1], got {self.opponent_share}",
         )
         if self.opponent:
-            from training.agents.registry import make_agent
-
             make_agent(self.opponent, game.NAME, self.players)  # names what is accepted
         for key in ("games", "sims", "buffer", "batch", "steps", "workers", "eval_games"):
             need(getattr(self, key) >= 1, f"--{key.replace('_', '-')} must be >= 1")
