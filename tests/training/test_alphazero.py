@@ -234,6 +234,7 @@ def test_a_changed_or_foreign_network_is_refused(tmp_path):
         (["--opponent", "nobody"], "nobody"),
         (["--warm-agent", "nobody"], "nobody"),
         (["--warm-agent", "heuristic", "--warm-mcts", "iters=10"], "one of them"),
+        (["--init", "az:/nowhere"], "--init az:/nowhere"),
     ],
 )
 def test_bad_arguments_are_refused_in_one_line(tmp_path, capsys, args, needle):
@@ -484,3 +485,32 @@ def test_the_ladder_rating_is_the_elo_of_the_score_share():
     assert abs(elo(1 / (1 + 10 ** (-200 / 400))) - 200.0) < 1e-9
     assert abs(elo(1 / (1 + 10 ** (300 / 400))) + 300.0) < 1e-9
     assert elo(1.0) == ELO_CAP and elo(0.0) == -ELO_CAP
+
+
+def test_a_run_can_start_from_a_network_and_records_it(tmp_path):
+    """--init: the run starts from the network's weights and shape (a different --hidden is
+    refused), at another player count than the parent's; every checkpoint records the parent's
+    folder, SHA-256, player count and rules hash; a network of another game is refused."""
+    game = get_game(GAMES[0])
+    parent_net, parent = _written(tmp_path, game, players=2)
+    n = max(game.PLAYER_COUNTS)
+    cfg = AZConfig(
+        game=game.NAME, out=str(tmp_path / "run"), players=n, iterations=1, games=n, sims=4,
+        hidden=tuple(parent_net.hidden), buffer=5000, batch=32, steps=1, workers=1,
+        eval_every=0, init=f"az:{parent}", lr=1e-12,
+    )  # fmt: skip
+    train(cfg, out=lambda line: None)
+    arrays, meta = load_network(tmp_path / "run", game, n)
+    start = parent_net.arrays()
+    for key in ("W0", "b0", "W1"):  # one step at a negligible learning rate: still the parent's
+        np.testing.assert_allclose(arrays[key], start[key], atol=1e-6)
+    assert meta["players"] == n and meta["init"]["players"] == 2
+    assert meta["init"]["sha256"] == json.loads((parent / SIDECAR).read_text())["files"][NETWORK]
+    assert meta["init"]["rules_data_hash"] == game.RULES_DATA_HASH
+    with pytest.raises(ValueError, match="keeps its shape"):
+        AZConfig(game=game.NAME, out="x", init=str(parent), hidden=(7,)).validate()
+    with pytest.raises(ValueError, match="--init .*no such network"):
+        AZConfig(game=game.NAME, out="x", init=str(tmp_path / "none")).validate()
+    if len(GAMES) > 1:
+        with pytest.raises(ValueError, match="--init .*does not match"):
+            AZConfig(game=GAMES[1], out="x", init=str(parent)).validate()

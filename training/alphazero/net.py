@@ -59,6 +59,22 @@ class PolicyValueNet(nn.Module):
         format: its output is the logits followed by the values."""
         return linear_stack_arrays([*self.trunk, self.head], "the policy-value network")
 
+    def load_arrays(self, arrays: dict[str, np.ndarray]) -> None:
+        """Set the weights from `arrays` (the format of `arrays()`); ValueError if they do not
+        fit this network's shape."""
+        linears = [m for m in [*self.trunk, self.head] if isinstance(m, nn.Linear)]
+        for i, layer in enumerate(linears):
+            w, b = arrays.get(f"W{i}"), arrays.get(f"b{i}")
+            if w is None or b is None or w.shape != tuple(layer.weight.shape) or b.shape != (
+                layer.bias.shape[0],
+            ):
+                raise ValueError(f"layer {i} does not fit this network's shape {self.settings()}")
+            with torch.no_grad():
+                layer.weight.copy_(torch.from_numpy(np.asarray(w, np.float32)))
+                layer.bias.copy_(torch.from_numpy(np.asarray(b, np.float32)))
+        if f"W{len(linears)}" in arrays:
+            raise ValueError(f"more layers than this network's shape {self.settings()}")
+
     def settings(self) -> dict:
         """What rebuilds this network's shape: PolicyValueNet(**net.settings())."""
         return {

@@ -9,6 +9,11 @@ the first step of expert iteration, where the expert is tree search without a ne
 `--warm-agent SPEC` those games are played by that agent instead (e.g. the game's `heuristic`),
 its choices the policy targets.
 
+With `--init SPEC` the network starts from another one (`az`: the network shipped for
+`--players`; `az:PATH` or PATH: a network or run folder), keeping its shape, e.g. a 4-player run
+from the 2-player network; every checkpoint's sidecar records that parent (`init`: its folder,
+SHA-256, player count, rules hash).
+
 Each iteration plays `--games` self-play games with the current network inside the guided search
 (training.alphazero.selfplay, in `--workers` processes; with `--opponent SPEC`, the share
 `--opponent-share` of them with the search in one seat and that agent in the others), adds their
@@ -111,6 +116,7 @@ class AZConfig:
     warm_mcts: str = ""  # that mcts's parameters over the game's defaults
     warm_agent: str = ""  # or an agent spec that plays those games instead of mcts
     warm_steps: int = 2000  # minibatches on them before the first iteration
+    init: str = ""  # a network to start from (its weights and shape), e.g. az:PATH or az
     seed: int = 0
 
     def validate(self) -> None:
@@ -153,6 +159,14 @@ class AZConfig:
             train_device(self.device, torch)
         self.guided()  # GuidedConfig's checks
         need(all(h > 0 for h in self.hidden) and self.hidden, "--hidden needs positive widths")
+        if self.init:
+            _arrays, meta, _parent = init_network(self.init, game, self.players)
+            hidden = tuple(int(h) for h in meta["network"]["hidden"])
+            need(
+                hidden == tuple(self.hidden),
+                f"--hidden {','.join(map(str, self.hidden))} differs from the --init network's "
+                f"{','.join(map(str, hidden))} (a start from a network keeps its shape)",
+            )
 
     def guided(self, sims: int | None = None) -> GuidedConfig:
         return GuidedConfig(
@@ -164,6 +178,38 @@ class AZConfig:
             mix=self.mix,
             returns=self.returns,
         )
+
+
+def init_network(
+    spec: str, game, players: int
+) -> tuple[dict[str, np.ndarray], dict[str, Any], dict[str, Any]]:
+    """(arrays, sidecar, parent record) of the network `--init` names: `az` (the network shipped
+    for `game` at `players`), `az:PATH` or `PATH` (a network or run folder), checked as any
+    network that plays `game` (training.agents.az_agent.load_network: game, fingerprint,
+    digests); the parent record (its folder, SHA-256, player count, rules hash, iteration)
+    goes into every checkpoint's sidecar."""
+    from training.agents.az_agent import NETWORK, shipped_network
+    from training.agents.checkpoint import CheckpointError, file_sha256
+
+    path = spec[len("az:") :] if spec.startswith("az:") else ("" if spec == "az" else spec)
+    try:
+        folder = checkpoint_dir(path) if path else shipped_network(game, players)
+        arrays, meta = load_network(folder, game, players)
+    except CheckpointError as e:
+        raise ValueError(f"--init {spec}: {e}") from None
+    want = {"obs_size": game.OBS_SIZE, "num_actions": game.NUM_ACTIONS}
+    got = {k: meta["network"].get(k) for k in want}
+    if got != want:
+        raise ValueError(f"--init {spec}: its network has {got}, {game.NAME} needs {want}")
+    parent = {
+        "spec": spec,
+        "folder": str(folder),
+        "sha256": file_sha256(folder / NETWORK),
+        "players": meta.get("players"),
+        "rules_data_hash": meta.get("rules_data_hash"),
+        "iteration": meta.get("iteration", (meta.get("trained_from") or {}).get("iteration")),
+    }
+    return arrays, meta, parent
 
 
 # --- self-play in worker processes ----------------------------------------------------------------
@@ -274,6 +320,12 @@ def train(cfg: AZConfig, resume: bool = False, out=None) -> dict[str, Any]:
     root.mkdir(parents=True, exist_ok=True)
     torch.manual_seed(cfg.seed)
     net = for_game(game, cfg.hidden)
+    parent = None
+    if cfg.init:  # its shape (validate checked --hidden) and weights; a fresh optimiser
+        arrays0, meta0, parent = init_network(cfg.init, game, cfg.players)
+        net = PolicyValueNet(**meta0["network"])
+        net.load_arrays(arrays0)
+        say(f"starting from {parent['folder']} (trained at {parent['players']} players)")
     opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
     it0, spent0, history = 0, 0.0, []
     if resume:
@@ -282,6 +334,7 @@ def train(cfg: AZConfig, resume: bool = False, out=None) -> dict[str, Any]:
         state = torch.load(folder / TORCH_STATE, weights_only=True, map_location="cpu")
         net = PolicyValueNet(**meta["network"])
         net.load_state_dict(state["net"])
+        parent = meta.get("init")
         opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
         resume_optimiser(opt, state["opt"], cfg)
         it0, spent0 = int(meta["iteration"]), float(meta["seconds"])
@@ -355,7 +408,7 @@ def train(cfg: AZConfig, resume: bool = False, out=None) -> dict[str, Any]:
                 "train_s": round(time.monotonic() - ts, 1),
                 "seconds": round(spent, 1),
             }
-            ck = _save(net, opt, game, cfg, root / "checkpoints" / "iter_00000", 0, spent)
+            ck = _save(net, opt, game, cfg, root / "checkpoints" / "iter_00000", 0, spent, parent)
             if cfg.eval_every:
                 row["eval"] = _evaluate(cfg, ck, root)
             history.append(row)
@@ -408,7 +461,9 @@ def train(cfg: AZConfig, resume: bool = False, out=None) -> dict[str, Any]:
                 "train_s": round(t_train, 1),
                 "seconds": round(spent, 1),
             }
-            ck = _save(net, opt, game, cfg, root / "checkpoints" / f"iter_{it:05d}", it, spent)
+            ck = _save(
+                net, opt, game, cfg, root / "checkpoints" / f"iter_{it:05d}", it, spent, parent
+            )
             if cfg.eval_every and it % cfg.eval_every == 0:
                 row["eval"] = _evaluate(cfg, ck, root)
             history.append(row)
@@ -419,7 +474,7 @@ def train(cfg: AZConfig, resume: bool = False, out=None) -> dict[str, Any]:
     finally:
         pool.terminate()
         pool.join()
-    final = _save(net, opt, game, cfg, root / "final", it, time.monotonic() - t0)
+    final = _save(net, opt, game, cfg, root / "final", it, time.monotonic() - t0, parent)
     summary = {
         "final": str(final),
         "iterations": it,
@@ -431,7 +486,8 @@ def train(cfg: AZConfig, resume: bool = False, out=None) -> dict[str, Any]:
     return summary
 
 
-def _save(net, opt, game, cfg: AZConfig, folder: Path, it: int, seconds: float) -> Path:
+def _save(net, opt, game, cfg: AZConfig, folder: Path, it: int, seconds: float, parent) -> Path:
+    """A checkpoint; `parent`: the --init network's record (init_network), or None."""
     return write_network(
         folder,
         net.arrays(),
@@ -445,6 +501,7 @@ def _save(net, opt, game, cfg: AZConfig, folder: Path, it: int, seconds: float) 
             "seconds": round(seconds, 1),
             "training": asdict(cfg),
             "search": cfg.guided(cfg.eval_sims).spec(),
+            **({"init": parent} if parent else {}),
         },
     )
 
@@ -508,7 +565,11 @@ def build_parser():
         help="the share of an iteration's games played against --opponent",
     )
     p.add_argument("--returns", default=d.returns)
-    p.add_argument("--hidden", default=",".join(map(str, d.hidden)))
+    p.add_argument(
+        "--hidden",
+        default=None,
+        help=f"hidden layer widths (default {','.join(map(str, d.hidden))}; with --init, its)",
+    )
     p.add_argument("--buffer", type=int, default=d.buffer)
     p.add_argument("--batch", type=int, default=d.batch)
     p.add_argument("--steps", type=int, default=d.steps, help="minibatches per iteration")
@@ -527,6 +588,11 @@ def build_parser():
         "--warm-agent", default=d.warm_agent, help="or an agent that plays them, e.g. heuristic"
     )
     p.add_argument("--warm-steps", type=int, default=d.warm_steps, help="minibatches on them")
+    p.add_argument(
+        "--init",
+        default=d.init,
+        help="start from this network's weights and shape: az (shipped at --players), az:PATH",
+    )
     p.add_argument("--seed", type=int, default=d.seed)
     p.add_argument(
         "--resume", action="store_true", help="go on from the latest iteration saved in --out"
@@ -538,7 +604,13 @@ def main(argv: list[str] | None = None) -> int:
     p = build_parser()
     a = p.parse_args(argv)
     try:
-        hidden = tuple(int(x) for x in a.hidden.split(",") if x.strip())
+        if a.hidden is not None:
+            hidden = tuple(int(x) for x in a.hidden.split(",") if x.strip())
+        elif a.init:  # the start network's shape
+            _arrays, meta, _parent = init_network(a.init, get_game(a.game), a.players)
+            hidden = tuple(int(h) for h in meta["network"]["hidden"])
+        else:
+            hidden = AZConfig(game="", out="").hidden
         cfg = AZConfig(
             game=a.game,
             out=a.out,
@@ -573,6 +645,7 @@ def main(argv: list[str] | None = None) -> int:
             warm_mcts=a.warm_mcts,
             warm_agent=a.warm_agent,
             warm_steps=a.warm_steps,
+            init=a.init,
             seed=a.seed,
         )
         cfg.validate()
