@@ -65,8 +65,11 @@ class PolicyValueNet(nn.Module):
         linears = [m for m in [*self.trunk, self.head] if isinstance(m, nn.Linear)]
         for i, layer in enumerate(linears):
             w, b = arrays.get(f"W{i}"), arrays.get(f"b{i}")
-            if w is None or b is None or w.shape != tuple(layer.weight.shape) or b.shape != (
-                layer.bias.shape[0],
+            if (
+                w is None
+                or b is None
+                or w.shape != tuple(layer.weight.shape)
+                or b.shape != (layer.bias.shape[0],)
             ):
                 raise ValueError(f"layer {i} does not fit this network's shape {self.settings()}")
             with torch.no_grad():
