@@ -104,6 +104,22 @@ TARGETS = [
         "<=",
     ),
     (
+        "search: a default mcts decision at 4 players <= 2x its 2-player time (median ms)",
+        "search:{g} default mcts, 4 players",
+        "search:{g} default mcts, 2 players",
+        2.0,
+        "median_decision_ms",
+        "<=",
+    ),
+    (
+        "search: a 100-simulation az decision at 4 players <= 2x its 2-player time (median ms)",
+        "search:{g} az sims=100 as shipped, 4 players",
+        "search:{g} az sims=100 as shipped, 2 players",
+        2.0,
+        "median_decision_ms",
+        "<=",
+    ),
+    (
         "search: median wall time of one 1,000-iteration decision, 4 players <= 100 ms",
         "search:{g} mcts iters=1000, random rollouts",
         None,
@@ -594,6 +610,23 @@ def search_rows(b: Bench, games: list[str], players: int, quick: bool) -> None:
                 f"{g} az sims=100, {label} root",
                 "ours",
                 search_bench.guided_rate(g, players, params),
+                note=f"az:{params}, a {search_bench.GUIDED_HIDDEN} network, random weights",
+            )
+        counts = get_game(g).PLAYER_COUNTS
+        for n in sorted({min(counts), max(counts)}):
+            b.row(
+                "search",
+                f"{g} default mcts, {n} players",
+                "ours",
+                search_bench.default_mcts_rate(g, n),
+                note="the game's own mcts defaults; median ms per decision in JSON",
+            )
+            params = search_bench.shipped_search(g, n)
+            b.row(
+                "search",
+                f"{g} az sims=100 as shipped, {n} players",
+                "ours",
+                search_bench.guided_rate(g, n, params),
                 note=f"az:{params}, a {search_bench.GUIDED_HIDDEN} network, random weights",
             )
     if quick:

@@ -8,6 +8,10 @@
 - the network-guided search (core.guided, `az`) with a network of the trained size (random
   weights: its speed does not depend on their values): network evaluations per second inside the
   search and the median wall time of one 100-simulation decision, PUCT and Gumbel roots;
+- the agents as a game plays them by default, at 2 players and at the most players: `mcts` with
+  the game's own search defaults, and `az` with 100 simulations and the search settings of the
+  network shipped for that count (its sidecar's `search`; random weights of the trained size),
+  so the cost of a bigger table is one ratio per agent;
 - OpenSpiel's C++ MCTSBot (random rollouts, 1,000 simulations) on chess and backgammon, as the
   reference row (its rollouts play to the end of the game).
 
@@ -128,6 +132,22 @@ def guided_rate(g: str, players: int, params: str):
         }
 
     return run
+
+
+def default_mcts_rate(g: str, players: int):
+    """Row function: search_rate with the game's own `mcts` defaults (SearchConfig.for_game)."""
+    cfg = SearchConfig.for_game(get_game(g), "")
+    rest = cfg.spec().partition(":")[2]
+    return search_rate(g, players, f"iters={cfg.iters}" + (f",{rest}" if rest else ""))
+
+
+def shipped_search(g: str, players: int) -> str:
+    """The guided search parameters `az` plays at `players` (the shipped network's sidecar
+    `search`, '' if none is shipped), with 100 simulations."""
+    from training.agents.az_agent import read_shipped_search
+
+    found = read_shipped_search(get_game(g), players)
+    return ",".join(p for p in (found, "sims=100") if p)
 
 
 def spiel_mcts(name: str, sims: int = 1000):

@@ -44,9 +44,11 @@ from core.search_tree import (
     F_VISITS,
     MAX_SEATS,
     N_PARAMS,
+    OPP_CODES,
     P_C,
     P_CSCALE,
     P_MIX,
+    P_OPP,
     P_RETURNS,
     P_SCALE,
     P_SPREAD,
@@ -76,7 +78,10 @@ class GuidedConfig:
     position evaluation in a new node's value, in [0, 1] (0: the network's value alone); returns:
     what the values mean and a terminal state scores, `rank`, `win_loss` or `margin` (as the
     network was trained); spread: with `rank`, the noise of the position evaluation's projected
-    scores (as `mcts`'s). Every value is checked: a bad one is refused with a ValueError naming
+    scores (as `mcts`'s); opp: how a simulation plays the other seats, `tree` (nodes of their own,
+    by PUCT), `net` (drawn from the network's policy on their own observation, no nodes: the tree
+    holds the searcher's decisions only) or `netmax` (the policy's most likely action). Every
+    value is checked: a bad one is refused with a ValueError naming
     what is allowed."""
 
     sims: int = 100
@@ -87,6 +92,7 @@ class GuidedConfig:
     mix: float = 0.0
     returns: str = "rank"
     spread: float = 5.0
+    opp: str = "tree"
 
     def __post_init__(self):
         def bad(key, allowed):
@@ -117,6 +123,8 @@ class GuidedConfig:
             bad("returns", f"one of {', '.join(RETURN_CODES)}")
         if not (number(self.spread) and self.spread >= 0):
             bad("spread", "a finite number of points >= 0")
+        if self.opp not in OPP_CODES:
+            bad("opp", f"one of {', '.join(OPP_CODES)}")
 
     @classmethod
     def parse(cls, text: str) -> GuidedConfig:
@@ -201,6 +209,7 @@ class GuidedAgent:
         self._P[P_RETURNS] = RETURN_CODES[cfg.returns]
         self._P[P_SCALE] = float(g.spec.margin_scale)
         self._P[P_SPREAD] = cfg.spread
+        self._P[P_OPP] = OPP_CODES[cfg.opp]
         self.visits = np.zeros(na, dtype=np.float64)
         self.policy = np.zeros(na, dtype=np.float64)
         self.last: dict = {}

@@ -329,6 +329,45 @@ def pv_leaf(s, T, n, P, w, meta, obs, h, out, logits, keys, proj, tmp, ev, ret):
 
 
 @jit
+def pv_opponent(s, T, actor, mask, opp, rng, w, meta, obs, h, out, stats):
+    """The action of seat `actor` (not the searcher) in a simulation of the guided search with
+    opp = P[P_OPP] > 0: its only legal action, else the network's policy on that seat's own
+    observation of the determinized state (k_observe; mask: its legal actions), drawn from the
+    softmax with one rng draw (opp 1, `net`) or its most likely action (opp 2, `netmax`; the
+    first of equals). stats[2] counts the network calls. -1 if no action is legal."""
+    na = mask.shape[0]
+    nl = 0
+    last = -1
+    for a in range(na):
+        if mask[a]:
+            nl += 1
+            last = a
+    if nl <= 1:
+        return last
+    k_observe(s, T, actor, obs)
+    mlp.actor_logits(w, meta, 0, obs, h, out)
+    stats[2] += 1
+    best = -1
+    for a in range(na):
+        if mask[a] and (best < 0 or out[a] > out[best]):
+            best = a
+    if opp == 2:
+        return best
+    top = np.float64(out[best])
+    total = 0.0
+    for a in range(na):
+        if mask[a]:
+            total += math.exp(np.float64(out[a]) - top)
+    u = xo.rng_next(rng, 0) / 4294967296.0 * total
+    for a in range(na):
+        if mask[a]:
+            u -= math.exp(np.float64(out[a]) - top)
+            if u < 0.0:
+                return a
+    return best
+
+
+@jit
 def pv_search(
     root, root_mask, T, n, me, n_sims, force, P, rng, tree, vals, plog, hdr, s, mask, work, tmp,
     child_of, path, keys, proj, ret, ev, w, meta, obs, h, out, stats,
@@ -347,10 +386,14 @@ def pv_search(
     NUM_ACTIONS), whose last row is scratch); a known terminal state by its real result. The
     value vector is added to every node on the path. The first simulation of an empty tree
     scores the root. `child_of` (NUM_ACTIONS, all -1) is the lookup of a node's
-    children while it is examined. stats += (simulations, engine steps, network calls,
-    errors). Returns 0, or -1 if the engine refused an action."""
+    children while it is examined. With P[P_OPP] > 0 (core.search_tree.OPP_CODES) the other
+    seats get no nodes: each of their decisions is pv_opponent's, so the tree branches on the
+    searcher's decisions only and a new node is scored at the searcher's next decision (or the
+    end). stats += (simulations, engine steps, network calls, errors). Returns 0, or -1 if the
+    engine refused an action."""
     cap = tree.shape[0]
     c = P[st.P_C]
+    opp = int(P[st.P_OPP])
     na = mask.shape[0]
     steps = 0
     for _ in range(n_sims):
@@ -374,6 +417,13 @@ def pv_search(
                     pv_leaf(s, T, n, P, w, meta, obs, h, out, plog[cap], keys, proj, tmp, ev, ret)
                     break
                 actor = k_actor(s)
+                if opp > 0 and actor != me:  # another seat, modelled by the network: no node
+                    code = pv_opponent(s, T, actor, mask, opp, rng, w, meta, obs, h, out, stats)
+                    if code < 0 or k_step(s, T, code, mask, work) != 0:
+                        stats[3] += 1
+                        return -1
+                    steps += 1
+                    continue
                 ch = tree[node, st.F_FIRST]
                 while ch >= 0:
                     child_of[tree[ch, st.F_ACTION]] = ch
@@ -414,6 +464,13 @@ def pv_search(
                     stats[3] += 1
                     return -1
                 steps += 1
+                while opp > 0 and not k_over(s) and k_actor(s) != me:  # on to me's next turn
+                    code = pv_opponent(s, T, k_actor(s), mask, opp, rng, w, meta, obs, h, out,
+                                       stats)  # fmt: skip
+                    if code < 0 or k_step(s, T, code, mask, work) != 0:
+                        stats[3] += 1
+                        return -1
+                    steps += 1
                 if chosen < 0 and hdr[0] < cap:
                     chosen = hdr[0]
                     hdr[0] += 1

@@ -28,14 +28,21 @@ MAX_SEATS = 4  # columns of `vals`: the most players of any game
 
 # the search parameters, one float64 array handed to the compiled loops
 P_C, P_CUTOFF, P_ROLLOUT, P_EPS, P_RETURNS, P_SCALE, P_QUIET, P_SPREAD, P_MIX, P_CSCALE = range(10)
-N_PARAMS = 10  # P_MIX: the guided search's share of the position evaluation in a leaf's value;
-# P_CSCALE: the Gumbel root's c_scale
+P_OPP = 10
+N_PARAMS = 11  # P_MIX: the guided search's share of the position evaluation in a leaf's value;
+# P_CSCALE: the Gumbel root's c_scale; P_OPP: how the guided search plays the other seats
+# (OPP_CODES)
 QUIET_SLACK = 200  # most decisions a cut-off rollout goes on looking for a quiet state (k_quiet)
 # the Gumbel root's transform of completed Q-values: sigma(q) = (C_VISIT + max visits) c_scale q
 # (Danihelka et al. 2022, "Policy improvement by planning with Gumbel"; c_scale is P[P_CSCALE])
 GUMBEL_C_VISIT = 50.0
 ROLLOUT_CODES = {"random": 0, "greedy": 1, "bot": 2}
 RETURN_CODES = {"win_loss": 0, "rank": 1, "margin": 2}  # as core.batch.KIND_CODES
+# the guided search's other seats: `tree` (nodes of their own, chosen by PUCT as the searcher's
+# are), `net` (no nodes: each decision drawn from the network's policy on that seat's own
+# observation, so the tree holds only the searcher's decisions), `netmax` (the policy's most
+# likely action instead of a draw)
+OPP_CODES = {"tree": 0, "net": 1, "netmax": 2}
 
 
 def new_tree(capacity: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -50,6 +50,7 @@ def positions(game, n: int, count: int, seed: int) -> list[np.ndarray]:
         ("root=uct", "root"),
         ("m=0", "m="),
         ("cscale=0", "cscale"),
+        ("opp=paranoid", "opp=.*one of tree, net, netmax"),
         ("m=2.5", "not a valid"),
         ("depth=3", "key among"),
         ("sims=ten", "not a valid"),
@@ -96,34 +97,60 @@ def test_legal_choices_and_the_root_visits_add_up(name):
             assert agent.last["simulations"] == 31
 
 
-@pytest.mark.parametrize("root", ["puct", "gumbel"])
+@pytest.mark.parametrize("root, opp", [("puct", "tree"), ("gumbel", "tree"), ("puct", "net"),
+                                       ("gumbel", "netmax")])  # fmt: skip
 @pytest.mark.parametrize("name", GAMES)
-def test_same_seed_same_decisions(name, root):
+def test_same_seed_same_decisions(name, root, opp):
     game = get_game(name)
-    states = positions(game, max(game.PLAYER_COUNTS), 8, seed=5)
     net = network(game, seed=1)
-    cfg = GuidedConfig(sims=25, mix=0.5, root=root)
+    cfg = GuidedConfig(sims=25, mix=0.5, root=root, opp=opp)
 
-    def run(agent):
+    def run(agent, states):
         return [(agent.act(s), agent.visits.copy()) for s in states]
 
-    first, again = (
-        run(GuidedAgent(game, net, cfg, seed=3)),
-        run(GuidedAgent(game, net, cfg, seed=3)),
-    )
-    for (a, v), (b, w) in zip(first, again, strict=True):
-        assert a == b and np.array_equal(v, w)
+    for n in game.PLAYER_COUNTS:
+        states = positions(game, n, 6, seed=5 + n)
+        first, again = (
+            run(GuidedAgent(game, net, cfg, seed=3), states),
+            run(GuidedAgent(game, net, cfg, seed=3), states),
+        )
+        for (a, v), (b, w) in zip(first, again, strict=True):
+            assert a == b and np.array_equal(v, w), (name, n)
 
 
-@pytest.mark.parametrize("root", ["puct", "gumbel"])
 @pytest.mark.parametrize("name", GAMES)
-def test_decisions_never_depend_on_hidden_information(name, root):
+def test_network_modelled_opponents_get_no_nodes(name):
+    """With opp=net the other seats' decisions are the network's, not nodes: at the most players
+    a simulation calls the network for them too (more calls than simulations), and the tree
+    holds fewer nodes than with opp=tree on the same budget."""
+    game = get_game(name)
+    n = max(game.PLAYER_COUNTS)
+    net = network(game, seed=4)
+    calls, nodes = {}, {}
+    for opp in ("tree", "net"):
+        agent = GuidedAgent(game, net, GuidedConfig(sims=60, opp=opp), seed=1)
+        calls[opp] = nodes[opp] = 0
+        for s in positions(game, n, 6, seed=9):
+            agent.act(s)
+            if agent.last.get("forced"):
+                continue
+            calls[opp] += agent.last["network_calls"]
+            nodes[opp] += agent.last["nodes"]
+    assert calls["tree"] <= nodes["tree"] + 6 * 61  # one call per new node or visited end
+    assert calls["net"] > calls["tree"]  # the opponents' decisions asked the network
+    assert nodes["net"] <= nodes["tree"]
+
+
+@pytest.mark.parametrize("root, opp", [("puct", "tree"), ("gumbel", "tree"), ("puct", "net"),
+                                       ("puct", "netmax")])  # fmt: skip
+@pytest.mark.parametrize("name", GAMES)
+def test_decisions_never_depend_on_hidden_information(name, root, opp):
     """Copies of a state that differ only in what the player to act cannot see (perturb_hidden:
     deck and bag order, face-down cards, the chance stream; determinize: other players' secret
     cards) get the same visits and the same decision."""
     game = get_game(name)
     net = network(game, seed=2)
-    cfg = GuidedConfig(sims=20, mix=0.5, root=root)
+    cfg = GuidedConfig(sims=20, mix=0.5, root=root, opp=opp)
     changed = 0
     for n in game.PLAYER_COUNTS:
         for i, s in enumerate(positions(game, n, 6, seed=30 + n)):

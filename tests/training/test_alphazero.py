@@ -514,3 +514,24 @@ def test_a_run_can_start_from_a_network_and_records_it(tmp_path):
     if len(GAMES) > 1:
         with pytest.raises(ValueError, match="--init .*does not match"):
             AZConfig(game=GAMES[1], out="x", init=str(parent)).validate()
+
+
+def test_a_network_of_another_count_says_so_when_it_plays(tmp_path, capsys):
+    """A 2-player network played by its path at another count plays, with one note naming both
+    counts, and the result records the count it was trained at."""
+    from training.arena.evaluate import evaluate
+
+    game = get_game(GAMES[0])
+    others = [n for n in game.PLAYER_COUNTS if n != 2]
+    if not others:
+        pytest.skip(f"{game.NAME} has no player count but 2")
+    n = others[0]
+    _net, folder = _written(tmp_path, game, players=2)
+    spec = f"az:{folder},sims=0"
+    res = evaluate(game.NAME, n, [spec] + ["random"] * (n - 1), games=n)
+    assert res["agents"][0]["trained_players"] == 2
+    notes = [x for x in capsys.readouterr().err.splitlines() if x.startswith("note:")]
+    assert notes == [
+        f"note: {spec} was trained at 2 players and plays at {n} here (observation and action "
+        "sizes do not depend on the player count)"
+    ]

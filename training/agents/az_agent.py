@@ -99,6 +99,16 @@ def shipped_network(game: ModuleType, players: int | None) -> Path:
     )
 
 
+def read_shipped_search(game: ModuleType, players: int) -> str:
+    """The search parameters the network shipped for `game` at `players` plays with by default
+    (its sidecar's `search`); '' if none is shipped there."""
+    folder = shipped_networks(game).get(int(players))
+    if folder is None:
+        return ""
+    meta = parse_sidecar(folder / SIDECAR, AZ_FORMAT, AZ_FORMAT_VERSION, "network")
+    return str(meta.get("search") or "")
+
+
 def checkpoint_dir(path: str | Path) -> Path:
     """The network folder `path` names: a network folder, its sidecar, or a run folder (its
     `final/`, else the newest `checkpoints/iter_*`); CheckpointError if none."""
