@@ -171,3 +171,31 @@ def test_importing_the_benchmarks_leaves_numba_settings_alone(monkeypatch, tmp_p
     assert benchmarks.balance.main(args) == 0
     assert "NUMBA_NUM_THREADS" not in os.environ
     assert "NUMBA_THREADING_LAYER" not in os.environ
+
+
+def test_head_to_head_counts_who_finished_ahead_at_the_same_tables():
+    """Three agents, four games: A ahead of B in 3 and tied in 1 (share 3.5/4); the agents'
+    seats move between games, so the ranks are read through `seats`."""
+    from benchmarks.head_to_head import pairwise
+
+    def game(seats, ranks):
+        return {"seats": seats, "ranks": ranks}
+
+    result = {
+        "agents": [{"agent": "A"}, {"agent": "B"}, {"agent": "C"}],
+        "games_played": [
+            game([0, 1, 2], [1.0, 2.0, 3.0]),  # A 1st, B 2nd, C 3rd
+            game([1, 2, 0], [2.0, 1.0, 3.0]),  # seat 1 (A) 1st, seat 2 (B) 3rd, seat 0 (C) 2nd
+            game([2, 0, 1], [1.5, 3.0, 1.5]),  # A and B tie, C last
+            game([0, 2, 1], [1.0, 3.0, 2.0]),  # A 1st, B (seat 2) 2nd, C (seat 1) 3rd
+        ],
+    }
+    rows = {(r["first"], r["second"]): r for r in pairwise(result)}
+    ab = rows[("A", "B")]
+    assert (ab["first_ahead"], ab["second_ahead"], ab["ties"]) == (3, 0, 1)
+    assert ab["share"] == 3.5 / 4 and ab["share_ci95"][0] < 3.5 / 4 < ab["share_ci95"][1]
+    assert ab["p_sign"] == 0.25  # 3 of 3 decided games: 2 x 0.5**3
+    bc = rows[("B", "C")]
+    assert (bc["first_ahead"], bc["second_ahead"], bc["ties"]) == (3, 1, 0)
+    assert bc["p_sign"] == 0.625  # 2 x P(X >= 3), X ~ Binomial(4, 0.5)
+    assert all(r["p_holm"] >= r["p_sign"] for r in rows.values())
