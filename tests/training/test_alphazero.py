@@ -228,6 +228,7 @@ def test_a_changed_or_foreign_network_is_refused(tmp_path):
         (["--mix", "2"], "mix"),
         (["--device", "tpu"], "--device"),
         (["--root", "uct"], "root"),
+        (["--opp", "paranoid"], "opp"),
         (["--warm-mcts", "iters=-3"], "iters"),
         (["--qmix", "1.5"], "--qmix"),
         (["--opponent-share", "-0.5"], "--opponent-share"),

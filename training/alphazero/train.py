@@ -99,6 +99,7 @@ class AZConfig:
     opponent: str = ""  # an agent spec some games of an iteration are played against
     opponent_share: float = 0.5  # the share of an iteration's games played against it
     c: float = 1.5
+    opp: str = "tree"  # how the self-play search plays the other seats (core.guided)
     returns: str = "rank"
     hidden: tuple[int, ...] = (256, 256)
     buffer: int = 60_000
@@ -177,6 +178,7 @@ class AZConfig:
             c=self.c,
             mix=self.mix,
             returns=self.returns,
+            opp=self.opp,
         )
 
 
@@ -556,6 +558,9 @@ def build_parser():
     )
     p.add_argument("--c", type=float, default=d.c)
     p.add_argument(
+        "--opp", default=d.opp, help="the search's other seats: tree, net or netmax (core.guided)"
+    )
+    p.add_argument(
         "--opponent", default=d.opponent, help="an agent some self-play games are played against"
     )
     p.add_argument(
@@ -629,6 +634,7 @@ def main(argv: list[str] | None = None) -> int:
             opponent=a.opponent,
             opponent_share=a.opponent_share,
             c=a.c,
+            opp=a.opp,
             returns=a.returns,
             hidden=hidden,
             buffer=a.buffer,
