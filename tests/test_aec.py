@@ -20,16 +20,23 @@ def game(request):
     return importlib.import_module(f"{request.param}_env")
 
 
+MAX_STEPS = 2000  # decisions a test plays looking for a position it needs, at most
+
+
 def _masked_out(e) -> int:
     return int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"] == 0)[0])
 
 
 def _to_a_masked_out_action(e) -> None:
     """Play the last legal action until the agent to act has a masked-out action (a game may
-    open with every action legal)."""
-    while e.observe(e.agent_selection)["action_mask"].all():
+    open with every action legal); a game that shows none within MAX_STEPS decisions, or ends
+    first, skips the test that needs one."""
+    for _ in range(MAX_STEPS):
+        if any(e.terminations.values()) or not e.observe(e.agent_selection)["action_mask"].all():
+            break
         e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[-1]))
-    assert not any(e.terminations.values())
+    if any(e.terminations.values()) or e.observe(e.agent_selection)["action_mask"].all():
+        pytest.skip("this game showed no masked-out action (nothing to play illegally)")
 
 
 def _play_out(e, seed=0):
