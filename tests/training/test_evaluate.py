@@ -4,6 +4,7 @@ import json
 import subprocess
 import sys
 import types
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -214,3 +215,28 @@ def test_a_time_budget_is_said_out_loud(capsys):
     r = ev.evaluate("village", 2, ["random", "mcts:iters=3"], 2)
     assert r["machine_dependent"] == [] and r["notice"] is None
     assert "NOT REPRODUCIBLE" not in ev.format_table(r)
+
+
+ROOT = Path(__file__).resolve().parents[2]
+OPTIONAL = ("scipy", "torch", "matplotlib", "openskill", "stable_baselines3", "sb3_contrib")
+
+
+def test_a_base_install_evaluates_without_the_optional_dependencies():
+    """`pip install village-troyes-rl` (no extras) brings numpy, numba, gymnasium and pettingzoo:
+    an evaluation of the bots runs with every optional package unimportable."""
+    code = f"""
+import sys
+class Block:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in {OPTIONAL!r}:
+            raise ImportError("blocked: " + name)
+sys.meta_path.insert(0, Block())
+from core.registry import game_names
+from training.arena.evaluate import evaluate
+r = evaluate(game_names()[0], 2, ["random", "heuristic"], games=2)
+assert len(r["games_played"]) == 2, r
+assert not any(m.split(".")[0] in {OPTIONAL!r} for m in sys.modules)
+print("ok")
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]

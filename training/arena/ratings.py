@@ -72,7 +72,6 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
-from scipy.linalg import helmert, null_space
 
 GameResult = tuple[tuple[str, ...], tuple[float, ...]]
 
@@ -446,6 +445,8 @@ class _PlackettLuce:
         self.row = np.nonzero(self.valid)[0]
         self.precision = precision
         # orthonormal basis of the moves that keep the sum of the strengths (Helmert contrasts)
+        from scipy.linalg import helmert  # scipy ([train]) only where a fit needs it
+
         self.basis = helmert(self.k).T if self.k > 1 else np.zeros((self.k, 0))
 
     def __call__(self, theta: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
@@ -475,6 +476,8 @@ class _PlackettLuce:
         wide prior it would make the steps ill-conditioned)."""
         basis = self.basis
         if a is not None:  # moves orthogonal to 1 and to a
+            from scipy.linalg import null_space
+
             basis = basis @ null_space((basis.T @ a)[None, :])
         value, grad, neg_hess = self(theta)
         if basis.shape[1] == 0:  # nothing left to move
