@@ -471,3 +471,16 @@ def test_die_with_driver_ends_an_orphan_on_every_platform(platform, tmp_path):
         if worker is not None:
             ph.kill_all({worker})
         middle.stdout.close()
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_a_misspelt_agent_gets_a_suggestion_in_a_short_line(name):
+    bot = bot_names(name)[0]
+    typo = bot[:-2] + bot[-1]  # one letter dropped
+    with pytest.raises(AgentSpecError) as e:
+        make_agent(typo, name, _fewest(name))
+    msg = str(e.value)
+    assert f"did you mean {bot!r}?" in msg and len(msg) < 300
+    with pytest.raises(AgentSpecError) as e:
+        make_agent("xyzzy", name, _fewest(name))
+    assert "did you mean" not in str(e.value)

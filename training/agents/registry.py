@@ -22,6 +22,7 @@ only on the seeds: tournaments, balance studies and evaluate say so in their out
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import importlib
 import inspect
@@ -402,9 +403,13 @@ def make_agent(
     if looks_like_checkpoint(spec):
         arrays = _cached_actor(spec, game, players)
         return PolicyAgent(game, arrays, seed, deterministic, name=str(spec))
-    raise AgentSpecError(
+    names = [*bot_names(game_name), *_KINDS]
+    close = difflib.get_close_matches(kind, [*names, "py"], n=1, cutoff=0.6)
+    hint = f"did you mean {close[0]!r}? " if close else ""
+    raise AgentSpecError(  # the short list; `--help` and docs/agents.md have every parameter
         f"{spec!r} is neither a bot, an agent kind nor an existing checkpoint of {game_name}; "
-        f"agents: {agent_usage(game_name)} (PATH.zip/.json or a training output folder)"
+        f"{hint}agents: {', '.join(names)}, py:MODULE:FACTORY or a checkpoint PATH "
+        "(docs/agents.md)"
     )
 
 
