@@ -235,6 +235,14 @@ BLOBS = {
         "UPDATE games SET actions = 'not a blob' WHERE id = ?",
         "actions is text, not a blob",
     ),
+    "actions as text that is not UTF-8": (  # blob || blob is TEXT in SQLite
+        "UPDATE games SET actions = actions || x'ff00' WHERE id = ?",
+        "actions is text that is not UTF-8, not a blob",
+    ),
+    "match key not UTF-8": (
+        "UPDATE games SET match_key = CAST(x'ff' AS TEXT) WHERE id = ?",
+        "match_key is text that is not UTF-8, not text",
+    ),
     "integer checks": ("UPDATE games SET checks = 7 WHERE id = ?", "checks is integer, not a blob"),
     "checks not whole CRCs": (
         "UPDATE games SET checks = substr(checks, 1, length(checks) - 1) WHERE id = ?",

@@ -203,14 +203,40 @@ def _connect_ro(path: Path) -> sqlite3.Connection:
         head = f.read(20)
     if head[18:20] == b"\x02\x02" and not Path(f"{path}-wal").exists():
         uri += "&immutable=1"
-    return sqlite3.connect(uri, uri=True, timeout=30.0, check_same_thread=False)
+    return _connect(uri, uri=True, timeout=30.0, check_same_thread=False)
 
 
 class _Bad(Exception):
     """Why a record cannot be used (BadGameError names the game)."""
 
 
-_SQL_TYPES = {bytes: "blob", str: "text", int: "integer", float: "real", type(None): "null"}
+class _NotUTF8(bytes):
+    """A TEXT value whose bytes are not UTF-8 (a damaged or foreign row): read as this, so the
+    record checks refuse it by name instead of sqlite3 failing the whole query."""
+
+
+def _text_factory(raw: bytes) -> str | _NotUTF8:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return _NotUTF8(raw)
+
+
+def _connect(*args, **kwargs) -> sqlite3.Connection:
+    """sqlite3.connect, with every TEXT value read through _text_factory."""
+    db = sqlite3.connect(*args, **kwargs)
+    db.text_factory = _text_factory
+    return db
+
+
+_SQL_TYPES = {
+    bytes: "blob",
+    str: "text",
+    int: "integer",
+    float: "real",
+    type(None): "null",
+    _NotUTF8: "text that is not UTF-8",
+}
 
 
 def _kind(value: Any) -> str:
@@ -344,7 +370,7 @@ class GameStore:
             self.db.close()
         else:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
+        self.db = _connect(self.path, timeout=30.0, isolation_level=None)
         self.db.execute("PRAGMA foreign_keys = ON")
         # the rollback journal: no file stays beside the store once a write is committed (a
         # store left in WAL mode is switched back here; while another connection has it open it
