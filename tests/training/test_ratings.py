@@ -563,3 +563,16 @@ def test_pairwise_p_values():
     assert pw["p_holm"][0, 1] < 0.05  # 20 of 20
     assert pw["p_holm"][0, 2] == pytest.approx(1.0)  # 1 of 2: even
     assert np.isnan(pw["p_holm"][1, 2])  # never met
+
+
+def test_identical_records_are_listed_by_name_whatever_the_entrant_order():
+    """Two entrants with the same record against a third fit to strengths that differ only in
+    the last bits, depending on the order the entrants are given: they are a tie, listed by
+    name."""
+    res = []
+    for _ in range(6):
+        res += [(("zz", "mid"), (1, 2)), (("aa", "mid"), (1, 2)), (("mid", "zz"), (1, 2))]
+        res += [(("mid", "aa"), (1, 2)), (("zz", "mid"), (1, 2)), (("aa", "mid"), (1, 2))]
+    for order in (["zz", "aa", "mid"], ["aa", "zz", "mid"], ["mid", "zz", "aa"]):
+        board = leaderboard(res, order, n_boot=2)
+        assert [e["name"] for e in board["entrants"]] == ["aa", "zz", "mid"], order

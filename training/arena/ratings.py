@@ -689,6 +689,9 @@ def openskill_order_range(
     return {name: (float(a), float(b)) for name, a, b in zip(entrants, lo, hi, strict=True)}
 
 
+STRENGTH_DIGITS = 6  # Elo decimals that order the leaderboard (below: the fit's rounding)
+
+
 def leaderboard(
     results: Sequence[GameResult],
     entrants: Sequence[str],
@@ -774,7 +777,9 @@ def leaderboard(
                 "mu_order_range": [_finite(v) for v in spread[name]],
             }
         )
-    rows.sort(key=lambda row: (-row["strength"], row["name"]))
+    # strengths equal up to the fit's rounding (identical records fitted in another entrant
+    # order differ in the last bits) are ties: listed by name
+    rows.sort(key=lambda row: (-round(row["strength"], STRENGTH_DIGITS), row["name"]))
     order = [row["name"] for row in rows]
     pw = pairwise(results, order)
     at = [idx[name] for name in order]
