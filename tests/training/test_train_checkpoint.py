@@ -571,3 +571,18 @@ def test_a_game_without_its_own_run_or_heuristic_gets_the_generic_default(monkey
     cfg = tr.TrainConfig(game=name)
     assert (cfg.timesteps, cfg.opponents) == (tr.FALLBACK_RUN["timesteps"], "random:0.5,self:0.5")
     cfg.validate()
+
+
+def test_timesteps_rounded_up_to_whole_rollouts_says_so(tmp_path, capsys):
+    """--timesteps 200 with rollouts of 2 x 64 = 128 steps trains 256: one line says so, and the
+    summary keeps both the request and what was trained."""
+    argv = list(TINY)
+    argv[argv.index("--timesteps") + 1] = "200"
+    assert tr.main(argv + ["--out", str(tmp_path / "r"), "--seed", "1"]) == 0
+    err = capsys.readouterr().err
+    assert (
+        "note: --timesteps 200: training collects whole rollouts of 2 envs x 64 steps = 128 "
+        "steps, so this run trains 256 steps, to 256 in all"
+    ) in err
+    summary = json.loads((tmp_path / "r" / "summary.json").read_text())
+    assert (summary["timesteps_requested"], summary["timesteps"]) == (200, 256)

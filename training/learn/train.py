@@ -482,6 +482,15 @@ def _train(cfg: TrainConfig, resume: bool, compiling: BatchCompile | None) -> di
             f"--timesteps {cfg.timesteps} is not beyond the {model.num_timesteps} "
             "already trained in this run"
         )
+    rollout = cfg.n_envs * cfg.n_steps
+    planned = -(-remaining // rollout) * rollout  # MaskablePPO collects whole rollouts
+    if planned != remaining:
+        print(
+            f"note: --timesteps {cfg.timesteps}: training collects whole rollouts of "
+            f"{cfg.n_envs} envs x {cfg.n_steps} steps = {rollout} steps, so this run trains "
+            f"{planned} steps, to {model.num_timesteps + planned} in all",
+            file=sys.stderr,
+        )
     cb = _self_play_callback()(cfg, run, state)
     t0 = time.time()
     steps0 = model.num_timesteps
@@ -502,6 +511,7 @@ def _train(cfg: TrainConfig, resume: bool, compiling: BatchCompile | None) -> di
         "game": cfg.game,
         "players": cfg.players,
         "timesteps": int(model.num_timesteps),
+        "timesteps_requested": int(cfg.timesteps),
         "trained_this_call": int(model.num_timesteps - steps0),
         "wall_s": round(wall, 1),
         "env_steps_per_s": round((model.num_timesteps - steps0) / wall, 1),
