@@ -71,10 +71,17 @@ def _caption(board: dict[str, Any]) -> str:
     )
 
 
+TERMINAL_COLUMNS = 6  # the terminal table keeps the fitted figures; openskill's are in the report
+
+
 def rich_table(board: dict[str, Any], title: str) -> Table:
-    """The leaderboard as a rich Table (entrants by Plackett-Luce strength)."""
+    """The leaderboard as a rich Table (entrants by Plackett-Luce strength): the first
+    TERMINAL_COLUMNS columns of the report's table, so that it fits a 100-column terminal
+    (the sequential openskill figures are in leaderboard.md and result.json)."""
     header, cells = _rows(board)
-    table = Table(title=title, caption=_caption(board))
+    header = header[:TERMINAL_COLUMNS]
+    cells = [line[:TERMINAL_COLUMNS] for line in cells]
+    table = Table(title=title, caption=_caption(board).split(". openskill mu")[0] + ".")
     for i, col in enumerate(header):
         table.add_column(col, justify="left" if i == 1 else "right")
     for line in cells:

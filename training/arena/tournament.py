@@ -395,6 +395,15 @@ def _run_tournament(
 
             if stop(store):
                 todo = []
+        k_lineups = len({j.lineup for j in jobs})
+        if progress:  # the total up front: --games counts per line-up
+            print(
+                f"{len(jobs)} games: {k_lineups} line-up{'s' if k_lineups != 1 else ''} x "
+                f"{games} games each; {len(todo)} to play, {len(jobs) - len(todo)} already in "
+                "the store",
+                file=sys.stderr,
+                flush=True,
+            )
         played = run_jobs(
             store, game_name, n, todo, tid, workers, progress, stop, rules, backend, address,
             rules_hash,
@@ -638,8 +647,8 @@ def main(argv: list[str] | None = None) -> int:
         from training.arena.leaderboard import print_board
 
         console = Console()
-        if not console.is_terminal:  # a log or a pipe: no wrapping at 80 columns
-            console = Console(width=200)
+        if not console.is_terminal:  # a log or a pipe: 100 columns, not 80
+            console = Console(width=100)
         print_board(result["board"], f"{args.game}, {result['players']} players", console)
         if result["notice"]:
             print(result["notice"])
