@@ -249,3 +249,13 @@ def test_a_real_run_equals_the_python_m_form(tmp_path, monkeypatch, capsys):
     assert (r.returncode, without_compile_notices(r.stderr)) == (0, "")
     assert out == r.stdout
     assert out.startswith("village, 2 players, 2 games (seed 3)")
+
+
+@pytest.mark.parametrize("name", ["view", "replay"])
+def test_a_refusal_after_parsing_names_the_command_typed(name, tmp_path, capsys):
+    """A missing store is refused after the arguments parse: the line names `vtrl NAME`, as
+    typed, not the module behind it."""
+    more = ["--verify-all"] if name == "replay" else []
+    status, _out, err = run_cli([name, "--db", str(tmp_path / "none.sqlite"), *more], capsys)
+    assert status == 2
+    assert err == f"vtrl {name}: error: {tmp_path / 'none.sqlite'}: no such game store\n"

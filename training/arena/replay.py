@@ -291,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     def error(msg: object) -> int:
-        print(f"{PROG}: error: {msg}", file=sys.stderr)
+        print(f"{parser.prog}: error: {msg}", file=sys.stderr)  # as called: vtrl or python -m
         return 2
 
     try:
@@ -326,7 +326,7 @@ def main(argv: list[str] | None = None) -> int:
     except (StoreError, ReplayMismatch, RulesFileError, OSError) as e:
         return error(e)
     except KeyboardInterrupt:
-        print(f"{PROG}: interrupted (an export in progress writes nothing)", file=sys.stderr)
+        print(f"{parser.prog}: interrupted (an export in progress writes nothing)", file=sys.stderr)
         return 130
     seats = ", ".join(f"seat {p}: {entrants[e][0]}" for p, e in enumerate(rec.seats))
     print(f"game {rec.id}: {game_name}, {rec.players} players, seed {rec.seed}; {seats}")

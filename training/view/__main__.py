@@ -59,8 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _error(message: str) -> int:
-    print(f"python -m training.view: error: {message}", file=sys.stderr)
+def _error(parser: argparse.ArgumentParser, message: str) -> int:
+    """The one-line refusal, named as the user called the tool (`vtrl view` or `python -m`)."""
+    print(f"{parser.prog}: error: {message}", file=sys.stderr)
     return 2
 
 
@@ -100,13 +101,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not 0 <= args.port <= 65535:
-        return _error("--port must be 0..65535")
+        return _error(parser, "--port must be 0..65535")
     from training.view.server import ServeError, check_address, make_server
 
     try:  # before --play creates the store: a refused address changes nothing
         check_address(args.host, args.public)
     except ServeError as e:
-        return _error(str(e))
+        return _error(parser, str(e))
     play = _play_host(parser, args)
 
     try:
@@ -115,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
             raise StoreError(f"{args.db} holds {game.NAME} games, not {play.config.game.NAME}")
         server = make_server(args.db, game, args.host, args.port, play=play, public=args.public)
     except (StoreError, GameNotAvailableError, OSError, ServeError) as e:
-        return _error(str(e))
+        return _error(parser, str(e))
     what = "play and view" if play is not None else "games of"
     print(f"{game.NAME} {what} {args.db}: serving on {server.url}  (Ctrl-C stops)", flush=True)
     policy = server.policy
