@@ -586,3 +586,14 @@ def test_timesteps_rounded_up_to_whole_rollouts_says_so(tmp_path, capsys):
     ) in err
     summary = json.loads((tmp_path / "r" / "summary.json").read_text())
     assert (summary["timesteps_requested"], summary["timesteps"]) == (200, 256)
+
+
+def test_the_time_left_is_estimated_only_after_a_first_update(tmp_path, capsys, monkeypatch):
+    """In a log, the first progress line (one rollout, no PPO update yet) gives no time left,
+    which its rate would underestimate; the lines after it do."""
+    monkeypatch.setattr(tr, "EVERY_S", 0.0)
+    argv = [a for a in TINY if a != "--no-progress"]
+    assert tr.main(argv + ["--out", str(tmp_path / "r"), "--seed", "2"]) == 0
+    lines = [x for x in capsys.readouterr().err.splitlines() if x.startswith("train: ")]
+    assert "(time left: after the first update)" in lines[0] and "s left" not in lines[0]
+    assert all("s left" in x for x in lines[1:]) and len(lines) >= 2

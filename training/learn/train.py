@@ -316,13 +316,17 @@ def _self_play_callback():
                     row[f"win_rate_vs_{kind}"] = round(rate, 4)
                     self.logger.record(f"selfplay/win_rate_vs_{kind}", rate)
             self._last_row = row
+            self._rollouts = getattr(self, "_rollouts", 0) + 1
             if self.cfg.progress_bar and not interactive():  # a log: a clean line now and then
                 now = time.time()
                 if now - getattr(self, "_last_line", 0.0) >= EVERY_S:
                     self._last_line = now
-                    line = progress_line(
-                        "train", self.num_timesteps, self.cfg.timesteps, "step", self._t0_perf
-                    )
+                    # the first rollout has had no update yet: its rate would promise far too
+                    # little time, so the time left is estimated from the second rollout on
+                    total = self.cfg.timesteps if self._rollouts > 1 else None
+                    line = progress_line("train", self.num_timesteps, total, "step", self._t0_perf)
+                    if total is None:
+                        line += " (time left: after the first update)"
                     rates = ", ".join(
                         f"{k.removeprefix('win_rate_vs_')} {v:.2f}"
                         for k, v in sorted(row.items())
