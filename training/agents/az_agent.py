@@ -57,8 +57,8 @@ NETWORK = "network.npz"
 TORCH_STATE = "network.pt"
 PREFIX = "az:"
 USAGE = (
-    "az[:PATH][,sims=N,root=puct|gumbel,c=X,mix=M] (a network folder or run folder of "
-    "training.alphazero; no PATH: the network shipped for the game and player count)"
+    "az[:PATH][,sims=N,root=puct|gumbel,c=X,mix=M,opp=tree|net|netmax] (a network folder or run "
+    "folder of training.alphazero; no PATH: the network shipped for the game and player count)"
 )
 SHIPPED = "networks"  # a game package's folder of shipped networks: az-<N>p/
 
