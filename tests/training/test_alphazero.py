@@ -508,6 +508,10 @@ def test_a_run_can_start_from_a_network_and_records_it(tmp_path):
     assert meta["players"] == n and meta["init"]["players"] == 2
     assert meta["init"]["sha256"] == json.loads((parent / SIDECAR).read_text())["files"][NETWORK]
     assert meta["init"]["rules_data_hash"] == game.RULES_DATA_HASH
+    from training.alphazero.ship import ship
+
+    shipped = ship(tmp_path / "run", tmp_path / "shipped")
+    assert json.loads((shipped / SIDECAR).read_text())["trained_from"]["init"] == meta["init"]
     with pytest.raises(ValueError, match="keeps its shape"):
         AZConfig(game=game.NAME, out="x", init=str(parent), hidden=(7,)).validate()
     with pytest.raises(ValueError, match="--init .*no such network"):

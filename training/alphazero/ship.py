@@ -7,7 +7,8 @@ The network folder is checked first (training.agents.az_agent: sidecar, fingerpr
 then written to `<game package>/networks/az-<N>p/` (N: the player count it was trained at) as
 `network.npz` and a new sidecar: the same game fingerprint and network, without the torch state
 (playing needs none), with `trained_from` (the source folder's iteration, seconds and training
-settings, and the command that reproduces the run) and `search` (`--search`, else the source's:
+settings, the command that reproduces the run and, for a run started from another network, that
+network's record) and `search` (`--search`, else the source's:
 the guided search's parameters `az` plays it with unless its spec says otherwise). An existing
 shipped network of that count is replaced only with `--replace`.
 """
@@ -81,6 +82,8 @@ def ship(
         "training": settings,
         "command": training_command(settings) if settings else None,
     }
+    if meta.get("init"):  # the network the run started from (--init): folder, SHA-256, ...
+        trained_from["init"] = meta["init"]
     extra: dict[str, Any] = {"trained_from": trained_from}
     search = search or str(meta.get("search") or "")
     if search:
