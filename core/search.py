@@ -43,10 +43,12 @@ from core.registry import game_packages, get_game
 from core.rng import rng_seed, split_seed
 from core.search_tree import (
     MAX_SEATS,
+    MCTS_OPP_CODES,
     N_PARAMS,
     P_C,
     P_CUTOFF,
     P_EPS,
+    P_OPP,
     P_QUIET,
     P_RETURNS,
     P_ROLLOUT,
@@ -88,7 +90,10 @@ class SearchConfig:
     the game's margin scale) or `win_loss`; spread: with `rank`, a cut-off position's projected
     scores count as the expected rank under this many points of logistic noise (0: the plain
     rank); reuse: keep the subtree of the actions played since the last decision (needs
-    `notify`); nodes: tree capacity (0 = from the budget). Every value is checked: a bad one is
+    `notify`; not with opp=greedy, whose tree holds no other seat's actions); nodes: tree
+    capacity (0 = from the budget); opp: the other seats inside the tree walk, `tree` (nodes of
+    their own, chosen by UCB) or `greedy` (the epsilon-greedy rollout policy, no nodes: the
+    iterations deepen the searcher's own decisions). Every value is checked: a bad one is
     refused (ValueError naming what is allowed), so no configuration searches for ever."""
 
     iters: int = 1000
@@ -102,6 +107,7 @@ class SearchConfig:
     spread: float = 5.0
     reuse: bool = True
     nodes: int = 0
+    opp: str = "tree"
 
     def __post_init__(self):
         def bad(key, allowed):
@@ -132,6 +138,8 @@ class SearchConfig:
             bad("spread", "a finite number of points >= 0 (0: the plain rank of the projection)")
         if self.returns not in RETURN_CODES:
             bad("returns", f"one of {', '.join(RETURN_CODES)}")
+        if self.opp not in MCTS_OPP_CODES:
+            bad("opp", f"one of {', '.join(MCTS_OPP_CODES)}")
         if not (integer(self.nodes) and 0 <= self.nodes <= MAX_NODES):
             bad("nodes", f"an integer in 0..{MAX_NODES} (0: from the budget)")
 
@@ -296,6 +304,7 @@ class MCTSAgent:
         self._P[P_SCALE] = float(g.spec.margin_scale)
         self._P[P_QUIET] = float(cfg.quiet)
         self._P[P_SPREAD] = cfg.spread
+        self._P[P_OPP] = MCTS_OPP_CODES[cfg.opp]
         self._history: list[int] = []
         self._searched = False
         self.last: dict = {}
@@ -349,7 +358,9 @@ class MCTSAgent:
     def _reuse(self) -> int:
         """Move the subtree of the actions played since the last search to the root, if every
         one of them is in the tree; else start afresh. Returns the nodes kept."""
-        if not (self.config.reuse and self._searched and self._history):
+        if not (
+            self.config.reuse and self.config.opp == "tree" and self._searched and self._history
+        ):
             clear(self.tree, self.vals, self.hdr)
             return 0
         node = 0

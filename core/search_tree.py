@@ -43,6 +43,9 @@ RETURN_CODES = {"win_loss": 0, "rank": 1, "margin": 2}  # as core.batch.KIND_COD
 # observation, so the tree holds only the searcher's decisions), `netmax` (the policy's most
 # likely action instead of a draw)
 OPP_CODES = {"tree": 0, "net": 1, "netmax": 2}
+# the `mcts` agent's other seats: `tree` (nodes of their own, by UCB) or `greedy` (no nodes: each
+# of their decisions inside the tree walk is the epsilon-greedy rollout policy's)
+MCTS_OPP_CODES = {"tree": 0, "greedy": 1}
 
 
 def new_tree(capacity: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -73,6 +73,7 @@ def test_a_game_s_own_defaults_sit_under_the_spec():
         ("cutoff=-2", "cutoff"),
         ("eps=1.5", "eps"),
         ("reuse=maybe", "reuse"),
+        ("opp=net", "opp='net' is not allowed; one of tree, greedy"),
     ],
 )
 def test_bad_spec_is_refused_with_the_allowed_values(text, needle):
@@ -156,11 +157,12 @@ def test_never_chooses_a_masked_action(name, rollout):
             assert agent.last["iterations"] == 40
 
 
+@pytest.mark.parametrize("opp", ["tree", "greedy"])
 @pytest.mark.parametrize("name", GAMES)
-def test_same_seed_same_decisions(name):
+def test_same_seed_same_decisions(name, opp):
     game = get_game(name)
-    states = positions(game, 3, 10, seed=7)
-    cfg = SearchConfig(iters=60, cutoff=10)
+    states = positions(game, max(game.PLAYER_COUNTS), 10, seed=7)
+    cfg = SearchConfig(iters=60, cutoff=10, opp=opp)
     first = [MCTSAgent(game, cfg, seed=11).act(s) for s in states]
     again = [MCTSAgent(game, cfg, seed=11).act(s) for s in states]
     assert first == again
@@ -185,10 +187,10 @@ def _other_hidden_variants(game, s: np.ndarray, k: int) -> list[np.ndarray]:
 
 
 @pytest.mark.parametrize("name", GAMES)
-@pytest.mark.parametrize("rollout", ["greedy", "bot"])
-def test_decisions_never_depend_on_hidden_information(name, rollout):
+@pytest.mark.parametrize("rollout, opp", [("greedy", "tree"), ("bot", "tree"), ("bot", "greedy")])
+def test_decisions_never_depend_on_hidden_information(name, rollout, opp):
     game = get_game(name)
-    cfg = SearchConfig(iters=50, cutoff=8, rollout=rollout)
+    cfg = SearchConfig(iters=50, cutoff=8, rollout=rollout, opp=opp)
     changed = 0
     for n in game.PLAYER_COUNTS:
         for i, s in enumerate(positions(game, n, 8, seed=20 + n)):
@@ -425,3 +427,35 @@ def test_the_bot_rollout_is_the_troyes_bot_s_chain_search():
         checked += 1
     assert checked >= 8 and distinct >= 3  # and the values tell actions apart
     assert vk.k_bot_values(np.zeros(8, dtype=np.int64), None, legal, val, bi, bf, bmask, work) == 1
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_greedy_opponents_get_no_nodes(name):
+    """With opp=greedy the other seats' decisions inside the tree walk are the greedy policy's:
+    with random rollouts cut off at once (no greedy step of their own) only opp=greedy takes
+    lookahead steps; and a kept subtree is not reused (its nodes are not keyed by every
+    action played)."""
+    game = get_game(name)
+    n = max(game.PLAYER_COUNTS)
+    look = {}
+    for opp in ("tree", "greedy"):
+        agent = MCTSAgent(game, SearchConfig(iters=80, cutoff=0, quiet=False, opp=opp), seed=2)
+        look[opp] = 0
+        for s in positions(game, n, 6, seed=13):
+            agent.act(s)
+            look[opp] += agent.last["lookahead_steps"]
+    assert look["tree"] == 0 and look["greedy"] > 0
+    s = positions(game, n, 1, seed=3)[0]
+    reused = {}
+    for opp in ("tree", "greedy"):
+        agent = MCTSAgent(game, SearchConfig(iters=200, cutoff=0, quiet=False, opp=opp), seed=0)
+        a = agent.act(s)
+        agent.notify(a)
+        t = game.step(s, a)
+        while game.legal_mask(t).sum() < 2:  # a forced move is played and notified as well
+            f = int(np.flatnonzero(game.legal_mask(t))[0])
+            agent.notify(f)
+            t = game.step(t, f)
+        agent.act(t)
+        reused[opp] = agent.last["reused_nodes"]
+    assert reused["tree"] > 0 and reused["greedy"] == 0

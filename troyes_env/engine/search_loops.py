@@ -175,10 +175,13 @@ def search(
     (NUM_ACTIONS, all -1) maps an action to a child of the current node while it is examined;
     legal (int64), val (float64), both NUM_ACTIONS, and bi, bf (the kernels' BOT_SCRATCH_I,
     BOT_SCRATCH_F) are bot_action's scratch.
+    With P[P_OPP] = 1 (`opp=greedy`) the other seats get no nodes: inside the tree walk each of
+    their decisions is greedy_action's, so the tree branches on the searcher's decisions only.
     stats += (iterations, engine steps, lookahead steps, errors). Returns 0, or -1 if the
     engine refused an action."""
     cap = tree.shape[0]
     c = P[st.P_C]
+    opp = int(P[st.P_OPP])
     cutoff = int(P[st.P_CUTOFF])
     rollout = int(P[st.P_ROLLOUT])
     quiet = P[st.P_QUIET] != 0.0
@@ -198,6 +201,13 @@ def search(
         path[0] = 0
         while not k_over(s):
             actor = k_actor(s)
+            if opp > 0 and actor != me:  # another seat, played by the rollout policy: no node
+                a = greedy_action(s, T, n, mask, P, rng, t, tmask, work, keys, proj, tmp, stats)
+                if a < 0 or k_step(s, T, a, mask, work) != 0:
+                    stats[3] += 1
+                    return -1
+                steps += 1
+                continue
             ch = tree[node, st.F_FIRST]
             while ch >= 0:
                 child_of[tree[ch, st.F_ACTION]] = ch
