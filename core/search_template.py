@@ -426,14 +426,7 @@ def pv_search(
                 if k_over(s):  # a terminal node: its real result
                     pv_leaf(s, T, n, P, w, meta, obs, h, out, plog[cap], keys, proj, tmp, ev, ret)
                     break
-                actor = k_actor(s)
-                if opp > 0 and actor != me:  # another seat, modelled by the network: no node
-                    code = pv_opponent(s, T, actor, mask, opp, rng, w, meta, obs, h, out, stats)
-                    if code < 0 or k_step(s, T, code, mask, work) != 0:
-                        stats[3] += 1
-                        return -1
-                    steps += 1
-                    continue
+                actor = k_actor(s)  # with opp > 0 always me: the other seats were played below
                 ch = tree[node, st.F_FIRST]
                 while ch >= 0:
                     child_of[tree[ch, st.F_ACTION]] = ch
@@ -474,7 +467,8 @@ def pv_search(
                     stats[3] += 1
                     return -1
                 steps += 1
-                while opp > 0 and not k_over(s) and k_actor(s) != me:  # on to me's next turn
+                # opp > 0: the other seats move by pv_opponent, on to me's next turn (no nodes)
+                while opp > 0 and not k_over(s) and k_actor(s) != me:
                     code = pv_opponent(s, T, k_actor(s), mask, opp, rng, w, meta, obs, h, out,
                                        stats)  # fmt: skip
                     if code < 0 or k_step(s, T, code, mask, work) != 0:
