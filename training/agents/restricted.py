@@ -250,7 +250,7 @@ def _split(seed: int) -> int:
     """A 63-bit seed of the wrapper's own stream, split off the seed it shares with the inner
     agent (numpy's SeedSequence: platform-independent)."""
     words = [int(seed) & 0xFFFFFFFF, (int(seed) >> 32) & 0xFFFFFFFF, _STREAM]
-    return int(np.random.SeedSequence(words).generate_state(1, dtype=np.uint64)[0] >> 1)
+    return int(np.random.SeedSequence(words).generate_state(1, dtype=np.uint64)[0]) >> 1
 
 
 class _AllowedView:
