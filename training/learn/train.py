@@ -41,6 +41,7 @@ from training.agents.checkpoint import (
 from training.arena.cli import OneLineParser
 from training.arena.evaluate import rules_note
 from training.arena.progress import EVERY_S, interactive, progress_line
+from training.learn.cores import FreeCores, threads_for_free
 from training.learn.env import SingleSeatEnv, parse_pool
 
 VEC_KINDS = ("dummy", "subproc", "batch")
@@ -105,6 +106,7 @@ class TrainConfig:
     init_from: str | None = None  # start from this checkpoint's weights (then count on from it)
     torch_threads: int = 2  # torch threads of the PPO updates (rollouts use one; see train)
     engine_threads: int = 2  # threads of the batch engine's bots (--vec batch; BatchVecEnv)
+    adapt_threads: bool = True  # fewer of those threads while other processes keep cores busy
     progress_bar: bool = True
     tensorboard: bool = True
 
@@ -219,6 +221,9 @@ def _self_play_callback():
             self.episodes = 0
             self.t0 = time.time()
             self.steps0 = 0
+            # the cores other processes leave free, read at each rollout's end (cores.py)
+            self.free = FreeCores() if cfg.adapt_threads else None
+            self.threads = (cfg.torch_threads, cfg.engine_threads)
 
         def _update_pool(self) -> None:
             snaps = [str(self.run / p) for p in self.state["snapshots"]]
@@ -298,10 +303,37 @@ def _self_play_callback():
 
             torch.set_num_threads(1)
 
+        def _choose_threads(self) -> None:
+            """The threads of the next update and rollout: the configured ones, or as many as the
+            cores other processes left free over the last rollout and update (at least one)."""
+            most = (self.cfg.torch_threads, self.cfg.engine_threads)
+            if self.free is None:
+                return
+            free = self.free.update()
+            if free is None:
+                return
+            threads = tuple(threads_for_free(free, k) for k in most)
+            if threads != self.threads:
+                print(
+                    f"train: about {self.free.cores - free:.1f} of {self.free.cores} cores busy "
+                    f"with other processes: the PPO updates on {threads[0]} thread(s), the bots' "
+                    f"loop on {threads[1]} (--fixed-threads keeps {most[0]} and {most[1]})",
+                    file=sys.stderr,
+                    flush=True,
+                )
+                self.threads = threads
+            env = self.training_env
+            while hasattr(env, "venv"):  # VecMonitor around BatchVecEnv
+                env = env.venv
+            engine = getattr(env, "engine", None)
+            if engine is not None and hasattr(engine, "threads"):
+                engine.threads = threads[1]
+
         def _on_rollout_end(self) -> None:
             import torch
 
-            torch.set_num_threads(self.cfg.torch_threads)  # the update that follows
+            self._choose_threads()
+            torch.set_num_threads(self.threads[0])  # the update that follows
             row = {
                 "timesteps": self.num_timesteps,
                 "episodes": self.episodes,
@@ -309,6 +341,7 @@ def _self_play_callback():
                 "steps_per_s": round(
                     (self.num_timesteps - self.steps0) / max(time.time() - self.t0, 1e-9), 1
                 ),
+                "threads": f"{self.threads[0]}/{self.threads[1]}",  # updates / bots' loop
             }
             for kind, win in sorted(self.windows.items()):
                 if win:
@@ -608,6 +641,12 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"threads the batch engine shares its bot opponents' decisions among (--vec batch), "
         f"default {d.engine_threads}; the other engine loops run on one",
     )
+    p.add_argument(
+        "--fixed-threads",
+        action="store_true",
+        help="keep --torch-threads and --engine-threads even while other processes keep the "
+        "cores busy (by default the trainer then runs those loops on fewer threads)",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--no-tensorboard", action="store_true", help="no TensorBoard logs")
     return p
@@ -634,6 +673,7 @@ def config_from_args(args: argparse.Namespace) -> tuple[TrainConfig, bool]:
             "device",
             "torch_threads",
             "engine_threads",
+            "adapt_threads",
             "progress_bar",
             "tensorboard",
         }
@@ -666,6 +706,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         cfg, resume = config_from_args(args)
         cfg.progress_bar = not args.no_progress
+        cfg.adapt_threads = not args.fixed_threads
         cfg.tensorboard = not args.no_tensorboard
         cfg.validate()
     except (ValueError, CheckpointError) as e:
