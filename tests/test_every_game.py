@@ -73,6 +73,7 @@ def test_the_viewer_json_of_every_position(name):
         s = game.step(s, int(rng.choice(np.flatnonzero(game.legal_mask(s)))))
 
 
+@pytest.mark.slow  # the benchmark's engine rows, each measured for a while
 @pytest.mark.parametrize("name", GAMES)
 def test_the_benchmark_engine_rows(name):
     game = get_game(name)

@@ -247,6 +247,7 @@ def test_bad_arguments_are_refused_in_one_line(tmp_path, capsys, args, needle):
     assert not (tmp_path / "run").exists()
 
 
+@pytest.mark.slow  # a training run with its ladder evaluation
 def test_a_short_run_trains_saves_evaluates_and_resumes(tmp_path):
     game = get_game(GAMES[0])
     cfg = AZConfig(
@@ -418,6 +419,7 @@ def test_expert_examples_of_an_agent_are_its_choices(name):
     np.testing.assert_array_equal(played, acts)
 
 
+@pytest.mark.slow  # self-play and training until the loss falls
 def test_a_tiny_self_play_and_training_run_lowers_its_loss():
     """Examples of two Gumbel self-play games; 300 AdamW minibatches on them: over all of them,
     the policy loss's excess over the targets' own entropy (the KL divergence from the target)

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # each test starts a local Ray instance (seconds to a minute)
+
 ray = pytest.importorskip(
     "ray", reason='the Ray backend needs the optional extra: pip install -e ".[ray]"'
 )

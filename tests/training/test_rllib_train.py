@@ -27,6 +27,8 @@ from training.agents.rllib_agent import POLICY, RAY_DIR, SIDECAR, checkpoint_dir
 from training.arena.evaluate import evaluate
 from training.learn import rllib_train as rt
 
+pytestmark = pytest.mark.slow  # Ray and RLlib training runs
+
 GAMES = {name: get_game(name) for name in game_names()}
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -23,6 +23,8 @@ from training.arena.store import GameStore
 from training.arena.tournament import run_tournament
 from training.view.play import PlayConfig, PlayHost, prepare_store
 
+pytestmark = pytest.mark.slow  # a headless browser per test
+
 
 def _browser_paths() -> tuple[str | None, str | None]:
     chrome = next(

@@ -48,6 +48,7 @@ def test_default_table_holds_appendix_a_values():
     assert _table("harvest_time") == [0]
 
 
+@pytest.mark.slow  # compiles an engine from a changed table
 def test_changed_table_reaches_the_compiled_engine_d2():
     """D2: a modified copy of the rules data (HARVEST_BASE=1) is built into a table and passed to
     the compiled functions; the engine follows it without recompiling, the default stays."""
