@@ -315,9 +315,10 @@ def _self_play_callback():
             threads = tuple(threads_for_free(free, k) for k in most)
             if threads != self.threads:
                 print(
-                    f"train: about {self.free.cores - free:.1f} of {self.free.cores} cores busy "
-                    f"with other processes: the PPO updates on {threads[0]} thread(s), the bots' "
-                    f"loop on {threads[1]} (--fixed-threads keeps {most[0]} and {most[1]})",
+                    f"note: other processes keep about {self.free.cores - free:.1f} of "
+                    f"{self.free.cores} cores busy: the PPO updates run on {threads[0]} thread(s), "
+                    f"the bots' loop on {threads[1]} (--fixed-threads keeps {most[0]} and "
+                    f"{most[1]})",
                     file=sys.stderr,
                     flush=True,
                 )
