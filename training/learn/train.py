@@ -674,7 +674,6 @@ def config_from_args(args: argparse.Namespace) -> tuple[TrainConfig, bool]:
             "device",
             "torch_threads",
             "engine_threads",
-            "adapt_threads",
             "progress_bar",
             "tensorboard",
         }
