@@ -448,6 +448,7 @@ def test_a_tiny_self_play_and_training_run_lowers_its_loss():
     assert kl_after < 0.5 * kl_before and after[1] < 0.5 * before[1], (entropy, before, after)
 
 
+@pytest.mark.slow  # worker processes or many games: CI runs it, the fast loop skips it
 def test_a_run_can_start_from_plain_mcts(tmp_path):
     game = get_game(GAMES[0])
     cfg = AZConfig(

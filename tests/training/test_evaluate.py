@@ -155,6 +155,7 @@ def test_progress_in_a_log_is_clean_lines(capsys):
     assert err.strip().splitlines()[-1].startswith("evaluate: 2/2 blocks (100%)")
 
 
+@pytest.mark.slow  # worker processes or many games: CI runs it, the fast loop skips it
 def test_workers_play_the_same_games():
     one = ev.evaluate("village", 2, ["random", "heuristic"], games=4, seed=3)
     two = ev.evaluate("village", 2, ["random", "heuristic"], games=4, seed=3, workers=2)

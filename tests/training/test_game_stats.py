@@ -105,6 +105,7 @@ def test_stats_save_and_load_round_trip(tmp_path):
     assert (back.points == st.points).all() and (back.taken == st.taken).all()
 
 
+@pytest.mark.slow  # worker processes or many games: CI runs it, the fast loop skips it
 def test_balance_cli_writes_the_report_and_a_variant_side_by_side(tmp_path, capsys):
     variant = tmp_path / "variant.json"
     variant.write_text(json.dumps({"game": "village", "values": {"STARTING_COINS": 3}}))

@@ -158,6 +158,7 @@ def test_synthetic_field_true_order(field):
     assert max(elo, key=elo.get) == "e4" and min(elo, key=elo.get) == "e0"
 
 
+@pytest.mark.slow  # worker processes or many games: CI runs it, the fast loop skips it
 def test_bootstrap_deterministic_and_holds_estimate(field):
     a = bootstrap(field, NAMES, _mu, n_boot=40, seed=3)
     assert a == bootstrap(field, NAMES, _mu, n_boot=40, seed=3)
@@ -516,6 +517,7 @@ def test_rank_ranges_from_hand_made_tests():
     assert report.rank_text((2, 2)) == "2" and report.rank_text((1, 3)) == "1-3"
 
 
+@pytest.mark.slow  # worker processes or many games: CI runs it, the fast loop skips it
 def test_rank_ranges_cover_the_true_ranks_of_a_null_field_at_the_stated_rate():
     # 6 equal entrants, 40 random round-robin fields of 300 two-player games: every field's
     # ranges must span all six ranks (any separation is a family-wise false claim, at most 5%)

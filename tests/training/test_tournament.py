@@ -152,6 +152,7 @@ def _specs(name: str) -> list[str]:
     return ["random", _bot(name), FIRST]
 
 
+@pytest.mark.slow  # worker processes or many games: CI runs it, the fast loop skips it
 @pytest.mark.parametrize("name", game_names())
 def test_one_and_two_workers_give_identical_games_and_ratings(name, tmp_path):
     g, p, specs = get_game(name), _fewest(name), _specs(name)
@@ -177,6 +178,7 @@ def test_one_and_two_workers_give_identical_games_and_ratings(name, tmp_path):
     assert more["stored_games"] == math.comb(4, p) * games
 
 
+@pytest.mark.slow  # worker processes or many games: CI runs it, the fast loop skips it
 @pytest.mark.parametrize("name", game_names())
 def test_killed_worker_loses_and_duplicates_nothing(name, tmp_path, monkeypatch):
     db = tmp_path / "k.sqlite"
@@ -393,6 +395,7 @@ def test_the_store_flag_does_not_change_the_tournament_key(tmp_path):
 
 
 # -- a killed driver ---------------------------------------------------------------------------
+@pytest.mark.slow  # worker processes or many games: CI runs it, the fast loop skips it
 @pytest.mark.skipif(not ph.usable(), reason="needs psutil or Linux /proc to find the workers")
 @pytest.mark.parametrize("command", ["tournament", "evaluate"])
 def test_pool_workers_end_when_the_driver_is_killed(command, tmp_path):
