@@ -13,7 +13,7 @@ understates the gain over the old code.
 
 `busy=k` measures the same with k neighbour processes spinning on the CPU the whole time (a
 machine whose cores are shared with other jobs): the default run then keeps what it can of its
-advantage by running its two-thread loops on fewer threads (training/learn/cores.py).
+advantage by running its two-thread loops on fewer threads (core/cores.py).
 """
 
 from __future__ import annotations

@@ -482,6 +482,42 @@ def test_a_run_can_play_part_of_its_games_against_an_opponent(tmp_path):
     assert settings["opponent"] == "random" and settings["qmix"] == 0.5
 
 
+@pytest.mark.parametrize("adapt", [True, False])
+def test_the_training_threads_follow_the_cores_left_free(tmp_path, monkeypatch, adapt):
+    """On the CPU an iteration's minibatches run on as many torch threads as other processes
+    left cores free during the previous iteration's (the first on one); --fixed-threads keeps
+    two. Each row of progress.json records the count, and the run gives torch's count back."""
+    import torch
+
+    import training.alphazero.train as az_train
+
+    left = iter([2.0, 0.4, 1.6])
+
+    class Cores:  # what other processes leave free, as measured at the end of each fit
+        cores = 2
+
+        def __init__(self):
+            self.calls = 0
+
+        def update(self):
+            self.calls += 1
+            return None if self.calls % 2 else next(left)
+
+    monkeypatch.setattr(az_train, "FreeCores", Cores)
+    before = torch.get_num_threads()
+    game = get_game(GAMES[0])
+    cfg = AZConfig(
+        game=game.NAME, out=str(tmp_path / "run"), iterations=3, games=2, sims=2, hidden=(16,),
+        buffer=2000, batch=8, steps=1, workers=1, eval_every=0, device="cpu",
+        adapt_threads=adapt,
+    )  # fmt: skip
+    train(cfg, out=lambda line: None)
+    rows = json.loads((tmp_path / "run" / "progress.json").read_text())
+    want = [1, 2, 1] if adapt else [2, 2, 2]
+    assert [r["threads"] for r in rows] == want
+    assert torch.get_num_threads() == before
+
+
 def test_the_ladder_rating_is_the_elo_of_the_score_share():
     from training.alphazero.ladder import ELO_CAP, elo
 

@@ -34,6 +34,13 @@ Determinism: the self-play games of an iteration depend only on the seed, the it
 network (the same with any number of workers); training draws its minibatches from a seeded
 generator; torch's CPU kernels are deterministic on one machine. The wall-clock budget decides how
 many iterations run, so a run stopped by `--hours` depends on the machine's speed.
+
+Threads: on the CPU the minibatches of an iteration run on as many torch threads (at most
+`TRAIN_THREADS`) as other processes left cores free during the previous iteration's minibatches
+(core.cores; the first iteration on one), because a second thread that has to wait for
+a busy core makes the steps several times slower (benchmarks/az_threads.py); each row of
+progress.json says how many ran. `--fixed-threads` keeps `TRAIN_THREADS`. The thread count does
+not change the trained weights (checked bit for bit on this network's shapes).
 """
 
 from __future__ import annotations
@@ -50,6 +57,7 @@ from typing import Any
 
 import numpy as np
 
+from core.cores import FreeCores, threads_for_free
 from core.guided import GuidedConfig
 from core.registry import check_players, get_game
 from core.search import SearchConfig
@@ -65,6 +73,7 @@ from training.agents.registry import make_agent
 from training.alphazero.selfplay import FIELDS, Examples, SelfPlayer
 
 MAX_HOURS = 48.0
+TRAIN_THREADS = 2  # the most torch threads of the minibatch steps on the CPU
 DEVICES = ("auto", "cpu", "cuda")
 
 
@@ -119,6 +128,7 @@ class AZConfig:
     warm_steps: int = 2000  # minibatches on them before the first iteration
     init: str = ""  # a network to start from (its weights and shape), e.g. az:PATH or az
     seed: int = 0
+    adapt_threads: bool = True  # fewer torch threads while other processes keep cores busy
 
     def validate(self) -> None:
         game = get_game(self.game)
@@ -361,7 +371,16 @@ def train(cfg: AZConfig, resume: bool = False, out=None) -> dict[str, Any]:
     it = it0
     games_played = int(history[-1]["games"]) if history else 0
 
+    cpu = device == "cpu"
+    free = FreeCores() if cfg.adapt_threads and cpu else None
+    threads = [1 if free is not None else TRAIN_THREADS]
+    threads_before = torch.get_num_threads()  # given back when the run ends
+
     def fit(steps: int) -> tuple[float, float]:
+        if cpu:
+            torch.set_num_threads(threads[0])
+        if free is not None:
+            free.update()  # the interval measured: these minibatches (the workers wait)
         net.train()
         pl = vl = 0.0
         for _ in range(steps):
@@ -372,6 +391,10 @@ def train(cfg: AZConfig, resume: bool = False, out=None) -> dict[str, Any]:
             pl += p_loss.item() / steps
             vl += v_loss.item() / steps
         net.eval()
+        if free is not None:
+            left = free.update()
+            if left is not None:
+                threads[0] = threads_for_free(left, TRAIN_THREADS)
         return pl, vl
 
     try:
@@ -449,6 +472,7 @@ def train(cfg: AZConfig, resume: bool = False, out=None) -> dict[str, Any]:
             games_played += cfg.games
             t_play = time.monotonic() - ts
             ts = time.monotonic()
+            used = threads[0]
             pl, vl = fit(cfg.steps)
             t_train = time.monotonic() - ts
             spent = time.monotonic() - t0
@@ -461,6 +485,7 @@ def train(cfg: AZConfig, resume: bool = False, out=None) -> dict[str, Any]:
                 "value_loss": round(vl, 4),
                 "play_s": round(t_play, 1),
                 "train_s": round(t_train, 1),
+                "threads": used if cpu else None,
                 "seconds": round(spent, 1),
             }
             ck = _save(
@@ -476,6 +501,7 @@ def train(cfg: AZConfig, resume: bool = False, out=None) -> dict[str, Any]:
     finally:
         pool.terminate()
         pool.join()
+        torch.set_num_threads(threads_before)
     final = _save(net, opt, game, cfg, root / "final", it, time.monotonic() - t0, parent)
     summary = {
         "final": str(final),
@@ -600,6 +626,11 @@ def build_parser():
     )
     p.add_argument("--seed", type=int, default=d.seed)
     p.add_argument(
+        "--fixed-threads",
+        action="store_true",
+        help=f"train on {TRAIN_THREADS} torch threads even while other processes keep cores busy",
+    )
+    p.add_argument(
         "--resume", action="store_true", help="go on from the latest iteration saved in --out"
     )
     return p
@@ -653,6 +684,7 @@ def main(argv: list[str] | None = None) -> int:
             warm_steps=a.warm_steps,
             init=a.init,
             seed=a.seed,
+            adapt_threads=not a.fixed_threads,
         )
         cfg.validate()
     except ValueError as e:

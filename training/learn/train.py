@@ -26,6 +26,7 @@ import numpy as np
 
 from core.bots import bot_names
 from core.compile import BatchCompile, start_batch_compile
+from core.cores import FreeCores, threads_for_free
 from core.registry import check_players, default_game, game_names, get_game
 from core.returns import RETURN_KINDS
 from training.agents.checkpoint import (
@@ -41,7 +42,6 @@ from training.agents.checkpoint import (
 from training.arena.cli import OneLineParser
 from training.arena.evaluate import rules_note
 from training.arena.progress import EVERY_S, interactive, progress_line
-from training.learn.cores import FreeCores, threads_for_free
 from training.learn.env import SingleSeatEnv, parse_pool
 
 VEC_KINDS = ("dummy", "subproc", "batch")

@@ -1,8 +1,8 @@
-"""training.learn.cores: the cores other processes leave free, and the threads chosen from them."""
+"""core.cores: the cores other processes leave free, and the threads chosen from them."""
 
 import pytest
 
-from training.learn import cores
+from core import cores
 
 
 def test_other_load_is_the_machines_busy_time_less_this_process():

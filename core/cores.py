@@ -1,13 +1,13 @@
-"""How many cores the other processes of the machine leave free, so the trainer can run its
+"""The cores other processes leave free, so a trainer (PPO's, expert iteration's) can run its
 two-thread loops on one thread while the cores are shared.
 
-A second torch thread in the PPO updates and a second thread in the batch engine's bots' loop pay
-on a quiet 2-core machine, but on a machine whose cores are busy with other work each extra
-thread only waits for a core and the handovers between threads cost far more than the work they
-share. `FreeCores.update()` reads the machine's CPU time (Linux's ``/proc/stat``) and this
-process's own (``time.process_time``, all its threads) since the previous call; what is left
-is the other processes' load, in cores. `threads_for_free` turns it into a thread count.
-Elsewhere (no ``/proc/stat``) nothing is known and the configured counts stand.
+A second torch thread in the PPO updates, the expert-iteration minibatches or the batch engine's
+bots' loop pays on a quiet 2-core machine, but on a machine whose cores are busy with other work
+each extra thread only waits for a core and the handovers between threads cost far more than the
+work they share. `FreeCores.update()` reads the machine's CPU time (Linux's ``/proc/stat``) and
+this process's own (``time.process_time``, all its threads) since the previous call; what is left
+is the other processes' load, in cores. `threads_for_free` turns it into a thread count. Elsewhere
+(no ``/proc/stat``) nothing is known and the configured counts stand.
 """
 
 from __future__ import annotations
