@@ -21,7 +21,7 @@ import time
 import numpy as np
 
 from benchmarks.learn import busy_neighbours
-from core.registry import get_game
+from core.registry import default_game, get_game
 
 
 def time_steps(net, opt, batch, steps: int, threads: int, torch) -> float:
@@ -39,7 +39,7 @@ def time_steps(net, opt, batch, steps: int, threads: int, torch) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--game", default="troyes")
+    p.add_argument("--game", default=None, help="a registered game (default: the first)")
     p.add_argument("--steps", type=int, default=40)
     p.add_argument("--batch", type=int, default=256)
     p.add_argument("--rounds", type=int, default=5)
@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from training.alphazero.net import for_game
 
-    game = get_game(a.game)
+    game = get_game(a.game or default_game())
     net = for_game(game, (256, 256))
     opt = torch.optim.AdamW(net.parameters(), lr=1e-4)
     rng = np.random.default_rng(0)
@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     out = {
         "command": "python -m benchmarks.az_threads " + " ".join(argv),
         "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "game": a.game,
+        "game": game.NAME,
         "rules_data_hash": game.RULES_DATA_HASH,
         "steps": a.steps,
         "batch": a.batch,
