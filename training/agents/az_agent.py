@@ -15,7 +15,9 @@ The agent spec: `az:PATH` (a checkpoint folder, or a run folder of `python -m tr
 its `final/`, else its newest `checkpoints/iter_*`) followed by the guided search's parameters,
 e.g. `az:runs/az-troyes,sims=100`; `sims=0` is the network alone (core.guided). Parameters the
 spec leaves out come from the sidecar's `search` (those the network was trained with: root, m,
-c, mix), then core.guided's defaults; the return kind is the network's.
+c, mix), then core.guided's defaults; the return kind is the network's. `rules=any` lets a
+network trained under other rules data play under the ones loaded (a rules variant); without it
+such a network is refused, and the refusal names the option.
 
 Without a path (`az`, `az:sims=50`) the agent plays the network shipped inside the game's package
 for the player count of the game: `<game package>/networks/az-<N>p/` (a network folder as above,
@@ -41,6 +43,7 @@ from core.guided import GuidedAgent, GuidedConfig
 from core.registry import game_packages, get_game
 from core.search import config_pairs
 from training.agents.checkpoint import (
+    ANY_RULES,
     CheckpointError,
     check_sidecar,
     file_sha256,
@@ -48,6 +51,7 @@ from training.agents.checkpoint import (
     game_fingerprint,
     library_version,
     parse_sidecar,
+    split_any_rules,
 )
 
 AZ_FORMAT = "village-troyes-rl/policy-value-network"
@@ -57,8 +61,9 @@ NETWORK = "network.npz"
 TORCH_STATE = "network.pt"
 PREFIX = "az:"
 USAGE = (
-    "az[:PATH][,sims=N,root=puct|gumbel,c=X,mix=M,opp=tree|net|netmax] (a network folder or run "
-    "folder of training.alphazero; no PATH: the network shipped for the game and player count)"
+    "az[:PATH][,sims=N,root=puct|gumbel,c=X,mix=M,opp=tree|net|netmax,rules=any] (a network "
+    "folder or run folder of training.alphazero; no PATH: the network shipped for the game and "
+    "player count; rules=any: play under rules data other than the network's own)"
 )
 SHIPPED = "networks"  # a game package's folder of shipped networks: az-<N>p/
 
@@ -170,11 +175,16 @@ def write_network(
 
 
 def check_network(
-    path: str | Path, game: ModuleType | None = None, players: int | None = None
+    path: str | Path,
+    game: ModuleType | None = None,
+    players: int | None = None,
+    any_rules: bool = False,
 ) -> dict[str, Any]:
     """Read and check the network folder `path` names against `game` (default: the one it
     names) and the player count it is to play at; check every listed file's SHA-256. A shipped
-    network (module docstring) is not refused for its sidecar's library version."""
+    network (module docstring) is not refused for its sidecar's library version; with
+    `any_rules` (the spec's `rules=any`) no network is refused for the rules data it was
+    trained under (the sidecar keeps that hash)."""
     folder = checkpoint_dir(path)
     meta = parse_sidecar(folder / SIDECAR, AZ_FORMAT, AZ_FORMAT_VERSION, "network")
     where = f"{PREFIX}{path}"
@@ -185,7 +195,7 @@ def check_network(
     shipped = folder.resolve() in {f.resolve() for f in shipped_networks(game).values()}
     if shipped:
         meta = {**meta, "library_version": library_version()}
-    check_sidecar(meta, game, players, where=where)
+    check_sidecar(meta, game, players, where=where, any_rules=any_rules)
     files = meta.get("files")
     if not isinstance(files, dict) or NETWORK not in files:
         raise CheckpointError(f"{folder / SIDECAR}: 'files' lists no SHA-256 for {NETWORK}")
@@ -207,10 +217,13 @@ def check_network(
 
 
 def load_network(
-    path: str | Path, game: ModuleType | None = None, players: int | None = None
+    path: str | Path,
+    game: ModuleType | None = None,
+    players: int | None = None,
+    any_rules: bool = False,
 ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    """(network arrays, sidecar) after every check; unpickles nothing."""
-    meta = check_network(path, game, players)
+    """(network arrays, sidecar) after every check (check_network); unpickles nothing."""
+    meta = check_network(path, game, players, any_rules)
     try:
         with np.load(checkpoint_dir(path) / NETWORK, allow_pickle=False) as z:
             arrays = {k: z[k] for k in z.files}
@@ -230,16 +243,16 @@ def split_params(params: str) -> tuple[str, str]:
 _CACHE: dict[tuple, tuple[dict[str, np.ndarray], dict[str, Any]]] = {}
 
 
-def _cached_network(path: str, game: ModuleType, players: int | None):
+def _cached_network(path: str, game: ModuleType, players: int | None, any_rules: bool):
     folder = checkpoint_dir(path)
     stamp = tuple(
         (f.name, f.stat().st_mtime_ns, f.stat().st_size)
         for f in sorted(folder.iterdir())
         if f.is_file()
     )
-    key = (str(folder.resolve()), stamp, game.NAME, players)
+    key = (str(folder.resolve()), stamp, game.NAME, game.RULES_DATA_HASH, players, any_rules)
     if key not in _CACHE:
-        _CACHE[key] = load_network(path, game, players)
+        _CACHE[key] = load_network(path, game, players, any_rules)
     return _CACHE[key]
 
 
@@ -262,12 +275,16 @@ def make_az_agent(
     label = path
     if not path:
         path, label = str(shipped_network(game, players)), ""
-    arrays, meta = _cached_network(path, game, players)
+    try:
+        rest, any_rules = split_any_rules(rest)
+    except ValueError as e:
+        raise CheckpointError(f"{PREFIX}{params}: {e}") from None
+    arrays, meta = _cached_network(path, game, players, any_rules)
     try:
         config = search_config(meta, rest)
     except ValueError as e:
         raise CheckpointError(f"{PREFIX}{params}: {e}") from None
-    spec = config.spec()
+    spec = ",".join(x for x in (config.spec(), ANY_RULES if any_rules else "") if x)
     if label:
         name = PREFIX + label + ("," + spec if spec else "")
     else:  # the shipped network: `az` and the parameters
@@ -281,7 +298,11 @@ def az_fingerprint(params: str, game_name: str, players: int | None = None) -> s
     path, rest = split_params(params)
     game = get_game(game_name)
     path = path or str(shipped_network(game, players))
-    meta = check_network(path, game, players)
+    try:
+        rest, any_rules = split_any_rules(rest)
+    except ValueError as e:
+        raise CheckpointError(f"{PREFIX}{params}: {e}") from None
+    meta = check_network(path, game, players, any_rules)
     digest = file_sha256(checkpoint_dir(path) / NETWORK)
     search = search_config(meta, rest).spec()
     return f"az sha256:{digest[:16]} {search} rules:{meta.get('rules_data_hash')}"

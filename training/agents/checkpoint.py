@@ -80,6 +80,19 @@ def base_path(path: str | Path) -> Path:
     return p
 
 
+def checkpoint_spec(spec: str) -> tuple[str, bool]:
+    """(path, rules=any?) of a checkpoint spec `PATH` or `PATH,rules=any`; the spec itself and
+    False when the part after the comma is not that (a path with a comma in it)."""
+    path, sep, rest = str(spec).partition(",")
+    if not sep:
+        return str(spec), False
+    try:
+        left, any_rules = split_any_rules(rest)
+    except ValueError:
+        return str(spec), False
+    return (path, True) if any_rules and not left else (str(spec), False)
+
+
 def looks_like_checkpoint(path: str | Path) -> bool:
     """True if `path` names an existing file or folder that could be a checkpoint."""
     p = Path(path)
@@ -225,15 +238,43 @@ def parse_sidecar(side: Path, fmt: str, version: int, kind: str = "checkpoint") 
     return meta
 
 
+ANY_RULES = "rules=any"  # the spec parameter that lets a checkpoint play under other rules data
+RULES_HINT = (
+    "a checkpoint trained under other rules data plays under these only when its spec says so: "
+    f"add ',{ANY_RULES}' (e.g. az:PATH,{ANY_RULES} or az:{ANY_RULES})"
+)
+
+
+def split_any_rules(params: str) -> tuple[str, bool]:
+    """(`params` without its `rules=...` pair, whether that pair says `rules=any`) of a spec's
+    comma-separated `key=value` parameters; ValueError for any other `rules` value."""
+    keep, any_rules = [], False
+    for part in params.split(",") if params else []:
+        key, _sep, value = part.partition("=")
+        if key.strip() != "rules":
+            keep.append(part)
+        elif value.strip() == "any":
+            any_rules = True
+        else:
+            raise ValueError(
+                f"rules={value.strip()!r}: the only value is 'any' (play under whatever rules "
+                "data is loaded); leave it out to require the checkpoint's own"
+            )
+    return ",".join(keep), any_rules
+
+
 def check_sidecar(
     meta: dict[str, Any],
     game: ModuleType | None = None,
     players: int | None = None,
     where: str = "checkpoint",
+    any_rules: bool = False,
 ) -> ModuleType:
     """Refuse `meta` if it does not fit `game` (default: the game it names); returns the game.
 
-    The message names every field that differs. `players`, the count the policy is to play at,
+    The message names every field that differs. A different RULES_DATA_HASH (a rules variant
+    loaded, or the checkpoint trained under one) is refused too unless `any_rules` (the spec's
+    `rules=any`), and the refusal names that option. `players`, the count the policy is to play at,
     must be one of the game's counts but need not be the count it was trained at (the sidecar's
     `players`): a game's OBS_SIZE and NUM_ACTIONS do not depend on the player count (the
     observation has a block per seat up to the maximum, zero for absent seats, and a player-count
@@ -244,11 +285,15 @@ def check_sidecar(
     if players is not None:
         check_players(game, players)
     want = game_fingerprint(game)
+    if any_rules:
+        del want["rules_data_hash"]
     diffs = [
         f"{k}: checkpoint has {meta.get(k)!r}, this library has {v!r}"
         for k, v in want.items()
         if meta.get(k) != v
     ]
+    if "rules_data_hash" in want and meta.get("rules_data_hash") != want["rules_data_hash"]:
+        diffs.append(RULES_HINT)
     if meta.get("library_version") != library_version():  # any other version: refused
         diffs.append(
             f"library_version: checkpoint has {meta.get('library_version')!r}, "
@@ -325,12 +370,15 @@ def load_checkpoint(
 
 
 def load_actor(
-    path: str | Path, game: ModuleType | None = None, players: int | None = None
+    path: str | Path,
+    game: ModuleType | None = None,
+    players: int | None = None,
+    any_rules: bool = False,
 ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    """(actor arrays, sidecar) of a checkpoint, checked (the .zip too, when present); never
-    unpickles anything."""
+    """(actor arrays, sidecar) of a checkpoint, checked (the .zip too, when present; with
+    `any_rules` not its rules data, check_sidecar); never unpickles anything."""
     meta = read_sidecar(path)
-    check_sidecar(meta, game, players, where=str(path))
+    check_sidecar(meta, game, players, where=str(path), any_rules=any_rules)
     verify_files(path, meta, (".policy.npz",))
     with np.load(f"{base_path(path)}.policy.npz", allow_pickle=False) as z:
         arrays = {k: z[k] for k in z.files}

@@ -5,6 +5,7 @@ opponent pool, tournaments) builds it with `make_agent(spec, game, ...)` from a 
 - a parametrised agent kind `name[:key=value,...]`: `mcts` (core.search, docs/agents.md), e.g.
   `mcts:iters=1000,c=0.7,rollout=greedy,cutoff=20` (more kinds: `register_agent_kind`);
 - a trained policy: a checkpoint path (PATH.zip / PATH.json or a training output folder);
+  `PATH,rules=any` plays it under rules data other than the one it was trained under;
 - a policy trained on RLlib: `rllib:PATH` (training.agents.rllib_agent; played in numpy, no Ray);
 - a policy-value network inside the guided search: `az:PATH,sims=N` (training.agents.az_agent,
   core.guided; `sims=0` is the network alone);
@@ -45,8 +46,10 @@ from training.agents.az_agent import (
     read_az_sidecar,
 )
 from training.agents.checkpoint import (
+    ANY_RULES,
     CheckpointError,
     base_path,
+    checkpoint_spec,
     library_version,
     load_actor,
     looks_like_checkpoint,
@@ -75,14 +78,18 @@ def _file_stamp(path: Path) -> tuple[int, int] | None:
     return st.st_mtime_ns, st.st_size
 
 
-def _cached_actor(path: str, game: ModuleType, players: int | None) -> dict[str, np.ndarray]:
-    """load_actor's arrays, loaded (and checked) again for another game or player count and
-    whenever a file of the checkpoint changes (a .zip corrupted after a clean load is refused)."""
+def _cached_actor(
+    path: str, game: ModuleType, players: int | None, any_rules: bool = False
+) -> dict[str, np.ndarray]:
+    """load_actor's arrays, loaded (and checked) again for another game, rules data or player
+    count and whenever a file of the checkpoint changes (a .zip corrupted after a clean load is
+    refused)."""
     base = base_path(path)
     stamps = tuple(_file_stamp(Path(f"{base}{suf}")) for suf in (".json", ".zip", ".policy.npz"))
-    key = (str(base.resolve()), stamps, game.NAME, players)  # the checks depend on both
+    # the checks depend on all of these
+    key = (str(base.resolve()), stamps, game.NAME, game.RULES_DATA_HASH, players, any_rules)
     if key not in _ACTOR_CACHE:
-        arrays, _meta = load_actor(path, game, players)
+        arrays, _meta = load_actor(path, game, players, any_rules)
         _ACTOR_CACHE[key] = arrays
     return _ACTOR_CACHE[key]
 
@@ -287,9 +294,10 @@ def agent_fingerprint(spec: str, game_name: str, players: int | None = None) -> 
         return _CHECKPOINT_KINDS[kind][0](params, game_name, players)
     if kind in _KINDS:
         return f"{kind} {params} {version}"
-    if looks_like_checkpoint(spec):
-        meta = read_sidecar(spec)
-        npz = Path(f"{base_path(spec)}.policy.npz")
+    path, _any = checkpoint_spec(spec)
+    if looks_like_checkpoint(path):
+        meta = read_sidecar(path)
+        npz = Path(f"{base_path(path)}.policy.npz")
         content = npz.read_bytes() if npz.exists() else b""
         return f"checkpoint sha256:{_digest(content)} rules:{meta.get('rules_data_hash')}"
     make_agent(spec, game_name, players)  # raises the one-line error naming what is accepted
@@ -326,9 +334,10 @@ def checkpoint_sidecar(spec: str) -> dict[str, Any] | None:
     kind, _sep, params = spec.partition(":")
     if kind in _CHECKPOINT_KINDS:
         return _CHECKPOINT_KINDS[kind][1](params)
-    if kind == "py" or kind in _KINDS or not looks_like_checkpoint(spec) or _bot_name(spec):
+    path, _any = checkpoint_spec(spec)
+    if kind == "py" or kind in _KINDS or not looks_like_checkpoint(path) or _bot_name(spec):
         return None
-    return read_sidecar(spec)
+    return read_sidecar(path)
 
 
 def _bot_name(spec: str) -> bool:
@@ -357,9 +366,10 @@ def spec_files(spec: str) -> dict[str, bytes] | None:
     meta = checkpoint_sidecar(spec)
     if meta is None:
         return None
-    base = base_path(spec)
+    path, _any = checkpoint_spec(spec)
+    base = base_path(path)
     files = {".json": Path(f"{base}.json").read_bytes()}
-    for part in sidecar_hashes(spec, meta):
+    for part in sidecar_hashes(path, meta):
         f = Path(f"{base}{part}")
         if part != ".zip" and f.exists():
             files[part] = f.read_bytes()
@@ -374,7 +384,7 @@ def relocated(spec: str, base: str | Path) -> str:
         return f"{kind}:{_FILE_KINDS[kind][1](params, base)}"
     if kind in _KINDS or kind == "py" or _bot_name(spec):
         return spec
-    return str(base)
+    return str(base) + (f",{ANY_RULES}" if checkpoint_spec(spec)[1] else "")
 
 
 def make_agent(
@@ -400,8 +410,9 @@ def make_agent(
             raise
         except ValueError as e:
             raise AgentSpecError(f"{spec!r}: {e}; usage: {_KINDS[kind][1]}") from None
-    if looks_like_checkpoint(spec):
-        arrays = _cached_actor(spec, game, players)
+    path, any_rules = checkpoint_spec(spec)
+    if looks_like_checkpoint(path):
+        arrays = _cached_actor(path, game, players, any_rules)
         return PolicyAgent(game, arrays, seed, deterministic, name=str(spec))
     names = [*bot_names(game_name), *_KINDS]
     close = difflib.get_close_matches(kind, [*names, "py"], n=1, cutoff=0.6)

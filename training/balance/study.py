@@ -44,6 +44,7 @@ import numpy as np
 from core.registry import GameNotAvailableError, game_names, get_game
 from core.rules_file import load_rules_file, rules_file_data
 from training.agents.checkpoint import CheckpointError
+from training.agents.registry import make_agent
 from training.arena import ray_backend
 from training.arena.cli import OneLineParser
 from training.arena.evaluate import clocked_agents, machine_notice
@@ -112,6 +113,17 @@ def run_study(
             st = collect(game_name, records, labels)
     t["analysis_seconds"] = round(time.perf_counter() - t0, 2)
     return {"tournament": t, "stats": st}
+
+
+def check_agents_under(game_name: str, players: int, agents: list[str], rules_files) -> None:
+    """Build every agent under each rules file's data, so that one the variant refuses (a network
+    trained under other rules data whose spec lacks `rules=any`) stops the study before any game
+    is played or stored."""
+    game = get_game(game_name)
+    for path in rules_files:
+        with game.GAME.using_rules_data(load_rules_file(path, game_name)):
+            for spec in dict.fromkeys(agents):
+                make_agent(spec, game_name, players)
 
 
 def analyse(st: GameStats, tournament: dict | None = None) -> dict[str, Any]:
@@ -713,6 +725,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.rules:  # refuse a bad file, or one that changes nothing, before playing
             _, variant_hash = rules_file_data(args.rules, args.game)
             paired.check_variant(get_game(args.game).RULES_DATA_HASH, variant_hash)
+            check_agents_under(args.game, args.players, args.agents, [args.rules])
         notice = machine_notice(clocked_agents(args.game, args.agents, args.players))
         if notice:  # the first line: said before anything is played
             print(notice, flush=True)

@@ -45,6 +45,7 @@ from training.balance.study import (
     _p,
     _table,
     add_run_arguments,
+    check_agents_under,
     guarded,
     run_study,
     stamp,
@@ -164,6 +165,7 @@ def run_sweep(
     points = grid(keys, values)
     files = write_point_files(game_name, points, Path(out) / "variants")
     base_hash = str(get_game(game_name).RULES_DATA_HASH)
+    check_agents_under(game_name, players, agents, [p for p, h in files if h != base_hash])
     base = run_study(game_name, players, agents, games, db, seed=seed, **kw)
     results = []
     for path, h in files:

@@ -1,0 +1,107 @@
+"""A checkpoint trained under other rules data plays only when its spec says `rules=any`: the
+refusal names that option, the flagged spec plays, and what it was trained under stays in its
+fingerprint (the store's entrant) beside the hash the games are played under."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+import torch
+from torch import nn
+
+from core.registry import game_names, get_game
+from training.agents.az_agent import SIDECAR, write_network
+from training.agents.checkpoint import CheckpointError, save_checkpoint, split_any_rules
+from training.agents.registry import agent_fingerprint, make_agent, relocated
+from training.alphazero.net import for_game
+from training.balance import study as balance
+
+OTHER_HASH = "0123456789abcdef"  # rules data no game here has
+
+
+def _network(folder: Path, game) -> Path:
+    torch.manual_seed(1)
+    net = for_game(game, hidden=(16,))
+    return write_network(folder, net.arrays(), game, 2, net.settings(), "rank")
+
+
+def _policy(path: Path, game) -> Path:
+    torch.manual_seed(0)
+    net = nn.Sequential(nn.Linear(game.OBS_SIZE, 16), nn.Tanh(), nn.Linear(16, game.NUM_ACTIONS))
+    policy = SimpleNamespace(
+        features_extractor=None,
+        mlp_extractor=SimpleNamespace(policy_net=net[:2]),
+        action_net=net[2],
+    )
+    model = SimpleNamespace(policy=policy, num_timesteps=0)
+    return save_checkpoint(model, path, game, 2, with_zip=False)
+
+
+def _trained_elsewhere(sidecar: Path) -> None:
+    """The checkpoint as if trained under other rules data (the sidecar's hash only)."""
+    meta = json.loads(sidecar.read_text())
+    meta["rules_data_hash"] = OTHER_HASH
+    sidecar.write_text(json.dumps(meta))
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_a_network_of_other_rules_data_plays_only_with_rules_any(name, tmp_path):
+    game = get_game(name)
+    folder = _network(tmp_path / "net", game)
+    _trained_elsewhere(folder / SIDECAR)
+    with pytest.raises(CheckpointError) as e:
+        make_agent(f"az:{folder},sims=0", name, 2)
+    assert "rules_data_hash" in str(e.value) and "rules=any" in str(e.value)
+    assert len(str(e.value).splitlines()) == 1
+    agent = make_agent(f"az:{folder},sims=0,rules=any", name, 2)
+    assert agent.name.endswith(",rules=any")
+    s = game.new_game(2, 0)
+    assert game.legal_mask(s)[agent.act(s)]
+    fp = agent_fingerprint(f"az:{folder},sims=0,rules=any", name, 2)
+    assert f"rules:{OTHER_HASH}" in fp  # what it was trained under
+    with pytest.raises(CheckpointError):  # the fingerprint checks as the agent does
+        agent_fingerprint(f"az:{folder},sims=0", name, 2)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_a_policy_checkpoint_of_other_rules_data_plays_only_with_rules_any(name, tmp_path):
+    game = get_game(name)
+    base = _policy(tmp_path / "ppo", game)
+    make_agent(str(base), name, 2)  # loaded (and cached) while its rules data matched
+    _trained_elsewhere(Path(f"{base}.json"))
+    with pytest.raises(CheckpointError) as e:  # the cache does not hide the change
+        make_agent(str(base), name, 2)
+    assert "rules=any" in str(e.value)
+    agent = make_agent(f"{base},rules=any", name, 2)
+    s = game.new_game(2, 0)
+    assert game.legal_mask(s)[agent.act(s)]
+    assert f"rules:{OTHER_HASH}" in agent_fingerprint(f"{base},rules=any", name, 2)
+    assert relocated(f"{base},rules=any", tmp_path / "copy") == f"{tmp_path / 'copy'},rules=any"
+
+
+def test_rules_takes_only_any():
+    assert split_any_rules("sims=0,rules=any,c=1") == ("sims=0,c=1", True)
+    assert split_any_rules("sims=0") == ("sims=0", False)
+    with pytest.raises(ValueError, match="only value is 'any'"):
+        split_any_rules("rules=mine")
+
+
+@pytest.mark.slow  # two balance studies (about 4 s)
+def test_a_balance_study_refuses_an_unflagged_network_before_playing(tmp_path, capsys):
+    """Under a variant the network's rules data differs: the study stops before any game is
+    stored, naming the option; with rules=any it plays both studies."""
+    name = "village"  # a variant file needs the game's rules keys
+    folder = _network(tmp_path / "net", get_game(name))
+    variant = tmp_path / "variant.json"
+    variant.write_text(json.dumps({"game": name, "values": {"STARTING_COINS": 3}}))
+    db, out = tmp_path / "b.sqlite", tmp_path / "r"
+    args = ["--game", name, "--players", "2", "--games", "2", "--db", str(db), "--out", str(out)]
+    args += ["--rules", str(variant), "--no-progress", "--agents", "random"]
+    with pytest.raises(SystemExit) as e:
+        balance.main([*args, f"az:{folder},sims=0"])
+    assert e.value.code == 2 and "rules=any" in capsys.readouterr().err
+    assert not db.exists() and not out.exists()
+    assert balance.main([*args, f"az:{folder},sims=0,rules=any"]) == 0
