@@ -518,6 +518,52 @@ def test_the_training_threads_follow_the_cores_left_free(tmp_path, monkeypatch, 
     assert torch.get_num_threads() == before
 
 
+@pytest.mark.slow  # a short run and a ladder under a rules variant (about 5 s)
+def test_a_fine_tune_under_a_rules_variant_records_both_rules_and_plays_there(tmp_path):
+    """--rules FILE --init PARENT: the run plays and trains under the variant (its ladder's games
+    are stored under the variant's hash); its sidecar's rules data is the variant's, beside the
+    parent's hash and digest and the file's values; the game's own rules data is back after it.
+    The result plays under the variant as its own and under the game's rules only with
+    rules=any."""
+    from core.rules_file import load_rules_file, rules_file_data
+    from training.agents.checkpoint import file_sha256
+
+    name = "village"  # a variant file needs the game's rules keys
+    game = get_game(name)
+    base = game.RULES_DATA_HASH
+    torch.manual_seed(1)
+    net = for_game(game, hidden=(16,))
+    parent = write_network(tmp_path / "parent", net.arrays(), game, 2, net.settings(), "rank")
+    variant = tmp_path / "variant.json"
+    variant.write_text(json.dumps({"game": name, "values": {"STARTING_COINS": 3}}))
+    _ns, vhash = rules_file_data(variant, name)
+    run = tmp_path / "run"
+    cfg = AZConfig(
+        game=name, out=str(run), iterations=1, games=2, sims=2, buffer=2000, batch=8, steps=1,
+        workers=1, eval_every=1, eval_games=2, eval_sims=2, ladder=("random",),
+        init=str(parent), hidden=(16,), rules=str(variant),
+    )  # fmt: skip
+    train(cfg, out=lambda line: None)
+    assert game.RULES_DATA_HASH == base
+    meta = json.loads((run / "final" / SIDECAR).read_text())
+    assert meta["rules_data_hash"] == vhash != base
+    assert meta["init"]["rules_data_hash"] == base
+    assert meta["init"]["sha256"] == file_sha256(parent / NETWORK)
+    assert meta["rules_file"]["values"] == {"STARTING_COINS": 3}
+    assert meta["rules_file"]["base_rules_data_hash"] == base
+    with GameStore(run / "ladder.sqlite", name) as st:
+        assert {g.rules_data_hash for g in st.games()} == {vhash}
+    with game.GAME.using_rules_data(load_rules_file(variant, name)):
+        make_agent(f"az:{run},sims=0", name, 2)
+    with pytest.raises(CheckpointError, match="rules=any"):
+        make_agent(f"az:{run},sims=0", name, 2)
+    make_agent(f"az:{run},sims=0,rules=any", name, 2)
+    no_variant = AZConfig(game=name, out=str(tmp_path / "r2"), init=str(run), hidden=(16,))
+    with pytest.raises(ValueError, match="rules=any"):
+        no_variant.validate()  # a parent of other rules data: --rules, or said out loud
+    AZConfig(game=name, out=str(tmp_path / "r2"), init=f"{run},rules=any", hidden=(16,)).validate()
+
+
 def test_the_ladder_rating_is_the_elo_of_the_score_share():
     from training.alphazero.ladder import ELO_CAP, elo
 

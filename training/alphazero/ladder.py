@@ -35,10 +35,10 @@ def elo(share: float) -> float:
 
 def evaluate_ladder(
     game: str, players: int, checkpoint: str | Path, sims: tuple[int, ...], ladder: tuple[str, ...],
-    games: int, db: str | Path, seed: int = 0, workers: int = 1,
+    games: int, db: str | Path, seed: int = 0, workers: int = 1, rules_file: str | None = None,
 ) -> dict[str, Any]:  # fmt: skip
     """{"sims=S vs OPP": {win_rate, win_rate_ci95, games, elo, elo_ci95}} for each S and OPP
-    (module docstring)."""
+    (module docstring); `rules_file`: played under that rules variant."""
     from training.arena.ratings import wilson_interval
     from training.arena.tournament import run_tournament
 
@@ -48,7 +48,7 @@ def evaluate_ladder(
         for opp in ladder:
             res = run_tournament(
                 game, players, [hero] + [opp] * (players - 1), games, db, workers=workers,
-                seed=seed, progress=False, n_boot=1,
+                seed=seed, progress=False, n_boot=1, rules_file=rules_file,
             )  # fmt: skip
             board = res["board"]
             me = next(e for e in board["entrants"] if e["name"] == hero)

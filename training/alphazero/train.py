@@ -60,6 +60,7 @@ import numpy as np
 from core.cores import FreeCores, threads_for_free
 from core.guided import GuidedConfig
 from core.registry import check_players, get_game
+from core.rules_file import load_rules_file, read_rules_file, rules_file_data
 from core.search import SearchConfig
 from core.workers import die_with_driver
 from training.agents.az_agent import (
@@ -129,10 +130,13 @@ class AZConfig:
     init: str = ""  # a network to start from (its weights and shape), e.g. az:PATH or az
     seed: int = 0
     adapt_threads: bool = True  # fewer torch threads while other processes keep cores busy
+    rules: str = ""  # a rules-data override file (a variant) the whole run plays under
 
     def validate(self) -> None:
         game = get_game(self.game)
         check_players(game, self.players)
+        if self.rules:  # a bad file is refused here, in one line naming the key
+            rules_file_data(self.rules, game.NAME)
 
         def need(ok: bool, what: str) -> None:
             if not ok:
@@ -171,7 +175,7 @@ class AZConfig:
         self.guided()  # GuidedConfig's checks
         need(all(h > 0 for h in self.hidden) and self.hidden, "--hidden needs positive widths")
         if self.init:
-            _arrays, meta, _parent = init_network(self.init, game, self.players)
+            _arrays, meta, _parent = init_network(self.init, game, self.players, bool(self.rules))
             hidden = tuple(int(h) for h in meta["network"]["hidden"])
             need(
                 hidden == tuple(self.hidden),
@@ -192,21 +196,42 @@ class AZConfig:
         )
 
 
+def rules_record(path: str, game) -> dict[str, Any]:
+    """What a checkpoint trained under a rules variant records of it: the file, its values and
+    the hash of the game's own rules data beside the variant's (the sidecar's rules_data_hash)."""
+    with game.GAME.using_rules_data(None) as base:  # the game's own, put back at once
+        pass
+    return {
+        "path": str(path),
+        "values": read_rules_file(path, game.NAME).get("values", {}),
+        "base_rules_data_hash": base,
+    }
+
+
 def init_network(
-    spec: str, game, players: int
+    spec: str, game, players: int, any_rules: bool = False
 ) -> tuple[dict[str, np.ndarray], dict[str, Any], dict[str, Any]]:
     """(arrays, sidecar, parent record) of the network `--init` names: `az` (the network shipped
     for `game` at `players`), `az:PATH` or `PATH` (a network or run folder), checked as any
     network that plays `game` (training.agents.az_agent.load_network: game, fingerprint,
-    digests); the parent record (its folder, SHA-256, player count, rules hash, iteration)
-    goes into every checkpoint's sidecar."""
+    digests; with `any_rules`, a fine-tune under a rules variant, not its rules data); the
+    parent record (its folder, SHA-256, player count, rules hash, iteration) goes into every
+    checkpoint's sidecar."""
     from training.agents.az_agent import NETWORK, shipped_network
-    from training.agents.checkpoint import CheckpointError, file_sha256
+    from training.agents.checkpoint import CheckpointError, file_sha256, split_any_rules
 
     path = spec[len("az:") :] if spec.startswith("az:") else ("" if spec == "az" else spec)
+    path, _sep, rest = path.partition(",")
+    try:
+        rest, flagged = split_any_rules(rest)
+    except ValueError as e:
+        raise ValueError(f"--init {spec}: {e}") from None
+    if rest:
+        raise ValueError(f"--init {spec}: takes a network (az, az:PATH, PATH) and rules=any only")
+    any_rules = any_rules or flagged
     try:
         folder = checkpoint_dir(path) if path else shipped_network(game, players)
-        arrays, meta = load_network(folder, game, players)
+        arrays, meta = load_network(folder, game, players, any_rules)
     except CheckpointError as e:
         raise ValueError(f"--init {spec}: {e}") from None
     want = {"obs_size": game.OBS_SIZE, "num_actions": game.NUM_ACTIONS}
@@ -320,12 +345,29 @@ def losses(net, batch, torch) -> tuple[Any, Any]:
 
 
 def train(cfg: AZConfig, resume: bool = False, out=None) -> dict[str, Any]:
-    """Run expert iteration (module docstring); returns the final summary."""
+    """Run expert iteration (module docstring); returns the final summary. With `cfg.rules` the
+    whole run (self-play, training, the ladder, every sidecar's RULES_DATA_HASH) is under that
+    rules variant, loaded for the run and unloaded after it."""
+    cfg.validate()
+    if not cfg.rules:
+        return _train(cfg, resume, out)
+    game = get_game(cfg.game)
+    with game.GAME.using_rules_data(load_rules_file(cfg.rules, game.NAME)):
+        return _train(cfg, resume, out)
+
+
+def _worker_start(driver: int, game_name: str, rules: str) -> None:
+    """A self-play worker's initializer: die with the driver; load the run's rules variant."""
+    die_with_driver(driver)
+    if rules:
+        get_game(game_name).GAME.load_rules_data(load_rules_file(rules, game_name))
+
+
+def _train(cfg: AZConfig, resume: bool, out) -> dict[str, Any]:
     import torch
 
     from training.alphazero.net import PolicyValueNet, for_game
 
-    cfg.validate()
     say = out or (lambda line: print(line, flush=True))
     game = get_game(cfg.game)
     root = Path(cfg.out)
@@ -334,10 +376,15 @@ def train(cfg: AZConfig, resume: bool = False, out=None) -> dict[str, Any]:
     net = for_game(game, cfg.hidden)
     parent = None
     if cfg.init:  # its shape (validate checked --hidden) and weights; a fresh optimiser
-        arrays0, meta0, parent = init_network(cfg.init, game, cfg.players)
+        arrays0, meta0, parent = init_network(cfg.init, game, cfg.players, bool(cfg.rules))
         net = PolicyValueNet(**meta0["network"])
         net.load_arrays(arrays0)
-        say(f"starting from {parent['folder']} (trained at {parent['players']} players)")
+        say(
+            f"starting from {parent['folder']} (trained at {parent['players']} players, rules "
+            f"data {parent['rules_data_hash']})"
+        )
+    if cfg.rules:
+        say(f"under the rules variant {cfg.rules} (rules data {game.RULES_DATA_HASH})")
     opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
     it0, spent0, history = 0, 0.0, []
     if resume:
@@ -365,7 +412,9 @@ def train(cfg: AZConfig, resume: bool = False, out=None) -> dict[str, Any]:
     (root / "config.json").write_text(json.dumps(asdict(cfg), indent=2))
     buf = ReplayBuffer(cfg.buffer, game, net.seats)
     rng = np.random.default_rng([cfg.seed, it0])
-    pool = mp.get_context("spawn").Pool(cfg.workers, die_with_driver, (os.getpid(),))
+    pool = mp.get_context("spawn").Pool(
+        cfg.workers, _worker_start, (os.getpid(), cfg.game, cfg.rules)
+    )
     t0 = time.monotonic() - spent0
     deadline = t0 + cfg.hours * 3600
     it = it0
@@ -530,6 +579,7 @@ def _save(net, opt, game, cfg: AZConfig, folder: Path, it: int, seconds: float, 
             "training": asdict(cfg),
             "search": cfg.guided(cfg.eval_sims).spec(),
             **({"init": parent} if parent else {}),
+            **({"rules_file": rules_record(cfg.rules, game)} if cfg.rules else {}),
         },
     )
 
@@ -541,7 +591,7 @@ def _evaluate(cfg: AZConfig, ck: Path, root: Path) -> dict[str, Any]:
 
     return evaluate_ladder(
         cfg.game, cfg.players, ck, (cfg.eval_sims, 0), cfg.ladder, cfg.eval_games,
-        root / LADDER_DB, seed=cfg.seed, workers=cfg.workers,
+        root / LADDER_DB, seed=cfg.seed, workers=cfg.workers, rules_file=cfg.rules or None,
     )  # fmt: skip
 
 
@@ -626,6 +676,12 @@ def build_parser():
     )
     p.add_argument("--seed", type=int, default=d.seed)
     p.add_argument(
+        "--rules",
+        metavar="FILE",
+        help="train under this rules variant (a rules-data override file, docs/rules_data.md), "
+        "e.g. from --init az: a network fine-tuned for the variant",
+    )
+    p.add_argument(
         "--fixed-threads",
         action="store_true",
         help=f"train on {TRAIN_THREADS} torch threads even while other processes keep cores busy",
@@ -643,7 +699,9 @@ def main(argv: list[str] | None = None) -> int:
         if a.hidden is not None:
             hidden = tuple(int(x) for x in a.hidden.split(",") if x.strip())
         elif a.init:  # the start network's shape
-            _arrays, meta, _parent = init_network(a.init, get_game(a.game), a.players)
+            _arrays, meta, _parent = init_network(
+                a.init, get_game(a.game), a.players, bool(a.rules)
+            )
             hidden = tuple(int(h) for h in meta["network"]["hidden"])
         else:
             hidden = AZConfig(game="", out="").hidden
@@ -685,6 +743,7 @@ def main(argv: list[str] | None = None) -> int:
             init=a.init,
             seed=a.seed,
             adapt_threads=not a.fixed_threads,
+            rules=a.rules or "",
         )
         cfg.validate()
     except ValueError as e:
