@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import training.arena.evaluate as ev
+from core.registry import get_game
 from core.returns import compute_returns
 
 
@@ -241,3 +242,22 @@ print("ok")
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
+
+
+@pytest.mark.slow  # worker processes
+def test_a_rules_variant_is_played_in_every_worker(tmp_path):
+    """--rules FILE: the games are the variant's (its hash in the result, other scores than the
+    game's own rules give), the same with one worker and with two, and the game's own rules data
+    is back afterwards."""
+    name = "village"  # a variant file needs the game's rules keys
+    variant = tmp_path / "variant.json"
+    variant.write_text(json.dumps({"game": name, "values": {"MASS_MAJORITY_PRESTIGE": 12}}))
+    base = get_game(name).RULES_DATA_HASH
+    args = (name, 2, ["heuristic", "random"], 4)
+    own = ev.evaluate(*args, seed=3)
+    one = ev.evaluate(*args, seed=3, rules_file=str(variant))
+    two = ev.evaluate(*args, seed=3, workers=2, rules_file=str(variant))
+    assert get_game(name).RULES_DATA_HASH == base
+    assert one["rules_data_hash"] == two["rules_data_hash"] != base
+    assert one["games_played"] == two["games_played"] != own["games_played"]
+    assert one["rules_file"]["values"] == {"MASS_MAJORITY_PRESTIGE": 12}

@@ -47,6 +47,7 @@ from core.registry import (
     get_game,
 )
 from core.returns import compute_returns
+from core.rules_file import load_rules_file, read_rules_file
 from core.workers import die_with_driver
 from training.agents.checkpoint import CheckpointError, library_version
 from training.agents.registry import checkpoint_sidecar, machine_dependent, make_agent
@@ -235,12 +236,46 @@ def evaluate(
     deterministic: bool = True,
     progress: bool = False,
     workers: int = 1,
+    rules_file: str | None = None,
 ) -> dict[str, Any]:
     """Play `games` seeded games with rotated seats; per-agent statistics as a dict. With
     `workers` > 1 the blocks are played in that many processes (same games, same results; unless
     an agent plays on a clock: "machine_dependent" lists those, "notice" says what it means).
-    `game_name` None: the game of the checkpoint agents (resolve_game)."""
+    `game_name` None: the game of the checkpoint agents (resolve_game). `rules_file`: every game
+    under that rules variant (loaded for the evaluation, in every worker too, and unloaded
+    after it)."""
     game_name = resolve_game(game_name, agent_specs)
+    args = (game_name, players, agent_specs, games, seed, deterministic, progress, workers)
+    if not rules_file:
+        return _evaluate(*args, None)
+    with get_game(game_name).GAME.using_rules_data(load_rules_file(rules_file, game_name)):
+        out = _evaluate(*args, str(rules_file))
+    out["rules_file"] = {
+        "path": str(rules_file),
+        "values": read_rules_file(rules_file, game_name).get("values", {}),
+    }
+    return out
+
+
+def _worker_start(driver: int, game_name: str, rules_file: str | None) -> None:
+    """An evaluation worker's initializer: die with the driver; load the rules variant."""
+    die_with_driver(driver)
+    if rules_file:
+        get_game(game_name).GAME.load_rules_data(load_rules_file(rules_file, game_name))
+
+
+def _evaluate(
+    game_name: str,
+    players: int,
+    agent_specs: list[str],
+    games: int,
+    seed: int,
+    deterministic: bool,
+    progress: bool,
+    workers: int,
+    rules_file: str | None,
+) -> dict[str, Any]:
+    """evaluate() with the game resolved and its rules data loaded (`rules_file` for workers)."""
     game = get_game(game_name)
     n = check_players(game, players)
     if len(agent_specs) != n:
@@ -256,10 +291,12 @@ def evaluate(
     if workers < 1:
         raise ValueError(f"--workers must be >= 1, got {workers}")
     trained_players: dict[str, int | None] = {}
+    trained_rules: dict[str, str | None] = {}  # beside the rules data played under
     for spec in agent_specs:  # fail fast with a clear message on a bad name or checkpoint
         make_agent(spec, game_name, n, 0, deterministic)
         meta = checkpoint_sidecar(spec)
         trained_players[spec] = None if meta is None else meta.get("players")
+        trained_rules[spec] = None if meta is None else meta.get("rules_data_hash")
     clocked = clocked_agents(game_name, agent_specs, n)
     for spec, tp in trained_players.items():  # once per checkpoint
         if tp is not None and tp != n:
@@ -285,7 +322,9 @@ def evaluate(
     if workers > 1:
         import multiprocessing as mp
 
-        pool = mp.get_context("spawn").Pool(workers, die_with_driver, (os.getpid(),))
+        pool = mp.get_context("spawn").Pool(
+            workers, _worker_start, (os.getpid(), game_name, rules_file)
+        )
         blocks = pool.imap(_play_block_args, jobs)
     else:
         blocks = map(_play_block_args, jobs)
@@ -318,6 +357,7 @@ def evaluate(
                 "agent": labels[i],
                 "spec": agent_specs[i],
                 "trained_players": trained_players[agent_specs[i]],
+                "trained_rules_data_hash": trained_rules[agent_specs[i]],
                 "games": games,
                 "win_rate": win[i] / games,
                 "win_rate_ci95": [lo, hi],
@@ -412,6 +452,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="processes playing blocks in parallel (the games and results do not change, "
         "unless an agent plays on a clock: mcts:time=S)",
     )
+    p.add_argument(
+        "--rules",
+        metavar="FILE",
+        help="play under a rules variant / corrected provisional values (docs/rules_data.md)",
+    )
     p.add_argument("--json", metavar="FILE", help="also save the results as JSON")
     p.add_argument("--no-progress", action="store_true")
     return p
@@ -435,6 +480,7 @@ def main(argv: list[str] | None = None) -> int:
             deterministic=not args.stochastic,
             progress=not args.no_progress,
             workers=args.workers,
+            rules_file=args.rules,
         )
     except (ValueError, CheckpointError, GameNotAvailableError) as e:
         parser.error(str(e))
