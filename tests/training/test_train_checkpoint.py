@@ -297,6 +297,37 @@ def test_init_from_a_2p_checkpoint_fine_tunes_at_3p(run_dir, tmp_path, capsys):
     assert side["players"] == 3 and side["num_timesteps"] >= 384
 
 
+def test_a_fine_tune_under_a_rules_variant(run_dir, tmp_path, capsys):
+    """--rules FILE --init-from CKPT: the run trains under the variant (its checkpoints carry the
+    variant's hash and its config the file); a start from that checkpoint without --rules is
+    refused, naming rules=any; subprocess envs cannot take a variant and say so."""
+    from core.rules_file import rules_file_data
+
+    name = get_game(read_sidecar(run_dir / "final")["game"]).NAME
+    variant = tmp_path / "variant.json"
+    if name != "village":  # a variant file needs the game's rules keys
+        pytest.skip("the tiny run's game has no variant file here")
+    variant.write_text(json.dumps({"game": name, "values": {"STARTING_COINS": 3}}))
+    _ns, vhash = rules_file_data(variant, name)
+    out = tmp_path / "variant-run"
+    argv = [a for a in TINY]
+    argv[argv.index("--timesteps") + 1] = "384"
+    argv += ["--init-from", str(run_dir / "final"), "--rules", str(variant), "--out", str(out)]
+    assert tr.main(argv) == 0
+    side = read_sidecar(out / "final")
+    assert side["rules_data_hash"] == vhash != get_game(name).RULES_DATA_HASH
+    assert side["config"]["rules"] == str(variant)
+    again = [a for a in TINY] + ["--init-from", str(out / "final"), "--out", str(tmp_path / "b")]
+    again[again.index("--timesteps") + 1] = "512"
+    with pytest.raises(SystemExit):
+        tr.main(again)
+    assert "rules=any" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        tr.main([*TINY, "--vec", "subproc", "--rules", str(variant), "--out", str(tmp_path / "c")])
+    assert "--vec batch or dummy" in capsys.readouterr().err
+    assert not (tmp_path / "b").exists() and not (tmp_path / "c").exists()
+
+
 def test_init_from_trains_on_with_the_runs_own_settings(run_dir, tmp_path):
     """--init-from takes the checkpoint's weights and step count, not its PPO settings."""
     out = tmp_path / "warm"

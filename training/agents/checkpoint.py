@@ -358,10 +358,12 @@ def load_checkpoint(
     players: int | None = None,
     env=None,
     device: str = "cpu",
+    any_rules: bool = False,
 ):
-    """(MaskablePPO model, sidecar) after checking the sidecar and every listed file's hash."""
+    """(MaskablePPO model, sidecar) after checking the sidecar (with `any_rules` not its rules
+    data) and every listed file's hash."""
     meta = read_sidecar(path)
-    check_sidecar(meta, game, players, where=str(path))
+    check_sidecar(meta, game, players, where=str(path), any_rules=any_rules)
     verify_files(path, meta, (".zip",))
     from sb3_contrib import MaskablePPO
 

@@ -29,6 +29,7 @@ from core.compile import BatchCompile, start_batch_compile
 from core.cores import FreeCores, threads_for_free
 from core.registry import check_players, default_game, game_names, get_game
 from core.returns import RETURN_KINDS
+from core.rules_file import load_rules_file, rules_file_data
 from training.agents.checkpoint import (
     CheckpointError,
     check_sidecar,
@@ -104,6 +105,7 @@ class TrainConfig:
     checkpoint_every: int = 500_000
     device: str = "auto"
     init_from: str | None = None  # start from this checkpoint's weights (then count on from it)
+    rules: str | None = None  # a rules-data override file (a variant) the run trains under
     torch_threads: int = 2  # torch threads of the PPO updates (rollouts use one; see train)
     engine_threads: int = 2  # threads of the batch engine's bots (--vec batch; BatchVecEnv)
     adapt_threads: bool = True  # fewer of those threads while other processes keep cores busy
@@ -148,14 +150,23 @@ class TrainConfig:
             raise ValueError(f"--device must be auto, cpu or cuda[:N], got {self.device!r}")
         if not self.net_arch or any(int(h) <= 0 for h in self.net_arch):
             raise ValueError("--net-arch needs positive layer widths, e.g. 128,128")
-        if self.init_from is not None:
+        if self.rules is not None:
+            rules_file_data(self.rules, game.NAME)  # a bad file: one line naming the key
+            if self.vec == "subproc":
+                raise ValueError(
+                    "--rules needs --vec batch or dummy (subprocess envs would play the game's "
+                    "own rules data)"
+                )
+        if self.init_from is not None:  # under --rules: a start from other rules data
+            any_rules = self.rules is not None
             check_sidecar(
                 read_sidecar(self.init_from),
                 game,
                 self.players,
                 where=f"--init-from {self.init_from}",
+                any_rules=any_rules,
             )
-            arrays, _meta = load_actor(self.init_from, game)
+            arrays, _meta = load_actor(self.init_from, game, any_rules=any_rules)
             hidden = [int(arrays[f"W{i}"].shape[0]) for i in range(len(arrays["activations"]))]
             if hidden != [int(h) for h in self.net_arch]:
                 raise ValueError(
@@ -387,10 +398,20 @@ def _self_play_callback():
 
 
 def train(cfg: TrainConfig, resume: bool = False) -> dict[str, Any]:
-    """Run (or resume) training as configured; returns the summary written to OUT/summary.json."""
+    """Run (or resume) training as configured; returns the summary written to OUT/summary.json.
+    With `cfg.rules` the whole run is under that rules variant (loaded for it, unloaded after;
+    every checkpoint's RULES_DATA_HASH is the variant's, its config names the file)."""
+    cfg.validate()
+    if cfg.rules is None:
+        return _run(cfg, resume)
+    with get_game(cfg.game).GAME.using_rules_data(load_rules_file(cfg.rules, cfg.game)):
+        return _run(cfg, resume)
+
+
+def _run(cfg: TrainConfig, resume: bool) -> dict[str, Any]:
     from threadpoolctl import threadpool_limits
 
-    cfg.validate()
+    cfg.validate()  # again under the variant: what the run starts from is checked against it
     # On a cold compile cache, what the first step needs compiles in two processes meanwhile.
     compiling = None
     if cfg.vec == "batch":
@@ -495,7 +516,9 @@ def _train(cfg: TrainConfig, resume: bool, compiling: BatchCompile | None) -> di
             policy_kwargs={"net_arch": {"pi": list(cfg.net_arch), "vf": list(cfg.net_arch)}},
         )
         if cfg.init_from:  # its weights and step count; this run's settings and a fresh optimiser
-            start, meta = load_checkpoint(cfg.init_from, game, cfg.players, device=device)
+            start, meta = load_checkpoint(
+                cfg.init_from, game, cfg.players, device=device, any_rules=cfg.rules is not None
+            )
             try:
                 model.policy.load_state_dict(start.policy.state_dict())
             except RuntimeError as e:  # a value network unlike the policy network
@@ -629,6 +652,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--init-from",
         metavar="CKPT",
         help="start from a checkpoint's weights (--timesteps counts on from it)",
+    )
+    p.add_argument(
+        "--rules",
+        metavar="FILE",
+        help="train under this rules variant (docs/rules_data.md); with --init-from, a fine-tune "
+        "of a checkpoint trained under other rules data",
     )
     p.add_argument("--device", help="auto (GPU when present), cpu or cuda; default auto")
     p.add_argument(
