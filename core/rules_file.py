@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from core.registry import GameNotAvailableError, game_names, game_packages, get_game
+from core.workers import die_with_driver
 
 FILE_FIELDS = ("game", "description", "values")
 DOC_PATH = Path(__file__).resolve().parent.parent / "docs" / "rules_data.md"
@@ -734,6 +735,15 @@ def rules_file_data(path, game: str | RulesKeys) -> tuple[types.SimpleNamespace,
     rk = rules_keys(game) if isinstance(game, str) else game
     ns = load_rules_file(path, rk)
     return ns, rk.hash_of(ns)
+
+
+def worker_under_rules(driver: int, game: str, path: str | None) -> None:
+    """A process-pool worker's initializer: end with the driver (core.workers.die_with_driver)
+    and play under the rules override file `path` (None: the game's own rules data), as the
+    driver that started it does."""
+    die_with_driver(driver)
+    if path:
+        get_game(game).GAME.load_rules_data(load_rules_file(path, game))
 
 
 # --- CLI -----------------------------------------------------------------------------------------

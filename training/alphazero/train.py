@@ -60,9 +60,8 @@ import numpy as np
 from core.cores import FreeCores, threads_for_free
 from core.guided import GuidedConfig
 from core.registry import check_players, get_game
-from core.rules_file import load_rules_file, read_rules_file, rules_file_data
+from core.rules_file import load_rules_file, read_rules_file, rules_file_data, worker_under_rules
 from core.search import SearchConfig
-from core.workers import die_with_driver
 from training.agents.az_agent import (
     SIDECAR,
     TORCH_STATE,
@@ -356,13 +355,6 @@ def train(cfg: AZConfig, resume: bool = False, out=None) -> dict[str, Any]:
         return _train(cfg, resume, out)
 
 
-def _worker_start(driver: int, game_name: str, rules: str) -> None:
-    """A self-play worker's initializer: die with the driver; load the run's rules variant."""
-    die_with_driver(driver)
-    if rules:
-        get_game(game_name).GAME.load_rules_data(load_rules_file(rules, game_name))
-
-
 def _train(cfg: AZConfig, resume: bool, out) -> dict[str, Any]:
     import torch
 
@@ -413,7 +405,7 @@ def _train(cfg: AZConfig, resume: bool, out) -> dict[str, Any]:
     buf = ReplayBuffer(cfg.buffer, game, net.seats)
     rng = np.random.default_rng([cfg.seed, it0])
     pool = mp.get_context("spawn").Pool(
-        cfg.workers, _worker_start, (os.getpid(), cfg.game, cfg.rules)
+        cfg.workers, worker_under_rules, (os.getpid(), cfg.game, cfg.rules or None)
     )
     t0 = time.monotonic() - spent0
     deadline = t0 + cfg.hours * 3600

@@ -47,8 +47,7 @@ from core.registry import (
     get_game,
 )
 from core.returns import compute_returns
-from core.rules_file import load_rules_file, read_rules_file
-from core.workers import die_with_driver
+from core.rules_file import load_rules_file, read_rules_file, worker_under_rules
 from training.agents.checkpoint import CheckpointError, library_version
 from training.agents.registry import checkpoint_sidecar, machine_dependent, make_agent
 from training.arena.cli import OneLineParser
@@ -257,13 +256,6 @@ def evaluate(
     return out
 
 
-def _worker_start(driver: int, game_name: str, rules_file: str | None) -> None:
-    """An evaluation worker's initializer: die with the driver; load the rules variant."""
-    die_with_driver(driver)
-    if rules_file:
-        get_game(game_name).GAME.load_rules_data(load_rules_file(rules_file, game_name))
-
-
 def _evaluate(
     game_name: str,
     players: int,
@@ -323,7 +315,7 @@ def _evaluate(
         import multiprocessing as mp
 
         pool = mp.get_context("spawn").Pool(
-            workers, _worker_start, (os.getpid(), game_name, rules_file)
+            workers, worker_under_rules, (os.getpid(), game_name, rules_file)
         )
         blocks = pool.imap(_play_block_args, jobs)
     else:
