@@ -6,15 +6,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 import torch
-from torch import nn
+from training_helpers import tiny_policy_checkpoint
 
 from core.registry import game_names, get_game
 from training.agents.az_agent import SIDECAR, write_network
-from training.agents.checkpoint import CheckpointError, save_checkpoint, split_any_rules
+from training.agents.checkpoint import CheckpointError, split_any_rules
 from training.agents.registry import agent_fingerprint, make_agent, relocated
 from training.alphazero.net import for_game
 from training.balance import study as balance
@@ -26,18 +25,6 @@ def _network(folder: Path, game) -> Path:
     torch.manual_seed(1)
     net = for_game(game, hidden=(16,))
     return write_network(folder, net.arrays(), game, 2, net.settings(), "rank")
-
-
-def _policy(path: Path, game) -> Path:
-    torch.manual_seed(0)
-    net = nn.Sequential(nn.Linear(game.OBS_SIZE, 16), nn.Tanh(), nn.Linear(16, game.NUM_ACTIONS))
-    policy = SimpleNamespace(
-        features_extractor=None,
-        mlp_extractor=SimpleNamespace(policy_net=net[:2]),
-        action_net=net[2],
-    )
-    model = SimpleNamespace(policy=policy, num_timesteps=0)
-    return save_checkpoint(model, path, game, 2, with_zip=False)
 
 
 def _trained_elsewhere(sidecar: Path) -> None:
@@ -69,7 +56,7 @@ def test_a_network_of_other_rules_data_plays_only_with_rules_any(name, tmp_path)
 @pytest.mark.parametrize("name", game_names())
 def test_a_policy_checkpoint_of_other_rules_data_plays_only_with_rules_any(name, tmp_path):
     game = get_game(name)
-    base = _policy(tmp_path / "ppo", game)
+    base = tiny_policy_checkpoint(tmp_path / "ppo", game)
     make_agent(str(base), name, 2)  # loaded (and cached) while its rules data matched
     _trained_elsewhere(Path(f"{base}.json"))
     with pytest.raises(CheckpointError) as e:  # the cache does not hide the change

@@ -8,16 +8,16 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from types import SimpleNamespace
 
 import numpy as np
 import pytest
 import torch
 from torch import nn
+from training_helpers import tiny_policy_checkpoint
 
 from core.registry import game_names, get_game
 from training.agents.az_agent import write_network
-from training.agents.checkpoint import linear_stack_arrays, save_checkpoint
+from training.agents.checkpoint import linear_stack_arrays
 from training.agents.registry import agent_fingerprint, make_agent, relocated, spec_files
 from training.agents.rllib_agent import write_rllib_checkpoint
 from training.alphazero.net import for_game
@@ -32,14 +32,7 @@ def _actor(game) -> nn.Sequential:
 
 
 def _checkpoint(path: Path, game) -> Path:
-    net = _actor(game)
-    policy = SimpleNamespace(
-        features_extractor=None,
-        mlp_extractor=SimpleNamespace(policy_net=net[:2]),
-        action_net=net[2],
-    )
-    model = SimpleNamespace(policy=policy, num_timesteps=0)
-    return save_checkpoint(model, path, game, 2, with_zip=False)
+    return tiny_policy_checkpoint(path, game)
 
 
 def _network(folder: Path, game) -> Path:
