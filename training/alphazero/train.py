@@ -197,13 +197,12 @@ class AZConfig:
 
 def rules_record(path: str, game) -> dict[str, Any]:
     """What a checkpoint trained under a rules variant records of it: the file, its values and
-    the hash of the game's own rules data beside the variant's (the sidecar's rules_data_hash)."""
-    with game.GAME.using_rules_data(None) as base:  # the game's own, put back at once
-        pass
+    the hash of the rules data loaded before it (the game's own) beside the variant's (the
+    sidecar's rules_data_hash); taken before the variant is loaded."""
     return {
         "path": str(path),
         "values": read_rules_file(path, game.NAME).get("values", {}),
-        "base_rules_data_hash": base,
+        "base_rules_data_hash": game.RULES_DATA_HASH,
     }
 
 
@@ -349,13 +348,14 @@ def train(cfg: AZConfig, resume: bool = False, out=None) -> dict[str, Any]:
     rules variant, loaded for the run and unloaded after it."""
     cfg.validate()
     if not cfg.rules:
-        return _train(cfg, resume, out)
+        return _train(cfg, resume, out, None)
     game = get_game(cfg.game)
+    variant = rules_record(cfg.rules, game)
     with game.GAME.using_rules_data(load_rules_file(cfg.rules, game.NAME)):
-        return _train(cfg, resume, out)
+        return _train(cfg, resume, out, variant)
 
 
-def _train(cfg: AZConfig, resume: bool, out) -> dict[str, Any]:
+def _train(cfg: AZConfig, resume: bool, out, variant: dict | None) -> dict[str, Any]:
     import torch
 
     from training.alphazero.net import PolicyValueNet, for_game
@@ -401,6 +401,7 @@ def _train(cfg: AZConfig, resume: bool, out) -> dict[str, Any]:
         opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
         if resume:
             resume_optimiser(opt, state["opt"], cfg)
+    lineage = {k: v for k, v in (("init", parent), ("rules_file", variant)) if v}
     (root / "config.json").write_text(json.dumps(asdict(cfg), indent=2))
     buf = ReplayBuffer(cfg.buffer, game, net.seats)
     rng = np.random.default_rng([cfg.seed, it0])
@@ -474,7 +475,7 @@ def _train(cfg: AZConfig, resume: bool, out) -> dict[str, Any]:
                 "train_s": round(time.monotonic() - ts, 1),
                 "seconds": round(spent, 1),
             }
-            ck = _save(net, opt, game, cfg, root / "checkpoints" / "iter_00000", 0, spent, parent)
+            ck = _save(net, opt, game, cfg, root / "checkpoints" / "iter_00000", 0, spent, lineage)
             if cfg.eval_every:
                 row["eval"] = _evaluate(cfg, ck, root)
             history.append(row)
@@ -530,7 +531,7 @@ def _train(cfg: AZConfig, resume: bool, out) -> dict[str, Any]:
                 "seconds": round(spent, 1),
             }
             ck = _save(
-                net, opt, game, cfg, root / "checkpoints" / f"iter_{it:05d}", it, spent, parent
+                net, opt, game, cfg, root / "checkpoints" / f"iter_{it:05d}", it, spent, lineage
             )
             if cfg.eval_every and it % cfg.eval_every == 0:
                 row["eval"] = _evaluate(cfg, ck, root)
@@ -543,7 +544,7 @@ def _train(cfg: AZConfig, resume: bool, out) -> dict[str, Any]:
         pool.terminate()
         pool.join()
         torch.set_num_threads(threads_before)
-    final = _save(net, opt, game, cfg, root / "final", it, time.monotonic() - t0, parent)
+    final = _save(net, opt, game, cfg, root / "final", it, time.monotonic() - t0, lineage)
     summary = {
         "final": str(final),
         "iterations": it,
@@ -555,8 +556,9 @@ def _train(cfg: AZConfig, resume: bool, out) -> dict[str, Any]:
     return summary
 
 
-def _save(net, opt, game, cfg: AZConfig, folder: Path, it: int, seconds: float, parent) -> Path:
-    """A checkpoint; `parent`: the --init network's record (init_network), or None."""
+def _save(net, opt, game, cfg: AZConfig, folder: Path, it: int, seconds: float, lineage) -> Path:
+    """A checkpoint; `lineage`: the sidecar's `init` (the --init network's record,
+    init_network) and `rules_file` (the variant trained under, rules_record) where there are."""
     return write_network(
         folder,
         net.arrays(),
@@ -570,8 +572,7 @@ def _save(net, opt, game, cfg: AZConfig, folder: Path, it: int, seconds: float, 
             "seconds": round(seconds, 1),
             "training": asdict(cfg),
             "search": cfg.guided(cfg.eval_sims).spec(),
-            **({"init": parent} if parent else {}),
-            **({"rules_file": rules_record(cfg.rules, game)} if cfg.rules else {}),
+            **lineage,
         },
     )
 
