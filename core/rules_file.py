@@ -25,6 +25,7 @@ CLI, for any game that declares rules keys: `python -m core.rules_file --game GA
 from __future__ import annotations
 
 import argparse
+import contextlib
 import copy
 import difflib
 import importlib
@@ -735,6 +736,18 @@ def rules_file_data(path, game: str | RulesKeys) -> tuple[types.SimpleNamespace,
     rk = rules_keys(game) if isinstance(game, str) else game
     ns = load_rules_file(path, rk)
     return ns, rk.hash_of(ns)
+
+
+@contextlib.contextmanager
+def rules_file_loaded(path, game: str):
+    """For a `with` block: the game plays under the rules override file `path` and the block
+    gets its RULES_DATA_HASH; afterwards the rules data in use before is back. None or '': the
+    block runs as it is, nothing loaded, and gets None."""
+    if not path:
+        yield None
+        return
+    with get_game(game).GAME.using_rules_data(load_rules_file(path, game)) as h:
+        yield h
 
 
 def worker_under_rules(driver: int, game: str, path: str | None) -> None:

@@ -240,6 +240,15 @@ def split_params(params: str) -> tuple[str, str]:
     return path.strip(), rest
 
 
+def _rules_flag(params: str, rest: str) -> tuple[str, bool]:
+    """(`rest` without `rules=any`, whether it said so) of an `az:` spec; CheckpointError naming
+    the spec for another `rules` value."""
+    try:
+        return split_any_rules(rest)
+    except ValueError as e:
+        raise CheckpointError(f"{PREFIX}{params}: {e}") from None
+
+
 _CACHE: dict[tuple, tuple[dict[str, np.ndarray], dict[str, Any]]] = {}
 
 
@@ -275,10 +284,7 @@ def make_az_agent(
     label = path
     if not path:
         path, label = str(shipped_network(game, players)), ""
-    try:
-        rest, any_rules = split_any_rules(rest)
-    except ValueError as e:
-        raise CheckpointError(f"{PREFIX}{params}: {e}") from None
+    rest, any_rules = _rules_flag(params, rest)
     arrays, meta = _cached_network(path, game, players, any_rules)
     try:
         config = search_config(meta, rest)
@@ -298,10 +304,7 @@ def az_fingerprint(params: str, game_name: str, players: int | None = None) -> s
     path, rest = split_params(params)
     game = get_game(game_name)
     path = path or str(shipped_network(game, players))
-    try:
-        rest, any_rules = split_any_rules(rest)
-    except ValueError as e:
-        raise CheckpointError(f"{PREFIX}{params}: {e}") from None
+    rest, any_rules = _rules_flag(params, rest)
     meta = check_network(path, game, players, any_rules)
     digest = file_sha256(checkpoint_dir(path) / NETWORK)
     search = search_config(meta, rest).spec()

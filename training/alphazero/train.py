@@ -60,7 +60,7 @@ import numpy as np
 from core.cores import FreeCores, threads_for_free
 from core.guided import GuidedConfig
 from core.registry import check_players, get_game
-from core.rules_file import load_rules_file, read_rules_file, rules_file_data, worker_under_rules
+from core.rules_file import read_rules_file, rules_file_data, rules_file_loaded, worker_under_rules
 from core.search import SearchConfig
 from training.agents.az_agent import (
     SIDECAR,
@@ -347,11 +347,8 @@ def train(cfg: AZConfig, resume: bool = False, out=None) -> dict[str, Any]:
     whole run (self-play, training, the ladder, every sidecar's RULES_DATA_HASH) is under that
     rules variant, loaded for the run and unloaded after it."""
     cfg.validate()
-    if not cfg.rules:
-        return _train(cfg, resume, out, None)
-    game = get_game(cfg.game)
-    variant = rules_record(cfg.rules, game)
-    with game.GAME.using_rules_data(load_rules_file(cfg.rules, game.NAME)):
+    variant = rules_record(cfg.rules, get_game(cfg.game)) if cfg.rules else None
+    with rules_file_loaded(cfg.rules, cfg.game):
         return _train(cfg, resume, out, variant)
 
 

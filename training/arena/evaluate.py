@@ -47,7 +47,7 @@ from core.registry import (
     get_game,
 )
 from core.returns import compute_returns
-from core.rules_file import load_rules_file, read_rules_file, worker_under_rules
+from core.rules_file import read_rules_file, rules_file_loaded, worker_under_rules
 from training.agents.checkpoint import CheckpointError, library_version
 from training.agents.registry import checkpoint_sidecar, machine_dependent, make_agent
 from training.arena.cli import OneLineParser
@@ -245,10 +245,10 @@ def evaluate(
     after it)."""
     game_name = resolve_game(game_name, agent_specs)
     args = (game_name, players, agent_specs, games, seed, deterministic, progress, workers)
+    with rules_file_loaded(rules_file, game_name):
+        out = _evaluate(*args, str(rules_file) if rules_file else None)
     if not rules_file:
-        return _evaluate(*args, None)
-    with get_game(game_name).GAME.using_rules_data(load_rules_file(rules_file, game_name)):
-        out = _evaluate(*args, str(rules_file))
+        return out
     out["rules_file"] = {
         "path": str(rules_file),
         "values": read_rules_file(rules_file, game_name).get("values", {}),

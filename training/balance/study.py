@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from core.registry import GameNotAvailableError, game_names, get_game
-from core.rules_file import load_rules_file, rules_file_data
+from core.rules_file import load_rules_file, rules_file_data, rules_file_loaded
 from training.agents.checkpoint import CheckpointError
 from training.agents.registry import make_agent
 from training.arena import ray_backend
@@ -119,9 +119,8 @@ def check_agents_under(game_name: str, players: int, agents: list[str], rules_fi
     """Build every agent under each rules file's data, so that one the variant refuses (a network
     trained under other rules data whose spec lacks `rules=any`) stops the study before any game
     is played or stored."""
-    game = get_game(game_name)
     for path in rules_files:
-        with game.GAME.using_rules_data(load_rules_file(path, game_name)):
+        with rules_file_loaded(path, game_name):
             for spec in dict.fromkeys(agents):
                 make_agent(spec, game_name, players)
 

@@ -29,7 +29,7 @@ from core.compile import BatchCompile, start_batch_compile
 from core.cores import FreeCores, threads_for_free
 from core.registry import check_players, default_game, game_names, get_game
 from core.returns import RETURN_KINDS
-from core.rules_file import load_rules_file, rules_file_data
+from core.rules_file import rules_file_data, rules_file_loaded
 from training.agents.checkpoint import (
     CheckpointError,
     check_sidecar,
@@ -402,9 +402,7 @@ def train(cfg: TrainConfig, resume: bool = False) -> dict[str, Any]:
     With `cfg.rules` the whole run is under that rules variant (loaded for it, unloaded after;
     every checkpoint's RULES_DATA_HASH is the variant's, its config names the file)."""
     cfg.validate()
-    if cfg.rules is None:
-        return _run(cfg, resume)
-    with get_game(cfg.game).GAME.using_rules_data(load_rules_file(cfg.rules, cfg.game)):
+    with rules_file_loaded(cfg.rules, cfg.game):
         return _run(cfg, resume)
 
 
