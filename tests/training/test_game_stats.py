@@ -68,8 +68,12 @@ def test_collect_replays_games_to_their_scores_and_resources(tmp_path, name, pla
     rec = recs[0]
     s0 = game.new_game(players, rec.seed)
     s = s0
+    first = [-1] * players  # each seat's first decision, read off the API's replay
     for a in rec.actions:
+        seat = game.current_player(s)
+        first[seat] = a if first[seat] < 0 else first[seat]
         s = game.step(s, a)
+    assert st.first_actions[0].tolist() == first and min(first) >= 0
     mod = importlib.import_module(f"{game_packages()[name]}.stats")
     L = game.LAYOUT
     for r, (_res, seg, k) in enumerate(mod.RESOURCES):

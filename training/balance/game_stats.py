@@ -16,7 +16,8 @@ and returns one `GameStats`: column arrays over the games, per seat where it app
   rounds after which the final winner led for good),
 - game-quality metrics after Ludii (docs/balance.md): branching factor and decision moves from
   the number of legal actions at each decision, lead changes per round transition, and drama
-  (how far behind the leader the eventual winner was while not leading).
+  (how far behind the leader the eventual winner was while not leading),
+- each seat's first decision (the opening whose diversity training.balance.measures reports).
 
 Games must have been played under the rules data loaded now (their RULES_DATA_HASH); a game that
 does not replay to its recorded scores raises StatsError naming it.
@@ -78,12 +79,17 @@ class GameStats:
     lead_change_rate: np.ndarray | None = None  # (G,) lead changes per round transition
     drama: np.ndarray | None = None  # (G,) mean points the winner trailed by while not leading
     drama_max: np.ndarray | None = None  # (G,) the most points the winner ever trailed by
+    # (G, P) each seat's first decision (an action id; -1: the seat never decided); None (files
+    # of earlier versions) reads as -1 everywhere
+    first_actions: np.ndarray | None = None
     labels: dict[int, str] = field(default_factory=dict)  # entrant id -> label
 
     def __post_init__(self) -> None:
         for name in QUALITY_FIELDS:
             if getattr(self, name) is None:
                 setattr(self, name, np.full(self.game_ids.shape[0], np.nan))
+        if self.first_actions is None:
+            self.first_actions = np.full(self.seats.shape, -1, np.int64)
 
     def __len__(self) -> int:
         return int(self.game_ids.shape[0])
@@ -293,6 +299,7 @@ def collect(game_name: str, records: list, labels: dict[int, str] | None = None)
         scores=np.zeros((G, n), np.int64),
         win_shares=np.zeros((G, n), np.float64),
         seats=np.zeros((G, n), np.int64),
+        first_actions=np.full((G, n), -1, np.int64),
         game_ids=np.zeros(G, np.int64),
         deal_seeds=np.zeros(G, np.int64),
         play_digests=np.zeros(G, np.int64),
@@ -337,6 +344,10 @@ def collect(game_name: str, records: list, labels: dict[int, str] | None = None)
         out["spent"][g] = spent.reshape(n, R)
         na = acts.shape[0]
         np.add.at(out["actions"][g], (actors[:na], owner[acts]), 1)
+        for p in range(n):
+            mine = np.flatnonzero(actors[:na] == p)
+            if mine.size:
+                out["first_actions"][g, p] = acts[mine[0]]
         if meta.deaths is not None:
             out["deaths"][g] = meta.deaths(s, n)
         out["in_play"][g], out["taken"][g] = meta.items(s, n)

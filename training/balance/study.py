@@ -15,6 +15,8 @@ self-play, several a round robin, every deal once per seat rotation), re-simulat
   for the players who took it and, per seat, when it is in play, with 95% intervals and
   Benjamini-Hochberg adjusted p-values over all those comparisons;
 - game length, winner's margins, lead changes, decisiveness; actions by kind; resources;
+- decisiveness, the fitted win-share value of each item and scoring source, and the diversity of
+  play (openings, action kinds), after Tomasev et al. 2020 (training.balance.measures);
 - skill sensitivity (several agents): the pairwise win-rate matrix (Wilson, Holm);
 - `--rules FILE`: the same study under a rules-data override file (docs/rules_data.md), compared
   with the current rules deal by deal (training.balance.paired: paired intervals, McNemar's test
@@ -54,6 +56,12 @@ from training.arena.tournament import add_backend_arguments, json_default, run_t
 from training.balance import paired
 from training.balance import stats as bs
 from training.balance.game_stats import GameStats, StatsError, collect
+from training.balance.markdown import interval as _ci
+from training.balance.markdown import num as _f
+from training.balance.markdown import pval as _p
+from training.balance.markdown import table as _table
+from training.balance.measures import measures
+from training.balance.measures import section as measures_section
 
 PROVISIONAL = (
     "Rules data {h} is PROVISIONAL in places (docs/rules_data.md lists every provisional "
@@ -143,6 +151,7 @@ def analyse(st: GameStats, tournament: dict | None = None) -> dict[str, Any]:
         "actions": bs.action_frequencies(st),
         "resources": bs.resource_flows(st),
         "deaths": bs.mean_ci(st.deaths.ravel()) if st.deaths.any() else None,
+        "measures": measures(st),
     }
     if tournament is not None and len({e["spec"] for e in tournament["entrants"]}) > 1:
         out["skill"] = tournament.get("board", {}).get("pairwise")
@@ -165,30 +174,12 @@ def _score_quantiles(st: GameStats) -> list[dict]:
 
 
 # --- report -----------------------------------------------------------------------------------
-def _f(x, fmt=".3f") -> str:
-    return "n/a" if x is None or (isinstance(x, float) and np.isnan(x)) else format(x, fmt)
-
-
-def _ci(lo, hi, fmt=".3f") -> str:
-    return "n/a" if lo is None or hi is None else f"[{format(lo, fmt)}, {format(hi, fmt)}]"
-
-
-def _p(x) -> str:
-    return "n/a" if x is None else ("<0.001" if x < 0.001 else f"{x:.3f}")
-
-
-def _table(header: list[str], rows: list[list[str]]) -> list[str]:
-    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    out += ["| " + " | ".join(r) + " |" for r in rows]
-    return out
-
-
 def write_csv(path: Path, rows: list[dict]) -> Path:
     if not rows:
         path.write_text("")
         return path
     with path.open("w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w = csv.DictWriter(f, fieldnames=list(dict.fromkeys(k for r in rows for k in r)))
         w.writeheader()
         for r in rows:
             w.writerow({k: ("" if v is None else v) for k, v in r.items()})
@@ -599,6 +590,10 @@ def write_report(
             for r in a["resources"]
         ],
     )
+    if a.get("measures"):
+        lines += measures_section(a["measures"])
+        m = a["measures"]
+        paths.append(write_csv(out / "values.csv", m["source_values"] + m["item_values"]))
     if a.get("skill"):
         pw = a["skill"]
         names = pw["entrants"]
