@@ -41,7 +41,8 @@ def main(argv: list[str] | None = None) -> int:
     from training.agents.checkpoint import library_version
     from training.arena.tournament import run_tournament
     from training.balance.game_stats import collect
-    from training.balance.study import analyse, study_specs, write_report
+    from training.balance.play import study_specs
+    from training.balance.study import analyse, write_report
 
     game = get_game(args.game)
     specs = study_specs([args.agent], args.players)

@@ -163,7 +163,7 @@ def test_flipped_ranks_are_refused_by_the_tournament_rerun(store, capsys):
 def test_flipped_win_shares_are_refused_by_the_balance_study(store):
     """Finding: flipped stored win shares moved a balance study's seat shares (0.5/0.5 became
     0.667/0.333) because balance read them as stored."""
-    from training.balance.study import run_study
+    from training.balance.play import run_study
 
     g = _games(store)[0]
     flipped = g["win_shares"][::-1]

@@ -20,7 +20,11 @@ self-play, several a round robin, every deal once per seat rotation), re-simulat
 - skill sensitivity (several agents): the pairwise win-rate matrix (Wilson, Holm);
 - `--rules FILE`: the same study under a rules-data override file (docs/rules_data.md), compared
   with the current rules deal by deal (training.balance.paired: paired intervals, McNemar's test
-  of win flips, the share of deals whose play changed); a file that changes nothing is refused.
+  of win flips, the share of deals whose play changed); a file that changes nothing is refused;
+- `--rules FILE --adapt MINUTES`: every `az` agent also fine-tuned under the variant (cached,
+  training.balance.adapt), and a strategic-response section: the variant's effect with the agents
+  fixed and adapted side by side, the play that changed, the mix of actions, and whether the
+  adaptation converged (training.balance.response).
 
 Every figure names the RULES_DATA_HASH it rests on; many rule numbers are PROVISIONAL.
 docs/balance.md has worked studies. --workers W plays in W processes; --backend ray [--address
@@ -37,31 +41,40 @@ import csv
 import json
 import os
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from core.registry import GameNotAvailableError, game_names, get_game
-from core.rules_file import load_rules_file, rules_file_data, rules_file_loaded
+from core.rules_file import rules_file_data
 from training.agents.checkpoint import CheckpointError
-from training.agents.registry import make_agent
 from training.arena import ray_backend
 from training.arena.cli import OneLineParser
 from training.arena.evaluate import clocked_agents, machine_notice
 from training.arena.ray_backend import WorkerLostError, check_backend
 from training.arena.store import StoreError
-from training.arena.tournament import add_backend_arguments, json_default, run_tournament
+from training.arena.tournament import add_backend_arguments, json_default
 from training.balance import paired
 from training.balance import stats as bs
-from training.balance.game_stats import GameStats, StatsError, collect
+from training.balance.adapt import (
+    add_adapt_arguments,
+    check_adaptable,
+    check_minutes,
+    default_cache,
+    fixed_spec,
+    is_az,
+)
+from training.balance.game_stats import GameStats, StatsError
 from training.balance.markdown import interval as _ci
 from training.balance.markdown import num as _f
 from training.balance.markdown import pval as _p
 from training.balance.markdown import table as _table
 from training.balance.measures import measures
 from training.balance.measures import section as measures_section
+from training.balance.play import check_agents_under, run_study
+from training.balance.response import adapted_variant
+from training.balance.response import section as response_section
 
 PROVISIONAL = (
     "Rules data {h} is PROVISIONAL in places (docs/rules_data.md lists every provisional "
@@ -69,68 +82,6 @@ PROVISIONAL = (
     "published game."
 )
 RULES_NOTE = "Every figure holds for rules data {h}."
-
-
-# --- running ----------------------------------------------------------------------------------
-def study_specs(agents: list[str], players: int) -> list[str]:
-    """The tournament field: one agent is self-play (a copy per seat), several a round robin."""
-    return list(agents) * players if len(agents) == 1 else list(agents)
-
-
-def run_study(
-    game_name: str,
-    players: int,
-    agents: list[str],
-    games: int,
-    db: str | Path,
-    rules_file: str | Path | None = None,
-    workers: int | None = 1,
-    seed: int = 0,
-    progress: bool = True,
-    backend: str = "process",
-    address: str | None = None,
-) -> dict[str, Any]:
-    """Play what the store lacks and collect the statistics; a dict with "tournament" (the
-    tournament result without records) and "stats" (GameStats). `backend`, `address`: as
-    training.arena.tournament.run_tournament (Ray tasks with backend="ray")."""
-    specs = study_specs(agents, players)
-    t = run_tournament(
-        game_name,
-        players,
-        specs,
-        games,
-        db,
-        workers=workers,
-        seed=seed,
-        progress=progress,
-        n_boot=100,
-        rules_file=rules_file,
-        keep_records=True,
-        rate=len(set(agents)) > 1,
-        backend=backend,
-        address=address,
-    )
-    records = t.pop("records")
-    labels = {v: k for k, v in t["entrant_ids"].items()}
-    t0 = time.perf_counter()
-    game = get_game(game_name)
-    if rules_file is None:
-        st = collect(game_name, records, labels)
-    else:
-        with game.GAME.using_rules_data(load_rules_file(rules_file, game_name)):
-            st = collect(game_name, records, labels)
-    t["analysis_seconds"] = round(time.perf_counter() - t0, 2)
-    return {"tournament": t, "stats": st}
-
-
-def check_agents_under(game_name: str, players: int, agents: list[str], rules_files) -> None:
-    """Build every agent under each rules file's data, so that one the variant refuses (a network
-    trained under other rules data whose spec lacks `rules=any`) stops the study before any game
-    is played or stored."""
-    for path in rules_files:
-        with rules_file_loaded(path, game_name):
-            for spec in dict.fromkeys(agents):
-                make_agent(spec, game_name, players)
 
 
 def analyse(st: GameStats, tournament: dict | None = None) -> dict[str, Any]:
@@ -415,6 +366,7 @@ def write_report(
     tournament: dict | None = None,
     variant: tuple[GameStats, dict, list[dict], dict | None] | None = None,
     command: str | None = None,
+    response: dict | None = None,
 ) -> list[Path]:
     """report.md, PNG plots, CSV tables, result.json and the stats .npz under out_dir."""
     out = Path(out_dir)
@@ -631,11 +583,19 @@ def write_report(
             write_csv(out / "variant_wins.csv", comp["mcnemar"]),
         ]
         lines += ["", "The variant's full report: [variant/report.md](variant/report.md)."]
+    if response is not None:
+        lines += response_section(response)
+        paths += [
+            write_csv(out / "response.csv", response["rows"]),
+            write_csv(out / "response_actions.csv", response["actions"]),
+        ]
     lines += [""]
     (out / "report.md").write_text("\n".join(lines))
     result = {"analysis": a, "tournament": tournament}
     if variant is not None:
         result["variant"] = {"analysis": variant[1], "comparison": variant[2]}
+    if response is not None:
+        result["strategic_response"] = response
     (out / "result.json").write_text(json.dumps(result, indent=1, default=json_default) + "\n")
     return paths + [out / "report.md", out / "result.json"]
 
@@ -670,6 +630,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--games", type=int, required=True, help="games per line-up (a multiple of --players)"
     )
     p.add_argument("--rules", metavar="FILE", help="also study this rules-data override file")
+    add_adapt_arguments(p)
     add_run_arguments(p)
     return p
 
@@ -716,27 +677,40 @@ def main(argv: list[str] | None = None) -> int:
     )
 
     def play():
+        if args.adapt is not None and not args.rules:
+            raise ValueError("--adapt needs --rules FILE: the variant to adapt the agents to")
         if args.rules:  # refuse a bad file, or one that changes nothing, before playing
             _, variant_hash = rules_file_data(args.rules, args.game)
             paired.check_variant(get_game(args.game).RULES_DATA_HASH, variant_hash)
-            check_agents_under(args.game, args.players, args.agents, [args.rules])
+            under = args.agents
+            if args.adapt is not None:  # the learned agents play the variant unadapted too
+                check_minutes(args.adapt)
+                check_adaptable(args.agents)
+                under = [fixed_spec(a) if is_az(a) else a for a in args.agents]
+            check_agents_under(args.game, args.players, under, [args.rules])
         notice = machine_notice(clocked_agents(args.game, args.agents, args.players))
         if notice:  # the first line: said before anything is played
             print(notice, flush=True)
         with _backend_session(args.backend, args.address, args.workers):  # one Ray for both
             base = run_study(args.game, args.players, args.agents, args.games, args.db, **kw)
-            variant = None
-            if args.rules:
-                v = run_study(
+            variant = strategic = None
+            if args.rules and args.adapt is not None:
+                cache = args.adapt_cache or default_cache(args.db)
+                strategic = adapted_variant(
+                    args.game, args.players, args.agents, args.games, args.db, args.rules,
+                    base["stats"], args.adapt, cache, **kw,
+                )  # fmt: skip
+                variant = strategic["fixed"]
+            elif args.rules:
+                variant = run_study(
                     args.game, args.players, args.agents, args.games, args.db, args.rules, **kw
                 )
-                variant = v
-            return base, variant
+            return base, variant, strategic
 
     out, code = guarded(parser, play)
     if code is not None:
         return code
-    base, variant = out
+    base, variant, strategic = out
     st, t = base["stats"], base["tournament"]
     a = analyse(st, t)
     var = None
@@ -747,7 +721,8 @@ def main(argv: list[str] | None = None) -> int:
         except StatsError as e:
             parser.error(str(e))
         var = (vst, analyse(vst, vt), comp, vt)
-    paths = write_report(args.out, st, a, t, var, command)
+    response = None if strategic is None else strategic["response"]
+    paths = write_report(args.out, st, a, t, var, command, response)
     s = a["seats"]
     print(
         f"{len(st)} games of {args.game} at {args.players} players (rules data "

@@ -18,6 +18,12 @@ the matching false-coverage-rate adjusted intervals.
 included). Outputs under --out: report.md, sweep.csv (a row per point and figure), sweep.png (a
 panel per figure: the effect and its interval against the value; with two keys a line per value
 of the second), result.json and variants/*.json.
+
+`--adapt MINUTES` also fine-tunes every `az` agent under each point (training.balance.adapt:
+cached by the point's rules data and the parent network, so a rerun adapts nothing again) and
+gives each point a strategic-response section (training.balance.response): the effect with the
+agents unadapted (the sweep's table) beside the effect with the adapted ones, the play that
+changed, the action mix and whether each adaptation converged.
 """
 
 from __future__ import annotations
@@ -37,6 +43,16 @@ from training.arena.cli import OneLineParser
 from training.arena.tournament import json_default
 from training.balance import paired
 from training.balance import stats as bs
+from training.balance.adapt import (
+    add_adapt_arguments,
+    check_adaptable,
+    check_minutes,
+    default_cache,
+    fixed_spec,
+    is_az,
+)
+from training.balance.response import adapted_variant
+from training.balance.response import section as response_section
 from training.balance.study import (
     _backend_session,
     _ci,
@@ -53,6 +69,10 @@ from training.balance.study import (
 )
 
 MAX_POINTS = 64  # a larger grid is refused: say so rather than run for days
+REFERENCE_RESPONSE = (
+    "The current rules: the learned agents were trained under them, so their adapted and fixed "
+    "versions are the same agents and every effect and response here is 0."
+)
 DEFAULT_FIGURES = ("win share, seat {p}", "winner's margin", "rounds")
 
 
@@ -158,23 +178,43 @@ def run_sweep(
     values: list[list[Any]],
     out: str | Path,
     seed: int = 0,
+    adapt: float | None = None,
+    adapt_cache: str | Path | None = None,
     **kw,
 ) -> dict[str, Any]:
     """Play the base study and every point's (what the store lacks), and compare each point with
-    the base deal by deal. kw: run_study's workers, progress, backend, address."""
+    the base deal by deal. With `adapt` (minutes) every az agent is also fine-tuned under each
+    point (training.balance.adapt; cached in `adapt_cache`, default beside `db`) and each point
+    gets its strategic response (training.balance.response); the sweep's rows then compare the
+    agents unadapted. kw: run_study's workers, progress, backend, address."""
     points = grid(keys, values)
     files = write_point_files(game_name, points, Path(out) / "variants")
     base_hash = str(get_game(game_name).RULES_DATA_HASH)
-    check_agents_under(game_name, players, agents, [p for p, h in files if h != base_hash])
+    field = list(agents)
+    if adapt is not None:  # the learned agents play every point unadapted too
+        check_minutes(adapt)
+        check_adaptable(agents)
+        field = [fixed_spec(a) if is_az(a) else a for a in agents]
+    check_agents_under(game_name, players, field, [p for p, h in files if h != base_hash])
     base = run_study(game_name, players, agents, games, db, seed=seed, **kw)
-    results = []
-    for path, h in files:
+    results, responses = [], []
+    for point, (path, h) in zip(points, files, strict=True):
         if h == base_hash:
             results.append(None)
-        else:
+            if adapt is not None:
+                responses.append({"point": point_name(point), "reference": True})
+        elif adapt is None:
             results.append(
                 run_study(game_name, players, agents, games, db, path, seed=seed, **kw)["stats"]
             )
+        else:
+            cache = adapt_cache or default_cache(db)
+            both = adapted_variant(
+                game_name, players, agents, games, db, path, base["stats"], adapt, cache,
+                seed=seed, **kw,
+            )  # fmt: skip
+            results.append(both["fixed"]["stats"])
+            responses.append({"point": point_name(point), **both["response"]})
     rows = sweep_rows(base["stats"], points, results, seed=seed)
     return {
         "game": game_name,
@@ -190,6 +230,8 @@ def run_sweep(
         "base_rules_data_hash": base_hash,
         "base_games": len(base["stats"]),
         "rows": rows,
+        "adapt_minutes": adapt,
+        "responses": responses,
     }
 
 
@@ -302,6 +344,13 @@ def write_sweep_report(res: dict, out: Path, figures: list[str], command: str) -
         )
         lines += [""]
     lines += ["changed: the share of deal pairs whose play differed from the current rules'.", ""]
+    for resp in res.get("responses") or []:
+        title = f"## Strategic response at {resp['point']}"
+        if resp.get("reference"):
+            lines += [title, "", REFERENCE_RESPONSE, ""]
+            continue
+        lines += response_section(resp, title)
+        lines += [""]
     (out / "report.md").write_text("\n".join(lines))
     (out / "result.json").write_text(json.dumps(res, indent=1, default=json_default) + "\n")
     return paths + [out / "report.md", out / "result.json"]
@@ -330,6 +379,7 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="+",
         help="figures to plot (default: every seat's win share, the winner's margin, rounds)",
     )
+    add_adapt_arguments(p)
     add_run_arguments(p)
     return p
 
@@ -365,6 +415,8 @@ def main(argv: list[str] | None = None) -> int:
                 values,
                 args.out,
                 seed=args.seed,
+                adapt=args.adapt,
+                adapt_cache=args.adapt_cache,
                 **kw,
             )
         paths = write_sweep_report(res, Path(args.out), figures, command)
