@@ -15,7 +15,7 @@ from training_helpers import constructed_stats, tiny_policy_checkpoint
 from core.registry import get_game
 from training.balance import adapt as ad
 from training.balance import response as rs
-from training.balance import study, sweep
+from training.balance import study, sweep, tune
 
 ROOT = Path(__file__).resolve().parents[2]
 MASS12 = ROOT / "docs" / "rules_variants" / "village_mass_bonus_12.json"
@@ -187,3 +187,23 @@ def test_a_sweep_with_adapt_reports_every_point_and_a_rerun_adapts_nothing(tmp_p
     assert sweep.main(argv) == 0
     again = capsys.readouterr().out
     assert "adapting" not in again and again.count("found in") == 2
+
+
+@pytest.mark.slow
+def test_tune_with_adapt_reports_the_loss_with_adapted_agents(tmp_path, capsys):
+    space = tmp_path / "space.json"
+    space.write_text(json.dumps({"game": "village", "keys": {"MASS_MAJORITY_PRESTIGE": [2, 12]}}))
+    argv = [
+        "--game", "village", "--players", "2", "--agents", "az:sims=0", "heuristic",
+        "--space", str(space), "--objective", "margin:60", "--games", "8", "--budget", "2",
+        "--check-games", "8", "--adapt", "0.05", "--db", str(tmp_path / "t.sqlite"),
+        "--out", str(tmp_path / "out"), "--no-progress",
+    ]  # fmt: skip
+    assert tune.main(argv) == 0
+    res = json.loads((tmp_path / "out" / "result.json").read_text())
+    a = res["adapted"]
+    assert res["final_overrides"] == {"MASS_MAJORITY_PRESTIGE": 12}  # margins near 60 need 12
+    assert a["loss_fixed"] == pytest.approx(res["final_loss"])  # the same games as the check
+    assert a["adapted_minus_fixed"]["n"] == 8
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert "## With adapted agents" in report and "Adaptation check under the variant" in report

@@ -34,6 +34,11 @@ significantly better replaces the recommendation and the check is repeated (at m
 significantly worse goes back (fewer changes preferred). Output under --out: tuned.json (the
 override file of the tuned rules: the base file's values and the tuned keys), report.md,
 tune.png, result.json, points/*.json.
+
+`--adapt MINUTES`: the search plays every `az` agent unadapted (`rules=any`); then the tuned rules
+are played on the check's deals with those agents fine-tuned to them (training.balance.adapt),
+and the report gives the loss with adapted agents beside fixed ones and the strategic response
+(training.balance.response).
 """
 
 from __future__ import annotations
@@ -57,9 +62,12 @@ from core.rules_file import (
 )
 from training.arena.cli import OneLineParser
 from training.arena.tournament import json_default
+from training.balance import adapt as ad
 from training.balance import ntbea as nt
 from training.balance import paired
 from training.balance.game_stats import GameStats, StatsError, _modules
+from training.balance.response import adapted_variant, relabel
+from training.balance.response import section as response_section
 from training.balance.study import (
     _backend_session,
     _ci,
@@ -72,7 +80,7 @@ from training.balance.study import (
     run_study,
     stamp,
 )
-from training.balance.sweep import parse_values
+from training.balance.sweep import REFERENCE_RESPONSE, parse_values
 
 UNDEFINED_LOSS = 1e3  # the search's loss where the objective is undefined (no taker seen)
 MAX_BUDGET = 500
@@ -403,6 +411,48 @@ def tune(
     }
 
 
+def adapted_check(ev: Evaluator, obj: Objective, res: dict, agents, minutes, cache, games, seed):
+    """The tuned rules with the learned agents adapted to them (training.balance.response): the
+    strategic response against the starting rules on the check's deals, and the objective's loss
+    with adapted agents minus with fixed agents (paired bootstrap). None when the tuned rules
+    are the default rules (the agents' own: nothing to adapt)."""
+    path, _ = ev.file(res["final"])
+    if path is None:
+        return None
+    spec_of = {ad.fixed_spec(a): a for a in agents if ad.is_az(a)}
+    start = relabel(ev.stats(res["current"], games, seed), spec_of)
+    both = adapted_variant(
+        ev.game, ev.players, list(agents), games, ev.db, path, start, minutes, cache,
+        seed=seed, **ev.kw,
+    )  # fmt: skip
+    fst, ast = both["fixed"]["stats"], both["adapted"]["stats"]
+    i_f, i_a = paired.match_pairs(fst, ast)
+    cf, ca = obj.columns(fst)[i_f], obj.columns(ast)[i_a]
+    return {
+        "rules_file": str(path),
+        "loss_fixed": obj.loss(cf.mean(0)),
+        "loss_adapted": obj.loss(ca.mean(0)),
+        "adapted_minus_fixed": paired_loss_difference(obj, cf, ca, seed=seed),
+        "response": both["response"],
+    }
+
+
+def adapted_lines(ad_res: dict | None, obj: Objective) -> list[str]:
+    if ad_res is None:
+        return ["## With adapted agents", "", REFERENCE_RESPONSE, ""]
+    d = ad_res["adapted_minus_fixed"]
+    lines = [
+        "## With adapted agents",
+        "",
+        f"Under the tuned rules the loss ({obj.label}) is {_f(ad_res['loss_fixed'])} with the "
+        f"agents unadapted and {_f(ad_res['loss_adapted'])} with the learned agents fine-tuned "
+        f"to them: adapted - fixed {_f(d['diff'])} {_ci(d['lo'], d['hi'])} (paired bootstrap "
+        f"95%), p = {_p(d['p'])}, on the check's deals. A tuning that holds only for players "
+        "who ignore the change shows here.",
+    ]
+    return lines + response_section(ad_res["response"], "### Strategic response") + [""]
+
+
 def _pt(ev: Evaluator, point) -> str:
     ch = ev.changes(point)
     return ", ".join(f"{k}={json.dumps(v)}" for k, v in ch.items()) or "(the starting rules)"
@@ -503,6 +553,8 @@ def write_tune_report(ev, obj, res, args_text: str, out: Path, games: int, check
             ],
         )
         lines += [""]
+    if "adapted" in res:
+        lines += adapted_lines(res["adapted"], obj)
     (out / "report.md").write_text("\n".join(lines))
     (out / "result.json").write_text(json.dumps(res, indent=1, default=json_default) + "\n")
     return [out / "tuned.json", out / "tune.png", out / "report.md", out / "result.json"]
@@ -528,6 +580,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="start from this rules override file (default: the default rules)",
     )
+    ad.add_adapt_arguments(p)
     add_run_arguments(p)
     return p
 
@@ -555,10 +608,15 @@ def main(argv: list[str] | None = None) -> int:
                 f"the space has {n_dev} one-key deviations to check, at most {MAX_DEVIATIONS}: "
                 "give fewer values"
             )
+        field = list(args.agents)
+        if args.adapt is not None:  # the search plays the learned agents unadapted
+            ad.check_minutes(args.adapt)
+            ad.check_adaptable(args.agents)
+            field = [ad.fixed_spec(a) if ad.is_az(a) else a for a in args.agents]
         ev = Evaluator(
             args.game,
             args.players,
-            args.agents,
+            field,
             args.db,
             space,
             Path(args.out) / "points",
@@ -575,6 +633,11 @@ def main(argv: list[str] | None = None) -> int:
             res = tune(
                 ev, obj, args.games, args.budget, args.check_games, args.seed, args.check_rounds
             )
+            if args.adapt is not None:
+                cache = args.adapt_cache or ad.default_cache(args.db)
+                res["adapted"] = adapted_check(
+                    ev, obj, res, args.agents, args.adapt, cache, args.check_games, args.seed + 1
+                )
         paths = write_tune_report(
             ev, obj, res, command, Path(args.out), args.games, args.check_games
         )
