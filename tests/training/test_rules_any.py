@@ -69,6 +69,25 @@ def test_a_policy_checkpoint_of_other_rules_data_plays_only_with_rules_any(name,
     assert relocated(f"{base},rules=any", tmp_path / "copy") == f"{tmp_path / 'copy'},rules=any"
 
 
+def test_a_tournament_records_what_each_entrant_was_trained_under(tmp_path):
+    from training.arena.store import GameStore
+    from training.arena.tournament import run_tournament
+
+    name = game_names()[0]
+    game = get_game(name)
+    folder = _network(tmp_path / "net", game)
+    _trained_elsewhere(folder / SIDECAR)
+    spec = f"az:{folder},sims=0,rules=any"
+    db = tmp_path / "t.sqlite"
+    t = run_tournament(name, 2, [spec, "random"], 2, db, progress=False, rate=False)
+    trained = {e["spec"]: e["trained_rules_data_hash"] for e in t["entrants"]}
+    assert trained == {spec: OTHER_HASH, "random": None}
+    assert t["rules_data_hash"] == game.RULES_DATA_HASH  # beside the rules data played
+    with GameStore(db, name) as store:
+        (config,) = [json.loads(c) for (c,) in store.db.execute("SELECT config FROM tournaments")]
+    assert config["trained_rules_data_hash"] == {spec: OTHER_HASH, "random": None}
+
+
 def test_rules_takes_only_any():
     assert split_any_rules("sims=0,rules=any,c=1") == ("sims=0,c=1", True)
     assert split_any_rules("sims=0") == ("sims=0", False)

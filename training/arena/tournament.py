@@ -46,7 +46,12 @@ from core.registry import GameNotAvailableError, check_players, game_names, get_
 from core.rules_file import load_rules_file
 from core.workers import die_with_driver
 from training.agents.checkpoint import CheckpointError, library_version
-from training.agents.registry import AgentSpecError, agent_fingerprint, make_agent
+from training.agents.registry import (
+    AgentSpecError,
+    agent_fingerprint,
+    checkpoint_sidecar,
+    make_agent,
+)
 from training.arena import ray_backend
 from training.arena.cli import OneLineParser
 from training.arena.evaluate import clocked_agents, machine_notice, resolve_game, rules_note
@@ -375,10 +380,14 @@ def _run_tournament(
         "sprt": list(sprt) if sprt else None,
     }
     key = hashlib.sha256(json.dumps(config, sort_keys=True).encode()).hexdigest()[:24]
+    # the rules data each learned entrant was trained under, beside the rules data played
+    trained = {e.spec: (checkpoint_sidecar(e.spec) or {}).get("rules_data_hash") for e in entrants}
     t0 = time.perf_counter()
     with GameStore(db, game_name) as store:
         # recorded beside the configuration, not in the key: the flag follows from the entrants
-        tid = store.tournament_id(key, n, dict(config, machine_dependent=clocked))
+        tid = store.tournament_id(
+            key, n, dict(config, machine_dependent=clocked, trained_rules_data_hash=trained)
+        )
         ids = {e.label: store.entrant_id(e.spec, e.fingerprint, e.copy) for e in entrants}
         labels = {v: k for k, v in ids.items()}
         order = {j.match_key: j.order for j in jobs}
@@ -444,7 +453,13 @@ def _run_tournament(
         "machine_dependent": clocked,
         "notice": machine_notice(clocked),
         "entrants": [
-            {"label": e.label, "spec": e.spec, "fingerprint": e.fingerprint} for e in entrants
+            {
+                "label": e.label,
+                "spec": e.spec,
+                "fingerprint": e.fingerprint,
+                "trained_rules_data_hash": trained[e.spec],
+            }
+            for e in entrants
         ],
         "entrant_ids": dict(ids),
     }
