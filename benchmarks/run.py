@@ -39,6 +39,7 @@ import numba  # noqa: E402
 
 from benchmarks import engine_speed, peers  # noqa: E402
 from benchmarks import search as search_bench  # noqa: E402
+from benchmarks import selfplay as selfplay_bench  # noqa: E402
 from benchmarks.report import to_markdown, to_png  # noqa: E402
 from core.registry import game_names, get_game
 
@@ -146,6 +147,7 @@ GROUPS = (
     "ppo",
     "learn",
     "search",
+    "selfplay",
 )
 PAIRED_ROUNDS = 5  # rounds of the alternating re-measurement of each ratio target (full run)
 
@@ -599,6 +601,23 @@ def scaling_rows(b: Bench, g: str, players: int) -> None:
     )
 
 
+def selfplay_rows(b: Bench, games: list[str]) -> None:
+    """Expert iteration's self-play (benchmarks/selfplay.py) at the smallest and largest player
+    count of each game: games, decisions and network evaluations per second of one core."""
+    for g in games:
+        counts = get_game(g).PLAYER_COUNTS
+        for n in sorted({min(counts), max(counts)}):
+            b.row(
+                "selfplay",
+                f"{g} self-play, {n} players, one leaf at a time",
+                "ours",
+                selfplay_bench.selfplay_rate(g, n),
+                note=f"{selfplay_bench.SIMS} simulations per decision, the shipped search "
+                f"settings, a {search_bench.GUIDED_HIDDEN} network, random weights; network "
+                "evaluations per second in JSON",
+            )
+
+
 def search_rows(b: Bench, games: list[str], players: int, quick: bool) -> None:
     """The ISMCTS agent (benchmarks/search.py) beside the same game's compiled B=1 random play,
     and OpenSpiel's C++ MCTSBot as the reference."""
@@ -690,6 +709,8 @@ def run(
             learn_rows(b, g, players)
     if "search" in groups:
         search_rows(b, games, players, quick)
+    if "selfplay" in groups:
+        selfplay_rows(b, games)
 
     paired = paired_ratios(
         b, games, 1 if quick else PAIRED_ROUNDS, secs if quick else min(secs, 2.0)

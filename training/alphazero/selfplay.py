@@ -75,6 +75,7 @@ class SelfPlayer:
         self._x_act = np.zeros(MAX_ROWS, dtype=np.int64)
         self._x_q = np.zeros((MAX_ROWS, self.seats), dtype=np.float32)
         self.actions = np.zeros(0, dtype=np.int64)  # the last game's searched decisions' actions
+        self.last: dict = {}  # play(): the last game's simulations, engine steps, network calls
         self._pi = np.zeros(g.NUM_ACTIONS, dtype=np.float64)
 
     def play(self, seed: int) -> tuple[Examples, np.ndarray]:
@@ -83,6 +84,7 @@ class SelfPlayer:
         s = np.array(g.new_game(self.players, int(seed)), dtype=np.int64)
         gmask = np.array(g.legal_mask(s), dtype=np.bool_)  # writable: played in place
         cfg = a.config
+        a._stats[:] = 0  # the game's simulations, engine steps and network calls (`last`)
         rows = a._loops.pv_selfplay(
             s, gmask, g.TABLES, self.players, cfg.sims, ROOT_KINDS[cfg.root], cfg.m,
             self.explore, self.noise, a._P, a._rng, a.tree, a.vals, a._plog, a.hdr, a._s,
@@ -97,6 +99,11 @@ class SelfPlayer:
                 f"{g.NAME}: the engine refused an action in self-play (a bug; please report it "
                 f"with the seed {seed})"
             )
+        self.last = {
+            "simulations": int(a._stats[0]),
+            "steps": int(a._stats[1]),
+            "network_calls": int(a._stats[2]),
+        }
         return self._examples(rows, s), s
 
     def play_against(self, seed: int, opponent: str, seat: int) -> tuple[Examples, np.ndarray]:

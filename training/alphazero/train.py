@@ -48,8 +48,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import multiprocessing as mp
-import os
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -60,7 +58,7 @@ import numpy as np
 from core.cores import FreeCores, threads_for_free
 from core.guided import GuidedConfig
 from core.registry import check_players, get_game
-from core.rules_file import read_rules_file, rules_file_data, rules_file_loaded, worker_under_rules
+from core.rules_file import read_rules_file, rules_file_data, rules_file_loaded
 from core.search import SearchConfig
 from training.agents.az_agent import (
     SIDECAR,
@@ -70,7 +68,9 @@ from training.agents.az_agent import (
     write_network,
 )
 from training.agents.registry import make_agent
-from training.alphazero.selfplay import FIELDS, Examples, SelfPlayer
+from training.alphazero.backends import BACKENDS, make_backend
+from training.alphazero.selfplay import FIELDS, Examples
+from training.arena.ray_backend import check_backend
 
 MAX_HOURS = 48.0
 TRAIN_THREADS = 2  # the most torch threads of the minibatch steps on the CPU
@@ -247,36 +247,6 @@ def init_network(
     return arrays, meta, parent
 
 
-# --- self-play in worker processes ----------------------------------------------------------------
-
-_PLAYER: dict[str, Any] = {}
-
-
-def _play_games(args: tuple) -> Examples:
-    """Worker: the games `seeds`, (seed, against the opponent?) each, with the network `arrays`
-    (one SelfPlayer per process, rebuilt when the network changes); a game against the opponent
-    puts the search at seat seed mod players."""
-    game, players, arrays, cfg, explore, noise, qmix, opponent, version, seeds = args
-    p = _PLAYER.get("p")
-    if p is None or _PLAYER.get("v") != version:
-        p = SelfPlayer(game, players, arrays, cfg, explore, noise, seed=seeds[0][0], qmix=qmix)
-        _PLAYER.update(p=p, v=version)
-    parts = []
-    for s, against in seeds:
-        p.agent.reset(s)
-        parts.append((p.play_against(s, opponent, s % players) if against else p.play(s))[0])
-    return Examples.concat(parts)
-
-
-def _expert_games(args: tuple) -> Examples:
-    """Worker: the warm-start games `seeds` of plain mcts (training.alphazero.expert)."""
-    from training.alphazero.expert import expert_game
-
-    game, players, params, explore, returns, agent, seeds = args
-    parts = [expert_game(game, players, params, s, explore, returns, agent)[0] for s in seeds]
-    return Examples.concat(parts)
-
-
 class ReplayBuffer:
     """The latest `capacity` examples, in a ring."""
 
@@ -342,17 +312,22 @@ def losses(net, batch, torch) -> tuple[Any, Any]:
     return policy, value
 
 
-def train(cfg: AZConfig, resume: bool = False, out=None) -> dict[str, Any]:
+def train(
+    cfg: AZConfig, resume: bool = False, out=None, backend: str = "process", address=None
+) -> dict[str, Any]:
     """Run expert iteration (module docstring); returns the final summary. With `cfg.rules` the
     whole run (self-play, training, the ladder, every sidecar's RULES_DATA_HASH) is under that
-    rules variant, loaded for the run and unloaded after it."""
+    rules variant, loaded for the run and unloaded after it. `backend`, `address`: where the
+    self-play games are played (training.alphazero.backends: local processes or Ray tasks); the
+    run's examples and checkpoints do not depend on it."""
     cfg.validate()
+    check_backend(backend, address)
     variant = rules_record(cfg.rules, get_game(cfg.game)) if cfg.rules else None
     with rules_file_loaded(cfg.rules, cfg.game):
-        return _train(cfg, resume, out, variant)
+        return _train(cfg, resume, out, variant, (backend, address))
 
 
-def _train(cfg: AZConfig, resume: bool, out, variant: dict | None) -> dict[str, Any]:
+def _train(cfg: AZConfig, resume: bool, out, variant: dict | None, where) -> dict[str, Any]:
     import torch
 
     from training.alphazero.net import PolicyValueNet, for_game
@@ -402,9 +377,30 @@ def _train(cfg: AZConfig, resume: bool, out, variant: dict | None) -> dict[str, 
     (root / "config.json").write_text(json.dumps(asdict(cfg), indent=2))
     buf = ReplayBuffer(cfg.buffer, game, net.seats)
     rng = np.random.default_rng([cfg.seed, it0])
-    pool = mp.get_context("spawn").Pool(
-        cfg.workers, worker_under_rules, (os.getpid(), cfg.game, cfg.rules or None)
+    pool = make_backend(
+        where[0], cfg.workers, cfg.game, cfg.rules or None, where[1], (cfg.opponent, cfg.warm_agent)
     )
+    lost_total = int(history[-1].get("lost_total", 0)) if history else 0
+
+    def played(it: int, kind: str, jobs: list, seeds_of) -> Examples:
+        """The jobs' examples; their provenance appended to games.jsonl."""
+        nonlocal lost_total
+        parts, info = pool.map(kind, jobs)
+        lost = sum(len(i.get("lost", [])) for i in info)
+        lost_total += lost
+        line = {
+            "iteration": it,
+            "backend": pool.name,
+            "jobs": [
+                {**i, "seeds": seeds_of(j), "examples": len(ex)}
+                for j, i, ex in zip(jobs, info, parts, strict=True)
+            ],
+        }
+        with (root / "games.jsonl").open("a") as f:
+            f.write(json.dumps(line) + "\n")
+        played.lost = lost
+        return Examples.concat(parts)
+
     t0 = time.monotonic() - spent0
     deadline = t0 + cfg.hours * 3600
     it = it0
@@ -453,7 +449,7 @@ def _train(cfg: AZConfig, resume: bool, out, variant: dict | None) -> dict[str, 
                 for w in range(cfg.workers)
                 if seeds[w :: cfg.workers]
             ]
-            ex = Examples.concat(pool.map(_expert_games, jobs))
+            ex = played(0, "expert", jobs, lambda j: list(j[-1]))
             buf.add(ex)
             games_played += cfg.warm_games
             t_play = time.monotonic() - ts
@@ -506,7 +502,7 @@ def _train(cfg: AZConfig, resume: bool, out, variant: dict | None) -> dict[str, 
                 for c in chunks
             ]
             ts = time.monotonic()
-            ex = Examples.concat(pool.map(_play_games, jobs))
+            ex = played(it, "play", jobs, lambda j: [[s, bool(a)] for s, a in j[-1]])
             buf.add(ex)
             games_played += cfg.games
             t_play = time.monotonic() - ts
@@ -525,6 +521,8 @@ def _train(cfg: AZConfig, resume: bool, out, variant: dict | None) -> dict[str, 
                 "play_s": round(t_play, 1),
                 "train_s": round(t_train, 1),
                 "threads": used if cpu else None,
+                "lost": played.lost,
+                "lost_total": lost_total,
                 "seconds": round(spent, 1),
             }
             ck = _save(
@@ -538,8 +536,7 @@ def _train(cfg: AZConfig, resume: bool, out, variant: dict | None) -> dict[str, 
                 _curve(history, root, cfg, game)
             say(json.dumps(row))
     finally:
-        pool.terminate()
-        pool.join()
+        pool.close()
         torch.set_num_threads(threads_before)
     final = _save(net, opt, game, cfg, root / "final", it, time.monotonic() - t0, lineage)
     summary = {
@@ -645,7 +642,26 @@ def build_parser():
     p.add_argument("--batch", type=int, default=d.batch)
     p.add_argument("--steps", type=int, default=d.steps, help="minibatches per iteration")
     p.add_argument("--lr", type=float, default=d.lr)
-    p.add_argument("--workers", type=int, default=d.workers)
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=d.workers,
+        help="self-play processes (with --backend ray: Ray tasks per iteration; a local Ray "
+        "instance gets this many CPUs)",
+    )
+    p.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="process",
+        help="where self-play games are played: process (local processes) or ray (Ray tasks, "
+        "the optional extra [ray]; training.alphazero.backends, docs/scale-out.md)",
+    )
+    p.add_argument(
+        "--address",
+        default=None,
+        help="with --backend ray: a running Ray cluster, auto or HOST:PORT (default: start a "
+        "local Ray instance)",
+    )
     p.add_argument("--device", default=d.device, help="where the network trains: auto, cpu, cuda")
     p.add_argument("--eval-every", type=int, default=d.eval_every)
     p.add_argument("--eval-games", type=int, default=d.eval_games)
@@ -738,5 +754,9 @@ def main(argv: list[str] | None = None) -> int:
         cfg.validate()
     except ValueError as e:
         p.error(str(e))
-    print(json.dumps(train(cfg, resume=a.resume), indent=2))
+    try:
+        check_backend(a.backend, a.address)
+    except ValueError as e:
+        p.error(str(e))
+    print(json.dumps(train(cfg, resume=a.resume, backend=a.backend, address=a.address), indent=2))
     return 0

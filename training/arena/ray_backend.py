@@ -217,10 +217,10 @@ def _import_game(game_name: str):
     return get_game(game_name)  # the last try raises what it raises
 
 
-def play_chunk(
-    game_name: str, players: int, chunk: list, rules_hash: str, shipped: dict[str, Any]
-) -> list:
-    """A Ray task: play one chunk of (Job, seat ids) with the shipped files; the GameRecords."""
+def prepare_worker(game_name: str, rules_hash: str, shipped: dict[str, Any]) -> dict[str, str]:
+    """In a Ray task: the shipped files written locally and the game's rules data set to the
+    driver's (the shipped variant, else the game's own); {original spec: local spec}.
+    RulesMismatchError when this node's library gives other rules data."""
     specs, rules = localise(shipped)
     game = _import_game(game_name)
     if rules is not None:
@@ -233,6 +233,14 @@ def play_chunk(
             f"worker {os.uname().nodename}: {game_name} rules data {game.RULES_DATA_HASH}, the "
             f"driver's is {rules_hash}: install the same library version on every node"
         )
+    return specs
+
+
+def play_chunk(
+    game_name: str, players: int, chunk: list, rules_hash: str, shipped: dict[str, Any]
+) -> list:
+    """A Ray task: play one chunk of (Job, seat ids) with the shipped files; the GameRecords."""
+    specs = prepare_worker(game_name, rules_hash, shipped)
     out = []
     for job, ids in chunk:
         local = dataclasses.replace(job, specs=tuple(specs.get(s, s) for s in job.specs))
