@@ -328,6 +328,23 @@ def test_a_fine_tune_under_a_rules_variant(run_dir, tmp_path, capsys):
     assert not (tmp_path / "b").exists() and not (tmp_path / "c").exists()
 
 
+def test_a_wall_clock_budget_stops_a_fine_tune_and_says_so(run_dir, tmp_path, capsys):
+    """--minutes M: the run stops after M minutes of wall-clock even before --timesteps, writes
+    its final checkpoint, and the summary says it stopped on the clock (machine-dependent)."""
+    out = tmp_path / "clock"
+    argv = [a for a in TINY]
+    argv[argv.index("--timesteps") + 1] = "1000000"
+    argv += ["--init-from", str(run_dir / "final"), "--minutes", "0.002", "--out", str(out)]
+    assert tr.main(argv) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["stopped_by"] == "minutes" and "depends on the machine" in summary["notice"]
+    assert summary["timesteps"] < 1_000_000 and (out / "final.json").exists()
+    with pytest.raises(SystemExit):
+        tr.main([*TINY, "--minutes", "0", "--out", str(tmp_path / "zero")])
+    assert "--minutes must be in (0, 10080]" in capsys.readouterr().err
+    assert not (tmp_path / "zero").exists()
+
+
 def test_init_from_trains_on_with_the_runs_own_settings(run_dir, tmp_path):
     """--init-from takes the checkpoint's weights and step count, not its PPO settings."""
     out = tmp_path / "warm"

@@ -106,6 +106,7 @@ class TrainConfig:
     device: str = "auto"
     init_from: str | None = None  # start from this checkpoint's weights (then count on from it)
     rules: str | None = None  # a rules-data override file (a variant) the run trains under
+    minutes: float | None = None  # a wall-clock budget: stop after it even before --timesteps
     torch_threads: int = 2  # torch threads of the PPO updates (rollouts use one; see train)
     engine_threads: int = 2  # threads of the batch engine's bots (--vec batch; BatchVecEnv)
     adapt_threads: bool = True  # fewer of those threads while other processes keep cores busy
@@ -129,6 +130,8 @@ class TrainConfig:
         check_players(game, self.players)
         if self.timesteps <= 0:
             raise ValueError(f"--timesteps must be positive, got {self.timesteps}")
+        if self.minutes is not None and not 0 < self.minutes <= 7 * 24 * 60:
+            raise ValueError(f"--minutes must be in (0, 10080], got {self.minutes:g}")
         if self.reward not in RETURN_KINDS:
             raise ValueError(f"--reward must be one of {RETURN_KINDS}, got {self.reward!r}")
         if self.vec not in VEC_KINDS:
@@ -235,6 +238,7 @@ def _self_play_callback():
             # the cores other processes leave free, read at each rollout's end (cores.py)
             self.free = FreeCores() if cfg.adapt_threads else None
             self.threads = (cfg.torch_threads, cfg.engine_threads)
+            self.stopped_by = "timesteps"
 
         def _update_pool(self) -> None:
             snaps = [str(self.run / p) for p in self.state["snapshots"]]
@@ -304,6 +308,9 @@ def _self_play_callback():
                 self._snapshot()
             if n - self.state["last_checkpoint"] >= self.cfg.checkpoint_every:
                 self.checkpoint()
+            if self.cfg.minutes is not None and time.time() - self.t0 >= 60 * self.cfg.minutes:
+                self.stopped_by = "minutes"  # the rollout under way is not trained on
+                return False
             return True
 
         def _on_rollout_start(self) -> None:
@@ -573,6 +580,7 @@ def _train(cfg: TrainConfig, resume: bool, compiling: BatchCompile | None) -> di
         "timesteps_requested": int(cfg.timesteps),
         "trained_this_call": int(model.num_timesteps - steps0),
         "wall_s": round(wall, 1),
+        "stopped_by": cb.stopped_by,
         "env_steps_per_s": round((model.num_timesteps - steps0) / wall, 1),
         "device": device,
         "final_checkpoint": str(final),
@@ -580,6 +588,11 @@ def _train(cfg: TrainConfig, resume: bool, compiling: BatchCompile | None) -> di
         "library_version": library_version(),
         "note": rules_note(game),
     }
+    if cb.stopped_by == "minutes":
+        summary["notice"] = (
+            f"stopped by --minutes {cfg.minutes:g} before --timesteps: how far it got depends on "
+            "the machine's speed and load"
+        )
     (run / "summary.json").write_text(json.dumps(summary, indent=2))
     return summary
 
@@ -657,6 +670,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="train under this rules variant (docs/rules_data.md); with --init-from, a fine-tune "
         "of a checkpoint trained under other rules data",
     )
+    p.add_argument(
+        "--minutes",
+        type=float,
+        help="a wall-clock budget: stop after this many minutes even before --timesteps (how far "
+        "it gets then depends on the machine; the summary says so)",
+    )
     p.add_argument("--device", help="auto (GPU when present), cpu or cuda; default auto")
     p.add_argument(
         "--torch-threads",
@@ -698,6 +717,7 @@ def config_from_args(args: argparse.Namespace) -> tuple[TrainConfig, bool]:
         saved = json.loads((run / "config.json").read_text())
         allowed = {
             "timesteps",
+            "minutes",
             "device",
             "torch_threads",
             "engine_threads",
