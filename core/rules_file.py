@@ -750,6 +750,17 @@ def rules_file_loaded(path, game: str):
         yield h
 
 
+def variant_record(path, game: str) -> dict:
+    """What a checkpoint trained under a rules variant records of it: the file, its values and
+    the hash of the rules data in use before it is loaded (the game's own), beside the variant's
+    own hash in the sidecar's RULES_DATA_HASH. Taken before the variant is loaded."""
+    return {
+        "path": str(path),
+        "values": read_rules_file(path, game).get("values", {}),
+        "base_rules_data_hash": str(get_game(game).RULES_DATA_HASH),
+    }
+
+
 def worker_under_rules(driver: int, game: str, path: str | None) -> None:
     """A process-pool worker's initializer: end with the driver (core.workers.die_with_driver)
     and play under the rules override file `path` (None: the game's own rules data), as the

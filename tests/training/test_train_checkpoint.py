@@ -317,6 +317,12 @@ def test_a_fine_tune_under_a_rules_variant(run_dir, tmp_path, capsys):
     side = read_sidecar(out / "final")
     assert side["rules_data_hash"] == vhash != get_game(name).RULES_DATA_HASH
     assert side["config"]["rules"] == str(variant)
+    # both hashes and the parent's digest, round-tripped through the sidecar
+    parent = read_sidecar(run_dir / "final")
+    assert side["rules_file"]["base_rules_data_hash"] == get_game(name).RULES_DATA_HASH
+    assert side["rules_file"]["values"] == {"STARTING_COINS": 3}
+    assert side["init"]["sha256"] == parent["files"][".policy.npz"]
+    assert side["init"]["rules_data_hash"] == parent["rules_data_hash"]
     again = [a for a in TINY] + ["--init-from", str(out / "final"), "--out", str(tmp_path / "b")]
     again[again.index("--timesteps") + 1] = "512"
     with pytest.raises(SystemExit):

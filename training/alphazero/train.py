@@ -58,7 +58,7 @@ import numpy as np
 from core.cores import FreeCores, threads_for_free
 from core.guided import GuidedConfig
 from core.registry import check_players, get_game
-from core.rules_file import read_rules_file, rules_file_data, rules_file_loaded
+from core.rules_file import rules_file_data, rules_file_loaded, variant_record
 from core.search import SearchConfig
 from training.agents.az_agent import (
     SIDECAR,
@@ -195,17 +195,6 @@ class AZConfig:
         )
 
 
-def rules_record(path: str, game) -> dict[str, Any]:
-    """What a checkpoint trained under a rules variant records of it: the file, its values and
-    the hash of the rules data loaded before it (the game's own) beside the variant's (the
-    sidecar's rules_data_hash); taken before the variant is loaded."""
-    return {
-        "path": str(path),
-        "values": read_rules_file(path, game.NAME).get("values", {}),
-        "base_rules_data_hash": game.RULES_DATA_HASH,
-    }
-
-
 def init_network(
     spec: str, game, players: int, any_rules: bool = False
 ) -> tuple[dict[str, np.ndarray], dict[str, Any], dict[str, Any]]:
@@ -322,7 +311,7 @@ def train(
     run's examples and checkpoints do not depend on it."""
     cfg.validate()
     check_backend(backend, address)
-    variant = rules_record(cfg.rules, get_game(cfg.game)) if cfg.rules else None
+    variant = variant_record(cfg.rules, cfg.game) if cfg.rules else None
     with rules_file_loaded(cfg.rules, cfg.game):
         return _train(cfg, resume, out, variant, (backend, address))
 
@@ -552,7 +541,8 @@ def _train(cfg: AZConfig, resume: bool, out, variant: dict | None, where) -> dic
 
 def _save(net, opt, game, cfg: AZConfig, folder: Path, it: int, seconds: float, lineage) -> Path:
     """A checkpoint; `lineage`: the sidecar's `init` (the --init network's record,
-    init_network) and `rules_file` (the variant trained under, rules_record) where there are."""
+    init_network) and `rules_file` (the variant trained under, core.rules_file.variant_record)
+    where there are."""
     return write_network(
         folder,
         net.arrays(),

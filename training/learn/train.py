@@ -29,7 +29,7 @@ from core.compile import BatchCompile, start_batch_compile
 from core.cores import FreeCores, threads_for_free
 from core.registry import check_players, default_game, game_names, get_game
 from core.returns import RETURN_KINDS
-from core.rules_file import rules_file_data, rules_file_loaded
+from core.rules_file import rules_file_data, rules_file_loaded, variant_record
 from training.agents.checkpoint import (
     CheckpointError,
     check_sidecar,
@@ -239,6 +239,7 @@ def _self_play_callback():
             self.free = FreeCores() if cfg.adapt_threads else None
             self.threads = (cfg.torch_threads, cfg.engine_threads)
             self.stopped_by = "timesteps"
+            self.lineage: dict[str, Any] = {}  # the sidecars' init and rules_file (train)
 
         def _update_pool(self) -> None:
             snaps = [str(self.run / p) for p in self.state["snapshots"]]
@@ -269,7 +270,7 @@ def _self_play_callback():
                 self.run / "checkpoints" / (name or f"step_{n:010d}"),
                 self.game,
                 self.cfg.players,
-                {"kind": "checkpoint", "config": asdict(self.cfg)},
+                {"kind": "checkpoint", "config": asdict(self.cfg), **self.lineage},
             )
             self.state["latest_checkpoint"] = str(path.relative_to(self.run))
             self.state["last_checkpoint"] = n
@@ -409,11 +410,29 @@ def train(cfg: TrainConfig, resume: bool = False) -> dict[str, Any]:
     With `cfg.rules` the whole run is under that rules variant (loaded for it, unloaded after;
     every checkpoint's RULES_DATA_HASH is the variant's, its config names the file)."""
     cfg.validate()
+    lineage = {}  # what every checkpoint records of the run's start and rules variant
+    if cfg.rules:
+        lineage["rules_file"] = variant_record(cfg.rules, cfg.game)
+    if cfg.init_from:
+        lineage["init"] = parent_record(cfg.init_from)
     with rules_file_loaded(cfg.rules, cfg.game):
-        return _run(cfg, resume)
+        return _run(cfg, resume, lineage)
 
 
-def _run(cfg: TrainConfig, resume: bool) -> dict[str, Any]:
+def parent_record(path: str) -> dict[str, Any]:
+    """The checkpoint a run starts from (--init-from): its path, its actor's SHA-256 (the
+    sidecar's digest of .policy.npz), player count, rules data hash and steps."""
+    meta = read_sidecar(path)
+    return {
+        "path": str(path),
+        "sha256": (meta.get("files") or {}).get(".policy.npz"),
+        "players": meta.get("players"),
+        "rules_data_hash": meta.get("rules_data_hash"),
+        "num_timesteps": meta.get("num_timesteps"),
+    }
+
+
+def _run(cfg: TrainConfig, resume: bool, lineage: dict) -> dict[str, Any]:
     from threadpoolctl import threadpool_limits
 
     cfg.validate()  # again under the variant: what the run starts from is checked against it
@@ -434,7 +453,7 @@ def _run(cfg: TrainConfig, resume: bool) -> dict[str, Any]:
         # tiny matrix products, and a second OpenBLAS thread competing with torch on a 2-core box
         # made a Troyes --vec batch run 1.7x slower (248 vs 412 env steps/s, 2026-11-30).
         with threadpool_limits(limits=1, user_api="blas"):
-            return _train(cfg, resume, compiling)
+            return _train(cfg, resume, compiling, lineage)
     finally:
         if compiling is not None:
             compiling.stop()
@@ -442,7 +461,9 @@ def _run(cfg: TrainConfig, resume: bool) -> dict[str, Any]:
         torch.set_num_threads(threads)
 
 
-def _train(cfg: TrainConfig, resume: bool, compiling: BatchCompile | None) -> dict[str, Any]:
+def _train(
+    cfg: TrainConfig, resume: bool, compiling: BatchCompile | None, lineage: dict
+) -> dict[str, Any]:
     if not resume and (Path(cfg.out) / "state.json").exists():
         raise ValueError(
             f"{cfg.out} already holds a training run; use --resume {cfg.out} or another --out"
@@ -558,6 +579,7 @@ def _train(cfg: TrainConfig, resume: bool, compiling: BatchCompile | None) -> di
             file=sys.stderr,
         )
     cb = _self_play_callback()(cfg, run, state)
+    cb.lineage = lineage
     t0 = time.time()
     steps0 = model.num_timesteps
     model.learn(
@@ -570,7 +592,11 @@ def _train(cfg: TrainConfig, resume: bool, compiling: BatchCompile | None) -> di
     wall = time.time() - t0
     cb.checkpoint()
     final = save_checkpoint(
-        model, run / "final", game, cfg.players, {"kind": "final", "config": asdict(cfg)}
+        model,
+        run / "final",
+        game,
+        cfg.players,
+        {"kind": "final", "config": asdict(cfg), **lineage},
     )
     venv.close()
     summary = {
