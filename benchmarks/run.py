@@ -601,12 +601,17 @@ def scaling_rows(b: Bench, g: str, players: int) -> None:
     )
 
 
+def smallest_and_largest(g: str) -> list[int]:
+    """The game's smallest and largest player counts (one when they are equal)."""
+    counts = get_game(g).PLAYER_COUNTS
+    return sorted({min(counts), max(counts)})
+
+
 def selfplay_rows(b: Bench, games: list[str]) -> None:
     """Expert iteration's self-play (benchmarks/selfplay.py) at the smallest and largest player
     count of each game: games, decisions and network evaluations per second of one core."""
     for g in games:
-        counts = get_game(g).PLAYER_COUNTS
-        for n in sorted({min(counts), max(counts)}):
+        for n in smallest_and_largest(g):
             b.row(
                 "selfplay",
                 f"{g} self-play, {n} players, one leaf at a time",
@@ -646,8 +651,7 @@ def search_rows(b: Bench, games: list[str], players: int, quick: bool) -> None:
                 search_bench.guided_rate(g, players, params),
                 note=f"az:{params}, a {search_bench.GUIDED_HIDDEN} network, random weights",
             )
-        counts = get_game(g).PLAYER_COUNTS
-        for n in sorted({min(counts), max(counts)}):
+        for n in smallest_and_largest(g):
             b.row(
                 "search",
                 f"{g} default mcts, {n} players",

@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -103,3 +105,23 @@ def cluster(tmp_path: Path, nodes: int):
                     proc.kill()
         ph.kill_all(ph.with_environment(CLUSTER_MARK, str(root)))
         shutil.rmtree(root, ignore_errors=True)
+
+
+def kill_second_node_mid_run(driver: subprocess.Popen, gate: Path, nodes, start: float, end: float):
+    """Wait (at most `start` s) until the gated agent holds a game on each of the two `nodes`
+    (their `ray start` processes), SIGKILL the second node's raylet (its worker dies with it),
+    open the gate and wait (at most `end` s) for `driver`: its exit status. The driver is killed
+    if it is still running afterwards, whatever happened."""
+    head_raylet, node_raylet = raylet_of(nodes[0]), raylet_of(nodes[1])
+    try:
+        inside = ph.wait_markers(gate, 2, start, driver)  # a game in flight on each node
+        assert set(inside.values()) == {head_raylet, node_raylet}, (inside, head_raylet)
+        lost = {pid for pid, parent in inside.items() if parent == node_raylet}
+        os.kill(node_raylet, signal.SIGKILL)
+        assert ph.wait_gone(lost, 60) == set()  # the second node's worker died with it
+        (gate / ph.GATE_OPEN).touch()
+        return driver.wait(end)
+    finally:
+        if driver.poll() is None:
+            driver.kill()
+            driver.wait(30)

@@ -5,8 +5,6 @@ job, never a lost, duplicated or truncated example."""
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
 from pathlib import Path
 
@@ -20,7 +18,7 @@ ray = pytest.importorskip(
 )
 
 import process_helpers as ph  # noqa: E402
-from ray_cluster import cluster, raylet_of  # noqa: E402
+from ray_cluster import cluster, kill_second_node_mid_run  # noqa: E402
 
 from training.alphazero.train import AZConfig, train  # noqa: E402
 
@@ -70,8 +68,7 @@ def test_a_node_killed_mid_run_costs_a_replayed_job_and_nothing_else(tmp_path):
     want = tmp_path / "process"
     train(settings(want, ph.GATED), out=lambda line: None)  # no gate here: plays at once
     run = tmp_path / "cluster"
-    with cluster(tmp_path, nodes=2) as (address, (head, node), gate, env):
-        head_raylet, node_raylet = raylet_of(head), raylet_of(node)
+    with cluster(tmp_path, nodes=2) as (address, nodes, gate, env):
         argv = ["--game", "village", "--players", "2", "--iterations", "2", "--games", "2"]
         argv += ["--sims", "2", "--hidden", "8", "--buffer", "2000", "--batch", "16"]
         argv += ["--steps", "2", "--workers", "2", "--eval-every", "0", "--opponent", ph.GATED]
@@ -82,18 +79,7 @@ def test_a_node_killed_mid_run_costs_a_replayed_job_and_nothing_else(tmp_path):
                 ph.python_module("training.alphazero", *argv),
                 cwd=ph.REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
             )  # fmt: skip
-        try:
-            inside = ph.wait_markers(gate, 2, 240, driver)  # a game in flight on each node
-            assert set(inside.values()) == {head_raylet, node_raylet}, (inside, head_raylet)
-            lost = {pid for pid, parent in inside.items() if parent == node_raylet}
-            os.kill(node_raylet, signal.SIGKILL)
-            assert ph.wait_gone(lost, 60) == set()
-            (gate / ph.GATE_OPEN).touch()
-            rc = driver.wait(300)
-        finally:
-            if driver.poll() is None:
-                driver.kill()
-                driver.wait(30)
+        rc = kill_second_node_mid_run(driver, gate, nodes, 240, 300)
         out = (tmp_path / "driver.log").read_text()
         assert rc == 0, out[-3000:]
     rows = json.loads((run / "progress.json").read_text())

@@ -9,7 +9,6 @@ import json
 import logging
 import os
 import shutil
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -25,6 +24,7 @@ ray = pytest.importorskip(
 
 import process_helpers as ph  # noqa: E402
 from ray_cluster import cluster as _cluster  # noqa: E402
+from ray_cluster import kill_second_node_mid_run  # noqa: E402
 from ray_cluster import raylet_of as _raylet_of  # noqa: E402
 from tournament_agents import DRIVER_PID_ENV, KILL_FILE_ENV  # noqa: E402
 
@@ -295,24 +295,12 @@ def test_a_node_killed_mid_tournament_loses_and_duplicates_nothing(tmp_path):
     want = _games(clean)
     assert len(want) == games
     db = tmp_path / "cluster.sqlite"
-    with _cluster(tmp_path, nodes=2) as (address, (head, node), gate, env):
-        head_raylet, node_raylet = _raylet_of(head), _raylet_of(node)
+    with _cluster(tmp_path, nodes=2) as (address, nodes, gate, env):
         argv = ["--game", "village", "--players", "2", "--agents", *specs, "--games", str(games)]
         argv += ["--db", str(db), "--backend", "ray", "--address", address, "--workers", "2"]
         argv += ["--no-progress", "--report", str(tmp_path / "report")]
         driver = _driver(argv, env, tmp_path / "driver.log")
-        try:
-            inside = ph.wait_markers(gate, 2, 180, driver)  # a game in flight on each node
-            assert set(inside.values()) == {head_raylet, node_raylet}, (inside, head_raylet)
-            lost = {pid for pid, parent in inside.items() if parent == node_raylet}
-            os.kill(node_raylet, signal.SIGKILL)
-            assert ph.wait_gone(lost, 60) == set()  # the second node's worker died with it
-            (gate / ph.GATE_OPEN).touch()
-            rc = driver.wait(240)
-        finally:
-            if driver.poll() is None:
-                driver.kill()
-                driver.wait(30)
+        rc = kill_second_node_mid_run(driver, gate, nodes, 180, 240)
         out = (tmp_path / "driver.log").read_text()
         assert rc == 0, out[-3000:]
         assert f"{games}/{games} games in {db}" in out

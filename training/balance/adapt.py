@@ -80,6 +80,14 @@ def check_adaptable(agents: list[str]) -> list[str]:
     return [s for s in dict.fromkeys(agents) if is_az(s)]
 
 
+def fixed_field(agents: list[str], minutes: float) -> list[str]:
+    """The agents as they play a variant unadapted under --adapt MINUTES: every az agent with
+    `rules=any`, the rest as given; the minutes and the agents checked first (ValueError)."""
+    check_minutes(minutes)
+    check_adaptable(agents)
+    return [fixed_spec(a) if is_az(a) else a for a in agents]
+
+
 def _parts(spec: str) -> tuple[str, str]:
     """(network path or "" for the shipped one, the search parameters without rules=any)."""
     path, rest = split_params(spec[len("az:") :] if spec.startswith("az:") else "")

@@ -57,14 +57,7 @@ from training.arena.store import StoreError
 from training.arena.tournament import add_backend_arguments, json_default
 from training.balance import paired
 from training.balance import stats as bs
-from training.balance.adapt import (
-    add_adapt_arguments,
-    check_adaptable,
-    check_minutes,
-    default_cache,
-    fixed_spec,
-    is_az,
-)
+from training.balance.adapt import add_adapt_arguments, default_cache, fixed_field
 from training.balance.game_stats import GameStats, StatsError
 from training.balance.markdown import interval as _ci
 from training.balance.markdown import num as _f
@@ -684,9 +677,7 @@ def main(argv: list[str] | None = None) -> int:
             paired.check_variant(get_game(args.game).RULES_DATA_HASH, variant_hash)
             under = args.agents
             if args.adapt is not None:  # the learned agents play the variant unadapted too
-                check_minutes(args.adapt)
-                check_adaptable(args.agents)
-                under = [fixed_spec(a) if is_az(a) else a for a in args.agents]
+                under = fixed_field(args.agents, args.adapt)
             check_agents_under(args.game, args.players, under, [args.rules])
         notice = machine_notice(clocked_agents(args.game, args.agents, args.players))
         if notice:  # the first line: said before anything is played

@@ -43,14 +43,7 @@ from training.arena.cli import OneLineParser
 from training.arena.tournament import json_default
 from training.balance import paired
 from training.balance import stats as bs
-from training.balance.adapt import (
-    add_adapt_arguments,
-    check_adaptable,
-    check_minutes,
-    default_cache,
-    fixed_spec,
-    is_az,
-)
+from training.balance.adapt import add_adapt_arguments, default_cache, fixed_field
 from training.balance.response import adapted_variant
 from training.balance.response import section as response_section
 from training.balance.study import (
@@ -192,9 +185,7 @@ def run_sweep(
     base_hash = str(get_game(game_name).RULES_DATA_HASH)
     field = list(agents)
     if adapt is not None:  # the learned agents play every point unadapted too
-        check_minutes(adapt)
-        check_adaptable(agents)
-        field = [fixed_spec(a) if is_az(a) else a for a in agents]
+        field = fixed_field(agents, adapt)
     check_agents_under(game_name, players, field, [p for p, h in files if h != base_hash])
     base = run_study(game_name, players, agents, games, db, seed=seed, **kw)
     results, responses = [], []

@@ -610,9 +610,7 @@ def main(argv: list[str] | None = None) -> int:
             )
         field = list(args.agents)
         if args.adapt is not None:  # the search plays the learned agents unadapted
-            ad.check_minutes(args.adapt)
-            ad.check_adaptable(args.agents)
-            field = [ad.fixed_spec(a) if ad.is_az(a) else a for a in args.agents]
+            field = ad.fixed_field(args.agents, args.adapt)
         ev = Evaluator(
             args.game,
             args.players,
