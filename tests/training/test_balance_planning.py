@@ -12,8 +12,7 @@ import pytest
 from scipy import stats as sps
 
 from training.arena.ratings import wilson_interval
-from training.balance import plan, planning
-from training.balance import study as balance
+from training.balance import plan, planning, play
 from training.balance.game_stats import GameStats
 
 
@@ -264,7 +263,7 @@ def test_replicates_give_the_between_seed_and_the_pooled_interval(monkeypatch):
             "stats": constructed([1] * k + [0] * (games - k)),
         }
 
-    monkeypatch.setattr(balance, "run_study", fake_run_study)
+    monkeypatch.setattr(play, "run_study", fake_run_study)
     res = plan.replicate_study("village", 2, ["heuristic"], 20, "x.sqlite", [3, 4, 5], workers=2)
     assert [c[5] for c in calls] == [{"seed": s, "workers": 2} for s in (3, 4, 5)]
     assert res["seeds"] == [3, 4, 5] and res["games_per_seed"] == [20, 20, 20]
@@ -360,7 +359,7 @@ def test_a_sequential_study_grows_the_store_and_stops_on_an_edge(monkeypatch, ca
         calls.append(games)
         return {"tournament": {}, "stats": constructed((np.arange(games) % 10 != 9) * 1.0)}
 
-    monkeypatch.setattr(balance, "run_study", fake_run_study)
+    monkeypatch.setattr(play, "run_study", fake_run_study)
     args = ["--sequential", "--game", "village", "--players", "2", "--agents", "heuristic"]
     args += ["--db", "x.sqlite", "--batch", "8", "--max-games", "400", "--tolerance", "0.05"]
     assert plan.main(args) == 0

@@ -141,7 +141,8 @@ def _short(name: str, width: int = 34) -> str:
     return name[:head] + "…" + name[-(width - 1 - head) :]
 
 
-def _figure(width: float, height: float):
+def figure(width: float, height: float):
+    """A matplotlib Figure of that size (inches), constrained layout, drawn off-screen (Agg)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -155,7 +156,7 @@ def plot_ratings(board: dict[str, Any], path: str | Path) -> None:
     carries the entrant's rank range."""
     rows = board["entrants"]
     labels = [f"{rank_text(r['rank_range'])}. {_short(r['name'])}" for r in rows]
-    fig = _figure(
+    fig = figure(
         4.5 + 0.07 * max((len(x) for x in labels), default=0),
         1.2 + 0.45 * max(len(rows), 1),
     )
@@ -183,7 +184,7 @@ def plot_heatmap(board: dict[str, Any], path: str | Path) -> None:
     rate = rate.reshape(k, k)
     labels = [_short(name) for name in names]
     room = 0.07 * max((len(x) for x in labels), default=0)  # inches for the tick labels
-    fig = _figure(1.6 + room + 0.9 * max(k, 1), 1.2 + room + 0.8 * max(k, 1))
+    fig = figure(1.6 + room + 0.9 * max(k, 1), 1.2 + room + 0.8 * max(k, 1))
     ax = fig.add_subplot()
     im = ax.imshow(np.ma.masked_invalid(rate), cmap="RdBu", vmin=0.0, vmax=1.0)
     for i in range(k):

@@ -37,7 +37,7 @@ from core.registry import game_names
 from training.arena.cli import OneLineParser
 from training.arena.evaluate import clocked_agents, machine_notice
 from training.arena.tournament import add_backend_arguments
-from training.balance import planning, study
+from training.balance import cli, planning, play
 from training.balance.game_stats import StatsError
 
 
@@ -50,7 +50,7 @@ def replicate_study(
     seeds: list[int],
     **kw: Any,
 ) -> dict[str, Any]:
-    """The study (training.balance.study.run_study, `kw` passed on) once per tournament seed in
+    """The study (training.balance.play.run_study, `kw` passed on) once per tournament seed in
     `seeds` (different deals, the same store), and the seat win shares per seed, between seeds
     and pooled (planning.replicate_summary). Adds "game", "agents", "games_per_seed",
     "rules_data_hash" and the tournaments' results."""
@@ -59,7 +59,7 @@ def replicate_study(
     seeds = [int(s) for s in seeds]
     if len(seeds) < 2 or len(set(seeds)) != len(seeds):
         raise ValueError(f"replicates need at least 2 distinct seeds, got {seeds}")
-    runs = [study.run_study(game, players, agents, games, db, seed=s, **kw) for s in seeds]
+    runs = [play.run_study(game, players, agents, games, db, seed=s, **kw) for s in seeds]
     hashes = {r["stats"].rules_data_hash for r in runs}
     if len(hashes) != 1:
         raise StatsError(f"the replicates rest on different rules data: {sorted(hashes)}")
@@ -104,7 +104,7 @@ def sequential_study(
     games = 0
     while test.decision == "continue":
         games = min(games + batch, max_games)
-        st = study.run_study(game, players, agents, games, db, seed=seed, **kw)["stats"]
+        st = play.run_study(game, players, agents, games, db, seed=seed, **kw)["stats"]
         new = ~np.isin(st.deal_seeds, np.array(sorted(test.seen), dtype=st.deal_seeds.dtype))
         if not new.any():
             raise StatsError(f"the study returned no new deal at {games} games per line-up")
@@ -242,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
         notice = machine_notice(clocked_agents(args.game, args.agents, args.players))
         if notice:  # the first line: said before anything is played
             print(notice, flush=True)
-        with study._backend_session(args.backend, args.address, args.workers):
+        with cli.backend_session(args.backend, args.address, args.workers):
             if args.sequential:
                 return sequential_study(
                     args.game, args.players, args.agents, args.db, args.batch,
@@ -253,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
                 args.game, args.players, args.agents, args.games, args.db, seeds, **kw
             )
 
-    out, code = study.guarded(parser, play)
+    out, code = cli.guarded(parser, play)
     if code is not None:
         return code
     if args.sequential:

@@ -61,8 +61,8 @@ from training.arena.cli import OneLineParser
 from training.arena.evaluate import clocked_agents, machine_notice, rules_note
 from training.arena.ratings import wilson_interval
 from training.arena.tournament import add_backend_arguments, json_default, run_tournament
+from training.balance.cli import backend_session, guarded
 from training.balance.stats import bh
-from training.balance.study import _backend_session, guarded
 
 ALL_SEGMENTS = "all-segments"
 ALL_ITEMS = "all-items"
@@ -518,7 +518,7 @@ def main(argv: list[str] | None = None) -> int:
         notice = machine_notice(clocked_agents(args.game, [args.agent], args.players))
         if notice:  # the first line: said before anything is played
             print(notice, flush=True)
-        with _backend_session(args.backend, args.address, args.workers):
+        with backend_session(args.backend, args.address, args.workers):
             result = run_study(
                 args.game,
                 args.players,

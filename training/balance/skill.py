@@ -36,22 +36,17 @@ from scipy import stats as sps
 
 from core.registry import game_names, get_game
 from training.arena.cli import OneLineParser
+from training.arena.leaderboard import figure as _figure
 from training.arena.ratings import wilson_interval
 from training.arena.tournament import json_default, run_tournament
 from training.balance import stats as bs
+from training.balance.cli import add_run_arguments, backend_session, guarded
 from training.balance.game_stats import GameStats, _modules
-from training.balance.study import (
-    _backend_session,
-    _ci,
-    _f,
-    _figure,
-    _table,
-    add_run_arguments,
-    guarded,
-    run_study,
-    stamp,
-    write_csv,
-)
+from training.balance.markdown import interval as _ci
+from training.balance.markdown import num as _f
+from training.balance.markdown import table as _table
+from training.balance.play import run_study
+from training.balance.study import stamp, write_csv
 
 FIGURES = ("seats", "sources", "margin", "item:NAME")
 N_BOOT = 1000
@@ -354,7 +349,7 @@ def main(argv: list[str] | None = None) -> int:
         if len(args.agents) < 2 or len(set(args.agents)) != len(args.agents):
             raise ValueError("--agents: at least two different levels, weakest first")
         check_figures(args.figures, tuple(_modules(args.game)[1].ITEMS))
-        with _backend_session(args.backend, args.address, args.workers):
+        with backend_session(args.backend, args.address, args.workers):
             res = skill_trace(
                 args.game,
                 args.players,

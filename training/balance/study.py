@@ -36,7 +36,6 @@ the report say so.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import csv
 import json
 import os
@@ -46,18 +45,16 @@ from typing import Any
 
 import numpy as np
 
-from core.registry import GameNotAvailableError, game_names, get_game
+from core.registry import game_names, get_game
 from core.rules_file import rules_file_data
-from training.agents.checkpoint import CheckpointError
-from training.arena import ray_backend
 from training.arena.cli import OneLineParser
 from training.arena.evaluate import clocked_agents, machine_notice
-from training.arena.ray_backend import WorkerLostError, check_backend
-from training.arena.store import StoreError
-from training.arena.tournament import add_backend_arguments, json_default
+from training.arena.leaderboard import figure
+from training.arena.tournament import json_default
 from training.balance import paired
 from training.balance import stats as bs
 from training.balance.adapt import add_adapt_arguments, default_cache, fixed_field
+from training.balance.cli import add_run_arguments, backend_session, guarded
 from training.balance.game_stats import GameStats, StatsError
 from training.balance.markdown import interval as _ci
 from training.balance.markdown import num as _f
@@ -130,14 +127,8 @@ def write_csv(path: Path, rows: list[dict]) -> Path:
     return path
 
 
-def _figure(width: float, height: float):
-    from training.arena.leaderboard import _figure as figure
-
-    return figure(width, height)
-
-
 def plot_seats(a: dict, path: Path, title: str) -> Path:
-    fig = _figure(5.5, 3.2)
+    fig = figure(5.5, 3.2)
     ax = fig.add_subplot()
     seats = a["seats"]["seats"]
     x = np.arange(len(seats))
@@ -158,7 +149,7 @@ def plot_seats(a: dict, path: Path, title: str) -> Path:
 
 
 def plot_scores(st: GameStats, path: Path, title: str) -> Path:
-    fig = _figure(5.5, 3.2)
+    fig = figure(5.5, 3.2)
     ax = fig.add_subplot()
     lo, hi = int(st.scores.min()), int(st.scores.max())
     bins = np.arange(lo, hi + 2) - 0.5 if hi - lo <= 60 else 40
@@ -174,7 +165,7 @@ def plot_scores(st: GameStats, path: Path, title: str) -> Path:
 
 def plot_sources(a: dict, path: Path, title: str) -> Path:
     rows = [r for r in a["sources"] if (r["winners_mean"] or 0) or (r["rest_mean"] or 0)]
-    fig = _figure(6.5, 0.8 + 0.28 * max(len(rows), 1))
+    fig = figure(6.5, 0.8 + 0.28 * max(len(rows), 1))
     ax = fig.add_subplot()
     y = np.arange(len(rows))
     for off, side, colour in ((-0.2, "winners", "#55a868"), (0.2, "rest", "#c44e52")):
@@ -234,7 +225,7 @@ def plot_items(a: dict, path: Path, title: str, top: int = 15) -> Path:
     rows = [r for r in a["items"] if r["comparison"] == "taken" and r["lift"] is not None]
     rows.sort(key=lambda r: (r["p_bh"] if r["p_bh"] is not None else 2.0, -abs(r["lift"])))
     rows = rows[:top]
-    fig = _figure(6.5, 1.1 + 0.28 * max(len(rows), 1))
+    fig = figure(6.5, 1.1 + 0.28 * max(len(rows), 1))
     ax = fig.add_subplot()
     _difference_axis(
         ax, rows, "lift", "item",
@@ -249,7 +240,7 @@ def plot_items(a: dict, path: Path, title: str, top: int = 15) -> Path:
 
 
 def plot_shape(st: GameStats, path: Path, title: str) -> Path:
-    fig = _figure(8, 2.8)
+    fig = figure(8, 2.8)
     for i, (name, x) in enumerate(
         (
             ("winner's margin", st.margin),
@@ -273,7 +264,7 @@ def plot_variant(comparison: dict, base_hash: str, var_hash: str, path: Path, ti
     rows = [r for r in comparison["rows"] if r["diff"] is not None]
     units = list(dict.fromkeys(r["unit"] for r in rows))
     heights = [0.5 + 0.28 * sum(1 for r in rows if r["unit"] == u) for u in units]
-    fig = _figure(6.5, 0.9 + sum(heights) + 0.45 * len(units))
+    fig = figure(6.5, 0.9 + sum(heights) + 0.45 * len(units))
     axes = fig.subplots(len(units), 1, gridspec_kw={"height_ratios": heights}, squeeze=False)
     for ax, unit in zip(axes[:, 0], units, strict=True):
         sel = [r for r in rows if r["unit"] == unit]
@@ -594,16 +585,6 @@ def write_report(
 
 
 # --- command line -----------------------------------------------------------------------------
-def add_run_arguments(p: argparse.ArgumentParser) -> None:
-    """The options every balance command shares: the store, the report folder, where games are
-    played (--workers, --backend, --address), the seed and --no-progress."""
-    p.add_argument("--db", required=True, help="the SQLite game store (created if missing)")
-    p.add_argument("--out", required=True, help="report folder")
-    add_backend_arguments(p)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--no-progress", action="store_true")
-
-
 def build_parser() -> argparse.ArgumentParser:
     p = OneLineParser(
         prog="python -m training.balance",
@@ -626,35 +607,6 @@ def build_parser() -> argparse.ArgumentParser:
     add_adapt_arguments(p)
     add_run_arguments(p)
     return p
-
-
-def _backend_session(backend: str, address: str | None, workers: int | None):
-    """A Ray session for the whole study with --backend ray (base and variant share it)."""
-    check_backend(backend, address)
-    if backend != "ray":
-        return contextlib.nullcontext()
-    return ray_backend.session(address, workers)
-
-
-STUDY_ERRORS = (ValueError, CheckpointError, GameNotAvailableError, StoreError, StatsError)
-INTERRUPTED = "interrupted; finished games are stored; rerun to continue"
-
-
-def guarded(parser: argparse.ArgumentParser, body):
-    """Run `body()` the way every balance command handles failures: a refusal (STUDY_ERRORS:
-    bad arguments, files, agents, stores, statistics) ends in `parser.error` (one line, status
-    2); a lost worker prints its message (status 3); Ctrl-C says the finished games are stored
-    (status 130). Returns (body's result, None) or (None, the exit status)."""
-    try:
-        return body(), None
-    except STUDY_ERRORS as e:
-        parser.error(str(e))
-    except WorkerLostError as e:
-        print(e, file=sys.stderr)
-        return None, 3
-    except KeyboardInterrupt:
-        print(INTERRUPTED, file=sys.stderr)
-        return None, 130
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -682,7 +634,7 @@ def main(argv: list[str] | None = None) -> int:
         notice = machine_notice(clocked_agents(args.game, args.agents, args.players))
         if notice:  # the first line: said before anything is played
             print(notice, flush=True)
-        with _backend_session(args.backend, args.address, args.workers):  # one Ray for both
+        with backend_session(args.backend, args.address, args.workers):  # one Ray for both
             base = run_study(args.game, args.players, args.agents, args.games, args.db, **kw)
             variant = strategic = None
             if args.rules and args.adapt is not None:

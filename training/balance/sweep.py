@@ -40,26 +40,20 @@ import numpy as np
 from core.registry import game_names, get_game
 from core.rules_file import rules_file_data
 from training.arena.cli import OneLineParser
+from training.arena.leaderboard import figure as _figure
 from training.arena.tournament import json_default
 from training.balance import paired
 from training.balance import stats as bs
 from training.balance.adapt import add_adapt_arguments, default_cache, fixed_field
+from training.balance.cli import add_run_arguments, backend_session, guarded
+from training.balance.markdown import interval as _ci
+from training.balance.markdown import num as _f
+from training.balance.markdown import pval as _p
+from training.balance.markdown import table as _table
+from training.balance.play import check_agents_under, run_study
 from training.balance.response import adapted_variant
 from training.balance.response import section as response_section
-from training.balance.study import (
-    _backend_session,
-    _ci,
-    _f,
-    _figure,
-    _p,
-    _table,
-    add_run_arguments,
-    check_agents_under,
-    guarded,
-    run_study,
-    stamp,
-    write_csv,
-)
+from training.balance.study import stamp, write_csv
 
 MAX_POINTS = 64  # a larger grid is refused: say so rather than run for days
 REFERENCE_RESPONSE = (
@@ -395,7 +389,7 @@ def main(argv: list[str] | None = None) -> int:
         if unknown:
             raise ValueError(f"--figures {unknown[0]!r}: not a figure (figures: {known})")
         write_point_files(args.game, points, Path(args.out) / "variants")  # refuse before play
-        with _backend_session(args.backend, args.address, args.workers):
+        with backend_session(args.backend, args.address, args.workers):
             res = run_sweep(
                 args.game,
                 args.players,

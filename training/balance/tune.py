@@ -61,25 +61,21 @@ from core.rules_file import (
     rules_keys,
 )
 from training.arena.cli import OneLineParser
+from training.arena.leaderboard import figure as _figure
 from training.arena.tournament import json_default
 from training.balance import adapt as ad
 from training.balance import ntbea as nt
 from training.balance import paired
+from training.balance.cli import add_run_arguments, backend_session, guarded
 from training.balance.game_stats import GameStats, StatsError, _modules
+from training.balance.markdown import interval as _ci
+from training.balance.markdown import num as _f
+from training.balance.markdown import pval as _p
+from training.balance.markdown import table as _table
+from training.balance.play import run_study
 from training.balance.response import adapted_variant, relabel
 from training.balance.response import section as response_section
-from training.balance.study import (
-    _backend_session,
-    _ci,
-    _f,
-    _figure,
-    _p,
-    _table,
-    add_run_arguments,
-    guarded,
-    run_study,
-    stamp,
-)
+from training.balance.study import stamp
 from training.balance.sweep import REFERENCE_RESPONSE, parse_values
 
 UNDEFINED_LOSS = 1e3  # the search's loss where the objective is undefined (no taker seen)
@@ -627,7 +623,7 @@ def main(argv: list[str] | None = None) -> int:
         ev.base_file = args.base
         for q in deviations(current_point(space, args.game, base), sizes):
             ev.file(q)  # every value of every key: one the game refuses fails before any game
-        with _backend_session(args.backend, args.address, args.workers):
+        with backend_session(args.backend, args.address, args.workers):
             res = tune(
                 ev, obj, args.games, args.budget, args.check_games, args.seed, args.check_rounds
             )
