@@ -156,7 +156,7 @@ class NoStats:
         return np.zeros(0, bool), np.zeros((n, 0), bool)
 
 
-def _modules(game_name: str):
+def stats_modules(game_name: str):
     """(game package, its stats module or NoStats, its generated stats loops)."""
     pkg = game_packages()[game_name]
     game = importlib.import_module(pkg)
@@ -261,7 +261,7 @@ def play_digest(actions: np.ndarray) -> int:
 def collect(game_name: str, records: list, labels: dict[int, str] | None = None) -> GameStats:
     """Statistics of `records` (all of one player count) by compiled replay."""
     game = get_game(game_name)
-    pkg, meta, loops = _modules(game_name)
+    pkg, meta, loops = stats_modules(game_name)
     if not records:
         raise StatsError("no games to analyse")
     n = int(records[0].players)

@@ -29,7 +29,7 @@ from scipy import stats as sps
 
 from training.arena.ratings import wilson_interval
 from training.balance import stats as bs
-from training.balance.game_stats import GameStats, StatsError, _modules, score_sources
+from training.balance.game_stats import GameStats, StatsError, score_sources, stats_modules
 
 N_BOOT = 2000
 
@@ -137,7 +137,7 @@ def _figures(st: GameStats, rows: np.ndarray) -> list[tuple[str, str, np.ndarray
 
 def figure_names(game_name: str, players: int) -> list[str]:
     """The names of the figures a paired comparison reports for this game and player count."""
-    sources, _ = score_sources(_modules(game_name)[0])
+    sources, _ = score_sources(stats_modules(game_name)[0])
     names = [f"win share, seat {p}" for p in range(players)]
     names += [f"score, seat {p}" for p in range(players)]
     names += ["winner's margin", "rounds", "lead changes", "decided at (share of rounds)"]

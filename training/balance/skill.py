@@ -41,7 +41,7 @@ from training.arena.ratings import wilson_interval
 from training.arena.tournament import json_default, run_tournament
 from training.balance import stats as bs
 from training.balance.cli import add_run_arguments, backend_session, guarded
-from training.balance.game_stats import GameStats, _modules
+from training.balance.game_stats import GameStats, stats_modules
 from training.balance.markdown import interval as _ci
 from training.balance.markdown import num as _f
 from training.balance.markdown import table as _table
@@ -348,7 +348,7 @@ def main(argv: list[str] | None = None) -> int:
     def play():
         if len(args.agents) < 2 or len(set(args.agents)) != len(args.agents):
             raise ValueError("--agents: at least two different levels, weakest first")
-        check_figures(args.figures, tuple(_modules(args.game)[1].ITEMS))
+        check_figures(args.figures, tuple(stats_modules(args.game)[1].ITEMS))
         with backend_session(args.backend, args.address, args.workers):
             res = skill_trace(
                 args.game,

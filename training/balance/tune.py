@@ -67,7 +67,7 @@ from training.balance import adapt as ad
 from training.balance import ntbea as nt
 from training.balance import paired
 from training.balance.cli import add_run_arguments, backend_session, guarded
-from training.balance.game_stats import GameStats, StatsError, _modules
+from training.balance.game_stats import GameStats, StatsError, stats_modules
 from training.balance.markdown import interval as _ci
 from training.balance.markdown import num as _f
 from training.balance.markdown import pval as _p
@@ -596,7 +596,7 @@ def main(argv: list[str] | None = None) -> int:
             load_rules_file(args.base, args.game)  # a bad file is refused here
             base = read_rules_file(args.base, args.game).get("values", {})
         space = read_space(args.space, args.game, base)
-        obj = parse_objective(args.objective, tuple(_modules(args.game)[1].ITEMS))
+        obj = parse_objective(args.objective, tuple(stats_modules(args.game)[1].ITEMS))
         sizes = tuple(len(v) for v in space.values())
         n_dev = sum(s - 1 for s in sizes)
         if n_dev > MAX_DEVIATIONS:
