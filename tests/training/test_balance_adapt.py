@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -146,6 +147,9 @@ def test_relabel_pairs_an_adapted_study_with_the_base():
     st = constructed_stats(np.ones(4))
     renamed = rs.relabel(st, {"heuristic": "az:sims=0"})
     assert set(renamed.labels.values()) == {"az:sims=0"} and st.labels[1] == "heuristic"
+    selfplay = replace(st, labels={1: "az:X,sims=0#1", 2: "az:X,sims=0#2"})  # one agent's copies
+    renamed = rs.relabel(selfplay, {"az:X,sims=0": "az:sims=0"})
+    assert renamed.labels == {1: "az:sims=0#1", 2: "az:sims=0#2"}
 
 
 def test_the_adaptation_check_says_whether_it_converged_and_by_how_much():
@@ -164,8 +168,8 @@ def test_the_adaptation_check_says_whether_it_converged_and_by_how_much():
 
 @pytest.mark.slow
 def test_a_sweep_with_adapt_reports_every_point_and_a_rerun_adapts_nothing(tmp_path, capsys):
-    argv = [
-        "--game", "village", "--players", "2", "--agents", "az:sims=0", "heuristic",
+    argv = [  # self-play: one agent, a copy in each seat
+        "--game", "village", "--players", "2", "--agents", "az:sims=0",
         "--games", "4", "--key", "MASS_MAJORITY_PRESTIGE", "--values", "2", "7", "12",
         "--adapt", "0.05", "--db", str(tmp_path / "s.sqlite"), "--out", str(tmp_path / "out"),
         "--no-progress",
@@ -177,6 +181,11 @@ def test_a_sweep_with_adapt_reports_every_point_and_a_rerun_adapts_nothing(tmp_p
     for v in (2, 7, 12):
         assert f"## Strategic response at MASS_MAJORITY_PRESTIGE={v}" in report
     assert report.count("Adaptation check under the variant") == 2
+    assert all(
+        r["pairs"]["response"] == 4
+        for r in json.loads((tmp_path / "out" / "result.json").read_text())["responses"]
+        if not r.get("reference")
+    )
     res = json.loads((tmp_path / "out" / "result.json").read_text())
     adapted = [r for r in res["responses"] if not r.get("reference")]
     for r in adapted:

@@ -33,8 +33,15 @@ from training.balance.play import run_study
 
 def relabel(st: GameStats, names: dict[str, str]) -> GameStats:
     """`st` with its entrants' labels mapped by `names` (an adapted or fixed spec back to the spec
-    as given), so its games pair with the base study's."""
-    return replace(st, labels={k: names.get(v, v) for k, v in st.labels.items()})
+    as given; a copy's `#k` suffix in self-play kept), so its games pair with the base study's."""
+
+    def label(v: str) -> str:
+        spec, sep, copy = v.rpartition("#")
+        if sep and copy.isdigit() and spec in names:
+            return f"{names[spec]}#{copy}"
+        return names.get(v, v)
+
+    return replace(st, labels={k: label(v) for k, v in st.labels.items()})
 
 
 def kind_shares(st: GameStats) -> np.ndarray:
