@@ -94,3 +94,15 @@ def test_diversity_of_openings_and_action_kinds():
     assert 0.0 <= o0["lo"] <= o0["hi"] <= 1.0
     assert d["action_kinds"]["entropy_bits"] == 2.0 and d["action_kinds"]["max_bits"] == 2.0
     assert d["action_kinds"]["lo"] == d["action_kinds"]["hi"] == 2.0
+
+
+def test_compare_lines_up_each_measure_across_sets_of_games():
+    a = stats([1, 0, 1, 0], decided=[0.1, 0.6, 0.2, 0.9])
+    b = stats([1, 1, 1, 1], decided=[0.1, 0.1, 0.1, 0.1])
+    rows = {r["measure"]: r for r in ms.compare([("a", a), ("b", b)], seed=1)}
+    half = rows["decided by half its rounds (share)"]
+    assert (half["a"], half["b"]) == (0.5, 1.0)
+    margin = rows["winner's margin (points)"]
+    assert margin["a"] == margin["b"] == 10.0
+    lines = ms.compare_lines(list(rows.values()), ["a", "b"])
+    assert lines[0] == "| measure | a | b |" and len(lines) == 2 + len(rows)

@@ -227,6 +227,58 @@ def measures(st: GameStats, seed: int = 0) -> dict:
     }
 
 
+def summary(st: GameStats, seed: int = 0) -> list[dict]:
+    """The measures of one set of games as rows (measure, value, lo, hi): shared wins, the
+    winner's margin, games decided by half their rounds, the entropy of the action kinds and of
+    each seat's opening, and the fitted value of a point from each scoring source."""
+    d = decisiveness(st)
+    half = next(r for r in d["decided_by"] if r["by"] == 0.5)
+    dv = diversity(st, n_boot=200, seed=seed)
+    ak = dv["action_kinds"]
+    rows = [
+        ("shared wins (share of games)", d["shared_wins"]["share"], d["shared_wins"]["lo"],
+         d["shared_wins"]["hi"]),
+        ("winner's margin (points)", d["margin"]["mean"], d["margin"]["lo"], d["margin"]["hi"]),
+        ("decided by half its rounds (share)", half["share"], half["lo"], half["hi"]),
+        ("action-kind entropy (bits)", ak["entropy_bits"], ak["lo"], ak["hi"]),
+    ]  # fmt: skip
+    for o in dv["openings"]:
+        rows.append((f"opening entropy, seat {o['seat']} (bits)", o["entropy_bits"], o["lo"],
+                     o["hi"]))  # fmt: skip
+    for r in source_values(st):
+        rows.append((f"value of a point from {r['name']} (win share)", r["value"], r["lo"],
+                     r["hi"]))  # fmt: skip
+    return [{"measure": m, "value": v, "lo": lo, "hi": hi} for m, v, lo, hi in rows]
+
+
+def compare(named: list[tuple[str, GameStats]], seed: int = 0) -> list[dict]:
+    """One row per measure of `summary`, a value and interval per named set of games (a measure
+    missing from a set, a source that scored nothing there, is None)."""
+    per = {name: {r["measure"]: r for r in summary(st, seed)} for name, st in named}
+    order = list(dict.fromkeys(m for rows in per.values() for m in rows))
+    out = []
+    for m in order:
+        row: dict = {"measure": m}
+        for name in per:
+            r = per[name].get(m)
+            row[name] = None if r is None else r["value"]
+            row[f"{name}_lo"] = None if r is None else r["lo"]
+            row[f"{name}_hi"] = None if r is None else r["hi"]
+        out.append(row)
+    return out
+
+
+def compare_lines(rows: list[dict], names: list[str]) -> list[str]:
+    """A Markdown table of `compare`'s rows: each set's value with its 95% interval."""
+    return table(
+        ["measure", *names],
+        [
+            [r["measure"]] + [f"{num(r[n])} {interval(r[f'{n}_lo'], r[f'{n}_hi'])}" for n in names]
+            for r in rows
+        ],
+    )
+
+
 def section(m: dict) -> list[str]:
     """The report's lines for `measures(...)`."""
     d = m["decisiveness"]

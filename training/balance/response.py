@@ -10,10 +10,11 @@ agents (adapted - base), and the strategic response itself (adapted - fixed, pai
 Student-t 95% interval, p Benjamini-Hochberg adjusted over the figures); the share of deals whose
 play changed in each comparison (Wilson 95%); the mix of decisions by action kind under each
 (each game's share of its decisions of a kind, adapted - fixed paired by deal, BH over kinds);
-and an adaptation check: each adapted network against its unadapted self under the variant
-(training.arena.evaluate, seats rotated; one seat adapted, the others unadapted), whose win share
-must clear chance (1 / players) by its Wilson 95% interval for the adaptation to count as
-converged; otherwise the report says it did not, and by how much.
+Tomasev's measures under each (decisiveness, diversity, the fitted value of a point from each
+source; training.balance.measures); and an adaptation check: each adapted network against its
+unadapted self under the variant (training.arena.evaluate, seats rotated; one seat adapted, the
+others unadapted), whose win share must clear chance (1 / players) by its Wilson 95% interval
+for the adaptation to count as converged; otherwise the report says it did not, and by how much.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from training.balance import stats as bs
 from training.balance.adapt import Adapted, adapt
 from training.balance.game_stats import GameStats
 from training.balance.markdown import interval, num, pval, table
+from training.balance.measures import compare, compare_lines
 from training.balance.play import run_study
 
 
@@ -117,6 +119,7 @@ def response(base: GameStats, fixed: GameStats, adapted: GameStats, seed: int = 
         ],
         "rows": rows,
         "actions": action_mix(base, fixed, adapted, seed=seed),
+        "measures": compare([("current", base), ("fixed", fixed), ("adapted", adapted)], seed),
     }
 
 
@@ -263,6 +266,13 @@ def section(res: dict, title: str = "## Strategic response: fixed and adapted ag
             for r in res["actions"]
         ],
     )  # fmt: skip
+    lines += [
+        "",
+        "Decisiveness, diversity and fitted values (training.balance.measures) under the current "
+        "rules and the variant, fixed and adapted (95% intervals):",
+        "",
+    ]
+    lines += compare_lines(res["measures"], ["current", "fixed", "adapted"])
     checks = res.get("checks", [])
     if checks:
         lines += [

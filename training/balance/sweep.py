@@ -50,6 +50,7 @@ from training.balance.markdown import interval as _ci
 from training.balance.markdown import num as _f
 from training.balance.markdown import pval as _p
 from training.balance.markdown import table as _table
+from training.balance.measures import compare, compare_lines
 from training.balance.play import check_agents_under, run_study
 from training.balance.response import adapted_variant
 from training.balance.response import section as response_section
@@ -201,6 +202,9 @@ def run_sweep(
             results.append(both["fixed"]["stats"])
             responses.append({"point": point_name(point), **both["response"]})
     rows = sweep_rows(base["stats"], points, results, seed=seed)
+    named = [("current", base["stats"])] + [
+        (point_name(p), st) for p, st in zip(points, results, strict=True) if st is not None
+    ]
     return {
         "game": game_name,
         "players": players,
@@ -217,6 +221,7 @@ def run_sweep(
         "rows": rows,
         "adapt_minutes": adapt,
         "responses": responses,
+        "measures": {"names": [n for n, _ in named], "rows": compare(named, seed)},
     }
 
 
@@ -329,6 +334,16 @@ def write_sweep_report(res: dict, out: Path, figures: list[str], command: str) -
         )
         lines += [""]
     lines += ["changed: the share of deal pairs whose play differed from the current rules'.", ""]
+    m = res.get("measures")
+    if m:
+        lines += [
+            "## Decisiveness, diversity and fitted values by point",
+            "",
+            "training.balance.measures, each point's games on their own (95% intervals; with "
+            "--adapt, the agents unadapted):",
+            "",
+        ]
+        lines += compare_lines(m["rows"], m["names"]) + [""]
     for resp in res.get("responses") or []:
         title = f"## Strategic response at {resp['point']}"
         if resp.get("reference"):
