@@ -371,8 +371,9 @@ def _train(cfg: AZConfig, resume: bool, out, variant: dict | None, where) -> dic
     )
     lost_total = int(history[-1].get("lost_total", 0)) if history else 0
 
-    def played(it: int, kind: str, jobs: list, seeds_of) -> Examples:
-        """The jobs' examples; their provenance appended to games.jsonl."""
+    def played(it: int, kind: str, jobs: list, seeds_of) -> tuple[Examples, int]:
+        """The jobs' examples and how many jobs were lost and played again; their provenance
+        appended to games.jsonl."""
         nonlocal lost_total
         parts, info = pool.map(kind, jobs)
         lost = sum(len(i.get("lost", [])) for i in info)
@@ -387,8 +388,7 @@ def _train(cfg: AZConfig, resume: bool, out, variant: dict | None, where) -> dic
         }
         with (root / "games.jsonl").open("a") as f:
             f.write(json.dumps(line) + "\n")
-        played.lost = lost
-        return Examples.concat(parts)
+        return Examples.concat(parts), lost
 
     t0 = time.monotonic() - spent0
     deadline = t0 + cfg.hours * 3600
@@ -438,7 +438,7 @@ def _train(cfg: AZConfig, resume: bool, out, variant: dict | None, where) -> dic
                 for w in range(cfg.workers)
                 if seeds[w :: cfg.workers]
             ]
-            ex = played(0, "expert", jobs, lambda j: list(j[-1]))
+            ex, lost = played(0, "expert", jobs, lambda j: list(j[-1]))
             buf.add(ex)
             games_played += cfg.warm_games
             t_play = time.monotonic() - ts
@@ -455,6 +455,8 @@ def _train(cfg: AZConfig, resume: bool, out, variant: dict | None, where) -> dic
                 "value_loss": round(vl, 4),
                 "play_s": round(t_play, 1),
                 "train_s": round(time.monotonic() - ts, 1),
+                "lost": lost,
+                "lost_total": lost_total,
                 "seconds": round(spent, 1),
             }
             ck = _save(net, opt, game, cfg, root / "checkpoints" / "iter_00000", 0, spent, lineage)
@@ -491,7 +493,7 @@ def _train(cfg: AZConfig, resume: bool, out, variant: dict | None, where) -> dic
                 for c in chunks
             ]
             ts = time.monotonic()
-            ex = played(it, "play", jobs, lambda j: [[s, bool(a)] for s, a in j[-1]])
+            ex, lost = played(it, "play", jobs, lambda j: [[s, bool(a)] for s, a in j[-1]])
             buf.add(ex)
             games_played += cfg.games
             t_play = time.monotonic() - ts
@@ -510,7 +512,7 @@ def _train(cfg: AZConfig, resume: bool, out, variant: dict | None, where) -> dic
                 "play_s": round(t_play, 1),
                 "train_s": round(t_train, 1),
                 "threads": used if cpu else None,
-                "lost": played.lost,
+                "lost": lost,
                 "lost_total": lost_total,
                 "seconds": round(spent, 1),
             }

@@ -1,5 +1,6 @@
 """Learned agents adapted to a rules variant, for balance studies that ask how play changes when
-players know the new rule (`--adapt MINUTES` of python -m training.balance and its sweep).
+players know the new rule (`--adapt MINUTES` of python -m training.balance, its sweep and its
+tuning).
 
 For each `az` agent of a study and each variant, the agent's network is fine-tuned under the
 variant by expert iteration (training.alphazero: `--rules FILE --init NETWORK --hours M/60`) with
