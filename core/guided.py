@@ -64,6 +64,9 @@ ROOTS = ("puct", "gumbel")  # GuidedConfig.root: the pv_search rule, or pv_gumbe
 MAX_CONSIDERED = 1024  # GuidedConfig.m, at most
 
 
+ROOT_KINDS = {"puct": 0, "gumbel": 1}  # pv_selfplay's root_kind, by GuidedConfig.root
+
+
 @dataclass(frozen=True)
 class GuidedConfig:
     """The parameters of the guided search (spec `az:PATH,key=value,...`; docs/agents.md).
@@ -227,6 +230,32 @@ class GuidedAgent:
         obs = np.ascontiguousarray(g.observe(state, int(g.current_player(state))), np.float32)
         mlp.actor_logits(self._w, self._meta, 0, obs, self._h, self._out)
         return self._out[: g.num_actions].copy()
+
+    def self_play(self, state, mask, players, explore, noise, records) -> int:
+        """Play the game from `state` (in place; `mask`: its legal actions, writable) to its end
+        in compiled code, every seat's decision by this search (core.search_template.pv_selfplay:
+        the root's noise `noise`, the first `explore` decisions drawn from the policy target),
+        and record each searched decision into `records` (obs, mask, policy target, actor,
+        action, root values per seat, and a float64 policy scratch: arrays of as many rows as a
+        game may record). Returns the rows recorded (-2: more than the arrays hold; < 0 else:
+        the engine refused an action). `last` then counts the game's simulations, engine steps
+        and network calls."""
+        obs, rmask, pi, actor, act, q, scratch = records
+        cfg = self.config
+        self._stats[:] = 0
+        rows = int(self._loops.pv_selfplay(
+            state, mask, self.game.tables, players, cfg.sims, ROOT_KINDS[cfg.root], cfg.m,
+            explore, noise, self._P, self._rng, self.tree, self.vals, self._plog, self.hdr,
+            self._s, self._mask, self._work, self._tmp, self._child_of, self._path, self._keys,
+            self._proj, self._ret, self._ev, self._w, self._meta, self._obs, self._h, self._out,
+            self._stats, self._gum, self._cand, self._q, scratch, obs, rmask, pi, actor, act, q,
+        ))  # fmt: skip
+        self.last = {
+            "simulations": int(self._stats[0]),
+            "steps": int(self._stats[1]),
+            "network_calls": int(self._stats[2]),
+        }
+        return rows
 
     def act(self, state: np.ndarray) -> int:
         """A legal action for game.current_player(state): the most visited root action of

@@ -24,7 +24,6 @@ from core.registry import get_game
 from core.search_tree import F_VISITS
 from training.agents.registry import make_agent
 
-ROOT_KINDS = {"puct": 0, "gumbel": 1}  # pv_selfplay's root_kind, by GuidedConfig.root
 MAX_ROWS = 4096  # examples one game may leave (a longer game is refused, not cut)
 
 
@@ -83,15 +82,10 @@ class SelfPlayer:
         g, a = self.game, self.agent
         s = np.array(g.new_game(self.players, int(seed)), dtype=np.int64)
         gmask = np.array(g.legal_mask(s), dtype=np.bool_)  # writable: played in place
-        cfg = a.config
-        a._stats[:] = 0  # the game's simulations, engine steps and network calls (`last`)
-        rows = a._loops.pv_selfplay(
-            s, gmask, g.TABLES, self.players, cfg.sims, ROOT_KINDS[cfg.root], cfg.m,
-            self.explore, self.noise, a._P, a._rng, a.tree, a.vals, a._plog, a.hdr, a._s,
-            a._mask, a._work, a._tmp, a._child_of, a._path, a._keys, a._proj, a._ret, a._ev,
-            a._w, a._meta, a._obs, a._h, a._out, a._stats, a._gum, a._cand, a._q, self._pi,
-            self._x_obs, self._x_mask, self._x_pi, self._x_actor, self._x_act, self._x_q,
-        )  # fmt: skip
+        records = (self._x_obs, self._x_mask, self._x_pi, self._x_actor, self._x_act, self._x_q,
+                   self._pi)  # fmt: skip
+        rows = a.self_play(s, gmask, self.players, self.explore, self.noise, records)
+        self.last = a.last
         if rows == -2:
             raise RuntimeError(f"{g.NAME}: a self-play game left more than {MAX_ROWS} examples")
         if rows < 0:
@@ -99,11 +93,6 @@ class SelfPlayer:
                 f"{g.NAME}: the engine refused an action in self-play (a bug; please report it "
                 f"with the seed {seed})"
             )
-        self.last = {
-            "simulations": int(a._stats[0]),
-            "steps": int(a._stats[1]),
-            "network_calls": int(a._stats[2]),
-        }
         return self._examples(rows, s), s
 
     def play_against(self, seed: int, opponent: str, seat: int) -> tuple[Examples, np.ndarray]:
