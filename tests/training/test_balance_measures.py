@@ -106,3 +106,6 @@ def test_compare_lines_up_each_measure_across_sets_of_games():
     assert margin["a"] == margin["b"] == 10.0
     lines = ms.compare_lines(list(rows.values()), ["a", "b"])
     assert lines[0] == "| measure | a | b |" and len(lines) == 2 + len(rows)
+    missing = {"measure": "m", "a": None, "a_lo": None, "a_hi": None, "b": 1.0, "b_lo": 0.5,
+               "b_hi": 1.5}  # fmt: skip
+    assert ms.compare_lines([missing], ["a", "b"])[2] == "| m | n/a | 1.000 [0.500, 1.500] |"

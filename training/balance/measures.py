@@ -268,14 +268,17 @@ def compare(named: list[tuple[str, GameStats]], seed: int = 0) -> list[dict]:
     return out
 
 
+def _cell(row: dict, name: str) -> str:
+    if row[name] is None:
+        return "n/a"
+    return f"{num(row[name])} {interval(row[f'{name}_lo'], row[f'{name}_hi'])}"
+
+
 def compare_lines(rows: list[dict], names: list[str]) -> list[str]:
     """A Markdown table of `compare`'s rows: each set's value with its 95% interval."""
     return table(
         ["measure", *names],
-        [
-            [r["measure"]] + [f"{num(r[n])} {interval(r[f'{n}_lo'], r[f'{n}_hi'])}" for n in names]
-            for r in rows
-        ],
+        [[r["measure"]] + [_cell(r, n) for n in names] for r in rows],
     )
 
 
