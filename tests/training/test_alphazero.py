@@ -625,3 +625,24 @@ def test_a_network_of_another_count_says_so_when_it_plays(tmp_path, capsys):
         f"note: {spec} was trained at 2 players and plays at {n} here (observation and action "
         "sizes do not depend on the player count)"
     ]
+
+
+@pytest.mark.parametrize("adapt", [True, False])
+def test_a_shipped_network_s_training_command_parses_back_to_its_settings(adapt):
+    """The `trained_from.command` a shipped network records (ship.training_command) is a
+    command line the trainer takes, with the run's settings."""
+    import shlex
+    from dataclasses import asdict
+
+    from training.alphazero.ship import training_command
+    from training.alphazero.train import build_parser
+
+    cfg = AZConfig(
+        game=GAMES[0], out="x", opponent="heuristic", opponent_share=0.8, lr=1e-4,
+        ladder=("heuristic", "mcts"), hidden=(64, 32), adapt_threads=adapt,
+    )  # fmt: skip
+    argv = shlex.split(training_command(asdict(cfg)))[3:]
+    a = build_parser().parse_args(argv)
+    assert a.out == "RUN" and a.fixed_threads == (not adapt)
+    assert (a.opponent, a.opponent_share, a.lr) == ("heuristic", 0.8, 1e-4)
+    assert tuple(a.ladder) == ("heuristic", "mcts") and a.hidden == "64,32"

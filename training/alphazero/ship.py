@@ -33,25 +33,30 @@ from training.agents.checkpoint import CheckpointError
 
 
 def training_command(settings: dict[str, Any]) -> str:
-    """The `python -m training.alphazero` command line of a run's settings (its config)."""
+    """The `python -m training.alphazero` command line of a run's settings (its config): a flag
+    for each setting the command line takes (a setting it has no flag for, such as the weight
+    decay, is at the trainer's default), `--fixed-threads` for a run that kept its threads."""
     from dataclasses import fields
 
-    from training.alphazero.train import AZConfig
+    from training.alphazero.train import AZConfig, build_parser
 
+    flags = {a.dest: a.option_strings[0] for a in build_parser()._actions if a.option_strings}
     skip = {"out", "iterations"} if settings.get("iterations", 0) == 0 else {"out"}
     order = [f.name for f in fields(AZConfig)]
     keys = sorted(settings, key=lambda k: order.index(k) if k in order else len(order))
     parts = ["python -m training.alphazero"]
     for key in keys:
         value = settings[key]
-        if key in skip or value == "":  # an empty setting is its default: no flag
+        if key == "adapt_threads":  # the flag says the opposite: --fixed-threads
+            parts += [] if value is not False else ["--fixed-threads"]
             continue
-        flag = "--" + key.replace("_", "-")
+        if key in skip or value == "" or key not in flags:  # empty: the default, no flag
+            continue
         if isinstance(value, (list, tuple)):
             sep = "," if key == "hidden" else " "
-            parts.append(f"{flag} {sep.join(str(v) for v in value)}")
+            parts.append(f"{flags[key]} {sep.join(str(v) for v in value)}")
         else:
-            parts.append(f"{flag} {value}")
+            parts.append(f"{flags[key]} {value}")
     return " ".join(parts + ["--out RUN"])
 
 
