@@ -16,6 +16,7 @@ def test_entropy_in_bits():
     assert ms.entropy_bits([1, 1]) == 1.0
     assert ms.entropy_bits([3, 3, 3, 3]) == 2.0
     assert ms.entropy_bits([7]) == 0.0 and ms.entropy_bits([]) == 0.0
+    assert str(ms.entropy_bits([7])) == "0.0"  # not -0.0
     assert ms.entropy_bits([1, 3]) == pytest.approx(
         -(0.25 * math.log2(0.25) + 0.75 * math.log2(0.75))
     )

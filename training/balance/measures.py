@@ -162,7 +162,7 @@ def entropy_bits(counts: np.ndarray) -> float:
     if total <= 0:
         return 0.0
     q = c[c > 0] / total
-    return float(-(q * np.log2(q)).sum())
+    return max(0.0, float(-(q * np.log2(q)).sum()))  # one outcome: 0, not -0
 
 
 def _boot(values: np.ndarray, stat, n_boot: int, seed: int) -> tuple[float | None, float | None]:
