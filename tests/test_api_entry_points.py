@@ -85,7 +85,7 @@ def test_same_bytes_in_another_dtype_or_shape_miss_the_memo(game):
 
 
 def test_read_only_and_non_contiguous_states_take_the_checked_path(game):
-    s = game.new_game(4, 2)
+    s = game.new_game(max(game.PLAYER_COUNTS), 2)
     want_mask = game.legal_mask(s)
     want_obs = game.observe(s, 1)
     a = int(np.flatnonzero(want_mask)[0])

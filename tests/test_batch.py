@@ -116,18 +116,19 @@ def test_random_play_equals_random_agent_games(name):
     """The compiled random-play loop == RandomAgent(slot stream) on single games."""
     game = _game(name)
     B, seed, n = 3, 99, 900
-    eng = game.make_batch(B, 4, seed=seed, observe=False)
+    players = max(game.PLAYER_COUNTS)
+    eng = game.make_batch(B, players, seed=seed, observe=False)
     d, g = eng.random_play(n)
     assert d == B * n
     for i in range(B):
         bot = RandomAgent(batch_game_seed(seed, i, 0))
-        s = game.new_game(4, batch_game_seed(seed, i, 0))
+        s = game.new_game(players, batch_game_seed(seed, i, 0))
         k = 0
         for _ in range(n):
             s = game.step(s, bot.act_mask(game.legal_mask(s)))
             if game.is_terminal(s):
                 k += 1
-                s = game.new_game(4, batch_game_seed(seed, i, k))
+                s = game.new_game(players, batch_game_seed(seed, i, k))
         assert np.array_equal(eng.states[i], s)
         assert eng.games[i] == k
     assert g == int(eng.games.sum())
@@ -175,12 +176,13 @@ def test_illegal_action_rejected_before_any_slot_moves(name):
 @pytest.mark.parametrize("name", GAMES)
 def test_observe_any_seat(name):
     game = _game(name)
-    eng = game.make_batch(4, 4, seed=2)
+    players = max(game.PLAYER_COUNTS)
+    eng = game.make_batch(4, players, seed=2)
     eng.random_play(37)
-    seats = np.array([0, 1, 2, 3])
+    seats = np.arange(4) % players
     out = eng.observe(seats)
     for i in range(4):
-        assert np.array_equal(out[i], game.observe(eng.states[i], i))
+        assert np.array_equal(out[i], game.observe(eng.states[i], int(seats[i])))
 
 
 def test_returns_into_matches_core_returns():
