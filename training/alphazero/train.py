@@ -15,7 +15,8 @@ from the 2-player network; every checkpoint's sidecar records that parent (`init
 SHA-256, player count, rules hash).
 
 Each iteration plays `--games` self-play games with the current network inside the guided search
-(training.alphazero.selfplay, in `--workers` processes; with `--opponent SPEC`, the share
+(training.alphazero.selfplay, in `--workers` processes, or Ray tasks with `--backend ray`:
+training.alphazero.backends; with `--opponent SPEC`, the share
 `--opponent-share` of them with the search in one seat and that agent in the others), adds their
 examples to a replay buffer of the latest `--buffer` examples, and trains the network on minibatches
 drawn from it: cross-entropy of the masked policy against the search's improved policy (the root's
@@ -26,9 +27,10 @@ search's root values, training.alphazero.selfplay). Every iteration writes `chec
 iterations the network plays the ladder (`--ladder`, with the search and alone: tournaments stored
 in the run's `ladder.sqlite`, win shares with 95% Wilson intervals and Elo against each ladder
 agent, training.alphazero.ladder) and `curve.png` shows them against hours and games played;
-`progress.json` gets a row per iteration. The run stops after `--hours` of wall-clock time or
-`--iterations`, whichever comes first, and writes `final/`. `--resume` goes on from the latest
-iteration saved in `--out` (the replay buffer starts empty again).
+`progress.json` gets a row per iteration (with the self-play jobs lost and played again) and
+`games.jsonl` a line (each job's seeds, worker and attempts). The run stops after `--hours` of
+wall-clock time or `--iterations`, whichever comes first, and writes `final/`. `--resume` goes on
+from the latest iteration saved in `--out` (the replay buffer starts empty again).
 
 Determinism: the self-play games of an iteration depend only on the seed, the iteration and the
 network (the same with any number of workers); training draws its minibatches from a seeded
