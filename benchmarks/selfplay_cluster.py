@@ -2,7 +2,7 @@
 
     ray start --head --port 6379 --num-cpus 1          # one node ...
     ray start --address HEAD:6379 --num-cpus 1         # ... and a second one
-    python -m benchmarks.selfplay_cluster --address HEAD:6379 --game troyes --players 2
+    python -m benchmarks.selfplay_cluster --address HEAD:6379 --game GAME --players 2
 
 Plays rounds of self-play jobs (training.alphazero.backends.RayBackend: the jobs of a training
 iteration, each `--games` whole games of the guided search with a (256, 256) network of random
@@ -21,7 +21,7 @@ import time
 
 from benchmarks.search import guided_network
 from benchmarks.selfplay import SIMS, selfplay_config
-from core.registry import get_game
+from core.registry import default_game, game_names, get_game
 from training.alphazero.backends import RayBackend
 
 
@@ -37,7 +37,7 @@ def jobs(game: str, players: int, arrays, cfg, count: int, games: int, round_: i
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.selfplay_cluster", description=__doc__)
     p.add_argument("--address", required=True, help="a running Ray cluster, HOST:PORT or auto")
-    p.add_argument("--game", default="troyes")
+    p.add_argument("--game", choices=game_names(), default=default_game())
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--games", type=int, default=8, help="games per job")
     p.add_argument("--rounds", type=int, default=3)

@@ -31,7 +31,6 @@ from typing import Any
 from core.rules_file import worker_under_rules
 from training.alphazero.selfplay import Examples, SelfPlayer
 
-BACKENDS = ("process", "ray")
 MAX_ATTEMPTS = 4  # a job whose worker or node dies is played again, this many times in all
 
 _PLAYER: dict[str, Any] = {}
@@ -189,7 +188,8 @@ class RayBackend:
 
 
 def make_backend(name: str, workers: int, game_name: str, rules: str | None, address, agents):
-    """The backend `name` names (BACKENDS); ValueError for another or a bad address."""
+    """The backend `name` names (training.arena.ray_backend.BACKENDS); ValueError for another
+    or a bad address."""
     from training.arena.ray_backend import check_backend
 
     check_backend(name, address)

@@ -70,9 +70,9 @@ from training.agents.az_agent import (
     write_network,
 )
 from training.agents.registry import make_agent
-from training.alphazero.backends import BACKENDS, make_backend
+from training.alphazero.backends import make_backend
 from training.alphazero.selfplay import FIELDS, Examples
-from training.arena.ray_backend import check_backend
+from training.arena.ray_backend import BACKENDS, check_backend
 
 MAX_HOURS = 48.0
 TRAIN_THREADS = 2  # the most torch threads of the minibatch steps on the CPU
