@@ -144,6 +144,42 @@ class GuidedConfig:
         )
 
 
+def search_bundles(game, cap: int, w: np.ndarray, meta: np.ndarray, widest: int):
+    """The arrays of the compiled guided search (core/search_template.py), in its three bundles:
+    the tree (tree, vals, plog, hdr) of `cap` nodes, the scratch (s, mask, work, tmp, child_of,
+    path, keys, proj, ret, ev, stats, gum, cand, q, pi) and the network (w, meta, obs, h, out:
+    the packed network of core.mlp.pack_actors and its scratch). Made once per agent: a
+    simulation allocates nothing."""
+    na, seats, size = game.num_actions, max(game.spec.player_counts), game.state_size
+    tree, vals, hdr = new_tree(cap)
+    plog = np.zeros((cap + 1, na), dtype=np.float32)  # a node's logits; last row: scratch
+    scratch = (
+        np.zeros(size, dtype=np.int64),  # s: the determinized state a simulation walks
+        np.zeros(na, dtype=np.bool_),  # mask
+        np.zeros(max(1, game.spec.work_size), dtype=np.int64),  # work
+        np.zeros(size + 16, dtype=np.int64),  # tmp
+        np.full(na, -1, dtype=np.int64),  # child_of
+        np.zeros(cap + 1, dtype=np.int64),  # path
+        np.zeros((MAX_SEATS, game.spec.n_keys), dtype=np.int64),  # keys
+        np.zeros(MAX_SEATS, dtype=np.float64),  # proj
+        np.zeros(MAX_SEATS, dtype=np.float64),  # ret
+        np.zeros(MAX_SEATS, dtype=np.float64),  # ev
+        np.zeros(4, dtype=np.int64),  # stats: simulations, engine steps, network calls, errors
+        np.zeros(na, dtype=np.float64),  # gum: the Gumbel root's scores
+        np.zeros(na, dtype=np.int64),  # cand
+        np.zeros(na, dtype=np.float64),  # q
+        np.zeros(na, dtype=np.float64),  # pi: the Gumbel root's improved policy
+    )
+    network = (
+        w,
+        meta,
+        np.zeros(game.spec.obs_size, dtype=np.float32),  # obs
+        np.zeros((2, widest), dtype=np.float32),  # h
+        np.zeros(na + seats, dtype=np.float32),  # out
+    )
+    return (tree, vals, plog, hdr), scratch, network
+
+
 class GuidedAgent:
     """The guided search agent of one game with one network (module docstring). `act(state)`
     returns a legal action for the player to act; after a search, `visits` (float64,
@@ -178,30 +214,14 @@ class GuidedAgent:
             )
         pkg = game_packages()[g.name]
         self._loops = importlib.import_module(f"{pkg}.engine.search_loops")
-        cap = max(2, cfg.sims + 1)
-        self.tree, self.vals, self.hdr = new_tree(cap)
-        self._plog = np.zeros((cap + 1, na), dtype=np.float32)  # last row: scratch
-        size = g.state_size
-        self._s = np.zeros(size, dtype=np.int64)
-        self._tmp = np.zeros(size + 16, dtype=np.int64)
-        self._work = np.zeros(max(1, g.spec.work_size), dtype=np.int64)
-        self._mask = np.zeros(na, dtype=np.bool_)
-        self._root = np.zeros(size, dtype=np.int64)
+        self._tr, self._sc, self._net = search_bundles(g, max(2, cfg.sims + 1), self._w,
+                                                       self._meta, widest)  # fmt: skip
+        self.tree, self.vals, self._plog, self.hdr = self._tr
+        self._stats, self._pi = self._sc[10], self._sc[14]
+        self._root = np.zeros(g.state_size, dtype=np.int64)
         self._root_mask = np.zeros(na, dtype=np.bool_)
-        self._child_of = np.full(na, -1, dtype=np.int64)
-        self._path = np.zeros(cap + 1, dtype=np.int64)
-        self._keys = np.zeros((MAX_SEATS, g.spec.n_keys), dtype=np.int64)
-        self._proj = np.zeros(MAX_SEATS, dtype=np.float64)
-        self._ret = np.zeros(MAX_SEATS, dtype=np.float64)
-        self._ev = np.zeros(MAX_SEATS, dtype=np.float64)
-        self._obs = np.zeros(g.spec.obs_size, dtype=np.float32)
-        self._h = np.zeros((2, widest), dtype=np.float32)
-        self._out = np.zeros(na + seats, dtype=np.float32)
+        self._out = self._net[4]
         self._cdf = np.zeros(na, dtype=np.float64)
-        self._stats = np.zeros(4, dtype=np.int64)
-        self._gum = np.zeros(na, dtype=np.float64)  # the Gumbel root's scratch
-        self._cand = np.zeros(na, dtype=np.int64)
-        self._q = np.zeros(na, dtype=np.float64)
         self._choice = np.zeros(2, dtype=np.int64)
         self._rng = np.zeros(4, dtype=np.int64)
         rng_seed(self._rng, 0, *split_seed(int(seed)))
@@ -228,27 +248,23 @@ class GuidedAgent:
         seat's own observation."""
         g = self.game
         obs = np.ascontiguousarray(g.observe(state, int(g.current_player(state))), np.float32)
-        mlp.actor_logits(self._w, self._meta, 0, obs, self._h, self._out)
+        mlp.actor_logits(self._w, self._meta, 0, obs, self._net[3], self._out)
         return self._out[: g.num_actions].copy()
 
     def self_play(self, state, mask, players, explore, noise, records) -> int:
-        """Play the game from `state` (in place; `mask`: its legal actions, writable) to its end
-        in compiled code, every seat's decision by this search (core.search_template.pv_selfplay:
-        the root's noise `noise`, the first `explore` decisions drawn from the policy target),
-        and record each searched decision into `records` (obs, mask, policy target, actor,
-        action, root values per seat, and a float64 policy scratch: arrays of as many rows as a
-        game may record). Returns the rows recorded (-2: more than the arrays hold; < 0 else:
-        the engine refused an action). `last` then counts the game's simulations, engine steps
-        and network calls."""
-        obs, rmask, pi, actor, act, q, scratch = records
+        """Play the game from `state` (in place; `mask`: its legal actions, writable) to its end in
+        compiled code, every seat's decision by this search (core.search_template.pv_selfplay: the
+        root's noise `noise`, the first `explore` decisions drawn from the policy target), and
+        record each searched decision into `records` (obs, mask, policy target, actor, action, root
+        values per seat: arrays of as many rows as a game may record). Returns the rows recorded
+        (-2: more than the arrays hold; < 0 else: the engine refused an action). `last` then counts
+        the game's simulations, engine steps and network calls."""
         cfg = self.config
         self._stats[:] = 0
+        play = (int(cfg.sims), ROOT_KINDS[cfg.root], int(cfg.m), int(explore), float(noise))
         rows = int(self._loops.pv_selfplay(
-            state, mask, self.game.tables, players, cfg.sims, ROOT_KINDS[cfg.root], cfg.m,
-            explore, noise, self._P, self._rng, self.tree, self.vals, self._plog, self.hdr,
-            self._s, self._mask, self._work, self._tmp, self._child_of, self._path, self._keys,
-            self._proj, self._ret, self._ev, self._w, self._meta, self._obs, self._h, self._out,
-            self._stats, self._gum, self._cand, self._q, scratch, obs, rmask, pi, actor, act, q,
+            state, mask, self.game.tables, players, play, self._P, self._rng, self._tr, self._sc,
+            self._net, records,
         ))  # fmt: skip
         self.last = {
             "simulations": int(self._stats[0]),
@@ -290,18 +306,14 @@ class GuidedAgent:
         if cfg.root == "gumbel":  # no noise: the deterministic Gumbel search
             a = int(self._loops.pv_gumbel(
                 root, root_mask, g.tables, n, me, cfg.sims, cfg.m, 0.0, self._P, self._rng,
-                self.tree, self.vals, self._plog, self.hdr, self._s, self._mask, self._work,
-                self._tmp, self._child_of, self._path, self._keys, self._proj, self._ret,
-                self._ev, self._w, self._meta, self._obs, self._h, self._out, self._stats,
-                self._gum, self._cand, self._q, self.policy,
+                self._tr, self._sc, self._net,
             ))  # fmt: skip
+            self.policy[:] = self._pi
             code = 0 if a >= 0 else -1
         else:  # the first simulation scores the root; each further one adds a node
             code = self._loops.pv_search(
                 root, root_mask, g.tables, n, me, cfg.sims + 1, -1, self._P, self._rng,
-                self.tree, self.vals, self._plog, self.hdr, self._s, self._mask, self._work,
-                self._tmp, self._child_of, self._path, self._keys, self._proj, self._ret,
-                self._ev, self._w, self._meta, self._obs, self._h, self._out, self._stats,
+                self._tr, self._sc, self._net,
             )  # fmt: skip
         if code != 0:
             raise RuntimeError(

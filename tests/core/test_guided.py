@@ -317,10 +317,8 @@ for name in game_names():
         agent.reset()
         before = rtsys.get_allocation_stats().alloc
         agent._loops.pv_search(
-            s, mask, g.TABLES, n, me, sims, -1, agent._P, agent._rng, agent.tree, agent.vals,
-            agent._plog, agent.hdr, agent._s, agent._mask, agent._work, agent._tmp,
-            agent._child_of, agent._path, agent._keys, agent._proj, agent._ret, agent._ev,
-            agent._w, agent._meta, agent._obs, agent._h, agent._out, agent._stats,
+            s, mask, g.TABLES, n, me, sims, -1, agent._P, agent._rng, agent._tr, agent._sc,
+            agent._net,
         )
         counts.append(rtsys.get_allocation_stats().alloc - before)
     print(name, counts[1] - counts[0])

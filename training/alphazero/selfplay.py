@@ -75,15 +75,13 @@ class SelfPlayer:
         self._x_q = np.zeros((MAX_ROWS, self.seats), dtype=np.float32)
         self.actions = np.zeros(0, dtype=np.int64)  # the last game's searched decisions' actions
         self.last: dict = {}  # play(): the last game's simulations, engine steps, network calls
-        self._pi = np.zeros(g.NUM_ACTIONS, dtype=np.float64)
 
     def play(self, seed: int) -> tuple[Examples, np.ndarray]:
         """One game from new_game(players, seed): (its examples, its final state)."""
         g, a = self.game, self.agent
         s = np.array(g.new_game(self.players, int(seed)), dtype=np.int64)
         gmask = np.array(g.legal_mask(s), dtype=np.bool_)  # writable: played in place
-        records = (self._x_obs, self._x_mask, self._x_pi, self._x_actor, self._x_act, self._x_q,
-                   self._pi)  # fmt: skip
+        records = (self._x_obs, self._x_mask, self._x_pi, self._x_actor, self._x_act, self._x_q)
         rows = a.self_play(s, gmask, self.players, self.explore, self.noise, records)
         self.last = a.last
         if rows == -2:

@@ -302,24 +302,27 @@ def search(
 
 
 @jit
-def pv_leaf(s, T, n, P, w, meta, obs, h, out, logits, keys, proj, tmp, ev, ret):
-    """The value vector `ret` (n seats) of a state reached by the guided search, and, when the
-    game is not over, the network's logits for the seat to act in `logits` (NUM_ACTIONS).
+def pv_leaf(s, T, n, P, net, logits, keys, proj, tmp, ev, ret, stats):
+    """The value vector `ret` (n seats) of a state reached by the guided search, and, when the game
+    is not over, the network's logits for the seat to act in `logits` (NUM_ACTIONS).
 
     Over: the real returns (returns_into, P[P_RETURNS]). Else the packed policy-value network
-    (core.mlp: w, meta, network 0; out, h its scratch) reads that seat's observation
-    (k_observe): its first NUM_ACTIONS outputs are the logits, the next ones the values of the
-    seats in turn order from the observer's (value j: the seat j places after it), each
-    clipped to [-1, 1]; with P[P_MIX] = m > 0 the value is (1 - m) x the network's + m x the
-    position evaluation's (leaf_returns: k_evaluate's projected scores), ev its scratch."""
+    (core.mlp; net: the guided search's bundle (w, meta, obs, h, out), the packed network and its
+    scratch) reads that seat's observation (k_observe): its first NUM_ACTIONS outputs are the
+    logits, the next ones the values of the seats in turn order from the observer's (value j: the
+    seat j places after it), each clipped to [-1, 1]; with P[P_MIX] = m > 0 the value is (1 - m) x
+    the network's + m x the position evaluation's (leaf_returns: k_evaluate's projected scores), ev
+    its scratch."""
     if k_over(s):
         k_keys(s, keys)
         returns_into(keys, n, int(P[st.P_RETURNS]), P[st.P_SCALE], ret)
         return
     na = logits.shape[0]
     actor = k_actor(s)
+    obs, out = net[2], net[4]
     k_observe(s, T, actor, obs)
-    mlp.actor_logits(w, meta, 0, obs, h, out)
+    mlp.actor_logits(net[0], net[1], 0, obs, net[3], out)
+    stats[2] += 1
     for a in range(na):
         logits[a] = out[a]
     mix = P[st.P_MIX]
@@ -334,12 +337,12 @@ def pv_leaf(s, T, n, P, w, meta, obs, h, out, logits, keys, proj, tmp, ev, ret):
 
 
 @jit
-def pv_opponent(s, T, actor, mask, opp, rng, w, meta, obs, h, out, stats):
+def pv_opponent(s, T, actor, mask, opp, rng, net, stats):
     """The action of seat `actor` (not the searcher) in a simulation of the guided search with
     opp = P[P_OPP] > 0: its only legal action, else the network's policy on that seat's own
     observation of the determinized state (k_observe; mask: its legal actions), drawn from the
     softmax with one rng draw (opp 1, `net`) or its most likely action (opp 2, `netmax`; the
-    first of equals). stats[2] counts the network calls. -1 if no action is legal."""
+    first of equals). -1 if no action is legal."""
     na = mask.shape[0]
     nl = 0
     last = -1
@@ -349,8 +352,9 @@ def pv_opponent(s, T, actor, mask, opp, rng, w, meta, obs, h, out, stats):
             last = a
     if nl <= 1:
         return last
+    obs, out = net[2], net[4]
     k_observe(s, T, actor, obs)
-    mlp.actor_logits(w, meta, 0, obs, h, out)
+    mlp.actor_logits(net[0], net[1], 0, obs, net[3], out)
     stats[2] += 1
     best = -1
     for a in range(na):
@@ -373,10 +377,7 @@ def pv_opponent(s, T, actor, mask, opp, rng, w, meta, obs, h, out, stats):
 
 
 @jit
-def pv_search(
-    root, root_mask, T, n, me, n_sims, force, P, rng, tree, vals, plog, hdr, s, mask, work, tmp,
-    child_of, path, keys, proj, ret, ev, w, meta, obs, h, out, stats,
-):  # fmt: skip
+def pv_search(root, root_mask, T, n, me, n_sims, force, P, rng, tr, sc, net):
     """Run n_sims simulations of the network-guided search (PUCT, AlphaZero's rule, over the
     determinizations of `search`) from the searcher `me`'s decision `root` into the tree; with
     `force` >= 0 every simulation takes that root action (pv_gumbel's sequential halving).
@@ -395,7 +396,13 @@ def pv_search(
     seats get no nodes: each of their decisions is pv_opponent's, so the tree branches on the
     searcher's decisions only and a new node is scored at the searcher's next decision (or the
     end). stats += (simulations, engine steps, network calls, errors). Returns 0, or -1 if the
-    engine refused an action."""
+    engine refused an action.
+
+    The arrays come in three bundles (core.guided.search_bundles makes them): tr the tree
+    (tree, vals, plog, hdr), sc the scratch (s, mask, work, tmp, child_of, path, keys, proj,
+    ret, ev, stats, gum, cand, q, pi) and net the network (w, meta, obs, h, out)."""
+    tree, vals, plog, hdr = tr
+    s, mask, work, tmp, child_of, path, keys, proj, ret, ev, stats, _g, _c, _q, _pi = sc
     cap = tree.shape[0]
     c = P[st.P_C]
     opp = int(P[st.P_OPP])
@@ -414,12 +421,11 @@ def pv_search(
         depth = 0
         path[0] = 0
         if tree[0, st.F_VISITS] == 0:  # the root's own evaluation (its logits)
-            pv_leaf(s, T, n, P, w, meta, obs, h, out, plog[0], keys, proj, tmp, ev, ret)
-            stats[2] += 1
+            pv_leaf(s, T, n, P, net, plog[0], keys, proj, tmp, ev, ret, stats)
         else:
             while True:
                 if k_over(s):  # a terminal node: its real result
-                    pv_leaf(s, T, n, P, w, meta, obs, h, out, plog[cap], keys, proj, tmp, ev, ret)
+                    pv_leaf(s, T, n, P, net, plog[cap], keys, proj, tmp, ev, ret, stats)
                     break
                 actor = k_actor(s)  # with opp > 0 always me: the other seats were played below
                 ch = tree[node, st.F_FIRST]
@@ -464,8 +470,7 @@ def pv_search(
                 steps += 1
                 # opp > 0: the other seats move by pv_opponent, on to me's next turn (no nodes)
                 while opp > 0 and not k_over(s) and k_actor(s) != me:
-                    code = pv_opponent(s, T, k_actor(s), mask, opp, rng, w, meta, obs, h, out,
-                                       stats)  # fmt: skip
+                    code = pv_opponent(s, T, k_actor(s), mask, opp, rng, net, stats)
                     if code < 0 or k_step(s, T, code, mask, work) != 0:
                         stats[3] += 1
                         return -1
@@ -484,13 +489,10 @@ def pv_search(
                     path[depth] = chosen
                     for a in range(na):  # no stale logits if this node is found over
                         plog[chosen, a] = 0.0
-                    pv_leaf(s, T, n, P, w, meta, obs, h, out, plog[chosen], keys, proj, tmp, ev,
-                            ret)  # fmt: skip
-                    stats[2] += 1
+                    pv_leaf(s, T, n, P, net, plog[chosen], keys, proj, tmp, ev, ret, stats)
                     break
                 if chosen < 0:  # the tree is full: score the state reached, keep no node
-                    pv_leaf(s, T, n, P, w, meta, obs, h, out, plog[cap], keys, proj, tmp, ev, ret)
-                    stats[2] += 1
+                    pv_leaf(s, T, n, P, net, plog[cap], keys, proj, tmp, ev, ret, stats)
                     break
                 node = chosen
                 depth += 1
@@ -506,10 +508,7 @@ def pv_search(
 
 
 @jit
-def pv_gumbel(
-    root, root_mask, T, n, me, n_sims, m, gscale, P, rng, tree, vals, plog, hdr, s, mask, work,
-    tmp, child_of, path, keys, proj, ret, ev, w, meta, obs, h, out, stats, gum, cand, q, pi,
-):  # fmt: skip
+def pv_gumbel(root, root_mask, T, n, me, n_sims, m, gscale, P, rng, tr, sc, net):
     """The Gumbel root (Danihelka et al. 2022) of the guided search: at most n_sims simulations
     of pv_search after the root's own evaluation, spent on the root actions by sequential
     halving, and the action it selects (returned; -1 if the engine refused an action).
@@ -521,13 +520,13 @@ def pv_gumbel(
     are ranked by gum[a] + sigma(completed Q(a)) (core.search_tree.completed_q; sigma's c_scale
     is P[P_CSCALE]) and the better
     half goes on. The selected action is the best of the last ranking. pi gets the improved
-    policy (core.search_tree.improved_policy), the network's policy target. Scratch: cand
-    (int64 NUM_ACTIONS), q (float64 NUM_ACTIONS); the rest as pv_search's."""
+    policy (core.search_tree.improved_policy), the network's policy target, in sc's pi. The
+    bundles as pv_search's (gum, cand, q, pi: its NUM_ACTIONS scratch)."""
+    tree, vals, plog, hdr = tr
+    s, mask, work, tmp, child_of, path, keys, proj, ret, ev, stats, gum, cand, q, pi = sc
     na = mask.shape[0]
     if tree[0, st.F_VISITS] == 0:
-        code = pv_search(root, root_mask, T, n, me, 1, -1, P, rng, tree, vals, plog, hdr, s, mask,
-                         work, tmp, child_of, path, keys, proj, ret, ev, w, meta, obs, h, out,
-                         stats)  # fmt: skip
+        code = pv_search(root, root_mask, T, n, me, 1, -1, P, rng, tr, sc, net)
         if code != 0:
             return -1
     v_root = vals[0, me] / tree[0, st.F_VISITS]
@@ -564,9 +563,7 @@ def pv_gumbel(
         for _ in range(per):
             for i in range(k):
                 if used < n_sims:
-                    code = pv_search(root, root_mask, T, n, me, 1, cand[i], P, rng, tree, vals,
-                                     plog, hdr, s, mask, work, tmp, child_of, path, keys, proj,
-                                     ret, ev, w, meta, obs, h, out, stats)  # fmt: skip
+                    code = pv_search(root, root_mask, T, n, me, 1, cand[i], P, rng, tr, sc, net)
                     if code != 0:
                         return -1
                     used += 1
@@ -587,11 +584,7 @@ def pv_gumbel(
 
 
 @jit
-def pv_selfplay(
-    g, gmask, T, n, sims, root_kind, m, explore, noise, P, rng, tree, vals, plog, hdr, s, mask,
-    work, tmp, child_of, path, keys, proj, ret, ev, w, meta, obs, h, out, stats, gum, cand, q,
-    pi, x_obs, x_mask, x_pi, x_actor, x_act, x_q,
-):  # fmt: skip
+def pv_selfplay(g, gmask, T, n, play, P, rng, tr, sc, net, records):
     """Play the game in g (a state, played in place to its end; gmask its legal mask, kept so)
     by the guided search of every seat in turn, each from its own point of view, and record one
     example per decision with more than one legal action: x_obs the seat's observation, x_mask
@@ -605,8 +598,13 @@ def pv_selfplay(
     m considered actions and gscale = noise): the target is the improved policy, the action the
     one sequential halving selects. Either way the first `explore` recorded decisions play an
     action drawn from the target instead. Returns the number of examples, -1 if the engine
-    refused an action, -2 if the game needs more rows than x_obs has. pi: float64 (NUM_ACTIONS)
-    scratch; gum, cand, q as pv_gumbel's; the rest as pv_search's."""
+    refused an action, -2 if the game needs more rows than x_obs has. play: the settings (sims,
+    root_kind, m, explore, noise); records: (x_obs, x_mask, x_pi, x_actor, x_act, x_q); the
+    other bundles as pv_search's."""
+    sims, root_kind, m, explore, noise = play
+    x_obs, x_mask, x_pi, x_actor, x_act, x_q = records
+    tree, vals, plog, hdr = tr
+    s, mask, work, tmp, child_of, path, keys, proj, ret, ev, stats, gum, cand, q, pi = sc
     na = gmask.shape[0]
     rows = 0
     while not k_over(g):
@@ -625,15 +623,11 @@ def pv_selfplay(
             me = k_actor(g)
             st.clear(tree, vals, hdr)
             if root_kind == 1:
-                act = pv_gumbel(g, gmask, T, n, me, sims, m, noise, P, rng, tree, vals, plog, hdr,
-                                s, mask, work, tmp, child_of, path, keys, proj, ret, ev, w, meta,
-                                obs, h, out, stats, gum, cand, q, pi)  # fmt: skip
+                act = pv_gumbel(g, gmask, T, n, me, sims, m, noise, P, rng, tr, sc, net)
                 if act < 0:
                     return -1
             else:
-                code = pv_search(g, gmask, T, n, me, 1, -1, P, rng, tree, vals, plog, hdr, s,
-                                 mask, work, tmp, child_of, path, keys, proj, ret, ev, w, meta,
-                                 obs, h, out, stats)  # fmt: skip
+                code = pv_search(g, gmask, T, n, me, 1, -1, P, rng, tr, sc, net)
                 if code != 0:
                     return -1
                 if noise > 0.0:
@@ -641,9 +635,7 @@ def pv_selfplay(
                         if gmask[a]:
                             u = (xo.rng_next(rng, 0) + 0.5) / 4294967296.0
                             plog[0, a] += noise * -math.log(-math.log(u))
-                code = pv_search(g, gmask, T, n, me, sims, -1, P, rng, tree, vals, plog, hdr, s,
-                                 mask, work, tmp, child_of, path, keys, proj, ret, ev, w, meta,
-                                 obs, h, out, stats)  # fmt: skip
+                code = pv_search(g, gmask, T, n, me, sims, -1, P, rng, tr, sc, net)
                 if code != 0:
                     return -1
                 for a in range(na):
