@@ -243,6 +243,34 @@ def _game_object(game):
     return game.GAME if isinstance(game, ModuleType) else game
 
 
+def search_bundles(game, cap: int) -> tuple[tuple, tuple]:
+    """The arrays of the compiled search (core/search_template.py `search`), in its two bundles:
+    the tree (tree, vals, hdr) of `cap` nodes and the scratch (s, mask, t, tmask, work, tmp,
+    child_of, path, keys, proj, ret, stats, legal, val, bi, bf). Made once per agent: an
+    iteration allocates nothing."""
+    size, na = game.state_size, game.num_actions
+    kernels = importlib.import_module(f"{_package_of(game)}.engine.kernels")
+    scratch = (
+        np.zeros(size, dtype=np.int64),  # s: the determinized state an iteration walks
+        np.zeros(na, dtype=np.bool_),  # mask
+        np.zeros(size, dtype=np.int64),  # t: the lookahead's state
+        np.zeros(na, dtype=np.bool_),  # tmask
+        np.zeros(max(1, game.spec.work_size), dtype=np.int64),  # work
+        np.zeros(size + 16, dtype=np.int64),  # tmp
+        np.full(na, -1, dtype=np.int64),  # child_of
+        np.zeros(cap + 1, dtype=np.int64),  # path
+        np.zeros((MAX_SEATS, game.spec.n_keys), dtype=np.int64),  # keys
+        np.zeros(MAX_SEATS, dtype=np.float64),  # proj
+        np.zeros(MAX_SEATS, dtype=np.float64),  # ret
+        np.zeros(4, dtype=np.int64),  # stats: iterations, engine steps, lookahead steps, errors
+        np.zeros(na, dtype=np.int64),  # legal: rollout=bot's scratch
+        np.zeros(na, dtype=np.float64),  # val
+        np.zeros(max(1, kernels.BOT_SCRATCH_I), dtype=np.int64),  # bi
+        np.zeros(max(1, kernels.BOT_SCRATCH_F), dtype=np.float64),  # bf
+    )
+    return new_tree(cap), scratch
+
+
 class MCTSAgent:
     """The `mcts` agent of one game (module docstring). `act(state)` searches for the player to
     act and returns a legal action; `notify(action)` after every step of the game (every
@@ -271,29 +299,13 @@ class MCTSAgent:
         else:
             cap = 2 * cfg.iters + 2  # room for a reused subtree plus this decision's nodes
         cap = max(2, min(cap, MAX_NODES))
-        self.tree, self.vals, self.hdr = new_tree(cap)
+        self._tr, self._sc = search_bundles(g, cap)
+        self.tree, self.vals, self.hdr = self._tr
+        self._stats = self._sc[11]
         self._tree2, self._vals2, _ = new_tree(cap)
         self._queue = np.zeros(cap, dtype=np.int64)
-        self._path = np.zeros(cap + 1, dtype=np.int64)
-        size, na = g.state_size, g.num_actions
-        self._s = np.zeros(size, dtype=np.int64)
-        self._t = np.zeros(size, dtype=np.int64)
-        self._tmp = np.zeros(size + 16, dtype=np.int64)
-        self._work = np.zeros(max(1, g.spec.work_size), dtype=np.int64)
-        self._mask = np.zeros(na, dtype=np.bool_)
-        self._tmask = np.zeros(na, dtype=np.bool_)
-        self._child_of = np.full(na, -1, dtype=np.int64)
-        self._keys = np.zeros((MAX_SEATS, g.spec.n_keys), dtype=np.int64)
-        self._proj = np.zeros(MAX_SEATS, dtype=np.float64)
-        self._ret = np.zeros(MAX_SEATS, dtype=np.float64)
-        self._stats = np.zeros(4, dtype=np.int64)
         self._choice = np.zeros(2, dtype=np.int64)
         self._rng = np.zeros(4, dtype=np.int64)
-        kernels = importlib.import_module(f"{_package_of(g)}.engine.kernels")
-        self._legal = np.zeros(na, dtype=np.int64)  # rollout=bot's scratch
-        self._val = np.zeros(na, dtype=np.float64)
-        self._bi = np.zeros(max(1, kernels.BOT_SCRATCH_I), dtype=np.int64)
-        self._bf = np.zeros(max(1, kernels.BOT_SCRATCH_F), dtype=np.float64)
         rng_seed(self._rng, 0, *split_seed(int(seed)))
         self._P = np.zeros(N_PARAMS, dtype=np.float64)
         self._P[P_C] = cfg.c
@@ -380,10 +392,7 @@ class MCTSAgent:
 
         def chunk(k: int) -> None:
             code = loops.search(
-                root, root_mask, T, n, me, k, self._P, self._rng, self.tree, self.vals,
-                self.hdr, self._s, self._mask, self._t, self._tmask, self._work, self._tmp,
-                self._child_of, self._path, self._keys, self._proj, self._ret, self._stats,
-                self._legal, self._val, self._bi, self._bf,
+                root, root_mask, T, n, me, k, self._P, self._rng, self._tr, self._sc
             )  # fmt: skip
             if code != 0:
                 raise RuntimeError(

@@ -364,10 +364,7 @@ for name in game_names():
             agent.reset()
             before = rtsys.get_allocation_stats().alloc
             agent._loops.search(
-                s, mask, g.TABLES, n, me, iters, agent._P, agent._rng, agent.tree, agent.vals,
-                agent.hdr, agent._s, agent._mask, agent._t, agent._tmask, agent._work,
-                agent._tmp, agent._child_of, agent._path, agent._keys, agent._proj, agent._ret,
-                agent._stats, agent._legal, agent._val, agent._bi, agent._bf,
+                s, mask, g.TABLES, n, me, iters, agent._P, agent._rng, agent._tr, agent._sc
             )
             counts.append(rtsys.get_allocation_stats().alloc - before)
         print(name, rollout, counts[1] - counts[0], counts[0])

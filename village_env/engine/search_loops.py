@@ -39,12 +39,15 @@ def _lead(v, n, p):
 
 
 @jit
-def greedy_action(s, T, n, mask, P, rng, t, tmask, work, keys, proj, tmp, stats):
+def greedy_action(s, T, n, mask, P, rng, sc):
     """The informed rollout policy: with probability 1 - epsilon the legal action whose
     successor (on this determinization) the game's position evaluation (k_evaluate, the
     heuristic bots' projected final scores) rates best for the player to act, as own projection
     minus the best other; else, and between equals, uniformly random. -1 if none is legal.
-    stats[2] counts the lookahead steps."""
+    sc: search's scratch bundle (its t, tmask, work, keys, proj, tmp; stats[2] counts the
+    lookahead steps)."""
+    t, tmask, work, tmp = sc[2], sc[3], sc[4], sc[5]
+    keys, proj, stats = sc[8], sc[9], sc[11]
     eps = P[st.P_EPS]
     if eps > 0.0 and xo.rng_next(rng, 0) < eps * 4294967296.0:
         return pick_legal(mask, rng)
@@ -86,12 +89,15 @@ def greedy_action(s, T, n, mask, P, rng, t, tmask, work, keys, proj, tmp, stats)
 
 
 @jit
-def bot_action(s, T, n, mask, P, rng, t, tmask, work, keys, proj, tmp, stats, legal, val, bi, bf):
+def bot_action(s, T, n, mask, P, rng, sc):
     """The `rollout=bot` policy (the searcher's own rollout decisions): with probability
     1 - epsilon the legal action the game's own lookahead (k_bot_values: Troyes' heuristic bot's
     chain search to the end of the turn) values best, between equals uniformly; else uniformly
     random. Where the game cannot value the state (k_bot_values nonzero) greedy_action decides,
-    with its own epsilon draw. -1 if none is legal. stats[2] counts the lookahead calls."""
+    with its own epsilon draw. -1 if none is legal. sc: search's scratch bundle (its tmask, work,
+    legal, val, bi, bf; stats[2] counts the lookahead calls)."""
+    tmask, work, stats = sc[3], sc[4], sc[11]
+    legal, val, bi, bf = sc[12], sc[13], sc[14], sc[15]
     eps = P[st.P_EPS]
     if eps > 0.0 and xo.rng_next(rng, 0) < eps * 4294967296.0:
         return pick_legal(mask, rng)
@@ -104,7 +110,7 @@ def bot_action(s, T, n, mask, P, rng, t, tmask, work, keys, proj, tmp, stats, le
         return legal[0] if nl == 1 else -1
     stats[2] += 1
     if k_bot_values(s, T, legal[:nl], val[:nl], bi, bf, tmask, work) != 0:
-        return greedy_action(s, T, n, mask, P, rng, t, tmask, work, keys, proj, tmp, stats)
+        return greedy_action(s, T, n, mask, P, rng, sc)
     best = -1e300
     best_a = -1
     ties = 0
@@ -134,35 +140,7 @@ def leaf_returns(s, T, n, P, keys, proj, tmp, out):
 
 
 @jit
-def search(
-    root,
-    root_mask,
-    T,
-    n,
-    me,
-    n_iter,
-    P,
-    rng,
-    tree,
-    vals,
-    hdr,
-    s,
-    mask,
-    t,
-    tmask,
-    work,
-    tmp,
-    child_of,
-    path,
-    keys,
-    proj,
-    ret,
-    stats,
-    legal,
-    val,
-    bi,
-    bf,
-):
+def search(root, root_mask, T, n, me, n_iter, P, rng, tr, sc):
     """Run n_iter ISMCTS iterations from the searcher `me`'s decision `root` into the tree.
 
     Each iteration: copy the root and determinize it from me's point of view (k_determinize:
@@ -171,14 +149,18 @@ def search(
     determinization (availability counts in the log term); add one child for a legal action not
     yet in the tree (chosen uniformly); roll out with the configured policy for P[P_CUTOFF]
     decisions (< 0: to the end) and, if P[P_QUIET], on to the next quiet state (k_quiet); score
-    the last state (leaf_returns) and add the return vector to every node on the path. `child_of`
-    (NUM_ACTIONS, all -1) maps an action to a child of the current node while it is examined;
-    legal (int64), val (float64), both NUM_ACTIONS, and bi, bf (the kernels' BOT_SCRATCH_I,
-    BOT_SCRATCH_F) are bot_action's scratch.
+    the last state (leaf_returns) and add the return vector to every node on the path. The
+    arrays come in two bundles (core.search.search_bundles makes them): tr the tree (tree, vals,
+    hdr) and sc the scratch (s, mask, t, tmask, work, tmp, child_of, path, keys, proj, ret,
+    stats, legal, val, bi, bf). `child_of` (NUM_ACTIONS, all -1) maps an action to a child of
+    the current node while it is examined; legal (int64), val (float64), both NUM_ACTIONS, and
+    bi, bf (the kernels' BOT_SCRATCH_I, BOT_SCRATCH_F) are bot_action's scratch.
     With P[P_OPP] = 1 (`opp=greedy`) the other seats get no nodes: inside the tree walk each of
     their decisions is greedy_action's, so the tree branches on the searcher's decisions only.
     stats += (iterations, engine steps, lookahead steps, errors). Returns 0, or -1 if the
     engine refused an action."""
+    tree, vals, hdr = tr
+    s, mask, _t, _tm, work, tmp, child_of, path, keys, proj, ret, stats, _l, _v, _i, _f = sc
     cap = tree.shape[0]
     c = P[st.P_C]
     opp = int(P[st.P_OPP])
@@ -202,7 +184,7 @@ def search(
         while not k_over(s):
             actor = k_actor(s)
             if opp > 0 and actor != me:  # another seat, played by the rollout policy: no node
-                a = greedy_action(s, T, n, mask, P, rng, t, tmask, work, keys, proj, tmp, stats)
+                a = greedy_action(s, T, n, mask, P, rng, sc)
                 if a < 0 or k_step(s, T, a, mask, work) != 0:
                     stats[3] += 1
                     return -1
@@ -279,12 +261,9 @@ def search(
             if rollout == 0:
                 a = pick_legal(mask, rng)
             elif rollout == 2 and k_actor(s) == me:  # the bot's lookahead for the searcher only
-                a = bot_action(
-                    s, T, n, mask, P, rng, t, tmask, work, keys, proj, tmp, stats, legal, val, bi,
-                    bf,
-                )  # fmt: skip
+                a = bot_action(s, T, n, mask, P, rng, sc)
             else:
-                a = greedy_action(s, T, n, mask, P, rng, t, tmask, work, keys, proj, tmp, stats)
+                a = greedy_action(s, T, n, mask, P, rng, sc)
             if a < 0 or k_step(s, T, a, mask, work) != 0:
                 stats[3] += 1
                 return -1
