@@ -180,10 +180,10 @@ def batch_spec(game, loops: ModuleType, bots: ModuleType, kernels: ModuleType) -
 
 
 def bot_scratch(spec: BatchSpec, rows: int) -> tuple[np.ndarray, ...]:
-    """The scratch of the compiled bots (bot_loops.bot_choice's arguments from `states` on: the
-    bot's lookahead states, masks, legal actions, values, standing keys, projections, returns,
-    k_evaluate's tmp and the kernels' own scratch), each with a leading axis of `rows` (one row
-    per slot of a batch)."""
+    """The scratch bundle of the compiled bots (bot_loops.bot_choice's `bs`: the bot's lookahead
+    states, masks, legal actions, values, standing keys, projections, returns, k_evaluate's tmp
+    and the kernels' own scratch), each with a leading axis of `rows` (one row per slot of a
+    batch)."""
     r, ss, na, mp = int(rows), spec.state_size, spec.num_actions, spec.max_players
     return (
         np.zeros((r, 2, ss), dtype=np.int64),
@@ -450,8 +450,8 @@ class BatchEngine:
             self.num_players,
             self.players,
             moves,
-            *scratch,
-            *self._actors,
+            scratch,
+            self._actors,
         )
 
     def set_actors(self, actors: list[dict[str, np.ndarray]], deterministic: bool = False) -> None:

@@ -121,7 +121,7 @@ class CompiledBot:
         mask = g.legal_mask(state)  # checks the state
         s = np.ascontiguousarray(state, dtype=np.int64)
         if self._scratch is None:
-            self._scratch = tuple(a[0] for a in bot_scratch(self._spec, 1))
+            self._scratch = bot_scratch(self._spec, 1)
         a = self._spec.bots.bot_choice(
             self.batch_code,
             s,
@@ -130,7 +130,8 @@ class CompiledBot:
             mask,
             self.rng.words,
             self._work,
-            *self._scratch,
+            self._scratch,
+            0,
         )
         if a < 0:
             raise RuntimeError(f"{g.GAME.name} {self.name} bot: {BOT_ERRORS.get(a, a)}")

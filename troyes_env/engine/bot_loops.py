@@ -30,16 +30,18 @@ BOT_UNKNOWN = -3  # the game has no compiled bot of that code
 
 
 @jit(inline=True)
-def greedy_values(probe, T, n, me, legal, val, states, masks, keys, proj, ret, tmp, work):
+def greedy_values(probe, T, n, me, legal, val, bs, r, work):
     """val[i] = the greedy heuristic's value of action legal[i] for seat `me` on the
     determinized state `probe`: the successor's projected final score (k_evaluate) of `me`
     minus the best other seat's; a successor where the game is over is valued by its real result,
     100 x win_loss + own score - the best other score. Returns 0, or 2 when the engine refuses
-    an action (one not legal in `probe`). Scratch: states[1] (the successor), masks[0] (probe's
-    mask), masks[1], keys (max players, N_KEYS), proj, ret (max players), tmp (k_evaluate's)."""
-    pmask = masks[0]
-    tmask = masks[1]
-    t = states[1]
+    an action (one not legal in `probe`). Scratch: row r of the bots' scratch bundle bs
+    (bot_choice): its states[1] (the successor), masks[0] (probe's mask), masks[1], keys, proj,
+    ret and tmp (k_evaluate's)."""
+    pmask = bs[1][r, 0]
+    tmask = bs[1][r, 1]
+    t = bs[0][r, 1]
+    keys, proj, ret, tmp = bs[4][r], bs[5][r], bs[6][r], bs[7][r]
     k_mask(probe, T, pmask, work)
     for i in range(legal.shape[0]):
         a = legal[i]
@@ -70,8 +72,7 @@ def greedy_values(probe, T, n, me, legal, val, states, masks, keys, proj, ret, t
 
 
 @jit(inline=True)
-def bot_choice(code, s, T, n, mask, rng, work, states, masks, legal, val, keys, proj, ret, tmp,
-               bi, bf):  # fmt: skip
+def bot_choice(code, s, T, n, mask, rng, work, bs, r):
     """The action bot `code` chooses in the n-player state s, whose legal mask is `mask`; s and
     mask are left unchanged. With a single legal action, that action (no draw). Else the bot draws
     a 32-bit seed from its stream `rng` (4 words, advanced in place), determinizes a copy of s
@@ -79,10 +80,12 @@ def bot_choice(code, s, T, n, mask, rng, work, states, masks, legal, val, keys, 
     each legal action in ascending order (BOT_GREEDY: greedy_values; codes >= 1: the game's
     k_own_bot_values) and plays one of those valued within TIE of the best, drawn uniformly from
     its stream. Returns the action, or BOT_NO_LEGAL, BOT_ENGINE, BOT_UNKNOWN.
-    Scratch: states (2, STATE_SIZE) int64; masks (2, NUM_ACTIONS) bool; legal (NUM_ACTIONS) int64;
+    Scratch: row r of the bundle bs (core.batch.bot_scratch; each array has a leading axis of
+    rows): states (2, STATE_SIZE) int64; masks (2, NUM_ACTIONS) bool; legal (NUM_ACTIONS) int64;
     val (NUM_ACTIONS) float64; keys (max players, N_KEYS) int64; proj, ret (max players) float64;
     tmp (STATE_SIZE + 16) int64; bi, bf: the kernels' BOT_SCRATCH_I int64 and BOT_SCRATCH_F
     float64 entries."""
+    legal, val, masks = bs[2][r], bs[3][r], bs[1][r]
     nl = 0
     for a in range(mask.shape[0]):
         if mask[a]:
@@ -93,17 +96,15 @@ def bot_choice(code, s, T, n, mask, rng, work, states, masks, legal, val, keys, 
     if nl == 1:
         return legal[0]
     me = k_actor(s)
-    probe = states[0]
+    probe = bs[0][r, 0]
     for j in range(probe.shape[0]):
         probe[j] = s[j]
     k_determinize(probe, T, me, xo.rng_next(rng, 0), 0, 0, work)
     if code == BOT_GREEDY:
-        status = greedy_values(
-            probe, T, n, me, legal[:nl], val[:nl], states, masks, keys, proj, ret, tmp, work
-        )
+        status = greedy_values(probe, T, n, me, legal[:nl], val[:nl], bs, r, work)
     else:
         status = k_own_bot_values(
-            code, s, probe, T, me, legal[:nl], val[:nl], bi, bf, masks[1], work
+            code, s, probe, T, me, legal[:nl], val[:nl], bs[8][r], bs[9][r], masks[1], work
         )
     if status == 1:
         return BOT_UNKNOWN
@@ -117,19 +118,18 @@ def bot_choice(code, s, T, n, mask, rng, work, states, masks, legal, val, keys, 
     for i in range(nl):
         if val[i] >= best - TIE:
             ties += 1
-    r = xo.rng_below(rng, 0, ties)
+    pick = xo.rng_below(rng, 0, ties)
     for i in range(nl):
         if val[i] >= best - TIE:
-            if r == 0:
+            if pick == 0:
                 return legal[i]
-            r -= 1
-    return BOT_ENGINE  # unreachable: r < ties
+            pick -= 1
+    return BOT_ENGINE  # unreachable: pick < ties
 
 
 @jit(parallel=True)
-def play_seats(idx, codes, states, masks, works, rngs, bot_rngs, T, n, players, moves,
-               b_states, b_masks, b_legal, b_val, b_keys, b_proj, b_ret, b_tmp, b_bi,
-               b_bf, a_w, a_meta, a_det, a_obs, a_h, a_logits, a_cdf):  # fmt: skip
+def play_seats(idx, codes, states, masks, works, rngs, bot_rngs, T, n, players, moves, bs,
+               ac):  # fmt: skip
     """In each slot i of idx, play while the seat p to act is one the engine plays itself and the
     game is not over: codes[i, p] == SEAT_RANDOM, a uniform legal action from the slot's
     random-play stream rngs[i] (core.agents.pick_legal); codes[i, p] >= 0, bot_choice of that
@@ -137,9 +137,11 @@ def play_seats(idx, codes, states, masks, works, rngs, bot_rngs, T, n, players, 
     SEAT_POLICY - codes[i, p] (core.mlp: a_w, a_meta; a_det: its most likely action, else one
     drawn from bot_rngs[i, p]) on the seat's observation; any other code stops (the caller
     decides). moves[i] = how many moves, or a negative code: -1 when the engine refused a move
-    or none was legal, else bot_choice's error. players[i] = the seat to act after. b_*:
-    bot_choice's scratch, a_obs, a_h, a_logits, a_cdf the actors', one row per slot (only the
-    rows of slots where a bot or an actor acts are used)."""
+    or none was legal, else bot_choice's error. players[i] = the seat to act after. bs:
+    bot_choice's scratch bundle, ac the actors' (a_w, a_meta, a_det, a_obs, a_h, a_logits, a_cdf:
+    core.batch.BatchEngine.set_actors), one row per slot (only the rows of slots where a bot or
+    an actor acts are used)."""
+    a_w, a_meta, a_det, a_obs, a_h, a_logits, a_cdf = ac
     for j in prange(idx.shape[0]):
         i = idx[j]
         s = states[i]
@@ -153,11 +155,7 @@ def play_seats(idx, codes, states, masks, works, rngs, bot_rngs, T, n, players, 
                     moves[i] = -1
                     break
             elif code >= 0:
-                a = bot_choice(
-                    code, s, T, n, masks[i], bot_rngs[i, p], works[i], b_states[i], b_masks[i],
-                    b_legal[i], b_val[i], b_keys[i], b_proj[i], b_ret[i], b_tmp[i], b_bi[i],
-                    b_bf[i],
-                )  # fmt: skip
+                a = bot_choice(code, s, T, n, masks[i], bot_rngs[i, p], works[i], bs, i)
                 if a < 0:
                     moves[i] = a
                     break
@@ -179,9 +177,8 @@ def play_seats(idx, codes, states, masks, works, rngs, bot_rngs, T, n, players, 
 
 # play_seats on one thread (core.codegen.serial_twins)
 @jit(nogil=True)
-def play_seats_serial(idx, codes, states, masks, works, rngs, bot_rngs, T, n, players, moves,
-               b_states, b_masks, b_legal, b_val, b_keys, b_proj, b_ret, b_tmp, b_bi,
-               b_bf, a_w, a_meta, a_det, a_obs, a_h, a_logits, a_cdf):  # fmt: skip
+def play_seats_serial(idx, codes, states, masks, works, rngs, bot_rngs, T, n, players, moves, bs,
+               ac):  # fmt: skip
     """In each slot i of idx, play while the seat p to act is one the engine plays itself and the
     game is not over: codes[i, p] == SEAT_RANDOM, a uniform legal action from the slot's
     random-play stream rngs[i] (core.agents.pick_legal); codes[i, p] >= 0, bot_choice of that
@@ -189,9 +186,11 @@ def play_seats_serial(idx, codes, states, masks, works, rngs, bot_rngs, T, n, pl
     SEAT_POLICY - codes[i, p] (core.mlp: a_w, a_meta; a_det: its most likely action, else one
     drawn from bot_rngs[i, p]) on the seat's observation; any other code stops (the caller
     decides). moves[i] = how many moves, or a negative code: -1 when the engine refused a move
-    or none was legal, else bot_choice's error. players[i] = the seat to act after. b_*:
-    bot_choice's scratch, a_obs, a_h, a_logits, a_cdf the actors', one row per slot (only the
-    rows of slots where a bot or an actor acts are used)."""
+    or none was legal, else bot_choice's error. players[i] = the seat to act after. bs:
+    bot_choice's scratch bundle, ac the actors' (a_w, a_meta, a_det, a_obs, a_h, a_logits, a_cdf:
+    core.batch.BatchEngine.set_actors), one row per slot (only the rows of slots where a bot or
+    an actor acts are used)."""
+    a_w, a_meta, a_det, a_obs, a_h, a_logits, a_cdf = ac
     for j in prange(idx.shape[0]):
         i = idx[j]
         s = states[i]
@@ -205,11 +204,7 @@ def play_seats_serial(idx, codes, states, masks, works, rngs, bot_rngs, T, n, pl
                     moves[i] = -1
                     break
             elif code >= 0:
-                a = bot_choice(
-                    code, s, T, n, masks[i], bot_rngs[i, p], works[i], b_states[i], b_masks[i],
-                    b_legal[i], b_val[i], b_keys[i], b_proj[i], b_ret[i], b_tmp[i], b_bi[i],
-                    b_bf[i],
-                )  # fmt: skip
+                a = bot_choice(code, s, T, n, masks[i], bot_rngs[i, p], works[i], bs, i)
                 if a < 0:
                     moves[i] = a
                     break
