@@ -21,22 +21,7 @@ from core.kernels_contract import (
 
 
 @jit
-def replay_track(
-    s,
-    T,
-    actions,
-    mask,
-    work,
-    track,
-    prev,
-    gained,
-    spent,
-    actors,
-    legal,
-    round_at,
-    keys,
-    round_scores,
-):
+def replay_track(s, T, actions, track, round_at, scratch, out):
     """Replay `actions` from the start state `s` (in place: `s` ends as the final state).
 
     Per decision i: actors[i] = the seat that took it, legal[i] = the number of legal actions
@@ -45,7 +30,13 @@ def replay_track(
     decision that changes the round counter s[round_at], and after the last one,
     round_scores[row, p] = seat p's standing score (k_keys column 0) and the row count grows
     (rows beyond round_scores' capacity are dropped). Returns the number of rows written, or
-    -(i + 1) if action i was refused (the replay stops there). Allocates nothing."""
+    -(i + 1) if action i was refused (the replay stops there). Allocates nothing.
+
+    scratch: (mask (NUM_ACTIONS) bool, work, prev (like track) int64, keys (max players, N_KEYS)
+    int64); out: (gained, spent (like track), actors, legal (at least one per action),
+    round_scores (rows, players)) int64."""
+    mask, work, prev, keys = scratch
+    gained, spent, actors, legal, round_scores = out
     k_mask(s, T, mask, work)
     rows = 0
     last = s[round_at]

@@ -325,9 +325,8 @@ def collect(game_name: str, records: list, labels: dict[int, str] | None = None)
         s = game.new_game(n, rec.seed).copy()
         gained[:] = 0
         spent[:] = 0
-        nrows = loops.replay_track(
-            s, T, acts, mask, work, track, prev, gained, spent, actors, legal, round_at, keys, rows
-        )
+        scratch, into = (mask, work, prev, keys), (gained, spent, actors, legal, rows)
+        nrows = loops.replay_track(s, T, acts, track, round_at, scratch, into)
         if nrows < 0:
             raise StatsError(f"game {rec.id}: the replay refused decision {-nrows - 1}")
         sc = np.asarray(game.scores(s), dtype=np.int64)
