@@ -328,29 +328,18 @@ class BatchEngine:
                 "batch",
                 "not a legal action of the player to act in that slot",
             )
-        self._loop("step_slots", len(idx))(
-            idx,
-            acts,
-            self.states,
-            self._masks,
-            self._works,
-            self.spec.tables(),
-            self.num_players,
-            self._seed_a,
-            self.games,
-            self.players,
-            self.obs,
-            self.rewards,
-            self.dones,
-            self.truncs,
-            self.codes,
-            self._keys,
-            self.final_states,
+        slots = (self.states, self._masks, self._works, self.games, self.players)
+        ends = (self.rewards, self.dones, self.truncs, self._keys, self.final_states)
+        settings = (
             KIND_CODES[self.reward_kind],
             float(self.spec.margin_scale),
             bool(auto_reset),
-            self.want_obs,
+            bool(self.want_obs),
         )
+        self._loop("step_slots", len(idx))(
+            idx, acts, self.spec.tables(), self.num_players, self._seed_a, slots, self.obs,
+            self.codes, ends, settings,
+        )  # fmt: skip
         if self.codes[idx].any():
             raise RuntimeError(f"{self.spec.name}: engine error codes {self.codes[idx]}")
         return self.obs, self.rewards, self.dones, self.players

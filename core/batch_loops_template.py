@@ -39,7 +39,8 @@ def reset_slots(idx, states, masks, works, T, n, seed_a, games, players, obs, wa
 
 
 @jit
-def _finish(i, s, T, n, keys, kind, margin_scale, rewards, dones, truncs, final_states):
+def _finish(i, s, T, n, ends, kind, margin_scale):
+    rewards, dones, truncs, keys, final_states = ends
     k_keys(s, keys[i])
     returns_into(keys[i], n, kind, margin_scale, rewards[i])
     dones[i] = True
@@ -49,31 +50,16 @@ def _finish(i, s, T, n, keys, kind, margin_scale, rewards, dones, truncs, final_
 
 
 @jit(parallel=True)
-def step_slots(
-    idx,
-    actions,
-    states,
-    masks,
-    works,
-    T,
-    n,
-    seed_a,
-    games,
-    players,
-    obs,
-    rewards,
-    dones,
-    truncs,
-    codes,
-    keys,
-    final_states,
-    kind,
-    margin_scale,
-    auto_reset,
-    want_obs,
-):
+def step_slots(idx, actions, T, n, seed_a, slots, obs, codes, ends, settings):
     """Apply actions[i] in each slot i of idx. A game that ends writes rewards (all seats),
-    dones, truncs and final_states[i]; with auto_reset the slot starts its next game."""
+    dones, truncs and final_states[i]; with auto_reset the slot starts its next game.
+
+    slots: (states, masks, works, games, players) of the batch; ends: what a game that ends
+    writes (rewards, dones, truncs, keys, final_states); settings: (the reward kind code, the
+    margin scale, auto_reset, want_obs). codes[i] = the engine's code for slot i's step."""
+    states, masks, works, games, players = slots
+    rewards, dones, truncs = ends[0], ends[1], ends[2]
+    kind, margin_scale, auto_reset, want_obs = settings
     for j in prange(idx.shape[0]):
         i = idx[j]
         s = states[i]
@@ -85,7 +71,7 @@ def step_slots(
         if code != 0:
             continue
         if k_over(s):
-            _finish(i, s, T, n, keys, kind, margin_scale, rewards, dones, truncs, final_states)
+            _finish(i, s, T, n, ends, kind, margin_scale)
             if auto_reset:
                 games[i] += 1
                 k_init(s, T, n, seed_a, i, games[i], masks[i], works[i])
