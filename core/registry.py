@@ -1,9 +1,11 @@
 """The registry of games: the one place that names them (DESIGN D10).
 
-Training, benchmarks, tests and the PettingZoo registration discover games here. A game is
-added by writing its package (docs/adding_a_game.md) and one line in `BUILTIN_GAMES`; a game
-shipped in another distribution registers itself instead under the entry-point group
-``village_troyes_rl.games`` (``name = "package"``) and is found the same way.
+Training, benchmarks, tests and the PettingZoo registration discover games here. Every game,
+the two this library ships included, registers itself under the entry-point group
+``village_troyes_rl.games`` (``name = "package"`` in its distribution's pyproject.toml;
+docs/adding_a_game.md) and is found the same way. A distribution may name the game commands play
+when none is named, in the group ``village_troyes_rl.default`` (``game = "name"``); this
+library names Village.
 """
 
 from __future__ import annotations
@@ -14,12 +16,8 @@ import operator
 from importlib.metadata import entry_points
 from types import ModuleType
 
-# game name -> package exposing core.game.GameModule
-BUILTIN_GAMES: dict[str, str] = {
-    "village": "village_env",
-    "troyes": "troyes_env",
-}
 ENTRY_POINT_GROUP = "village_troyes_rl.games"
+DEFAULT_GROUP = "village_troyes_rl.default"
 
 
 class GameNotAvailableError(ValueError):
@@ -27,33 +25,55 @@ class GameNotAvailableError(ValueError):
 
 
 @functools.lru_cache(maxsize=1)
-def _entry_point_games() -> tuple[tuple[str, str], ...]:
+def _entry_point_games() -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
     # scanning the installed distributions takes ~15 ms: once per process (a distribution
     # installed while the process runs is seen after _entry_point_games.cache_clear())
-    return tuple((ep.name, ep.value) for ep in entry_points(group=ENTRY_POINT_GROUP))
+    games = tuple((ep.name, ep.value) for ep in entry_points(group=ENTRY_POINT_GROUP))
+    defaults = tuple(ep.value for ep in entry_points(group=DEFAULT_GROUP))
+    return games, defaults
 
 
 def game_packages() -> dict[str, str]:
-    """Every registered game: name -> package (built-in first, then entry points)."""
-    found = dict(BUILTIN_GAMES)
-    for name, value in _entry_point_games():
+    """Every registered game: name -> package, the default game first, then by name (an order
+    that does not depend on how the distributions were installed). A name registered twice
+    keeps its first package in that scan."""
+    games, _ = _entry_point_games()
+    found: dict[str, str] = {}
+    for name, value in games:
         found.setdefault(name, value)
-    return found
+    first = _declared_default(found)
+    order = sorted(found, key=lambda n: (n != first, n))
+    return {n: found[n] for n in order}
+
+
+def _declared_default(found: dict[str, str]) -> str | None:
+    """The registered game a distribution names as the default (the first by name if several
+    do), or None."""
+    named = sorted(v for v in _entry_point_games()[1] if v in found)
+    return named[0] if named else None
 
 
 def game_names() -> list[str]:
-    """Names of the registered games, in registration order."""
+    """Names of the registered games, the default game first."""
     return list(game_packages())
 
 
 def default_game() -> str:
-    """The game a command plays when none is named: the first registered one."""
-    return game_names()[0]
+    """The game a command plays when none is named: the one a distribution names in
+    DEFAULT_GROUP, else the first registered by name. GameNotAvailableError if no game is
+    registered (the library is not installed: `pip install -e .` registers its games)."""
+    names = game_names()
+    if not names:
+        raise GameNotAvailableError(
+            "no game is registered; install the library (pip install -e .) so that its games' "
+            f"entry points ({ENTRY_POINT_GROUP}) are found"
+        )
+    return names[0]
 
 
 def get_game(name: str) -> ModuleType:
     """The game package for `name`; GameNotAvailableError listing the known games if unknown."""
-    packages = BUILTIN_GAMES if name in BUILTIN_GAMES else game_packages()
+    packages = game_packages()
     if name not in packages:
         raise GameNotAvailableError(
             f"unknown game {name!r}; known games: {', '.join(sorted(packages))}"

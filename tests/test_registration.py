@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 SCRIPT = """
@@ -49,3 +51,32 @@ def test_env_ids_in_a_fresh_interpreter():
     for name in ("village", "troyes"):
         assert f"{name} aec GameAECEnv 4" in out
         assert any(line.startswith(f"{name} gym SingleSeatEnv {name} ") for line in out)
+
+
+def test_every_game_is_registered_by_its_entry_point_and_the_default_is_declared(monkeypatch):
+    """The games this library ships register like any other distribution's (entry points in
+    pyproject.toml, no table in core): every registered name maps to its package, the game the
+    distribution declares default comes first, the rest follow by name whatever order the
+    distributions were found in, and without a declared default the first by name is it."""
+    from importlib.metadata import entry_points
+
+    from core import registry
+
+    eps = {ep.name: ep.value for ep in entry_points(group=registry.ENTRY_POINT_GROUP)}
+    assert eps["village"] == "village_env" and eps["troyes"] == "troyes_env"
+    assert not hasattr(registry, "BUILTIN_GAMES")
+    assert registry.default_game() == "village"
+    fake = ((("zed", "zed_env"), ("troyes", "troyes_env"), ("alpha", "a_env"),
+             ("village", "village_env"), ("alpha", "other_env")), ("village",))  # fmt: skip
+    monkeypatch.setattr(registry, "_entry_point_games", lambda: fake)
+    assert registry.game_packages() == {
+        "village": "village_env", "alpha": "a_env", "troyes": "troyes_env", "zed": "zed_env"
+    }  # fmt: skip
+    monkeypatch.setattr(registry, "_entry_point_games", lambda: (fake[0], ()))
+    assert registry.game_names() == ["alpha", "troyes", "village", "zed"]
+    assert registry.default_game() == "alpha"
+    monkeypatch.setattr(registry, "_entry_point_games", lambda: (fake[0], ("nowhere",)))
+    assert registry.default_game() == "alpha"  # a default naming no registered game is ignored
+    monkeypatch.setattr(registry, "_entry_point_games", lambda: ((), ()))
+    with pytest.raises(registry.GameNotAvailableError, match="pip install"):
+        registry.default_game()
