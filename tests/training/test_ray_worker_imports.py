@@ -31,3 +31,28 @@ def test_a_game_that_never_imports_is_refused_after_the_tries(monkeypatch):
     monkeypatch.setattr(rb.time, "sleep", lambda s: None)
     with pytest.raises(GameNotAvailableError, match="unknown game"):
         rb._import_game("no-such-game")
+
+
+def test_a_worker_whose_numba_registries_broke_exits_for_ray_to_replace_it(monkeypatch):
+    """numba refuses to register a module twice; a worker where the import race broke one of its
+    registry modules can run no compiled code, so it exits (Ray replays the task elsewhere)
+    instead of failing every task it is given. Any other error of the load is raised."""
+    from numba.core.registry import cpu_target
+
+    exits = []
+    monkeypatch.setattr(rb.os, "_exit", lambda code: exits.append(code))
+
+    def broken():
+        raise KeyError("duplicate registration for <class 'NPDatetime'>")
+
+    monkeypatch.setattr(cpu_target.target_context, "refresh", broken)
+    name = game_names()[0]
+    rb._import_game(name)
+    assert exits == [rb.POISONED_EXIT]
+
+    def other():
+        raise KeyError("something else")
+
+    monkeypatch.setattr(cpu_target.target_context, "refresh", other)
+    with pytest.raises(KeyError, match="something else"):
+        rb._import_game(name)

@@ -202,19 +202,42 @@ def localise(shipped: dict[str, Any]) -> tuple[dict[str, str], tuple[str, str] |
 
 
 IMPORT_TRIES = 5
+POISONED_EXIT = 70  # a worker whose numba registries broke exits with this (_load_numba)
 
 
 def _import_game(game_name: str):
-    """get_game in a Ray worker. Ray's import thread can import the same modules as a task at the
-    same moment (a known Ray race); Python then hands one thread a partially initialised module
-    (AttributeError or ImportError). Once the other thread's import has finished, importing again
-    works: a few tries, a short pause between them."""
+    """get_game in a Ray worker, and numba's registries loaded (_load_numba). Ray's import thread
+    can import the same modules as a task at the same moment (a known Ray race); Python then
+    hands one thread a partially initialised module (AttributeError or ImportError). Once the
+    other thread's import has finished, importing again works: a few tries, a short pause
+    between them."""
     for attempt in range(IMPORT_TRIES - 1):
         try:
-            return get_game(game_name)
+            game = get_game(game_name)
+            _load_numba()
+            return game
         except (AttributeError, ImportError, ValueError):  # ValueError: GameNotAvailableError
             time.sleep(0.2 * (attempt + 1))
-    return get_game(game_name)  # the last try raises what it raises
+    game = get_game(game_name)  # the last try raises what it raises
+    _load_numba()
+    return game
+
+
+def _load_numba() -> None:
+    """Load numba's CPU-target registries now, as the worker's first compiled call would. The
+    same race can break the first import of one of their modules; that module then cannot be
+    imported again in this process (numba refuses its registrations as duplicates, KeyError), so
+    no compiled call can run here: the worker process exits, and Ray plays its task again on a
+    new worker (a lost worker, counted as such)."""
+    from numba.core.registry import cpu_target
+
+    try:
+        cpu_target.target_context.refresh()
+    except KeyError as e:
+        if "duplicate registration" not in str(e):
+            raise
+        logging.getLogger(__name__).warning("numba's registries broke in this worker: exiting")
+        os._exit(POISONED_EXIT)
 
 
 def prepare_worker(game_name: str, rules_hash: str, shipped: dict[str, Any]) -> dict[str, str]:
