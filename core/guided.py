@@ -53,9 +53,12 @@ from core.search_tree import (
     P_SCALE,
     P_SPREAD,
     RETURN_CODES,
+    SC_PI,
+    SC_STATS,
     clear,
     new_tree,
     root_choice,
+    walk_scratch,
 )
 
 SPEC_PREFIX = "az"
@@ -146,25 +149,16 @@ class GuidedConfig:
 
 def search_bundles(game, cap: int, w: np.ndarray, meta: np.ndarray, widest: int):
     """The arrays of the compiled guided search (core/search_template.py), in its three bundles:
-    the tree (tree, vals, plog, hdr) of `cap` nodes, the scratch (s, mask, work, tmp, child_of,
-    path, keys, proj, ret, ev, stats, gum, cand, q, pi) and the network (w, meta, obs, h, out:
+    the tree (tree, vals, plog, hdr) of `cap` nodes, the scratch (core.search_tree.walk_scratch,
+    then ev, gum, cand, q, pi at SC_EV .. SC_PI) and the network (w, meta, obs, h, out:
     the packed network of core.mlp.pack_actors and its scratch). Made once per agent: a
     simulation allocates nothing."""
-    na, seats, size = game.num_actions, max(game.spec.player_counts), game.state_size
+    na, seats = game.num_actions, max(game.spec.player_counts)
     tree, vals, hdr = new_tree(cap)
     plog = np.zeros((cap + 1, na), dtype=np.float32)  # a node's logits; last row: scratch
     scratch = (
-        np.zeros(size, dtype=np.int64),  # s: the determinized state a simulation walks
-        np.zeros(na, dtype=np.bool_),  # mask
-        np.zeros(max(1, game.spec.work_size), dtype=np.int64),  # work
-        np.zeros(size + 16, dtype=np.int64),  # tmp
-        np.full(na, -1, dtype=np.int64),  # child_of
-        np.zeros(cap + 1, dtype=np.int64),  # path
-        np.zeros((MAX_SEATS, game.spec.n_keys), dtype=np.int64),  # keys
-        np.zeros(MAX_SEATS, dtype=np.float64),  # proj
-        np.zeros(MAX_SEATS, dtype=np.float64),  # ret
-        np.zeros(MAX_SEATS, dtype=np.float64),  # ev
-        np.zeros(4, dtype=np.int64),  # stats: simulations, engine steps, network calls, errors
+        *walk_scratch(game, cap),
+        np.zeros(MAX_SEATS, dtype=np.float64),  # ev: the position evaluation of `mix`
         np.zeros(na, dtype=np.float64),  # gum: the Gumbel root's scores
         np.zeros(na, dtype=np.int64),  # cand
         np.zeros(na, dtype=np.float64),  # q
@@ -217,7 +211,7 @@ class GuidedAgent:
         self._tr, self._sc, self._net = search_bundles(g, max(2, cfg.sims + 1), self._w,
                                                        self._meta, widest)  # fmt: skip
         self.tree, self.vals, self._plog, self.hdr = self._tr
-        self._stats, self._pi = self._sc[10], self._sc[14]
+        self._stats, self._pi = self._sc[SC_STATS], self._sc[SC_PI]
         self._root = np.zeros(g.state_size, dtype=np.int64)
         self._root_mask = np.zeros(na, dtype=np.bool_)
         self._out = self._net[4]

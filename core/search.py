@@ -42,7 +42,6 @@ import numpy as np
 from core.registry import game_packages, get_game
 from core.rng import rng_seed, split_seed
 from core.search_tree import (
-    MAX_SEATS,
     MCTS_OPP_CODES,
     N_PARAMS,
     P_C,
@@ -56,11 +55,13 @@ from core.search_tree import (
     P_SPREAD,
     RETURN_CODES,
     ROLLOUT_CODES,
+    SC_STATS,
     child,
     clear,
     new_tree,
     reroot,
     root_choice,
+    walk_scratch,
 )
 
 SPEC_PREFIX = "mcts"
@@ -245,28 +246,19 @@ def _game_object(game):
 
 def search_bundles(game, cap: int) -> tuple[tuple, tuple]:
     """The arrays of the compiled search (core/search_template.py `search`), in its two bundles:
-    the tree (tree, vals, hdr) of `cap` nodes and the scratch (s, mask, t, tmask, work, tmp,
-    child_of, path, keys, proj, ret, stats, legal, val, bi, bf). Made once per agent: an
-    iteration allocates nothing."""
+    the tree (tree, vals, hdr) of `cap` nodes and the scratch (core.search_tree.walk_scratch,
+    then at SC_T .. SC_BF the lookahead's state and mask and rollout=bot's legal, val, bi, bf).
+    Made once per agent: an iteration allocates nothing."""
     size, na = game.state_size, game.num_actions
     kernels = importlib.import_module(f"{_package_of(game)}.engine.kernels")
     scratch = (
-        np.zeros(size, dtype=np.int64),  # s: the determinized state an iteration walks
-        np.zeros(na, dtype=np.bool_),  # mask
-        np.zeros(size, dtype=np.int64),  # t: the lookahead's state
-        np.zeros(na, dtype=np.bool_),  # tmask
-        np.zeros(max(1, game.spec.work_size), dtype=np.int64),  # work
-        np.zeros(size + 16, dtype=np.int64),  # tmp
-        np.full(na, -1, dtype=np.int64),  # child_of
-        np.zeros(cap + 1, dtype=np.int64),  # path
-        np.zeros((MAX_SEATS, game.spec.n_keys), dtype=np.int64),  # keys
-        np.zeros(MAX_SEATS, dtype=np.float64),  # proj
-        np.zeros(MAX_SEATS, dtype=np.float64),  # ret
-        np.zeros(4, dtype=np.int64),  # stats: iterations, engine steps, lookahead steps, errors
-        np.zeros(na, dtype=np.int64),  # legal: rollout=bot's scratch
-        np.zeros(na, dtype=np.float64),  # val
-        np.zeros(max(1, kernels.BOT_SCRATCH_I), dtype=np.int64),  # bi
-        np.zeros(max(1, kernels.BOT_SCRATCH_F), dtype=np.float64),  # bf
+        *walk_scratch(game, cap),
+        np.zeros(size, dtype=np.int64),
+        np.zeros(na, dtype=np.bool_),
+        np.zeros(na, dtype=np.int64),
+        np.zeros(na, dtype=np.float64),
+        np.zeros(max(1, kernels.BOT_SCRATCH_I), dtype=np.int64),
+        np.zeros(max(1, kernels.BOT_SCRATCH_F), dtype=np.float64),
     )
     return new_tree(cap), scratch
 
@@ -301,7 +293,7 @@ class MCTSAgent:
         cap = max(2, min(cap, MAX_NODES))
         self._tr, self._sc = search_bundles(g, cap)
         self.tree, self.vals, self.hdr = self._tr
-        self._stats = self._sc[11]
+        self._stats = self._sc[SC_STATS]
         self._tree2, self._vals2, _ = new_tree(cap)
         self._queue = np.zeros(cap, dtype=np.int64)
         self._choice = np.zeros(2, dtype=np.int64)

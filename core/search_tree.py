@@ -57,6 +57,34 @@ def new_tree(capacity: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return tree, vals, hdr
 
 
+# The scratch bundle of both compiled searches (walk_scratch, then each search's own arrays):
+# positions in the tuple, so a compiled loop reads an entry by name (sc[SC_STATS])
+SC_S, SC_MASK, SC_WORK, SC_TMP, SC_CHILD_OF, SC_PATH, SC_KEYS, SC_PROJ, SC_RET, SC_STATS = range(10)
+SC_T, SC_TMASK, SC_LEGAL, SC_VAL, SC_BI, SC_BF = range(10, 16)  # `mcts` (core.search)
+SC_EV, SC_GUM, SC_CAND, SC_Q, SC_PI = range(10, 15)  # the guided search (core.guided)
+
+
+def walk_scratch(game, cap: int) -> tuple[np.ndarray, ...]:
+    """The scratch both searches walk a determinization with, for a tree of `cap` nodes, at the
+    positions SC_S .. SC_STATS: the state walked, its legal mask, the kernels' work, k_evaluate's
+    tmp, the child lookup (all -1), the path, standing keys, projected scores, returns and the
+    counters (4: iterations or simulations, engine steps, lookahead steps or network calls,
+    errors)."""
+    size, na = game.state_size, game.num_actions
+    return (
+        np.zeros(size, dtype=np.int64),
+        np.zeros(na, dtype=np.bool_),
+        np.zeros(max(1, game.spec.work_size), dtype=np.int64),
+        np.zeros(size + 16, dtype=np.int64),
+        np.full(na, -1, dtype=np.int64),
+        np.zeros(cap + 1, dtype=np.int64),
+        np.zeros((MAX_SEATS, game.spec.n_keys), dtype=np.int64),
+        np.zeros(MAX_SEATS, dtype=np.float64),
+        np.zeros(MAX_SEATS, dtype=np.float64),
+        np.zeros(4, dtype=np.int64),
+    )
+
+
 @jit
 def clear(tree, vals, hdr):
     """Empty the tree: one root node, no children, no statistics."""

@@ -211,16 +211,16 @@ def _import_game(game_name: str):
     hands one thread a partially initialised module (AttributeError or ImportError). Once the
     other thread's import has finished, importing again works: a few tries, a short pause
     between them."""
-    for attempt in range(IMPORT_TRIES - 1):
+    for attempt in range(IMPORT_TRIES):
         try:
             game = get_game(game_name)
             _load_numba()
             return game
         except (AttributeError, ImportError, ValueError):  # ValueError: GameNotAvailableError
+            if attempt == IMPORT_TRIES - 1:
+                raise  # the last try raises what it raises
             time.sleep(0.2 * (attempt + 1))
-    game = get_game(game_name)  # the last try raises what it raises
-    _load_numba()
-    return game
+    raise AssertionError("unreachable: the last try returns or raises")
 
 
 def _load_numba() -> None:

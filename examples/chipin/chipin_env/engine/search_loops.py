@@ -46,8 +46,8 @@ def greedy_action(s, T, n, mask, P, rng, sc):
     minus the best other; else, and between equals, uniformly random. -1 if none is legal.
     sc: search's scratch bundle (its t, tmask, work, keys, proj, tmp; stats[2] counts the
     lookahead steps)."""
-    t, tmask, work, tmp = sc[2], sc[3], sc[4], sc[5]
-    keys, proj, stats = sc[8], sc[9], sc[11]
+    t, tmask, work, tmp = sc[st.SC_T], sc[st.SC_TMASK], sc[st.SC_WORK], sc[st.SC_TMP]
+    keys, proj, stats = sc[st.SC_KEYS], sc[st.SC_PROJ], sc[st.SC_STATS]
     eps = P[st.P_EPS]
     if eps > 0.0 and xo.rng_next(rng, 0) < eps * 4294967296.0:
         return pick_legal(mask, rng)
@@ -96,8 +96,8 @@ def bot_action(s, T, n, mask, P, rng, sc):
     random. Where the game cannot value the state (k_bot_values nonzero) greedy_action decides,
     with its own epsilon draw. -1 if none is legal. sc: search's scratch bundle (its tmask, work,
     legal, val, bi, bf; stats[2] counts the lookahead calls)."""
-    tmask, work, stats = sc[3], sc[4], sc[11]
-    legal, val, bi, bf = sc[12], sc[13], sc[14], sc[15]
+    tmask, work, stats = sc[st.SC_TMASK], sc[st.SC_WORK], sc[st.SC_STATS]
+    legal, val, bi, bf = sc[st.SC_LEGAL], sc[st.SC_VAL], sc[st.SC_BI], sc[st.SC_BF]
     eps = P[st.P_EPS]
     if eps > 0.0 and xo.rng_next(rng, 0) < eps * 4294967296.0:
         return pick_legal(mask, rng)
@@ -151,16 +151,19 @@ def search(root, root_mask, T, n, me, n_iter, P, rng, tr, sc):
     decisions (< 0: to the end) and, if P[P_QUIET], on to the next quiet state (k_quiet); score
     the last state (leaf_returns) and add the return vector to every node on the path. The
     arrays come in two bundles (core.search.search_bundles makes them): tr the tree (tree, vals,
-    hdr) and sc the scratch (s, mask, t, tmask, work, tmp, child_of, path, keys, proj, ret,
-    stats, legal, val, bi, bf). `child_of` (NUM_ACTIONS, all -1) maps an action to a child of
-    the current node while it is examined; legal (int64), val (float64), both NUM_ACTIONS, and
-    bi, bf (the kernels' BOT_SCRATCH_I, BOT_SCRATCH_F) are bot_action's scratch.
+    hdr) and sc the scratch (s, mask, work, tmp, child_of, path, keys, proj, ret, stats, t,
+    tmask, legal, val, bi, bf: core.search_tree's SC_ positions). `child_of` (NUM_ACTIONS, all
+    -1) maps an action to a child of the current node while it is examined; legal (int64), val
+    (float64), both NUM_ACTIONS, and bi, bf (the kernels' BOT_SCRATCH_I, BOT_SCRATCH_F) are
+    bot_action's scratch.
     With P[P_OPP] = 1 (`opp=greedy`) the other seats get no nodes: inside the tree walk each of
     their decisions is greedy_action's, so the tree branches on the searcher's decisions only.
     stats += (iterations, engine steps, lookahead steps, errors). Returns 0, or -1 if the
     engine refused an action."""
     tree, vals, hdr = tr
-    s, mask, _t, _tm, work, tmp, child_of, path, keys, proj, ret, stats, _l, _v, _i, _f = sc
+    s, mask, work, tmp = sc[st.SC_S], sc[st.SC_MASK], sc[st.SC_WORK], sc[st.SC_TMP]
+    child_of, path, stats = sc[st.SC_CHILD_OF], sc[st.SC_PATH], sc[st.SC_STATS]
+    keys, proj, ret = sc[st.SC_KEYS], sc[st.SC_PROJ], sc[st.SC_RET]
     cap = tree.shape[0]
     c = P[st.P_C]
     opp = int(P[st.P_OPP])
@@ -379,9 +382,13 @@ def pv_search(root, root_mask, T, n, me, n_sims, force, P, rng, tr, sc, net):
 
     The arrays come in three bundles (core.guided.search_bundles makes them): tr the tree
     (tree, vals, plog, hdr), sc the scratch (s, mask, work, tmp, child_of, path, keys, proj,
-    ret, ev, stats, gum, cand, q, pi) and net the network (w, meta, obs, h, out)."""
+    ret, stats, ev, gum, cand, q, pi: core.search_tree's SC_ positions) and net the network (w,
+    meta, obs, h, out)."""
     tree, vals, plog, hdr = tr
-    s, mask, work, tmp, child_of, path, keys, proj, ret, ev, stats, _g, _c, _q, _pi = sc
+    s, mask, work, tmp = sc[st.SC_S], sc[st.SC_MASK], sc[st.SC_WORK], sc[st.SC_TMP]
+    child_of, path, stats = sc[st.SC_CHILD_OF], sc[st.SC_PATH], sc[st.SC_STATS]
+    keys, proj, ret = sc[st.SC_KEYS], sc[st.SC_PROJ], sc[st.SC_RET]
+    ev = sc[st.SC_EV]
     cap = tree.shape[0]
     c = P[st.P_C]
     opp = int(P[st.P_OPP])
@@ -502,7 +509,8 @@ def pv_gumbel(root, root_mask, T, n, me, n_sims, m, gscale, P, rng, tr, sc, net)
     policy (core.search_tree.improved_policy), the network's policy target, in sc's pi. The
     bundles as pv_search's (gum, cand, q, pi: its NUM_ACTIONS scratch)."""
     tree, vals, plog, hdr = tr
-    s, mask, work, tmp, child_of, path, keys, proj, ret, ev, stats, gum, cand, q, pi = sc
+    mask, child_of = sc[st.SC_MASK], sc[st.SC_CHILD_OF]
+    gum, cand, q, pi = sc[st.SC_GUM], sc[st.SC_CAND], sc[st.SC_Q], sc[st.SC_PI]
     na = mask.shape[0]
     if tree[0, st.F_VISITS] == 0:
         code = pv_search(root, root_mask, T, n, me, 1, -1, P, rng, tr, sc, net)
@@ -583,7 +591,7 @@ def pv_selfplay(g, gmask, T, n, play, P, rng, tr, sc, net, records):
     sims, root_kind, m, explore, noise = play
     x_obs, x_mask, x_pi, x_actor, x_act, x_q = records
     tree, vals, plog, hdr = tr
-    s, mask, work, tmp, child_of, path, keys, proj, ret, ev, stats, gum, cand, q, pi = sc
+    work, pi = sc[st.SC_WORK], sc[st.SC_PI]
     na = gmask.shape[0]
     rows = 0
     while not k_over(g):
