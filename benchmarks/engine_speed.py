@@ -48,12 +48,13 @@ def compiled_loop(game, n: int, seconds: float):
     mask = np.zeros(game.NUM_ACTIONS, dtype=np.bool_)
     rng = np.zeros(4, dtype=np.int64)
     rng_seed(rng, 0, 1, 2, 3)
-    eng.play_random_games(game.TABLES, n, 1, 0, s, mask, rng)  # compile / warm
+    work = np.zeros(max(1, game.GAME.spec.work_size), dtype=np.int64)
+    eng.play_random_games(game.TABLES, n, 1, 0, s, mask, rng, work)  # compile / warm
     seed = [0]
 
     def batch():
         seed[0] += 1
-        k = eng.play_random_games(game.TABLES, n, 20, seed[0], s, mask, rng)
+        k = eng.play_random_games(game.TABLES, n, 20, seed[0], s, mask, rng, work)
         assert k >= 0, "engine error"
         return k, 20
 

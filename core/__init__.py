@@ -1,5 +1,10 @@
-"""Pieces shared by every game: layouts, in-state RNG, action codec, errors, AEC base env."""
+"""Pieces shared by every game: layouts, in-state RNG, action codec, errors, AEC base env.
 
+Importing core installs the finder that renders each game's repeated engine modules from core's
+templates at their first import (core.codegen).
+"""
+
+from core import codegen as _codegen
 from core.actions import ActionSpace
 from core.errors import IllegalActionError, StateFormatError
 from core.layout import Layout
@@ -13,3 +18,5 @@ __all__ = [
     "StateFormatError",
     "compute_returns",
 ]
+
+_codegen.install()

@@ -2,9 +2,9 @@
 compiled call per API call, so core.game's Python wrappers stay thin (the API path is
 benchmarked).
 
-This module is a template: `python -m core.codegen` copies it to `<game>_env/engine/api.py`
-with the marked imports below pointed at the game's `engine/rules.py` (the contract:
-core/rules_contract.py) and its generated `engine/step.py` (why a copy per game:
+This module is a template: core.codegen renders it for each game, imported as
+`<game>_env.engine.api`, with the marked imports below pointed at the game's `engine/rules.py`
+(the contract: core/rules_contract.py) and its rendered `engine.step` (why a module per game:
 core/codegen.py).
 
 Each entry point is compiled for exactly one signature (core.game.entry_point_signatures, built

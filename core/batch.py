@@ -9,17 +9,17 @@ k_observe, k_keys, k_over, k_actor, k_truncated) with the exact signatures docum
 search kernels, k_determinize and k_evaluate, are not used by the loops).
 
 The generic loops are a real module, `core/batch_loops_template.py`, never used at run time.
-`python -m core.codegen` (which also writes the other generated modules) copies it to the
-checked-in `<game>_env/engine/batch_loops.py` with a GENERATED docstring and its one marked
-kernels import pointed at the game's module; a test checks the copies are current. Why not numba's
-first-class functions: a compiled function that takes another as an argument (or closes over
-one) cannot be cached, so every process would pay the parallel compile (seconds) again.
+core.codegen renders it for each game at first import, as `<game>_env.engine.batch_loops`, with
+its one marked kernels import pointed at the game's module, into the game's compile cache. Why
+not numba's first-class functions: a compiled function that takes another as an argument (or
+closes over one) cannot be cached, so every process would pay the parallel compile (seconds)
+again.
 
 Seeds: slot i's k-th game is seeded by the words (seed mod 2**32, i, k), i.e. it is exactly
 `game.new_game(n, batch_game_seed(seed, i, k))`, so any batch run replays from (seed, actions).
 
 Opponents the engine plays itself (`BatchEngine.play_seats`): random seats, and the compiled
-bots of `core/bots_template.py` (generated into `<game>_env/engine/bot_loops.py` like the loops),
+bots of `core/bots_template.py` (rendered as `<game>_env.engine.bot_loops` like the loops),
 every slot in one call; each seat's code says who plays it (SEAT_CALLER, SEAT_RANDOM, or a bot
 code: BOT_GREEDY or one of the game's own, core.bots.CompiledBot.batch_code).
 """
@@ -128,13 +128,6 @@ def returns_into(keys, n, kind, margin_scale, out):
             out[p] = (keys[p, 0] - best) / margin_scale
     for p in range(n, out.shape[0]):
         out[p] = 0.0
-
-
-def render_loops(game: str, kernels_module: str) -> str:
-    """The batch-loops module source for one game's kernels module (core.codegen)."""
-    from core.codegen import render
-
-    return render("batch_loops", game, kernels_module)
 
 
 @dataclass(frozen=True)

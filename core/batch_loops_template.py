@@ -1,10 +1,9 @@
 """Template of the batch loops: the generic numba loops of core.batch (DESIGN D8), written once
 for any game's kernels (the contract: core/kernels_contract.py).
 
-Not used at run time. `python -m core.codegen <game>_env` (core/codegen.py)
-copies this file to `<game>_env/engine/batch_loops.py` with this docstring replaced and the
-marked kernels import below pointed at the game's kernels module (why a copy per game: see
-core.batch's docstring); tests/test_batch.py checks the copies are current.
+Not used at run time. core.codegen renders it for each game, imported as
+`<game>_env.engine.batch_loops`, with this docstring replaced and the marked kernels import below
+pointed at the game's kernels module (why a module per game: core/codegen.py).
 """
 
 from numba import prange
@@ -13,7 +12,7 @@ from core.agents import pick_legal
 from core.batch import returns_into
 from core.jit import jit
 
-# KERNELS: core.batch.render_loops points this one import at the game's kernels module.
+# KERNELS: core.codegen points this one import at the game's kernels module.
 from core.kernels_contract import (
     k_actor,
     k_init,

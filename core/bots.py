@@ -11,7 +11,7 @@ ahead on a `determinize`d copy of the state, so it never peeks at hidden informa
 chance; a successor where the game is over is valued by its real result.
 
 Both `heuristic`s decide in compiled code, one implementation for every caller: a `CompiledBot`
-calls its game's generated `engine/bot_loops.py` (core/bots_template.py, `bot_choice`) for each
+calls its game's rendered `engine.bot_loops` (core/bots_template.py, `bot_choice`) for each
 decision, and the batch engine plays the same kernel for every slot of a batch where such a bot
 is to act, in one call (core.batch.BatchEngine.play_seats, training's BatchVecEnv), from a copy
 of the bot's stream words.

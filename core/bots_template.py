@@ -9,10 +9,9 @@ call (core.batch.BatchEngine.play_seats, training's BatchVecEnv). Each bot draws
 xoshiro128** stream (core.bots.BotRng's four words), exactly as the Python bot does, and nothing
 is allocated per decision: the scratch comes from the caller (core.batch.bot_scratch).
 
-Not used at run time. `python -m core.codegen` copies this file to
-`<game>_env/engine/bot_loops.py` with this docstring replaced and the marked kernels import below
-pointed at the game's kernels module (why a copy per game: see core.batch's docstring);
-tests/training/test_compiled_bots.py checks the copies are current.
+Not used at run time. core.codegen renders it for each game, imported as
+`<game>_env.engine.bot_loops`, with this docstring replaced and the marked kernels import below
+pointed at the game's kernels module (why a module per game: core/codegen.py).
 """
 
 from numba import prange

@@ -16,7 +16,7 @@ them, not at import: `import village_env` only builds the tables, so reading a c
 `--help` or a process that never plays that game does not wait for numba (on a cold cache the
 compile takes tens of seconds; core.jit announces it on stderr).
 
-Compiled entry points (`<game>_env/engine/api.py`, generated from core/api_template.py over the
+Compiled entry points (`<game>_env.engine.api`, rendered from core/api_template.py over the
 game's `engine/rules.py`), one signature each (`entry_point_signatures`, core.jit.compile_exactly),
 all returning a status code of core.errors (legal_mask and step: API_INCONSISTENT for a state
 that is not over and has no legal action, which the engine never makes: StateFormatError):
@@ -660,8 +660,8 @@ class Game:
         D8), all started: slot i's k-th game is `new_game(num_players, batch_game_seed(seed, i,
         k))`. `threads`: most threads per call (default NUMBA_NUM_THREADS; one per 64 games), run
         as numba's parallel loops or as the one-thread loops on shares of the games
-        (`threading="split"`, core.batch.THREADINGS). The game's generated
-        `engine/batch_loops.py` is imported by the first call."""
+        (`threading="split"`, core.batch.THREADINGS). The game's rendered
+        `engine.batch_loops` (core.codegen) is imported by the first call."""
         spec = self.batch_spec()
         return BatchEngine(
             spec, batch_size, num_players, seed, reward_kind, observe, threads, threading=threading
@@ -669,8 +669,8 @@ class Game:
 
     def batch_spec(self) -> BatchSpec:
         """What the batch engine and the compiled bots need of this game (core.batch.BatchSpec),
-        made once: its generated `engine/batch_loops.py` and `engine/bot_loops.py` are imported
-        by the first call."""
+        made once: its rendered `engine.batch_loops` and `engine.bot_loops` (core.codegen) are
+        imported by the first call."""
         spec = self._batch_spec
         if spec is None:
             if self.package is None:

@@ -10,7 +10,7 @@
 stack, training.alphazero.net.PolicyValueNet.arrays) whose output is NUM_ACTIONS logits followed
 by one value per seat up to the game's most players, in turn order from the observer's. It is
 packed once (core.mlp) and run inside the compiled search, with no torch and no Python per
-simulation (core/search_template.py `pv_search`, one generated copy per game).
+simulation (core/search_template.py `pv_search`, rendered for each game by core.codegen).
 
 Each simulation determinizes the real state from the searcher's point of view (the game's
 `k_determinize`, as the `mcts` agent does), walks down by PUCT on the network's priors and the

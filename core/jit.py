@@ -139,9 +139,9 @@ _DIGESTS: dict[str, str] = {}
 
 
 def source_digest(package: str) -> str:
-    """sha256 (hex) of every .py file of `package`'s dependencies (`_deps_of`) with their paths
-    (relative to the folder holding each package), and of the numba, llvmlite, numpy and Python
-    versions. Computed once per process."""
+    """sha256 (hex) of every .py file of `package`'s dependencies (`_deps_of`) outside
+    ``__pycache__`` with their paths (relative to the folder holding each package), and of the
+    numba, llvmlite, numpy and Python versions. Computed once per process."""
     got = _DIGESTS.get(package)
     if got is not None:
         return got
@@ -151,6 +151,8 @@ def source_digest(package: str) -> str:
     for dep in _deps_of(package):
         root = package_dir(dep)
         for p in sorted(root.rglob("*.py")):
+            if "__pycache__" in p.parts:  # the rendered modules (core.codegen) live there
+                continue
             h.update(p.relative_to(root.parent).as_posix().encode() + b"\0")
             h.update(p.read_bytes() + b"\0")
     got = _DIGESTS[package] = h.hexdigest()

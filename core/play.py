@@ -33,13 +33,12 @@ def play_log(
     title = g.NAME.capitalize()
     lines = [f"{title}, {num_players} players, seed {seed}, rules data {g.RULES_DATA_HASH}"]
     k = 0
+    has_round = "round" in g.LAYOUT.segments  # a layout segment named "round" is shown
     while not g.is_terminal(s):
         p = g.current_player(s)
         a = bots[p].act(g, s)
-        lines.append(
-            f"{k:4d} r{int(g.LAYOUT.view(s, 'round')[0]):<2d} player_{p} "
-            f"[{g.phase_name(s)}] {g.describe(a, s)}"
-        )
+        rnd = f"r{int(g.LAYOUT.view(s, 'round')[0]):<2d} " if has_round else ""
+        lines.append(f"{k:4d} {rnd}player_{p} [{g.phase_name(s)}] {g.describe(a, s)}")
         s = g.step(s, a)
         k += 1
     lines.append(g.render(s))

@@ -1,7 +1,7 @@
 """The rules contract: what a game's `engine/rules.py` provides to the step driver and the public
 API's entry points, which are written once in core (`core/step_template.py`,
-`core/api_template.py`) and copied into every game's `engine/step.py` and `engine/api.py` by
-`python -m core.codegen` (why copies: core/codegen.py).
+`core/api_template.py`) and rendered for every game as `<game>_env.engine.step` and
+`<game>_env.engine.api` by core.codegen (why a module per game: core/codegen.py).
 
 The names below are stubs, like core/kernels_contract.py's: they document the contract and give
 the templates a real module to import (so they lint and import); the functions raise

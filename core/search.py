@@ -16,7 +16,7 @@ epsilon-greedy informed policy (`greedy`: one step on the position evaluation; `
 bot lookahead for the searcher's decisions) for at most `cutoff` decisions, scores the last state by
 the game's position evaluation (`k_evaluate`, the heuristic bots' projected final scores) or its
 real result, and backs the vector of returns up the path; each node's acting player maximises their
-own return. The iterations are compiled (core/search_template.py, one generated copy per game) over
+own return. The iterations are compiled (core/search_template.py, rendered per game) over
 the engine's own kernels; the tree lives in flat preallocated arrays (core.search_tree), so an
 iteration allocates nothing.
 

@@ -1,10 +1,9 @@
 """Template of the search loops: the compiled iterations of core.search's information-set MCTS,
 written once for any game's kernels (the contract: core/kernels_contract.py).
 
-Not used at run time. `python -m core.codegen` copies this file to
-`<game>_env/engine/search_loops.py` with this docstring replaced and the marked kernels import
-below pointed at the game's kernels module (why a copy per game: see core.batch's docstring);
-tests/core/test_search.py checks the copies are current.
+Not used at run time. core.codegen renders it for each game, imported as
+`<game>_env.engine.search_loops`, with this docstring replaced and the marked kernels import
+below pointed at the game's kernels module (why a module per game: core/codegen.py).
 """
 
 import math

@@ -2,10 +2,9 @@
 balance study needs (training.balance.game_stats), written once for any game's kernels (the
 contract: core/kernels_contract.py).
 
-Not used at run time. `python -m core.codegen` copies this file to
-`<game>_env/engine/stats_loops.py` with this docstring replaced and the marked kernels import
-below pointed at the game's kernels module (why a copy per game: see core.batch's docstring);
-tests/training/test_game_stats.py checks the copies are current.
+Not used at run time. core.codegen renders it for each game, imported as
+`<game>_env.engine.stats_loops`, with this docstring replaced and the marked kernels import
+below pointed at the game's kernels module (why a module per game: core/codegen.py).
 """
 
 from core.jit import jit

@@ -1,15 +1,17 @@
 """The step driver, written once for every game (DESIGN D5, D14): a legal action is applied, then
 every following decision that has a single legal option, until a real decision or the end.
 
-This module is a template: `python -m core.codegen` copies it to `<game>_env/engine/step.py`
-with the marked rules import below pointed at the game's `engine/rules.py` (the contract:
-core/rules_contract.py; why a copy per game: core/codegen.py). Status codes are core.errors';
-masks are bool arrays of NUM_ACTIONS and `work` the game's int64 scratch; nothing is allocated
-per step (unless the game's ALLOCATES says its rules do).
+This module is a template: core.codegen renders it for each game, imported as
+`<game>_env.engine.step`, with the marked rules import below pointed at the game's
+`engine/rules.py` (the contract: core/rules_contract.py; why a module per game:
+core/codegen.py). Status codes are core.errors'; masks are bool arrays of NUM_ACTIONS and `work`
+the game's int64 scratch; nothing is allocated per step (unless the game's ALLOCATES says its
+rules do).
 """
 
 from __future__ import annotations
 
+from core.agents import pick_legal
 from core.errors import ERR_ILLEGAL, ERR_NO_LEGAL, ERR_OVER, ERR_RANGE, OK
 from core.jit import jit
 from core.maskbits import first_set
@@ -17,6 +19,7 @@ from core.rules_contract import (
     ALLOCATES,
     NUM_ACTIONS,
     r_apply,
+    r_init,
     r_legal,
     r_mask,
     r_over,
@@ -66,3 +69,23 @@ def step_trusted(s, T, a, mask, work):
         return ERR_ILLEGAL
     r_apply(s, T, a, work)
     return settle(s, T, mask, work)
+
+
+@jit
+def play_random_games(T, n_players, n_games, seed, s, mask, rng_state, work):
+    """Play `n_games` seeded random games in the caller's buffers (game g: seed words
+    (seed, g, 0), seat 0 first), every decision drawn by core.agents.pick_legal from the
+    `rng_state` words, as RandomAgent draws; returns the decisions played, or -1 on an engine
+    error. The benchmarks' fully compiled loop: nothing is allocated (`work`: the game's
+    scratch, max(1, WORK_SIZE) entries)."""
+    total = 0
+    for g in range(n_games):
+        r_init(s, T, n_players, seed, g, 0, 0)
+        if settle(s, T, mask, work) != OK:  # mask: the first decision's legal mask
+            return -1
+        while not r_over(s):
+            a = pick_legal(mask, rng_state)
+            if a < 0 or step_trusted(s, T, a, mask, work) != OK:  # mask: settle's, of s
+                return -1
+            total += 1
+    return total

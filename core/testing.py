@@ -33,11 +33,14 @@ def decision_positions(
 ) -> list[np.ndarray]:
     """`count` decision points where the player to act has >= 2 legal actions, from seeded
     uniform random games (game k seeded seed * 100,000 + k; one position per game, after a
-    uniformly drawn number of moves below max_moves). Used by the search tests and benchmarks."""
+    uniformly drawn number of moves below max_moves). Used by the search tests and benchmarks.
+    ValueError if 100 * count + 100 games give fewer (a game that ends before its draw)."""
     rng = np.random.default_rng(seed)
     out = []
     k = 0
     while len(out) < count:
+        if k >= 100 * count + 100:
+            raise ValueError(f"{game.NAME}: {len(out)} of {count} decision points in {k} games")
         s = game.new_game(num_players, seed * 100_000 + k)
         k += 1
         for _ in range(int(rng.integers(0, max_moves))):

@@ -4,12 +4,15 @@ playing it, never by knowing its layout or rules."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from core.agents import RandomAgent
 
 
 def state_with_masked_out_action(game, num_players: int = 2, seed: int = 0) -> np.ndarray:
-    """A decision of a seeded random game where some action is masked out (the first one)."""
+    """A decision of a seeded random game where some action is masked out (the first one); a
+    game that shows none in 100 seeded games skips the test that needs one (a legal game may
+    allow every action at every decision)."""
     for k in range(100):
         s = game.new_game(num_players, seed + k)
         bot = RandomAgent(seed + k)
@@ -18,7 +21,21 @@ def state_with_masked_out_action(game, num_players: int = 2, seed: int = 0) -> n
             if not mask.all():
                 return s
             s = game.step(s, bot.act_mask(mask))
-    raise AssertionError(f"{game.NAME}: no decision with a masked-out action in 100 games")
+    pytest.skip(f"{game.NAME}: no decision with a masked-out action in 100 seeded games")
+
+
+def seeded_games_decisions(game, num_players: int, games: int) -> list[int]:
+    """The decisions of each of `games` seeded random games (seeds 0, 1, ...)."""
+    out = []
+    for seed in range(games):
+        s = game.new_game(num_players, seed)
+        bot = RandomAgent(seed)
+        k = 0
+        while not game.is_terminal(s):
+            s = game.step(s, bot.act_mask(game.legal_mask(s)))
+            k += 1
+        out.append(k)
+    return out
 
 
 def tampered_accounting(game, state: np.ndarray) -> np.ndarray:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,7 +10,7 @@ from numba.core.dispatcher import Dispatcher
 
 from core import kernels_contract
 from core.agents import RandomAgent
-from core.batch import batch_game_seed, render_loops, returns_into
+from core.batch import batch_game_seed, returns_into
 from core.errors import IllegalActionError
 from core.registry import game_names, game_packages, get_game
 from core.returns import RETURN_KINDS, compute_returns
@@ -25,13 +24,9 @@ def _game(name):
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_generated_loops_match_template(name):
+def test_rendered_loops_match_template(name):
     pkg = game_packages()[name]
     loops = importlib.import_module(f"{pkg}.engine.batch_loops")
-    path = Path(loops.__file__)
-    assert path.read_text() == render_loops(name, f"{pkg}.engine.kernels"), (
-        f"{path} is stale: run python -m core.codegen {pkg}"
-    )
     template = importlib.import_module("core.batch_loops_template")
     parallel = [
         k for k in _compiled_defs(template) if getattr(template, k).targetoptions.get("parallel")

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from core.codegen import TEMPLATES, rendered_file
 from core.registry import game_packages
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,11 +41,16 @@ def module_name(path: Path, top: str) -> str:
 
 
 def modules() -> dict[str, Path]:
-    """Every first-party module (name -> file) of the packages in TOP."""
+    """Every first-party module (name -> file) of the packages in TOP, and the modules rendered
+    for each game from core's templates (core.codegen: files in the game's compile cache)."""
     found = {}
     for top in TOP:
         for p in sorted(package_dir(top).rglob("*.py")):
-            found[module_name(p, top)] = p
+            if "__pycache__" not in p.parts:
+                found[module_name(p, top)] = p
+    for pkg in GAMES:
+        for name in TEMPLATES:
+            found[f"{pkg}.engine.{name}"] = rendered_file(name, pkg)
     return found
 
 

@@ -8,7 +8,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from core.codegen import render
 from core.registry import game_names, get_game
 from core.search import MAX_ITERS, MAX_TIME, MCTSAgent, SearchConfig, is_search_spec
 from core.testing import decision_positions
@@ -132,16 +131,6 @@ def test_time_budget_alone_has_no_iteration_cap():
     cfg = SearchConfig.parse("time=0.02")
     assert cfg.time == 0.02 and cfg.iters > 10**9
     assert cfg.spec() == "mcts:time=0.02"
-
-
-# --- the generated loops --------------------------------------------------------------------------
-@pytest.mark.parametrize("name", GAMES)
-def test_search_loops_are_current(name):
-    pkg = get_game(name)
-    path = Path(pkg.__file__).parent / "engine" / "search_loops.py"
-    assert path.read_text() == render("search_loops", name, f"{pkg.__name__}.engine.kernels"), (
-        f"{path} is stale: run python -m core.codegen"
-    )
 
 
 # --- play ---------------------------------------------------------------------------------------

@@ -29,18 +29,21 @@ def test_bots_replay_exactly_from_their_seeds(game, name):
     g = get_game(game)
 
     def trace(seed):
+        """The actions of seeded games (7, 8, ...) until at least 20 decisions (a short game
+        plays several), long enough for two bot seeds to part ways."""
         bots = [make_bot(game, name, seed), make_bot(game, "random", seed + 1)]
-        s = g.new_game(2, 7)
         acts = []
-        for _ in range(150):
-            if g.is_terminal(s):
+        for game_seed in range(7, 7 + 20):
+            s = g.new_game(2, game_seed)
+            while not g.is_terminal(s):
+                a = bots[g.current_player(s)].act(s)
+                acts.append(a)
+                s = g.step(s, a)
+            if len(acts) >= 20:
                 break
-            a = bots[g.current_player(s)].act(s)
-            acts.append(a)
-            s = g.step(s, a)
         return acts
 
-    assert len(trace(3)) >= 20  # long enough for two bot seeds to part ways
+    assert len(trace(3)) >= 20
     assert trace(3) == trace(3)
     assert trace(3) != trace(4)
 

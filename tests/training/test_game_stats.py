@@ -4,28 +4,17 @@ from __future__ import annotations
 
 import importlib
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from core.codegen import render
-from core.registry import game_names, game_packages, get_game
+from core.registry import game_names, get_game
 from training.arena.store import GameStore
 from training.arena.tournament import run_tournament
 from training.balance import study as balance
 from training.balance.game_stats import GameStats, StatsError, collect, lead_stats
 
 GAMES = game_names()
-
-
-@pytest.mark.parametrize("name", GAMES)
-def test_stats_loops_are_current(name):
-    pkg = importlib.import_module(game_packages()[name])
-    path = Path(pkg.__file__).parent / "engine" / "stats_loops.py"
-    assert path.read_text() == render("stats_loops", name, f"{pkg.__name__}.engine.kernels"), (
-        f"{path} is stale: run python -m core.codegen"
-    )
 
 
 def test_lead_stats_counts_changes_and_when_the_winner_led_for_good():
@@ -74,14 +63,16 @@ def test_collect_replays_games_to_their_scores_and_resources(tmp_path, name, pla
         first[seat] = a if first[seat] < 0 else first[seat]
         s = game.step(s, a)
     assert st.first_actions[0].tolist() == first and min(first) >= 0
-    mod = importlib.import_module(f"{game_packages()[name]}.stats")
+    stats = game.GAME.spec.stats  # optional: without it, no resources to balance
+    resources = importlib.import_module(stats).RESOURCES if stats else ()
+    assert st.gained.shape[2] == st.spent.shape[2] == len(resources)
     L = game.LAYOUT
-    for r, (_res, seg, k) in enumerate(mod.RESOURCES):
+    for r, (_res, seg, k) in enumerate(resources):
         for p in range(players):
             v0, v1 = L.view(s0, seg)[p], L.view(s, seg)[p]
             v0, v1 = (v0, v1) if k is None else (v0[k], v1[k])
             assert int(v0) + st.gained[0, p, r] - st.spent[0, p, r] == int(v1), (seg, k, p)
-    assert st.in_play[0].any()
+    assert st.in_play[0].any() or not st.in_play.shape[1]  # a game may track no items
     assert (st.margin >= 0).all() and (st.rounds >= 1).all()
     # game-quality metrics (known answers: tests/training/test_game_quality.py)
     assert (st.branching >= 1).all() and ((st.decision_moves >= 0) & (st.decision_moves <= 1)).all()

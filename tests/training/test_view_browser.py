@@ -147,15 +147,16 @@ def test_replay_a_stored_game(browser, stored, tmp_path):
     _wait(d, lambda: _text(d, "step-line") == f"position 0 of {n}")
     assert _text(d, "game-title").startswith(f"{game.NAME} game #1")
     body = d.find_element(By.TAG_NAME, "body")
-    for k in range(1, 6):  # the arrow keys step on, one decision at a time
+    m = min(5, n)  # a short game has fewer decisions to step through
+    for k in range(1, m + 1):  # the arrow keys step on, one decision at a time
         body.send_keys(Keys.ARROW_RIGHT)
         _wait(d, lambda k=k: _text(d, "step-line") == f"position {k} of {n}")
         assert steps[k - 1]["describe"] in _text(d, "last-decision")
     body.send_keys(Keys.ARROW_LEFT)
-    _wait(d, lambda: _text(d, "step-line") == f"position 4 of {n}")
+    _wait(d, lambda: _text(d, "step-line") == f"position {m - 1} of {n}")
     d.find_element(By.ID, "fwd-step").click()
-    _wait(d, lambda: _text(d, "step-line") == f"position 5 of {n}")
-    assert d.find_element(By.ID, "slider").get_attribute("value") == "5"
+    _wait(d, lambda: _text(d, "step-line") == f"position {m} of {n}")
+    assert d.find_element(By.ID, "slider").get_attribute("value") == str(m)
     board = d.find_element(By.ID, "board")
     if game.GAME.spec.view is not None:  # the game's own drawing
         assert len(board.find_elements(By.CSS_SELECTOR, "*")) > 50  # the position is drawn
@@ -198,25 +199,33 @@ def test_play_a_few_moves(browser, name, tmp_path):
         _wait(d, lambda: _text(d, "play-status") == "Your turn: choose an action")
         seat = PLAY_SEATS[name].index("human")
         assert _text(d, "play-title").startswith(f"{name}: you are seat {seat}")
+        moves = 0
         for _ in range(4):  # each move: the first legal action offered
             before = len(d.find_elements(By.CSS_SELECTOR, "#play-log li"))
             buttons = d.find_elements(By.CSS_SELECTOR, "#play-actions button")
             assert buttons and all(b.get_attribute("title").startswith("action ") for b in buttons)
             choice = buttons[0].text
             buttons[0].click()
-            _wait(  # the agents have answered: the human's turn again (no game ends in 4 moves)
+            moves += 1
+            _wait(  # the agents have answered: the human's turn again, or the game is over
                 d,
                 lambda before=before: (
                     len(d.find_elements(By.CSS_SELECTOR, "#play-log li")) > before
-                    and _text(d, "play-status") == "Your turn: choose an action"
+                    and (
+                        _text(d, "play-status") == "Your turn: choose an action"
+                        or _text(d, "play-status").startswith("Game over")
+                    )
                 ),
             )
             mine = [li.text for li in d.find_elements(By.CSS_SELECTOR, "#play-log li")]
             assert any(choice in t for t in mine), (choice, mine[:5])
+            if _text(d, "play-status").startswith("Game over"):  # a short game
+                assert not d.find_elements(By.CSS_SELECTOR, "#play-actions button")
+                break
         # the server holds the same game: every decision logged on the page was made there
         token = d.execute_script("return state.play.token")
         pg = host._games[token]
-        assert len(pg.log) == len(d.find_elements(By.CSS_SELECTOR, "#play-log li")) >= 4
+        assert len(pg.log) == len(d.find_elements(By.CSS_SELECTOR, "#play-log li")) >= moves
         _screenshot(d, f"{name}_play", tmp_path)
         _no_page_errors(d)
     finally:

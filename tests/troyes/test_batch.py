@@ -28,9 +28,10 @@ def test_batch_random_play_and_benchmark_loop():
     eng = make_batch(3, num_players=4, seed=1, observe=False)
     decisions, games = eng.random_play(400)
     assert decisions == 1200 and eng.counts[:, 2].sum() == 0
-    from troyes_env.engine.kernels import play_random_games
+    from troyes_env.engine.step import play_random_games
 
     s = np.zeros(T.LAYOUT.size, np.int64)
     mask = np.zeros(T.NUM_ACTIONS, np.bool_)
     rng = np.array([1, 2, 3, 4], np.int64)
-    assert play_random_games(T.TABLES, 2, 3, 9, s, mask, rng) > 60
+    work = np.zeros(max(1, T.GAME.spec.work_size), np.int64)
+    assert play_random_games(T.TABLES, 2, 3, 9, s, mask, rng, work) > 60

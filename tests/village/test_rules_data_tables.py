@@ -16,12 +16,11 @@ from village.helpers import (
     set_board,
     v,
 )
+from village_env.engine.step import settle, step_inplace
 
 from village_env import rules_data as rd
 from village_env import tables
-from village_env.engine.kernels import new_mask
 from village_env.engine.setup import init_state
-from village_env.engine.step import settle, step_inplace
 
 
 def _table(name):
@@ -61,7 +60,7 @@ def test_changed_table_reaches_the_compiled_engine_d2():
     s = new(2, 0)
     clear_player(s, 0)
     set_board(s, {"harvest": {"brown": 2}, "crafts": {"brown": 2}})
-    mask = new_mask()
+    mask = np.zeros(V.NUM_ACTIONS, dtype=np.bool_)
     work = np.zeros(1, dtype=np.int64)  # Village needs no scratch (WORK_SIZE 0)
     for T, grain in ((t2, 1), (tables.TABLES, 2)):
         x = s.copy()
@@ -84,7 +83,7 @@ def test_changed_setup_data_via_init_state_d2():
     )
     s = np.zeros(V.LAYOUT.size, dtype=np.int64)
     init_state(s, t2, 4, 1, 2, 3, 0)
-    settle(s, t2, new_mask(), np.zeros(1, dtype=np.int64))
+    settle(s, t2, np.zeros(V.NUM_ACTIONS, dtype=np.bool_), np.zeros(1, dtype=np.int64))
     assert list(v(s, "coins")) == [3, 3, 3, 3] and v(s, "supply_coins")[0] == 3
     assert list(v(s, "board").sum(axis=1)) == [6, 3, 3, 3, 3, 3, 3]
 

@@ -1,13 +1,15 @@
 """Compiled Troyes engine (numba), one file per role (the same names as village_env/engine):
 
 - setup: a new seeded game (rules §2) and the pre-placement decisions (DP-1);
-- step: the step driver (step_inplace, step_trusted, settle; generated from core);
-- rules: what the generated step and api call (core/rules_contract.py), advance (the automatic
+- step: the step driver (step_inplace, step_trusted, settle; rendered from core);
+- rules: what the rendered step and api call (core/rules_contract.py), advance (the automatic
   stages), is_legal, WORK_SIZE;
 - legal: the legal mask (legal_mask_into); apply: one decision applied (apply_action);
-- observe, api (the public API's compiled entry points, generated from core), checks
-  (compiled invariants and random sweeps), kernels (core.batch's kernels, the compiled random
-  loop), batch_loops, search_loops, stats_loops (generated from core);
+- observe, api (the public API's compiled entry points, rendered from core), checks
+  (compiled invariants and random sweeps), kernels (core.batch's kernels), batch_loops,
+  search_loops, stats_loops, bot_loops (rendered from core);
+- step (with the benchmarks' random loop, play_random_games), api and the loops have no file
+  here: core.codegen renders them from core's templates at first import;
 - the rules areas: board (state accessors and small mutators), rounds (round structure), events,
   feasible, groups (dice groups), turns.
 
@@ -18,12 +20,11 @@ rules code is compiled with alloc=False and never allocates). This file only re-
 from __future__ import annotations
 
 from troyes_env.engine.apply import apply_action
-from troyes_env.engine.kernels import play_random_games
 from troyes_env.engine.legal import legal_mask_into
 from troyes_env.engine.observe import observe_into
 from troyes_env.engine.rules import WORK_SIZE, advance, is_legal
 from troyes_env.engine.setup import init_state
-from troyes_env.engine.step import settle, step_inplace, step_trusted
+from troyes_env.engine.step import play_random_games, settle, step_inplace, step_trusted
 
 __all__ = [
     "WORK_SIZE",

@@ -3,9 +3,6 @@ core.batch expects (see its docstring). Nothing here changes the rules; it only 
 
 from __future__ import annotations
 
-import numpy as np
-
-from core.agents import pick_legal
 from core.jit import jit
 from troyes_env.actions import NUM_ACTIONS
 from troyes_env.engine.evaluate import (
@@ -167,20 +164,3 @@ def k_own_bot_values(bot, s, probe, T, me, legal, val, bi, bf, bmask, work):
         return 1
     bot_char_weights(s, me, bf[:N_CHAR])
     return _chain(probe, T, me, legal, val, NODE_BUDGET, MAX_DEPTH, bi, bf, bmask, work, True)
-
-
-@jit
-def play_random_games(T, n_players, n_games, seed, s, mask, rng_state):
-    """Play n_games seeded random games (seed words (seed, g, 0)) in the caller's buffers with
-    RandomAgent's draw (core.agents.pick_legal); returns total decisions, or -1 on an engine
-    error (benchmark loop)."""
-    work = np.zeros(WORK_SIZE, dtype=np.int64)
-    total = 0
-    for g in range(n_games):
-        k_init(s, T, n_players, seed, g, 0, mask, work)
-        while s[S_PHASE] != PH_OVER:
-            a = pick_legal(mask, rng_state)
-            if a < 0 or step_trusted(s, T, a, mask, work) != 0:  # mask: settle's, of s
-                return -1
-            total += 1
-    return total

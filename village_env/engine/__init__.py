@@ -5,31 +5,29 @@ as arguments. Re-exports only; one file per role, the same names as troyes_env/e
   decision context and the start of a turn)
 - setup.py: a new seeded game (rules §2)
 - rounds.py: rounds, turns, market day, deaths, the Mass, the end and final scoring
-- legal.py: exact legal masks; apply.py: action effects; rules.py: what the generated step
-  driver (step.py) and entry points (api.py) call (core/rules_contract.py)
+- legal.py: exact legal masks; apply.py: action effects; rules.py: what the step driver
+  (`engine.step`) and entry points (`engine.api`) call (core/rules_contract.py)
 - observe.py: the observation (its layout is documented in village_env/observation.py)
-- checks.py: compiled invariants; api.py: the public API's compiled entry points
-- kernels.py: the batch kernels and the compiled random-play loop
-- step.py, api.py, batch_loops.py, search_loops.py, stats_loops.py: generated from core/
+- checks.py: compiled invariants
+- kernels.py: the batch kernels (core/kernels_contract.py)
+- step, api, batch_loops, search_loops, stats_loops, bot_loops: no files here; rendered from
+  core's templates at first import (core.codegen)
 """
 
 from __future__ import annotations
 
 from village_env.engine.apply import apply_action
-from village_env.engine.kernels import new_mask, play_random_games, random_playout
 from village_env.engine.legal import legal_mask_into
 from village_env.engine.observe import observe_into
 from village_env.engine.setup import init_state
-from village_env.engine.step import settle, step_inplace, step_trusted
+from village_env.engine.step import play_random_games, settle, step_inplace, step_trusted
 
 __all__ = [
     "apply_action",
     "init_state",
     "legal_mask_into",
-    "new_mask",
     "observe_into",
     "play_random_games",
-    "random_playout",
     "settle",
     "step_inplace",
     "step_trusted",

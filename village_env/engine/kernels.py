@@ -1,16 +1,10 @@
 """Village's batch kernels: the single-game compiled functions behind the uniform signatures
-core.batch expects (see its docstring), and the compiled random-play loop of the benchmarks.
-Nothing here changes the rules; it only adapts."""
+core.batch expects (see its docstring). Nothing here changes the rules; it only adapts."""
 
 from __future__ import annotations
 
-import numpy as np
-
-from core.agents import pick_legal
-from core.errors import OK
 from core.jit import jit
 from core.rng import rng_seed
-from village_env.actions import NUM_ACTIONS
 from village_env.engine.evaluate import evaluate_into
 from village_env.engine.legal import legal_mask_into
 from village_env.engine.observe import observe_into
@@ -116,41 +110,3 @@ def k_bot_values(s, T, legal, val, bi, bf, bmask, work):
 def k_own_bot_values(bot, s, probe, T, me, legal, val, bi, bf, bmask, work):
     """No compiled bot of its own (Village's `heuristic` is core.bots' generic greedy one)."""
     return 1
-
-
-# --- the compiled random-play loop of the benchmarks (not used by the batch) --------------------
-@jit
-def random_playout(s, T, mask, rng_state, max_decisions, work):
-    """Play random legal actions until the end; returns the number of decisions (or -1 on an
-    engine error). Allocation-free: the benchmark's compiled loop (`work`: the step's scratch,
-    max(1, WORK_SIZE) entries)."""
-    k = 0
-    if s[S_OVER] == 0 and legal_mask_into(s, T, mask) == 0:
-        return -1
-    while s[S_OVER] == 0 and k < max_decisions:
-        a = pick_legal(mask, rng_state)  # mask is s's: built above, then left by settle
-        if a < 0 or step_trusted(s, T, a, mask, work) != OK:
-            return -1
-        k += 1
-    return k
-
-
-def new_mask() -> np.ndarray:
-    return np.zeros(NUM_ACTIONS, dtype=np.bool_)
-
-
-@jit
-def play_random_games(T, n_players, n_games, seed, s, mask, rng_state):
-    """Play n_games seeded random games in the caller's buffers; returns total decisions, or -1
-    on an engine error. The fully compiled benchmark loop (no allocation per step)."""
-    work = np.zeros(max(1, WORK_SIZE), dtype=np.int64)
-    total = 0
-    for g in range(n_games):
-        init_state(s, T, n_players, seed, g, 0, 0)
-        if settle(s, T, mask, work) != OK:
-            return -1
-        k = random_playout(s, T, mask, rng_state, 1_000_000, work)
-        if k < 0:
-            return -1
-        total += k
-    return total

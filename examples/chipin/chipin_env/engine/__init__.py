@@ -3,31 +3,28 @@ as arguments. One file per role, as in every game's engine folder:
 
 - board.py: accessors and small mutators (scores, the deck, the end)
 - setup.py: a new seeded game; legal.py: exact masks; apply.py: action effects
-- rules.py: what the generated step driver (step.py) and entry points (api.py) call
+- rules.py: what the step driver (`engine.step`) and entry points (`engine.api`) call
   (core/rules_contract.py)
 - observe.py: the observation (its layout: chipin_env/observation.py)
-- checks.py: invariants; kernels.py: the kernel contract and the compiled random loop
-- step.py, api.py, batch_loops.py, search_loops.py, stats_loops.py: generated from core/ by
-  core.codegen
+- checks.py: invariants; kernels.py: the kernel contract (core/kernels_contract.py)
+- step, api, batch_loops, search_loops, stats_loops, bot_loops: no files here; rendered from
+  core's templates at first import (core.codegen)
 """
 
 from __future__ import annotations
 
 from chipin_env.engine.apply import apply_action
-from chipin_env.engine.kernels import new_mask, play_random_games, random_playout
 from chipin_env.engine.legal import legal_mask_into
 from chipin_env.engine.observe import observe_into
 from chipin_env.engine.setup import init_state
-from chipin_env.engine.step import settle, step_inplace, step_trusted
+from chipin_env.engine.step import play_random_games, settle, step_inplace, step_trusted
 
 __all__ = [
     "apply_action",
     "init_state",
     "legal_mask_into",
-    "new_mask",
     "observe_into",
     "play_random_games",
-    "random_playout",
     "settle",
     "step_inplace",
     "step_trusted",

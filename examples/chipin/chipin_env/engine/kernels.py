@@ -1,17 +1,12 @@
 """Chip In's kernels (the contract of core/kernels_contract.py): the single-game compiled
-functions behind the batch loops and the compiled search, and the compiled random-play loop of
-the benchmarks. Nothing here changes the rules; it only adapts."""
+functions behind the batch loops and the compiled search. Nothing here changes the rules; it
+only adapts."""
 
 from __future__ import annotations
 
-import numpy as np
-
-from core.agents import pick_legal
-from core.errors import OK
 from core.jit import jit
 from core.rng import rng_seed
 
-from chipin_env.actions import NUM_ACTIONS
 from chipin_env.engine.board import shuffle_unseen, stack_slot
 from chipin_env.engine.legal import legal_mask_into
 from chipin_env.engine.observe import observe_into
@@ -128,40 +123,3 @@ def k_bot_values(s, T, legal, val, bi, bf, bmask, work):
 def k_own_bot_values(bot, s, probe, T, me, legal, val, bi, bf, bmask, work):
     """No compiled bot of its own (Chip In's `heuristic` is core.bots' generic greedy one)."""
     return 1
-
-
-# --- the compiled random-play loop of the benchmarks (not used by the batch) --------------------
-@jit
-def random_playout(s, T, mask, rng_state, max_decisions, work):
-    """Play random legal actions until the end; returns the number of decisions (or -1 on an
-    engine error). `work`: the step's scratch."""
-    k = 0
-    if s[S_OVER] == 0 and legal_mask_into(s, T, mask) == 0:
-        return -1
-    while s[S_OVER] == 0 and k < max_decisions:
-        a = pick_legal(mask, rng_state)
-        if a < 0 or step_trusted(s, T, a, mask, work) != OK:
-            return -1
-        k += 1
-    return k
-
-
-def new_mask() -> np.ndarray:
-    return np.zeros(NUM_ACTIONS, dtype=np.bool_)
-
-
-@jit
-def play_random_games(T, n_players, n_games, seed, s, mask, rng_state):
-    """Play n_games seeded random games in the caller's buffers; returns total decisions, or -1
-    on an engine error."""
-    total = 0
-    work = np.zeros(max(1, WORK_SIZE), dtype=np.int64)
-    for g in range(n_games):
-        init_state(s, T, n_players, seed, g, 0, 0)
-        if settle(s, T, mask, work) != OK:
-            return -1
-        k = random_playout(s, T, mask, rng_state, 1_000_000, work)
-        if k < 0:
-            return -1
-        total += k
-    return total

@@ -1,6 +1,7 @@
-"""Chip In's rules contract (core/rules_contract.py): the names the generated step driver
-(engine/step.py) and API entry points (engine/api.py) call. Nothing here changes the rules; the
-adapters are inlined into the driver, so it calls the rules code directly."""
+"""Chip In's rules contract (core/rules_contract.py): the names the step driver
+(`engine.step`) and API entry points (`engine.api`), rendered by core.codegen, call.
+Nothing here changes the rules; the adapters are inlined into the driver, so it calls the rules
+code directly."""
 
 from __future__ import annotations
 

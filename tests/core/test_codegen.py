@@ -1,0 +1,90 @@
+"""The repeated engine modules of every game are rendered from core's templates at first import,
+into the game's compile cache (core.codegen): none is kept in a game package, a rendering is
+never stale, and a file of such a name left in a game's engine folder is never imported."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from core import codegen
+from core.codegen import TEMPLATES, RenderedModules, render, rendered_file
+from core.jit import cache_dir_for, package_dir
+from core.registry import game_packages
+
+PACKAGES = game_packages()
+
+
+@pytest.mark.parametrize("module", sorted(TEMPLATES))
+@pytest.mark.parametrize("name", list(PACKAGES))
+def test_an_imported_module_is_its_templates_rendering_in_the_compile_cache(name, module):
+    pkg = PACKAGES[name]
+    loaded = importlib.import_module(f"{pkg}.engine.{module}")
+    path = Path(loaded.__file__)
+    assert path == Path(cache_dir_for(pkg)) / codegen.RENDERED / f"{module}.py"
+    assert path.read_text() == render(module, name, pkg)
+    assert f"from {pkg}.engine." in path.read_text()
+    assert "core.kernels_contract import" not in path.read_text()
+    assert "core.rules_contract import" not in path.read_text()
+
+
+@pytest.mark.parametrize("name", list(PACKAGES))
+def test_no_game_package_holds_a_rendered_module(name):
+    engine = package_dir(PACKAGES[name]) / "engine"
+    kept = sorted(p.name for p in engine.glob("*.py") if p.stem in TEMPLATES)
+    assert kept == [], f"{engine}: {kept} would be ignored; remove them"
+
+
+def test_the_finder_comes_first_so_a_stale_copy_is_never_imported(tmp_path, monkeypatch):
+    # a registered game package whose engine folder still holds an old copy of step.py
+    game = tmp_path / "oldcopy_env"
+    (game / "engine").mkdir(parents=True)
+    (game / "__init__.py").write_text("")
+    (game / "engine" / "__init__.py").write_text("")
+    (game / "engine" / "step.py").write_text("STALE = True\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(codegen, "game_packages", lambda: {"oldcopy": "oldcopy_env"})
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr("core.jit._CACHE_DIRS", {})
+    monkeypatch.setattr("core.jit._DIGESTS", {})
+    assert isinstance(sys.meta_path[0], RenderedModules)
+    try:
+        found = importlib.util.find_spec("oldcopy_env.engine.step")
+        origin = Path(found.origin)
+        assert origin.name == "step.py" and origin.parent.name == codegen.RENDERED
+        assert origin.is_relative_to(tmp_path / "cache")
+        assert origin.read_text() == render("step", "oldcopy", "oldcopy_env")
+        # a package that is not a registered game is left to the other finders
+        assert importlib.util.find_spec("oldcopy_env.engine.other") is None
+    finally:
+        for m in [m for m in sys.modules if m.startswith("oldcopy_env")]:
+            del sys.modules[m]
+
+
+def test_a_rendering_is_written_once_and_a_changed_file_is_rendered_again(tmp_path, monkeypatch):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr("core.jit._CACHE_DIRS", {})
+    name, pkg = next(iter(PACKAGES.items()))
+    path = rendered_file("search_loops", pkg)
+    assert path.is_relative_to(tmp_path)
+    stamp = path.stat().st_mtime_ns
+    os.utime(path, ns=(stamp - 10**9, stamp - 10**9))  # numba's cache keys on this stamp
+    assert rendered_file("search_loops", pkg) == path
+    assert path.stat().st_mtime_ns == stamp - 10**9, "an unchanged rendering was rewritten"
+    path.write_text(path.read_text() + "\nBROKEN = 1\n")
+    assert rendered_file("search_loops", pkg).read_text() == render("search_loops", name, pkg)
+    assert [p.name for p in path.parent.iterdir()] == ["search_loops.py"]  # no temporary left
+
+
+def test_the_command_renders_every_game_and_refuses_an_unknown_package(capsys):
+    codegen.main([])
+    printed = capsys.readouterr().out.split()
+    assert len(printed) == len(set(PACKAGES.values())) * len(TEMPLATES)
+    assert all(Path(p).is_file() for p in printed)
+    with pytest.raises(SystemExit, match="not a registered game package"):
+        codegen.main(["no_such_env"])
