@@ -16,11 +16,11 @@ from village.helpers import (
     set_board,
     v,
 )
-from village_env.engine.step import settle, step_inplace
 
 from village_env import rules_data as rd
 from village_env import tables
 from village_env.engine.setup import init_state
+from village_env.engine.step import settle, step_inplace
 
 
 def _table(name):
