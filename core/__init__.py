@@ -1,10 +1,10 @@
 """Pieces shared by every game: layouts, in-state RNG, action codec, errors, AEC base env.
 
 Importing core installs the finder that renders each game's repeated engine modules from core's
-templates at their first import (core.codegen).
+templates at their first import (core.rendering, core.codegen).
 """
 
-from core import codegen as _codegen
+from core import rendering as _rendering
 from core.actions import ActionSpace
 from core.errors import IllegalActionError, StateFormatError
 from core.layout import Layout
@@ -19,4 +19,4 @@ __all__ = [
     "compute_returns",
 ]
 
-_codegen.install()
+_rendering.install()

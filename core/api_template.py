@@ -4,7 +4,7 @@ benchmarked).
 
 This module is a template: core.codegen renders it for each game, imported as
 `<game>_env.engine.api`, with the marked imports below pointed at the game's `engine/rules.py`
-(the contract: core/rules_contract.py) and its rendered `engine.step` (why a module per game:
+(the contract: core/game_contract.py) and its rendered `engine.step` (why a module per game:
 core/codegen.py).
 
 Each entry point is compiled for exactly one signature (core.game.entry_point_signatures, built
@@ -21,8 +21,7 @@ from __future__ import annotations
 
 from core.errors import API_BAD_PLAYER, API_BAD_STATE, API_INCONSISTENT, ERR_ILLEGAL, OK
 from core.game import entry_point_signatures
-from core.jit import compile_exactly, jit
-from core.rules_contract import (
+from core.game_contract import (
     ALLOCATES,
     GAME_ID,
     MASK_WRITES_STATE,
@@ -36,6 +35,7 @@ from core.rules_contract import (
     r_observe,
     r_over,
 )
+from core.jit import compile_exactly, jit
 from core.step_template import (
     settle,
     step_inplace,

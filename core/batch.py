@@ -3,10 +3,10 @@
     eng = village_env.make_batch(1024, num_players=4, seed=7)     # any game: GAME.make_batch
     obs, rewards, dones, players = eng.step(eng.random_actions())
 
-What a game provides: its `engine/kernels.py`, eight compiled functions (k_init, k_step, k_mask,
-k_observe, k_keys, k_over, k_actor, k_truncated) with the exact signatures documented in
-`core/kernels_contract.py`, so the batch loops are the same for every game (the contract's two
-search kernels, k_determinize and k_evaluate, are not used by the loops).
+What the loops call: eight compiled functions of the game's rendered contract
+(`<game>_env.engine.contract`, core/contract_template.py: k_init, k_step, k_mask, k_observe,
+k_keys, k_over, k_actor, k_truncated), with the exact signatures documented in
+`core/game_contract.py`, so the batch loops are the same for every game.
 
 The generic loops are a real module, `core/batch_loops_template.py`, never used at run time.
 core.codegen renders it for each game at first import, as `<game>_env.engine.batch_loops`, with
@@ -151,8 +151,8 @@ class BatchSpec:
 
 
 def batch_spec(game, loops: ModuleType, bots: ModuleType, kernels: ModuleType) -> BatchSpec:
-    """The BatchSpec of a core.game.Game, its generated loops and bot loops modules and its
-    kernels module."""
+    """The BatchSpec of a core.game.Game, its rendered loops and bot loops modules and its
+    rendered contract module."""
     g = game.spec
     return BatchSpec(
         name=g.name,

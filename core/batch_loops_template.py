@@ -1,5 +1,5 @@
 """Template of the batch loops: the generic numba loops of core.batch (DESIGN D8), written once
-for any game's kernels (the contract: core/kernels_contract.py).
+for any game's kernels (core/game_contract.py).
 
 Not used at run time. core.codegen renders it for each game, imported as
 `<game>_env.engine.batch_loops`, with this docstring replaced and the marked kernels import below
@@ -10,10 +10,9 @@ from numba import prange
 
 from core.agents import pick_legal
 from core.batch import returns_into
-from core.jit import jit
 
-# KERNELS: core.codegen points this one import at the game's kernels module.
-from core.kernels_contract import (
+# CONTRACT: core.codegen points this one import at the game's rendered contract.
+from core.contract_template import (
     k_actor,
     k_init,
     k_keys,
@@ -23,6 +22,7 @@ from core.kernels_contract import (
     k_step,
     k_truncated,
 )
+from core.jit import jit
 
 
 @jit(parallel=True)

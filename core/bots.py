@@ -5,7 +5,7 @@ A bot is an object with `name` and `act(state) -> action id`; it draws its rando
 seeded generator of its own (`BotRng`), so a match replays exactly from its seeds.
 
 The generic `heuristic` is greedy one-step lookahead on the game's own position evaluation: the
-kernel contract's `k_evaluate` (core/kernels_contract.py: each seat's projected final score). It
+game contract's `k_evaluate` (core/game_contract.py: each seat's projected final score). It
 plays the action whose successor maximises (own projection - best other projection), looking
 ahead on a `determinize`d copy of the state, so it never peeks at hidden information or future
 chance; a successor where the game is over is valued by its real result.
@@ -77,8 +77,8 @@ class RandomBot:
 
 
 def kernels_of(game: ModuleType) -> ModuleType:
-    """The game's kernel-contract module (`<package>.engine.kernels`)."""
-    return importlib.import_module(f"{game.__name__}.engine.kernels")
+    """The game's rendered contract module (`<package>.engine.contract`, core.codegen)."""
+    return importlib.import_module(f"{game.__name__}.engine.contract")
 
 
 def has_evaluation(game: ModuleType) -> bool:

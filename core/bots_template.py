@@ -1,5 +1,5 @@
 """Template of the bot loops: the baseline bots' decisions (core.bots) compiled, written once for
-any game's kernels (the contract: core/kernels_contract.py).
+any game's kernels (core/game_contract.py).
 
 `bot_choice` is one bot's decision in one state: the generic greedy `heuristic`
 (core.bots.GreedyHeuristic, code BOT_GREEDY) or one of the game's own compiled bots (codes >= 1,
@@ -20,10 +20,9 @@ from core import mlp
 from core import rng as xo
 from core.agents import pick_legal
 from core.batch import BOT_GREEDY, SEAT_POLICY, SEAT_RANDOM, returns_into
-from core.jit import jit
 
-# KERNELS: core.codegen points this one import at the game's kernels module.
-from core.kernels_contract import (
+# CONTRACT: core.codegen points this one import at the game's rendered contract.
+from core.contract_template import (
     k_actor,
     k_determinize,
     k_evaluate,
@@ -34,6 +33,7 @@ from core.kernels_contract import (
     k_own_bot_values,
     k_step,
 )
+from core.jit import jit
 
 TIE = 1e-9  # values within this of the best are equally good (a uniform draw between them)
 BOT_NO_LEGAL = -1  # bot_choice's error codes: no legal action in the mask,

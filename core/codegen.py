@@ -5,40 +5,44 @@ contract imports pointed at the game's modules. Nothing of it is kept in a game'
     python -m core.codegen             # render every registered game's modules, print the files
     python -m core.codegen mygame_env  # one game
 
-| template | imported as `<game>_env.engine.` | its contract | used by |
+| template | imported as `<game>_env.engine.` | it imports | used by |
 |---|---|---|---|
-| core/step_template.py | `step` | rules.py | the step driver (D5) |
-| core/api_template.py | `api` | rules.py, step | core.game (the entry points) |
-| core/batch_loops_template.py | `batch_loops` | kernels.py | core.batch (D8) |
-| core/search_template.py | `search_loops` | kernels.py | core.search (ISMCTS) |
-| core/stats_template.py | `stats_loops` | kernels.py | training.balance (balance) |
-| core/bots_template.py | `bot_loops` | kernels.py | core.bots, core.batch (compiled bots) |
+| core/step_template.py | `step` | the game contract | the step driver (D5) |
+| core/api_template.py | `api` | the game contract, step | core.game (the entry points) |
+| core/contract_template.py | `contract` | the game contract, step | the loops below |
+| core/batch_loops_template.py | `batch_loops` | contract | core.batch (D8) |
+| core/search_template.py | `search_loops` | contract | core.search (ISMCTS) |
+| core/stats_template.py | `stats_loops` | contract | training.balance (balance) |
+| core/bots_template.py | `bot_loops` | contract | core.bots, core.batch (compiled bots) |
 
-The contracts: core/rules_contract.py (what `engine/rules.py` names) and
-core/kernels_contract.py (what `engine/kernels.py` names). A template imports a contract as
-`from core.rules_contract import (` (or `core.kernels_contract`, or `core.step_template` for
-the rendered step driver) on a line of its own; the rendering imports the game's module there.
+The game contract (core/game_contract.py) is the one list of names a game defines, in its
+`engine/rules.py` or, for kernels that look ahead through the step driver, its
+`engine/kernels.py`. A template imports it as `from core.game_contract import (...)`; the
+rendering imports each name from the game module that defines it (kernels.py first). A template
+imports the rendered contract or step driver on a marked line of its own (`from
+core.contract_template import (`, `from core.step_template import (`). In the contract template,
+each default after its DEFAULTS line is replaced by the game's own where the game defines the
+name.
 
 Why a module per game: a compiled function that takes another as an argument (or closes over
 one) cannot be cached by numba, so every process would pay the compile (seconds) again; a module
 per game imports the game's functions directly and caches like any engine module (and numba can
 inline them).
 
-Where: `RenderedModules`, a finder at the front of ``sys.meta_path`` (installed when core is
-imported), answers the import of ``<package>.engine.<name>`` for every registered game package
-and every name above by rendering the template into ``<cache dir>/rendered/<name>.py`` and loading
-that file. The cache directory is keyed by a digest of every source file of core and of the game
-(core.jit.source_digest), templates included, so a rendering can never be stale: any edit gives a
-new directory. A file is written only when its text differs (atomically), so its modification
-time, which numba's disk cache checks, stays the same from start to start. A file of such a name
-in a game's own engine folder is never imported (the finder comes first).
+Where: `core.rendering.RenderedModules`, a finder at the front of ``sys.meta_path`` (installed
+when core is imported), answers the import of ``<package>.engine.<name>`` for every registered
+game package and every name above by rendering the template into
+``<cache dir>/rendered/<name>.py`` and loading that file. The cache directory is keyed by a
+digest of every source file of core and of the game (core.jit.source_digest), templates
+included, so a rendering can never be stale: any edit gives a new directory. A file is written
+only when its text differs (atomically), so its modification time, which numba's disk cache
+checks, stays the same from start to start. A file of such a name in a game's own engine folder
+is never imported (the finder comes first).
 """
 
 from __future__ import annotations
 
 import ast
-import importlib.abc
-import importlib.util
 import os
 import sys
 import tempfile
@@ -54,15 +58,73 @@ TEMPLATES = {  # rendered module name -> template file
     "search_loops": _CORE / "search_template.py",
     "stats_loops": _CORE / "stats_template.py",
     "bot_loops": _CORE / "bots_template.py",
+    "contract": _CORE / "contract_template.py",
 }
-TITLES = {"step": "The step driver", "api": "The public API's compiled entry points"}
+TITLES = {
+    "step": "The step driver",
+    "api": "The public API's compiled entry points",
+    "contract": "The full game contract (adapters and defaults included)",
+}
 # the marked import lines of the templates -> the game's engine module they import instead
 CONTRACTS = {
-    "from core.rules_contract import (": "rules",
-    "from core.kernels_contract import (": "kernels",
+    "from core.contract_template import (": "contract",
     "from core.step_template import (": "step",
 }
+GAME_CONTRACT = "core.game_contract"  # imported name by name from the module defining each
+GAME_MODULES = ("kernels", "rules")  # where a game defines its contract names, first wins
+# the names a game may define in engine/kernels.py (above its step driver); the rest, which the
+# step driver and entry points import, only in engine/rules.py
+KERNEL_CONSTANTS = ("N_KEYS", "BOT_SCRATCH_I", "BOT_SCRATCH_F")
+DEFAULTS = "# DEFAULTS:"  # the line after which contract_template.py's defaults stand
 RENDERED = "rendered"  # the folder of the rendered modules inside a game's cache directory
+
+
+def game_names_defined(package: str) -> dict[str, str]:
+    """The top-level names a game package's engine/kernels.py and engine/rules.py define or
+    import -> the module (of GAME_MODULES) each is taken from: a kernel name (`k_*`,
+    KERNEL_CONSTANTS) from kernels.py where it is there, every name from rules.py otherwise.
+    Read from the files, not imported."""
+    from core.jit import package_dir
+
+    found: dict[str, str] = {}
+    for mod in GAME_MODULES:
+        path = package_dir(package.split(".")[0]) / "engine" / f"{mod}.py"
+        if not path.is_file():
+            continue
+        for node in ast.parse(path.read_text(), str(path)).body:
+            for name in _bound_names(node):
+                if mod == "rules" or name.startswith("k_") or name in KERNEL_CONSTANTS:
+                    found.setdefault(name, mod)
+    return found
+
+
+def _bound_names(node: ast.stmt) -> list[str]:
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return [node.name]
+    if isinstance(node, ast.Assign):
+        return [t.id for t in node.targets if isinstance(t, ast.Name)]
+    if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+        return [node.target.id]
+    if isinstance(node, ast.ImportFrom | ast.Import):
+        return [(a.asname or a.name).split(".")[0] for a in node.names]
+    return []
+
+
+def _game_imports(names: list[str], pkg: str, defined: dict[str, str]) -> str:
+    """`from <pkg>.engine.<module> import (...)` lines for contract `names`, each from the game
+    module that defines it; ValueError naming a required name the game does not define."""
+    by_module: dict[str, list[str]] = {}
+    for name in names:
+        if name not in defined:
+            raise ValueError(
+                f"{pkg}: engine/rules.py (or engine/kernels.py) defines no {name!r}, a name of "
+                "the game contract (core/game_contract.py)"
+            )
+        by_module.setdefault(defined[name], []).append(name)
+    return "".join(
+        f"from {pkg}.engine.{mod} import (\n" + "".join(f"    {n},\n" for n in got) + ")\n"
+        for mod, got in by_module.items()
+    )
 
 
 def render(module: str, game: str, package: str) -> str:
@@ -72,7 +134,8 @@ def render(module: str, game: str, package: str) -> str:
     pkg = package.split(".")[0]
     path = TEMPLATES[module]
     src = path.read_text()
-    doc = ast.parse(src).body[0]
+    tree = ast.parse(src)
+    doc = tree.body[0]
     if not (
         isinstance(doc, ast.Expr)
         and isinstance(doc.value, ast.Constant)
@@ -80,7 +143,17 @@ def render(module: str, game: str, package: str) -> str:
     ):
         raise ValueError(f"{path} must start with its docstring")
     lines = src.splitlines(keepends=True)
+    defined = game_names_defined(pkg) if GAME_CONTRACT in src else {}
     marked = 0
+    for node in tree.body:  # the game contract's names, each from the module defining it
+        if isinstance(node, ast.ImportFrom) and node.module == GAME_CONTRACT:
+            names = [a.name for a in node.names]
+            lines[node.lineno - 1] = _game_imports(names, pkg, defined)
+            for i in range(node.lineno, node.end_lineno):
+                lines[i] = ""
+            marked += 1
+    if module == "contract":
+        _take_the_games_own(lines, tree, pkg, defined)
     for i, line in enumerate(lines):
         target = CONTRACTS.get(line.rstrip("\n"))
         if target is not None:
@@ -95,6 +168,22 @@ def render(module: str, game: str, package: str) -> str:
         f'import (never edited, never kept in the game package)."""\n'
     )
     return header + body + serial_twins(body)
+
+
+def _take_the_games_own(lines: list[str], tree: ast.Module, pkg: str, defined: dict) -> None:
+    """In the contract template's `lines`: every default (a statement after the DEFAULTS line)
+    whose name the game defines becomes an import of the game's own."""
+    start = next(i for i, line in enumerate(lines) if line.startswith(DEFAULTS))
+    for node in tree.body:
+        first = node.decorator_list[0].lineno if getattr(node, "decorator_list", None) else None
+        first = first or node.lineno
+        names = _bound_names(node)
+        if first - 1 <= start or len(names) != 1 or names[0] not in defined:
+            continue
+        name = names[0]
+        lines[first - 1] = f"from {pkg}.engine.{defined[name]} import {name}  # the game's own\n"
+        for i in range(first, node.end_lineno):
+            lines[i] = ""
 
 
 PARALLEL = "@jit(parallel=True)"
@@ -154,26 +243,6 @@ def rendered_file(module: str, package: str) -> Path:
         Path(tmp).unlink(missing_ok=True)
         raise
     return path
-
-
-class RenderedModules(importlib.abc.MetaPathFinder):
-    """Answers ``import <package>.engine.<name>`` for a registered game package and a name of
-    TEMPLATES with the rendered file (`rendered_file`); every other import goes on to the next
-    finder."""
-
-    def find_spec(self, fullname, path=None, target=None):
-        parts = fullname.split(".")
-        if len(parts) != 3 or parts[1] != "engine" or parts[2] not in TEMPLATES:
-            return None
-        if parts[0] not in game_packages().values():
-            return None
-        return importlib.util.spec_from_file_location(fullname, rendered_file(parts[2], parts[0]))
-
-
-def install() -> None:
-    """Put one `RenderedModules` at the front of ``sys.meta_path`` (once per process)."""
-    if not any(isinstance(f, RenderedModules) for f in sys.meta_path):
-        sys.meta_path.insert(0, RenderedModules())
 
 
 def main(argv: list[str] | None = None) -> None:

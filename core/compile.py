@@ -94,7 +94,7 @@ def _batch(pkg: str) -> None:
 
 def _rules_half(pkg: str, name: str) -> None:
     """Compile the game's rules-contract function `name` (r_mask or r_apply of
-    `<pkg>.engine.rules`, core/rules_contract.py) on its own, with the argument types the batch
+    `<pkg>.engine.rules`, core/game_contract.py) on its own, with the argument types the batch
     loops call it with (a row of the batch engine's state, mask and scratch arrays, an int64
     action), so that the functions it calls are cached under the signatures the loops use."""
     try:

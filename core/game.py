@@ -680,7 +680,7 @@ class Game:
                 self,
                 importlib.import_module(f"{engine}.batch_loops"),
                 importlib.import_module(f"{engine}.bot_loops"),
-                importlib.import_module(f"{engine}.kernels"),
+                importlib.import_module(f"{engine}.contract"),
             )
         return spec
 

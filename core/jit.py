@@ -308,7 +308,7 @@ _WHAT = {
     "engine.api": "the rules engine behind the public API (new_game, step, ...)",
     "engine.batch_loops": "the batch engine's loops (make_batch, training)",
     "engine.search_loops": "the search agent's loops (mcts)",
-    "engine.kernels": "the engine kernels of the bots and the search",
+    "engine.contract": "the engine kernels of the bots and the search",
 }
 
 

@@ -250,7 +250,7 @@ def search_bundles(game, cap: int) -> tuple[tuple, tuple]:
     then at SC_T .. SC_BF the lookahead's state and mask and rollout=bot's legal, val, bi, bf).
     Made once per agent: an iteration allocates nothing."""
     size, na = game.state_size, game.num_actions
-    kernels = importlib.import_module(f"{_package_of(game)}.engine.kernels")
+    kernels = importlib.import_module(f"{_package_of(game)}.engine.contract")
     scratch = (
         *walk_scratch(game, cap),
         np.zeros(size, dtype=np.int64),

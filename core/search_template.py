@@ -1,5 +1,5 @@
 """Template of the search loops: the compiled iterations of core.search's information-set MCTS,
-written once for any game's kernels (the contract: core/kernels_contract.py).
+written once for any game's kernels (core/game_contract.py).
 
 Not used at run time. core.codegen renders it for each game, imported as
 `<game>_env.engine.search_loops`, with this docstring replaced and the marked kernels import
@@ -15,10 +15,9 @@ from core import rng as xo
 from core import search_tree as st
 from core.agents import pick_legal
 from core.batch import returns_into
-from core.jit import jit
 
-# KERNELS: core.codegen points this one import at the game's kernels module.
-from core.kernels_contract import (
+# CONTRACT: core.codegen points this one import at the game's rendered contract.
+from core.contract_template import (
     k_actor,
     k_bot_values,
     k_determinize,
@@ -30,6 +29,7 @@ from core.kernels_contract import (
     k_quiet,
     k_step,
 )
+from core.jit import jit
 
 
 @jit

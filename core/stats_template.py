@@ -1,22 +1,21 @@
 """Template of the statistics loops: the compiled replay of a finished game that collects what a
 balance study needs (training.balance.game_stats), written once for any game's kernels (the
-contract: core/kernels_contract.py).
+contract: core/game_contract.py).
 
 Not used at run time. core.codegen renders it for each game, imported as
 `<game>_env.engine.stats_loops`, with this docstring replaced and the marked kernels import
 below pointed at the game's kernels module (why a module per game: core/codegen.py).
 """
 
-from core.jit import jit
-
-# KERNELS: core.codegen points this one import at the game's kernels module.
-from core.kernels_contract import (
+# CONTRACT: core.codegen points this one import at the game's rendered contract.
+from core.contract_template import (
     k_actor,
     k_keys,
     k_mask,
     k_over,
     k_step,
 )
+from core.jit import jit
 
 
 @jit

@@ -3,7 +3,7 @@ every following decision that has a single legal option, until a real decision o
 
 This module is a template: core.codegen renders it for each game, imported as
 `<game>_env.engine.step`, with the marked rules import below pointed at the game's
-`engine/rules.py` (the contract: core/rules_contract.py; why a module per game:
+`engine/rules.py` (the contract: core/game_contract.py; why a module per game:
 core/codegen.py). Status codes are core.errors'; masks are bool arrays of NUM_ACTIONS and `work`
 the game's int64 scratch; nothing is allocated per step (unless the game's ALLOCATES says its
 rules do).
@@ -13,9 +13,7 @@ from __future__ import annotations
 
 from core.agents import pick_legal
 from core.errors import ERR_ILLEGAL, ERR_NO_LEGAL, ERR_OVER, ERR_RANGE, OK
-from core.jit import jit
-from core.maskbits import first_set
-from core.rules_contract import (
+from core.game_contract import (
     ALLOCATES,
     NUM_ACTIONS,
     r_apply,
@@ -24,6 +22,8 @@ from core.rules_contract import (
     r_mask,
     r_over,
 )
+from core.jit import jit
+from core.maskbits import first_set
 
 
 @jit(alloc=ALLOCATES)

@@ -10,7 +10,8 @@ from types import ModuleType
 import numpy as np
 
 from core.bots import BotRng
-from troyes_env.engine.kernels import MAX_DEPTH, NODE_BUDGET, WORK_SIZE
+from troyes_env.engine.kernels import MAX_DEPTH, NODE_BUDGET
+from troyes_env.engine.rules import WORK_SIZE
 from troyes_env.layout import PH_TURN
 
 
@@ -24,7 +25,7 @@ class GreedyOracle:
     def __init__(self, game: ModuleType, seed: int = 0):
         self.game = game
         self.rng = BotRng(seed)
-        self._k_evaluate = importlib.import_module(f"{game.__name__}.engine.kernels").k_evaluate
+        self._k_evaluate = importlib.import_module(f"{game.__name__}.engine.contract").k_evaluate
         self._tmp = np.zeros(game.STATE_SIZE + 16, dtype=np.int64)  # k_evaluate's scratch
         spec = game.GAME.spec
         self._max_players = max(spec.player_counts)

@@ -181,20 +181,30 @@ def test_rendered_entry_points_and_step_driver_match_their_templates(name, modul
     assert compiled(generated) == compiled(template)
 
 
-def test_rules_contract_stubs_only_raise():
-    from core import rules_contract
+def test_game_contract_stubs_only_raise():
+    from core import game_contract
 
-    for name in rules_contract.__all__:
-        value = getattr(rules_contract, name)
+    for name in (*game_contract.__all__, *game_contract.OPTIONAL):
+        value = getattr(game_contract, name, None)
         if callable(value):
             with pytest.raises(NotImplementedError):
                 value(*[None] * value.__code__.co_argcount)
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_every_game_names_the_rules_contract(name):
-    from core import rules_contract
+def test_every_game_defines_the_game_contract(name):
+    """Every required name in engine/rules.py (or engine/kernels.py), and the rendered contract
+    holds every name the loops call: the game's, core's adapters and the defaults."""
+    from core import contract_template, game_contract
+    from core.codegen import game_names_defined
 
-    rules = importlib.import_module(f"{get_game(name).__name__}.engine.rules")
-    missing = [n for n in rules_contract.__all__ if not hasattr(rules, n)]
+    pkg = get_game(name).__name__
+    defined = game_names_defined(pkg)
+    missing = [n for n in game_contract.__all__ if n not in defined]
     assert not missing, f"{name}: engine/rules.py lacks {missing}"
+    contract = importlib.import_module(f"{pkg}.engine.contract")
+    for n in contract_template.__all__:
+        ours = getattr(contract, n)
+        if n in defined:  # the game's own, from the module that defines it
+            module = importlib.import_module(f"{pkg}.engine.{defined[n]}")
+            assert ours is getattr(module, n), n

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.rng import split_seed
-from troyes_env.engine.kernels import WORK_SIZE, k_determinize
+from troyes_env.engine.contract import WORK_SIZE, k_determinize
 
 
 def resample(state: np.ndarray, observer: int, seed: int, T: np.ndarray) -> np.ndarray:

@@ -8,7 +8,7 @@ from troyes_env.actions import ACTIONS
 from troyes_env.bots import TroyesHeuristic
 from troyes_env.engine import api
 from troyes_env.engine.checks import HI, INVARIANT_MESSAGES, LO, check_invariants_code
-from troyes_env.engine.kernels import N_KEYS, WORK_SIZE, k_keys
+from troyes_env.engine.contract import N_KEYS, WORK_SIZE, k_keys
 from troyes_env.layout import (
     LAYOUT,
     PH_OVER,

@@ -7,7 +7,7 @@ from village_env import render, rules_data, tables
 from village_env.actions import ACTIONS
 from village_env.engine import api
 from village_env.engine.checks import INVARIANT_MESSAGES, check_invariants_code
-from village_env.engine.kernels import N_KEYS, WORK_SIZE, k_keys
+from village_env.engine.contract import N_KEYS, WORK_SIZE, k_keys
 from village_env.layout import (
     GAME_ID,
     LAYOUT,

@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 
 from core import codegen
-from core.codegen import TEMPLATES, RenderedModules, render, rendered_file
+from core.codegen import TEMPLATES, render, rendered_file
 from core.jit import cache_dir_for, package_dir
 from core.registry import game_packages
+from core.rendering import RenderedModules
 
 PACKAGES = game_packages()
 
@@ -29,8 +30,8 @@ def test_an_imported_module_is_its_templates_rendering_in_the_compile_cache(name
     assert path == Path(cache_dir_for(pkg)) / codegen.RENDERED / f"{module}.py"
     assert path.read_text() == render(module, name, pkg)
     assert f"from {pkg}.engine." in path.read_text()
-    assert "core.kernels_contract import" not in path.read_text()
-    assert "core.rules_contract import" not in path.read_text()
+    assert "core.game_contract import" not in path.read_text()
+    assert "core.contract_template import" not in path.read_text()
 
 
 @pytest.mark.parametrize("name", list(PACKAGES))
@@ -47,8 +48,13 @@ def test_the_finder_comes_first_so_a_stale_copy_is_never_imported(tmp_path, monk
     (game / "__init__.py").write_text("")
     (game / "engine" / "__init__.py").write_text("")
     (game / "engine" / "step.py").write_text("STALE = True\n")
+    (game / "engine" / "rules.py").write_text(  # the names the step driver imports
+        "ALLOCATES = NUM_ACTIONS = 0\nr_apply = r_init = r_legal = r_mask = r_over = None\n"
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(codegen, "game_packages", lambda: {"oldcopy": "oldcopy_env"})
+    registered = {**PACKAGES, "oldcopy": "oldcopy_env"}
+    monkeypatch.setattr(codegen, "game_packages", lambda: registered)
+    monkeypatch.setattr("core.registry.game_packages", lambda: registered)
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr("core.jit._CACHE_DIRS", {})
     monkeypatch.setattr("core.jit._DIGESTS", {})
@@ -88,3 +94,28 @@ def test_the_command_renders_every_game_and_refuses_an_unknown_package(capsys):
     assert all(Path(p).is_file() for p in printed)
     with pytest.raises(SystemExit, match="not a registered game package"):
         codegen.main(["no_such_env"])
+
+
+def test_a_game_without_a_required_name_is_refused_by_name(tmp_path, monkeypatch):
+    game = tmp_path / "partial_env"
+    (game / "engine").mkdir(parents=True)
+    (game / "__init__.py").write_text("")
+    (game / "engine" / "__init__.py").write_text("")
+    (game / "engine" / "rules.py").write_text("ALLOCATES = False\nN_KEYS = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(ValueError, match="partial_env: engine/rules.py .* defines no 'k_actor'"):
+        render("contract", "partial", "partial_env")
+
+
+def test_the_games_own_names_replace_the_defaults():
+    """Each optional name comes from the game where it defines it, else from the template."""
+    from core import contract_template
+
+    for name, pkg in PACKAGES.items():
+        defined = codegen.game_names_defined(pkg)
+        src = render("contract", name, pkg)
+        for opt in ("WORK_SIZE", "k_truncated", "k_quiet", "k_bot_values", "k_own_bot_values"):
+            own = f"from {pkg}.engine.{defined.get(opt)} import {opt}  # the game's own"
+            assert (own in src) == (opt in defined), (name, opt)
+            assert (f"def {opt}(" in src or f"{opt} = " in src) == (opt not in defined)
+        assert set(contract_template.__all__) <= set(dir(contract_template))

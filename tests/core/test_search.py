@@ -376,7 +376,7 @@ def test_the_bot_rollout_is_the_troyes_bot_s_chain_search():
     counted in full; Village has no such lookahead (1: the search plays greedy)."""
     from troyes_env.engine import WORK_SIZE
     from troyes_env.engine import kernels as tk
-    from village_env.engine import kernels as vk
+    from village_env.engine import contract as vk
 
     game = get_game("troyes")
     checked = distinct = 0

@@ -1,6 +1,7 @@
-"""The search kernels of core.kernels_contract, for every game: k_determinize (reads nothing the
-observer cannot see, keeps what they know) and k_evaluate (the heuristic bot's projected final
-score: exact values from the rules tables, the same numbers the bot sees, no allocation)."""
+"""The search kernels of the game contract (core/game_contract.py), for every game:
+k_determinize (reads nothing the observer cannot see, keeps what they know) and k_evaluate (the
+heuristic bot's projected final score: exact values from the rules tables, the same numbers the
+bot sees, no allocation)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ GAMES = game_names()
 
 
 def _kernels(name):
-    return importlib.import_module(f"{game_packages()[name]}.engine.kernels")
+    return importlib.import_module(f"{game_packages()[name]}.engine.contract")
 
 
 def _work(name, fill=0):

@@ -14,7 +14,7 @@ from game_helpers import seeded_games_decisions
 from numba.core.dispatcher import Dispatcher
 from training_helpers import GAMES
 
-from core import kernels_contract
+from core import contract_template
 from core.batch import SEAT_CALLER, SEAT_POLICY, batch_game_seed
 from core.bots import CompiledBot, bot_names, make_bot
 from core.registry import game_packages, get_game
@@ -40,7 +40,7 @@ def test_rendered_bot_loops_match_template(name):
     template = importlib.import_module("core.bots_template")
     assert _compiled_defs(loops) == _compiled_defs(template) + ["play_seats_serial"]
     assert _compiled_defs(template) == ["greedy_values", "bot_choice", "play_seats"]
-    assert template.k_own_bot_values is kernels_contract.k_own_bot_values
+    assert template.k_own_bot_values is contract_template.k_own_bot_values
 
 
 def _oracle(name: str, seed: int):

@@ -2,14 +2,14 @@
 
 - setup: a new seeded game (rules §2) and the pre-placement decisions (DP-1);
 - step: the step driver (step_inplace, step_trusted, settle; rendered from core);
-- rules: what the rendered step and api call (core/rules_contract.py), advance (the automatic
-  stages), is_legal, WORK_SIZE;
+- rules: the game contract's rules names (core/game_contract.py), advance (the automatic
+  stages), is_legal, WORK_SIZE; kernels: the contract's kernels, which look ahead through the
+  step driver and so sit above it (the heuristic bot's chain search, the position evaluation);
 - legal: the legal mask (legal_mask_into); apply: one decision applied (apply_action);
-- observe, api (the public API's compiled entry points, rendered from core), checks
-  (compiled invariants and random sweeps), kernels (core.batch's kernels), batch_loops,
-  search_loops, stats_loops, bot_loops (rendered from core);
-- step (with the benchmarks' random loop, play_random_games), api and the loops have no file
-  here: core.codegen renders them from core's templates at first import;
+- observe, checks (compiled invariants and random sweeps), evaluate, hidden;
+- step (with the benchmarks' random loop, play_random_games), api, contract, batch_loops,
+  search_loops, stats_loops, bot_loops have no file here: core.codegen renders them from
+  core's templates at first import;
 - the rules areas: board (state accessors and small mutators), rounds (round structure), events,
   feasible, groups (dice groups), turns.
 

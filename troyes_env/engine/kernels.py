@@ -1,5 +1,8 @@
-"""Troyes's batch kernels: the single-game compiled functions behind the uniform signatures
-core.batch expects (see its docstring). Nothing here changes the rules; it only adapts."""
+"""Troyes's kernels of the game contract (core/game_contract.py) that look ahead through the step
+driver (the heuristic bot's chain search, the position evaluation), so they cannot sit in
+rules.py below it, and the other kernels beside them: the standing keys, the seat to act, the
+determinization and quiet states. Nothing here changes the rules; it only adapts. No safety cap
+(k_truncated keeps core's default)."""
 
 from __future__ import annotations
 
@@ -14,11 +17,6 @@ from troyes_env.engine.evaluate import (
     held_char_weights,
 )
 from troyes_env.engine.hidden import determinize_into
-from troyes_env.engine.legal import legal_mask_into
-from troyes_env.engine.observe import observe_into
-from troyes_env.engine.rules import WORK_SIZE
-from troyes_env.engine.setup import init_state
-from troyes_env.engine.step import settle, step_trusted
 from troyes_env.layout import (
     MAXP,
     PH_OVER,
@@ -54,31 +52,7 @@ def _chain_scratch(depth: int) -> tuple[int, int]:
 
 BOT_SCRATCH_I = max(_chain_scratch(MAX_DEPTH)[0], _chain_scratch(BOT_DEPTH)[0])
 BOT_SCRATCH_F = max(_chain_scratch(MAX_DEPTH)[1], _chain_scratch(BOT_DEPTH)[1])
-__all__ = ["WORK_SIZE", "N_KEYS", "BOT_SCRATCH_I", "BOT_SCRATCH_F"]
-
-
-@jit(alloc=False, inline=True)
-def k_init(s, T, n, a, b, c, mask, work):
-    """`new_game(n, seed)` with seed words (a, b, c), start player 0; leaves mask legal."""
-    init_state(s, T, n, a, b, c)
-    settle(s, T, mask, work)
-    legal_mask_into(s, T, mask, work)
-
-
-@jit(alloc=False, inline=True)
-def k_step(s, T, a, mask, work):
-    """The batch keeps each slot's legal mask (core.batch contract), so legality is mask[a]."""
-    return step_trusted(s, T, a, mask, work)
-
-
-@jit(alloc=False, inline=True)
-def k_mask(s, T, mask, work):
-    return legal_mask_into(s, T, mask, work)
-
-
-@jit(alloc=False, inline=True)
-def k_observe(s, T, p, out):
-    observe_into(s, T, p, out)
+__all__ = ["N_KEYS", "BOT_SCRATCH_I", "BOT_SCRATCH_F"]
 
 
 @jit(alloc=False)
@@ -90,18 +64,8 @@ def k_keys(s, keys):
 
 
 @jit(alloc=False)
-def k_over(s):
-    return s[S_PHASE] == PH_OVER
-
-
-@jit(alloc=False)
 def k_actor(s):
     return s[S_CUR]
-
-
-@jit(alloc=False)
-def k_truncated(s):
-    return False
 
 
 @jit(alloc=False)

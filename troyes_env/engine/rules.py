@@ -1,7 +1,8 @@
-"""Troyes's rules contract (core/rules_contract.py): the names the step driver
-(`engine.step`) and API entry points (`engine.api`), rendered by core.codegen, call, and what
-they need that is Troyes's own: the automatic stages (`advance`), the one-action legality test
-of the two costly phases, the scratch size (WORK_SIZE). Nothing here changes the rules.
+"""Troyes's game contract (core/game_contract.py), its rules names (the kernels are in
+kernels.py, above the step driver): what the step driver and API entry points, rendered by
+core.codegen, call, and what they need that is Troyes's own: the automatic stages (`advance`),
+the one-action legality test of the two costly phases, the scratch size (WORK_SIZE). Nothing
+here changes the rules.
 
 Masks are bool arrays of NUM_ACTIONS; `work` is an int64 scratch buffer of WORK_SIZE entries;
 nothing is allocated. Automatic stages never recurse (numba's cache cannot hold mutually

@@ -5,13 +5,13 @@ as arguments. Re-exports only; one file per role, the same names as troyes_env/e
   decision context and the start of a turn)
 - setup.py: a new seeded game (rules §2)
 - rounds.py: rounds, turns, market day, deaths, the Mass, the end and final scoring
-- legal.py: exact legal masks; apply.py: action effects; rules.py: what the step driver
-  (`engine.step`) and entry points (`engine.api`) call (core/rules_contract.py)
+- legal.py: exact legal masks; apply.py: action effects
+- rules.py: the game contract (core/game_contract.py): what the step driver, the entry points
+  and the loops call
 - observe.py: the observation (its layout is documented in village_env/observation.py)
-- checks.py: compiled invariants
-- kernels.py: the batch kernels (core/kernels_contract.py)
-- step, api, batch_loops, search_loops, stats_loops, bot_loops: no files here; rendered from
-  core's templates at first import (core.codegen)
+- evaluate.py: the heuristic bot's position evaluation; checks.py: compiled invariants
+- step, api, contract, batch_loops, search_loops, stats_loops, bot_loops: no files here;
+  rendered from core's templates at first import (core.codegen)
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """What a Chip In player cannot see, resampled: for search agents (`determinize`) and for the
 test that observations leak nothing (`perturb_hidden`). Hidden: the order of the face-down deck
 and which cards were removed at setup; both are redrawn together by the compiled
-`engine.kernels.k_determinize` on a copy of the state."""
+`engine.rules.k_determinize` on a copy of the state."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import numpy as np
 
 from core.rng import split_seed
 
-from chipin_env.engine.kernels import WORK_SIZE, k_determinize
+from chipin_env.engine.contract import WORK_SIZE, k_determinize
 
 
 def resample(state: np.ndarray, observer: int, seed: int, T: np.ndarray) -> np.ndarray:

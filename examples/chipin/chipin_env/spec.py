@@ -8,7 +8,7 @@ from chipin_env import hidden, render, rules_data, tables
 from chipin_env.actions import ACTIONS
 from chipin_env.engine import api
 from chipin_env.engine.checks import invariant_problems
-from chipin_env.engine.kernels import N_KEYS, WORK_SIZE, k_keys
+from chipin_env.engine.contract import N_KEYS, WORK_SIZE, k_keys
 from chipin_env.layout import (
     GAME_ID,
     LAYOUT,

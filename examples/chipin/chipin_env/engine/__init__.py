@@ -3,12 +3,12 @@ as arguments. One file per role, as in every game's engine folder:
 
 - board.py: accessors and small mutators (scores, the deck, the end)
 - setup.py: a new seeded game; legal.py: exact masks; apply.py: action effects
-- rules.py: what the step driver (`engine.step`) and entry points (`engine.api`) call
-  (core/rules_contract.py)
+- rules.py: the game contract (core/game_contract.py): what the step driver, the entry points
+  and the loops call
 - observe.py: the observation (its layout: chipin_env/observation.py)
-- checks.py: invariants; kernels.py: the kernel contract (core/kernels_contract.py)
-- step, api, batch_loops, search_loops, stats_loops, bot_loops: no files here; rendered from
-  core's templates at first import (core.codegen)
+- checks.py: invariants
+- step, api, contract, batch_loops, search_loops, stats_loops, bot_loops: no files here;
+  rendered from core's templates at first import (core.codegen)
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from core.game import GameSpec, StateFields
 
 from toss_env import rules_data
 from toss_env.engine import api
-from toss_env.engine.kernels import k_keys
+from toss_env.engine.contract import N_KEYS, WORK_SIZE, k_keys
 from toss_env.layout import (
     ACTIONS,
     GAME_ID,
@@ -82,8 +82,8 @@ SPEC = GameSpec(
     ),
     phase_names=("turn", "game over"),
     obs_size=OBS_SIZE,
-    work_size=0,
-    n_keys=1,  # the score; equal scores share the win
+    work_size=WORK_SIZE,
+    n_keys=N_KEYS,
     margin_scale=rules_data.MARGIN_SCALE,
     rules_data=rules_data,
     build_tables=build_tables,

@@ -1,6 +1,6 @@
-"""The compiled Toss engine: rules.py (the rules and the rules contract, core/rules_contract.py)
-and kernels.py (the kernel contract, core/kernels_contract.py). The step driver (with the
-benchmarks' random loop), the entry points and the loops are rendered by core (core.codegen)."""
+"""The compiled Toss engine: rules.py, its rules and the game contract over them
+(core/game_contract.py). The step driver (with the benchmarks' random loop), the entry points,
+the full contract and the loops are rendered by core (core.codegen)."""
 
 from __future__ import annotations
 

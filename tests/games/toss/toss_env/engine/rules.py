@@ -1,4 +1,5 @@
-"""Toss's rules, compiled, and the rules contract (core/rules_contract.py) over them."""
+"""Toss's rules, compiled, and the game contract (core/game_contract.py) over them; the
+optional names keep core's defaults."""
 
 from __future__ import annotations
 
@@ -51,6 +52,11 @@ __all__ = [
     "r_legal",
     "r_apply",
     "r_observe",
+    "N_KEYS",
+    "k_keys",
+    "k_actor",
+    "k_determinize",
+    "k_evaluate",
 ]
 
 ALLOCATES = False
@@ -127,3 +133,38 @@ def r_observe(s, T, me, out):
         out[O_SCORES + r] = s[S_SCORE + (me + r) % n] / 8.0
     out[O_NP + n - 2] = 1.0
     out[O_COIN] = s[S_COIN]
+
+
+# --- kernels -------------------------------------------------------------------------------------
+N_KEYS = 1  # the score; equal scores share the win
+
+
+@jit
+def k_keys(s, keys):
+    for p in range(s[S_NP]):
+        keys[p, 0] = s[S_SCORE + p]
+
+
+@jit
+def k_actor(s):
+    return s[S_ACTOR]
+
+
+@jit(alloc=False)
+def k_determinize(s, T, observer, a, b, c, work):
+    """Nothing is hidden but the coins to come (the one face up is public): a reseed."""
+    rng_seed(s, S_RNG, a, b, c)
+
+
+@jit(alloc=False)
+def k_evaluate(s, T, out, tmp):
+    """The score, plus the expected value of each decision left played well (toss on heads,
+    else the better of keep and toss)."""
+    n = s[S_NP]
+    each = 0.5 * max(T[T_KEEP], T[T_HEADS]) + 0.5 * T[T_KEEP]
+    for p in range(out.shape[0]):
+        out[p] = 0.0
+        if p < n:
+            out[p] = s[S_SCORE + p]
+            if s[S_OVER] == 0:
+                out[p] += each * decisions_left(s, T, p)
