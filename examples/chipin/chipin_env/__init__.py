@@ -1,10 +1,6 @@
-"""Chip In: a tiny pass-or-take card game, the example third game of village-troyes-rl.
-
-It exists to prove the plug-in contract (DESIGN D14): a game package outside the library,
-registered by one entry point (`village_troyes_rl.games`: chipin = "chipin_env"), run through
-every generic path. The rules: docs/games/chipin.md. The public API is core.game's, the
-same as `village_env`'s and `troyes_env`'s.
-"""
+"""Chip In: a tiny pass-or-take card game (docs/games/chipin.md), the example third game: a
+package outside the library, registered by one entry point, that every generic path runs (DESIGN
+D14). The public API is core.game's, as for `village_env` and `troyes_env`."""
 
 from __future__ import annotations
 

@@ -14,8 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from chipin_env import rules_data as rd
-from chipin_env.actions import A_TAKE
-from chipin_env.layout import LAYOUT, S_FACE
+from chipin_env.layout import A_TAKE, LAYOUT, S_FACE
 
 RESOURCES = (("chips", "chips", None),)
 ITEMS = tuple(f"card:{v}" for v in range(rd.CARD_LOW, rd.CARD_HIGH + 1))

@@ -10,11 +10,11 @@ from core.errors import IllegalActionError
 from core.testing import check_game
 
 import chipin_env as g
-from chipin_env import tables
-from chipin_env.actions import A_BURY, A_PAY, A_TAKE
+from chipin_env import layout
+from chipin_env.layout import A_BURY, A_PAY, A_TAKE
 
 LOW = 3  # rules_data.CARD_LOW: card value = LOW + index
-N_CARDS = tables.N_CARDS
+N_CARDS = layout.N_CARDS
 DECK = N_CARDS - 9  # rules_data.REMOVED_CARDS
 
 
@@ -163,7 +163,7 @@ def test_the_last_take_ends_the_game_and_ties_go_to_more_chips():
 
 def test_a_table_change_reaches_the_engine():
     try:
-        g.load_rules_data(tables.rules_with(STARTING_CHIPS={2: 5, 3: 6, 4: 7}, REMOVED_CARDS=0))
+        g.load_rules_data(layout.rules_with(STARTING_CHIPS={2: 5, 3: 6, 4: 7}, REMOVED_CARDS=0))
         s = g.new_game(3, 0)
         assert v(s, "chips")[:3].tolist() == [6, 6, 6] and v(s, "deck_left")[0] == N_CARDS - 1
         assert check_game(g, 3, range(3)).games == 3

@@ -1,100 +1,228 @@
-"""Chip In's game contract (core/game_contract.py): the names the step driver, the API entry
-points and the loops of the batch engine, the search, the bots and the balance replay call
-(rendered by core.codegen). Nothing here changes the rules; it only adapts. The optional names
-keep core's defaults: no scratch beyond the mask, no safety cap, every decision quiet (a score is
-never half-made), no lookahead or compiled bot of its own."""
+"""The compiled Chip In engine (numba, every function made by core.jit; tables always arrive as
+arguments), and the game contract over it (core/game_contract.py): what the step driver, the
+API entry points and the loops of the batch engine, the search, the bots and the balance replay
+call (rendered by core.codegen). The optional names keep core's defaults: no scratch beyond the
+mask, no safety cap, every decision quiet (a score is never half-made), no lookahead or
+compiled bot of its own. Nothing allocates.
+"""
 
 from __future__ import annotations
 
 from core.jit import jit
-from core.rng import rng_seed
+from core.rng import rng_below, rng_seed
 
-from chipin_env.actions import NUM_ACTIONS
-from chipin_env.engine.apply import apply_action
-from chipin_env.engine.board import shuffle_unseen, stack_slot
-from chipin_env.engine.legal import legal_mask_into
-from chipin_env.engine.observe import observe_into
-from chipin_env.engine.setup import init_state
-from chipin_env.layout import (
+from chipin_env.layout import *  # noqa: F403  the layout's offsets, the tables' and the actions'
+
+# the game contract's constants, which the rendered entry points import from here
+from chipin_env.layout import (  # noqa: F401
     GAME_ID,
-    S_ACTOR,
-    S_BURIED,
-    S_CHIPS,
-    S_FACE,
+    NUM_ACTIONS,
     S_GAME_ID,
-    S_LEFT,
     S_NP,
-    S_OVER,
-    S_OWNER,
-    S_RNG,
-    S_SCORE,
-    S_STACK,
     S_VERSION,
     STATE_SIZE,
-    VERSION,
+    VERSION,  # noqa: F401
 )
-from chipin_env.tables import N_CARDS, T_REMOVED
 
-__all__ = [
-    "STATE_SIZE",
-    "NUM_ACTIONS",
-    "S_VERSION",
-    "VERSION",
-    "S_GAME_ID",
-    "GAME_ID",
-    "S_NP",
-    "ALLOCATES",
-    "MASK_WRITES_STATE",
-    "r_init",
-    "r_over",
-    "r_mask",
-    "r_legal",
-    "r_apply",
-    "r_observe",
-    "N_KEYS",
-    "k_keys",
-    "k_actor",
-    "k_determinize",
-    "k_evaluate",
-]
+
+@jit(alloc=False)
+def add_score(s, p, delta, src):
+    """Seat p's score changes by delta, credited to score source `src` (layout.SCORE_SOURCES)."""
+    s[S_SCORE + p] += delta
+    s[S_SCORE_SRC + p * N_SCORE_SOURCES + src] += delta
+
+
+@jit(alloc=False)
+def card_penalty(s, T, p):
+    """The sum of the lowest card of each run of consecutive cards seat p holds."""
+    low = T[T_CARD_LOW]
+    total = 0
+    for i in range(N_CARDS):
+        if s[S_OWNER + i] == p and (i == 0 or s[S_OWNER + i - 1] != p):
+            total += low + i
+    return total
+
+
+@jit(alloc=False)
+def deck_size(T):
+    """Cards in the deck at setup: all but the removed ones."""
+    return N_CARDS - T[T_REMOVED]
+
+
+@jit(alloc=False)
+def stack_slot(T, left, j):
+    """Position in `stack` of the j-th card nobody has seen: the deck's `left` cards first, then
+    the removed cards at the end of the segment."""
+    return j if j < left else deck_size(T) + (j - left)
+
+
+@jit(alloc=False)
+def shuffle_unseen(s, T):
+    """Shuffle the cards nobody has seen (the deck and the removed cards, as one pile) in place
+    with the state's RNG (Fisher-Yates)."""
+    left = s[S_LEFT]
+    m = left + T[T_REMOVED]
+    for j in range(m - 1, 0, -1):
+        k = rng_below(s, S_RNG, j + 1)
+        a = S_STACK + stack_slot(T, left, j)
+        b = S_STACK + stack_slot(T, left, k)
+        t = s[a]
+        s[a] = s[b]
+        s[b] = t
+
+
+@jit(alloc=False)
+def reveal_next(s):
+    """Turn the deck's next card face up (the deck is not empty); the pot stays as it is."""
+    left = s[S_LEFT] - 1
+    s[S_LEFT] = left
+    s[S_FACE] = s[S_STACK + left]
+    s[S_STACK + left] = -1
+    s[S_ROUND] += 1
+
+
+@jit(alloc=False)
+def end_game(s):
+    """The deck is exhausted and the last card taken: the scores are final."""
+    s[S_FACE] = -1
+    s[S_POT] = 0
+    s[S_PHASE] = PH_OVER
+    s[S_ACTOR] = -1
+    s[S_OVER] = 1
+
+
+@jit(alloc=False)
+def r_init(s, T, n, a, b, c, start):
+    """A new n-player game seeded by the words (a, b, c) in s, seat `start` to act first."""
+    for i in range(STATE_SIZE):
+        s[i] = 0
+    s[S_GAME_ID] = GAME_ID
+    s[S_VERSION] = VERSION
+    s[S_NP] = n
+    rng_seed(s, S_RNG, a, b, c)
+    # every card starts unseen: the deck, then the removed ones, shuffled as one pile, so the
+    # removed cards are a uniform draw and the deck a uniform order of the rest
+    s[S_LEFT] = deck_size(T)
+    for i in range(N_CARDS):
+        s[S_OWNER + i] = -1
+        s[S_STACK + i] = -1
+    for j in range(deck_size(T)):
+        s[S_STACK + j] = j
+    for j in range(T[T_REMOVED]):
+        s[S_STACK + deck_size(T) + j] = deck_size(T) + j
+    shuffle_unseen(s, T)
+    chips = T[T_CHIPS + n]
+    for p in range(n):
+        s[S_CHIPS + p] = chips
+        add_score(s, p, chips, SRC_CHIPS)
+        s[S_BURIES + p] = T[T_BURIES]
+    s[S_FACE] = -1
+    reveal_next(s)
+    s[S_PHASE] = PH_TURN
+    s[S_ACTOR] = start
+
+
+@jit(alloc=False)
+def r_mask(s, T, mask, work):
+    """mask = the actions the player to act may take now; returns how many (0 once over)."""
+    for i in range(mask.shape[0]):
+        mask[i] = False
+    if s[S_OVER]:
+        return 0
+    p = s[S_ACTOR]
+    mask[A_TAKE] = True  # taking is always allowed
+    n = 1
+    if s[S_CHIPS + p] > 0:  # paying needs a chip
+        mask[A_PAY] = True
+        n += 1
+    if s[S_BURIES + p] > 0 and s[S_LEFT] > 0:  # a bury left, and a next card to roll onto
+        mask[A_BURY] = True
+        n += 1
+    return n
+
+
+@jit(alloc=False)
+def r_apply(s, T, a, work):
+    """Apply legal action a for the player to act."""
+    p = s[S_ACTOR]
+    card = s[S_FACE]
+    if a == A_TAKE:
+        # the card and its chips go to the taker, who then decides on the next card
+        pot = s[S_POT]
+        s[S_CHIPS + p] += pot
+        add_score(s, p, pot, SRC_CHIPS)
+        s[S_POT] = 0
+        before = card_penalty(s, T, p)
+        s[S_OWNER + card] = p
+        add_score(s, p, before - card_penalty(s, T, p), SRC_CARDS)
+        if s[S_LEFT] == 0:
+            end_game(s)
+        else:
+            reveal_next(s)
+    elif a == A_PAY:
+        # one chip onto the card; the next player decides
+        s[S_CHIPS + p] -= 1
+        add_score(s, p, -1, SRC_CHIPS)
+        s[S_POT] += 1
+        s[S_ACTOR] = (p + 1) % s[S_NP]
+    else:
+        # bury: the card leaves the game, its chips roll onto the next card, the next player
+        # decides (never on the last card: the mask requires a card left in the deck)
+        s[S_BURIED + card] = 1
+        s[S_BURIES + p] -= 1
+        reveal_next(s)
+        s[S_ACTOR] = (p + 1) % s[S_NP]
+
+
+@jit(alloc=False)
+def r_observe(s, T, me, out):
+    """out = seat `me`'s observation, seats relative to `me`."""
+    for i in range(OBS_SIZE):
+        out[i] = 0.0
+    n = s[S_NP]
+    out[O_MINE] = 1.0 if s[S_ACTOR] == me else 0.0
+    out[O_NP + n - MIN_PLAYERS] = 1.0
+    face = s[S_FACE]
+    if face >= 0:
+        out[O_FACE + face] = 1.0
+        out[O_FACE_VALUE] = (T[T_CARD_LOW] + face) / N_CARDS
+    out[O_POT] = s[S_POT] / SCALE
+    out[O_LEFT] = s[S_LEFT] / N_CARDS
+    for i in range(N_CARDS):
+        o = s[S_OWNER + i]
+        if o >= 0:
+            out[O_CARDS + i * CARD_BLOCK + (o - me + n) % n] = 1.0
+        if s[S_BURIED + i]:
+            out[O_CARDS + i * CARD_BLOCK + MAXP] = 1.0
+    for r in range(n):
+        p = (me + r) % n
+        b = O_SEATS + r * SEAT_BLOCK
+        out[b] = 1.0
+        out[b + 1] = s[S_CHIPS + p] / SCALE
+        out[b + 2] = s[S_SCORE + p] / SCALE
+        out[b + 3] = s[S_BURIES + p]
+        held = 0
+        for i in range(N_CARDS):
+            if s[S_OWNER + i] == p:
+                held += 1
+        out[b + 4] = held / SCALE
+
 
 ALLOCATES = False  # the rules code never allocates (jit(alloc=False) throughout)
-MASK_WRITES_STATE = False  # legal_mask_into only reads the state
+MASK_WRITES_STATE = False  # r_mask only reads the state
 
 
-@jit(inline=True)
-def r_init(s, T, n, a, b, c, start):
-    init_state(s, T, n, a, b, c, start)
-
-
-@jit(inline=True)
+@jit(alloc=False)
 def r_over(s):
     return s[S_OVER] != 0
 
 
-@jit(inline=True)
-def r_mask(s, T, mask, work):
-    """Chip In needs no scratch beyond the mask."""
-    return legal_mask_into(s, T, mask)
-
-
-@jit(inline=True)
+@jit(alloc=False)
 def r_legal(s, T, a, mask, work):
-    legal_mask_into(s, T, mask)
+    r_mask(s, T, mask, work)
     return mask[a]
 
 
-@jit(inline=True)
-def r_apply(s, T, a, work):
-    apply_action(s, T, a)
-
-
-@jit(inline=True)
-def r_observe(s, T, p, out):
-    observe_into(s, T, p, out)
-
-
-# --- kernels -------------------------------------------------------------------------------------
 N_KEYS = 2  # score, then the tie-breaker: more chips left (then a shared win)
 
 
