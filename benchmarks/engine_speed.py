@@ -43,7 +43,7 @@ def _timed(fn, seconds: float):
 
 
 def compiled_loop(game, n: int, seconds: float):
-    eng = importlib.import_module(f"{game.__name__}.engine")
+    eng = importlib.import_module(f"{game.__name__}.engine.step")  # rendered for every game
     s = np.zeros(game.LAYOUT.size, dtype=np.int64)
     mask = np.zeros(game.NUM_ACTIONS, dtype=np.bool_)
     rng = np.zeros(4, dtype=np.int64)
