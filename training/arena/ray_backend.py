@@ -98,14 +98,16 @@ def import_ray():
 @contextlib.contextmanager
 def session(address: str | None = None, workers: int | None = None) -> Iterator[Any]:
     """Ray, initialised for a `with` block: an already initialised Ray is used as it is (and left
-    running); else a local instance with `workers` CPUs (default: all) or, with `address`, the
-    running cluster there; shut down afterwards."""
+    running); else a new local instance with `workers` CPUs (default: all; never a cluster named
+    by the RAY_ADDRESS environment variable) or, with `address`, the running cluster there; shut
+    down afterwards."""
     ray = import_ray()
     if ray.is_initialized():
         yield ray
         return
     kw: dict[str, Any] = dict(include_dashboard=False, logging_level=logging.WARNING)
-    if address is None:
+    if address is None:  # "local": a new instance even where RAY_ADDRESS names a cluster
+        kw["address"] = "local"
         kw["num_cpus"] = workers or os.cpu_count() or 1
     else:
         kw["address"] = address
