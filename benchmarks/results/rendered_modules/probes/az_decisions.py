@@ -1,5 +1,6 @@
 """Decisions and timing of az (shipped network, sims=100, its sidecar search) at 2 and 4 players on
-fixed positions: run in two checkouts to compare decisions and time."""
+fixed positions: run in two checkouts to compare decisions and time. Usage: python
+az_decisions.py OUT.json GAMES (games that ship networks, comma-separated)."""
 
 import json
 import sys
@@ -11,7 +12,7 @@ from benchmarks.search import search_positions
 from training.agents.registry import make_agent
 
 out = {}
-for g in ("village", "troyes"):
+for g in sys.argv[2].split(","):
     for players in (2, 4):
         agent = make_agent("az:sims=100", g, players, seed=0)
         states = search_positions(g, players, 24, seed=5)

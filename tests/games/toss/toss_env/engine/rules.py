@@ -36,29 +36,6 @@ from toss_env.layout import (
     VERSION,
 )
 
-__all__ = [
-    "STATE_SIZE",
-    "NUM_ACTIONS",
-    "S_VERSION",
-    "VERSION",
-    "S_GAME_ID",
-    "GAME_ID",
-    "S_NP",
-    "ALLOCATES",
-    "MASK_WRITES_STATE",
-    "r_init",
-    "r_over",
-    "r_mask",
-    "r_legal",
-    "r_apply",
-    "r_observe",
-    "N_KEYS",
-    "k_keys",
-    "k_actor",
-    "k_determinize",
-    "k_evaluate",
-]
-
 ALLOCATES = False
 MASK_WRITES_STATE = False
 
