@@ -19,7 +19,8 @@ for a Python object), and a refusal changes nothing.
 
 CLI, for any game that declares rules keys: `python -m core.rules_file --game GAME --check FILE`
 (validate a file, show its changes and hash), `--game GAME --list` (the provisional values), and
-`python -m core.rules_file --write-docs` (regenerate the generated part of docs/rules_data.md).
+`python -m core.rules_file --docs` (print docs/rules_data.md as the site build completes it:
+its key tables and provisional values are generated then, never kept in the file).
 """
 
 from __future__ import annotations
@@ -42,7 +43,9 @@ from core.workers import die_with_driver
 
 FILE_FIELDS = ("game", "description", "values")
 DOC_PATH = Path(__file__).resolve().parent.parent / "docs" / "rules_data.md"
-DOC_MARKER = "<!-- generated below by `python -m core.rules_file --write-docs`; do not edit -->"
+# the line of docs/rules_data.md below which the site build (docs/hooks/rules_data.py) puts the
+# key tables and provisional values of every registered game with rules keys
+DOC_MARKER = "<!-- generated below when the site is built (docs/hooks/rules_data.py) -->"
 
 
 class RulesDataError(ValueError):
@@ -805,26 +808,27 @@ def list_report(rk: RulesKeys) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m core.rules_file --game GAME (--check FILE | --list)` or `--write-docs`; 0 ok,
+    """`python -m core.rules_file --game GAME (--check FILE | --list)` or `--docs`; 0 ok,
     2 on a bad file, an unknown game or bad usage (one line on stderr)."""
     parser = argparse.ArgumentParser(
         prog="python -m core.rules_file",
-        description="Check a rules override file, list a game's provisional values, or "
-        "regenerate docs/rules_data.md (docs/rules_data.md).",
+        description="Check a rules override file, list a game's provisional values, or print "
+        "docs/rules_data.md as the site build completes it (docs/rules_data.md).",
     )
     parser.add_argument("--game", help=f"the game ({', '.join(game_names())})")
     what = parser.add_mutually_exclusive_group(required=True)
     what.add_argument("--check", metavar="FILE", help="validate FILE; print its changes and hash")
     what.add_argument("--list", action="store_true", help="every provisional key and its value")
     what.add_argument(
-        "--write-docs", action="store_true", help="regenerate docs/rules_data.md (every game)"
+        "--docs", action="store_true", help="print docs/rules_data.md completed (every game)"
     )
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
-    if args.write_docs:
+    if args.docs:
         if args.game is not None:
-            parser.error("--write-docs covers every game: leave out --game")
-        DOC_PATH.write_text(docs_text(), encoding="utf-8")
-        print(f"wrote {DOC_PATH}")
+            parser.error("--docs covers every game: leave out --game")
+        if not DOC_PATH.is_file():
+            parser.error(f"--docs needs a source checkout ({DOC_PATH} is not there)")
+        print(docs_text(), end="")
         return 0
     if args.game is None:
         parser.error("--check and --list need --game GAME")
@@ -882,7 +886,8 @@ def generated_docs() -> str:
 
 
 def docs_text(current: str | None = None) -> str:
-    """docs/rules_data.md with its generated part rebuilt (the intro above the marker kept)."""
+    """docs/rules_data.md (or its text `current`) completed: the text above the marker kept, the
+    key tables and provisional values of every registered game with rules keys below it."""
     current = DOC_PATH.read_text(encoding="utf-8") if current is None else current
     intro = current.split(DOC_MARKER)[0].rstrip("\n")
     return f"{intro}\n\n{DOC_MARKER}\n\n{generated_docs()}"

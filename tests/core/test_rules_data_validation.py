@@ -307,7 +307,7 @@ def _documented_commands() -> list[str]:
     for doc in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]:
         for line in doc.read_text(encoding="utf-8").splitlines():
             m = re.match(r"\s*(python -m \S*rules_(?:data|file)\b.*?)\s*(?:#.*)?$", line)
-            if m and "--write-docs" not in m.group(1):
+            if m and "--docs" not in m.group(1):
                 out.append(m.group(1))
     return sorted(set(out))
 
