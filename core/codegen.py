@@ -175,8 +175,7 @@ def _take_the_games_own(lines: list[str], tree: ast.Module, pkg: str, defined: d
     whose name the game defines becomes an import of the game's own."""
     start = next(i for i, line in enumerate(lines) if line.startswith(DEFAULTS))
     for node in tree.body:
-        first = node.decorator_list[0].lineno if getattr(node, "decorator_list", None) else None
-        first = first or node.lineno
+        first = _first_line(node)
         names = _bound_names(node)
         if first - 1 <= start or len(names) != 1 or names[0] not in defined:
             continue
@@ -184,6 +183,12 @@ def _take_the_games_own(lines: list[str], tree: ast.Module, pkg: str, defined: d
         lines[first - 1] = f"from {pkg}.engine.{defined[name]} import {name}  # the game's own\n"
         for i in range(first, node.end_lineno):
             lines[i] = ""
+
+
+def _first_line(node: ast.stmt) -> int:
+    """The first line of a statement, its decorators included (1-based)."""
+    decorators = getattr(node, "decorator_list", None)
+    return decorators[0].lineno if decorators else node.lineno
 
 
 PARALLEL = "@jit(parallel=True)"
@@ -201,7 +206,7 @@ def serial_twins(src: str) -> str:
     for node in ast.parse(src).body:
         if not isinstance(node, ast.FunctionDef):
             continue
-        first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+        first = _first_line(node)
         if lines[first - 1].strip() != PARALLEL:
             continue
         fn = lines[first - 1 : node.end_lineno]

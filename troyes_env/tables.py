@@ -7,10 +7,9 @@ attributes), so provisional values can be replaced without touching the engine.
 
 from __future__ import annotations
 
-import hashlib
-
 import numpy as np
 
+from core.tables import tables_hash
 from troyes_env import rules_data as _rd
 
 N_ACT = 27
@@ -112,10 +111,6 @@ def build_tables(rd=_rd) -> np.ndarray:
     ]
     t[T_MISC : T_MISC + N_MISC] = misc
     return t
-
-
-def tables_hash(t: np.ndarray) -> str:
-    return hashlib.sha256(np.ascontiguousarray(t, dtype="<i8").tobytes()).hexdigest()[:16]
 
 
 TABLES = build_tables()

@@ -10,13 +10,14 @@ changing CARD_LOW / CARD_HIGH needs a layout version bump.
 
 from __future__ import annotations
 
-import hashlib
 import types
 
 import numpy as np
 
+from core import tables as core_tables
 from core.actions import ActionSpace
 from core.layout import Layout
+from core.tables import tables_hash
 
 from chipin_env import rules_data as _default
 
@@ -46,16 +47,7 @@ def build_tables(rd=_default) -> np.ndarray:
 
 def rules_with(**changes) -> types.SimpleNamespace:
     """A copy of the default rules data with some names replaced (for studies and tests)."""
-    ns = types.SimpleNamespace(**{k: getattr(_default, k) for k in dir(_default) if k.isupper()})
-    for k, v in changes.items():
-        if not hasattr(ns, k):
-            raise ValueError(f"unknown rules-data name {k!r}")
-        setattr(ns, k, v)
-    return ns
-
-
-def tables_hash(tables: np.ndarray) -> str:
-    return hashlib.sha256(np.ascontiguousarray(tables, dtype="<i8").tobytes()).hexdigest()[:16]
+    return core_tables.rules_with(_default, **changes)
 
 
 TABLES = build_tables()

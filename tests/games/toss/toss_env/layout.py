@@ -3,8 +3,6 @@ docstring): what the compiled engine and the spec both read."""
 
 from __future__ import annotations
 
-import hashlib
-
 import numpy as np
 
 from core.actions import ActionSpace
@@ -56,7 +54,3 @@ def build_tables(rd=rules_data) -> np.ndarray:
     T = np.array(vals, dtype=np.int64)
     T.flags.writeable = False
     return T
-
-
-def tables_hash(T: np.ndarray) -> str:
-    return hashlib.sha256(np.ascontiguousarray(T, dtype="<i8").tobytes()).hexdigest()[:16]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.game import GameSpec, StateFields
+from core.tables import tables_hash
 
 from toss_env import rules_data
 from toss_env.engine import api
@@ -27,7 +28,6 @@ from toss_env.layout import (
     T_HEADS,
     T_KEEP,
     build_tables,
-    tables_hash,
 )
 
 
