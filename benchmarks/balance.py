@@ -6,8 +6,8 @@ Fills a store with self-play games if it has fewer than --games (the tournament 
 limited to one thread; the replay loop is serial anyway), times the three steps of
 `python -m training.balance` after playing: reading the records from SQLite, the compiled
 re-simulation of every game (training.balance.game_stats.collect) and the statistics
-(training.balance.analyse), and the report (training.balance.write_report: Markdown, PNG plots,
-CSV tables, the .npz).
+(training.balance.report.analyse), and the report (training.balance.report.write_report:
+Markdown, PNG plots, CSV tables, the .npz).
 
     python -m benchmarks.balance --game village --players 2 --games 10000 \\
         --db runs/bench/balance_village.sqlite --out benchmarks/results/balance
@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     from training.arena.tournament import run_tournament
     from training.balance.game_stats import collect
     from training.balance.play import study_specs
-    from training.balance.study import analyse, write_report
+    from training.balance.report import analyse, write_report
 
     game = get_game(args.game)
     specs = study_specs([args.agent], args.players)

@@ -62,6 +62,7 @@ from training.arena.evaluate import clocked_agents, machine_notice, rules_note
 from training.arena.ratings import wilson_interval
 from training.arena.tournament import add_backend_arguments, json_default, run_tournament
 from training.balance.cli import backend_session, guarded
+from training.balance.markdown import interval, num, pval
 from training.balance.stats import bh
 
 ALL_SEGMENTS = "all-segments"
@@ -295,18 +296,6 @@ def run_study(
 
 
 # --- report -----------------------------------------------------------------------------------
-def _f(x, fmt: str = ".3f") -> str:
-    return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else format(x, fmt)
-
-
-def _ci(lo, hi) -> str:
-    return "n/a" if lo is None or hi is None else f"[{lo:.3f}, {hi:.3f}]"
-
-
-def _p(x) -> str:
-    return "n/a" if x is None else ("<0.001" if x < 0.001 else f"{x:.3f}")
-
-
 def stamp(result: dict[str, Any]) -> str:
     """The line the figure and report carry: the sample size and the rules data."""
     ns = sorted({row["games"] for row in result["rows"]})
@@ -419,14 +408,15 @@ def markdown(result: dict[str, Any], command: str | None = None) -> str:
             f"`{r['forbid']}`",
             r["kind"],
             str(r["games"]),
-            _f(r["win_share"]),
-            _ci(r["lo"], r["hi"]),
-            _ci(r["adj_lo"], r["adj_hi"]),
-            _p(r["p"]),
-            _p(r["p_adj"]),
+            num(r["win_share"]),
+            interval(r["lo"], r["hi"]),
+            interval(r["adj_lo"], r["adj_hi"]),
+            pval(r["p"]),
+            pval(r["p_adj"]),
             "yes" if r["significant"] else "no",
-            f"{_f(r['mean_score_restricted'], '.1f')} / {_f(r['mean_score_unrestricted'], '.1f')}",
-            _f(r["binding_share"]),
+            f"{num(r['mean_score_restricted'], '.1f')} / "
+            f"{num(r['mean_score_unrestricted'], '.1f')}",
+            num(r["binding_share"]),
             str(r["forced"]),
         ]
         lines.append("| " + " | ".join(cells) + " |")
@@ -543,8 +533,8 @@ def main(argv: list[str] | None = None) -> int:
     paths = write_report(result, args.out, command)
     for r in result["rows"]:
         print(
-            f"forbid {r['forbid']}: win share {_f(r['win_share'])} {_ci(r['lo'], r['hi'])} "
-            f"(N = {r['games']}, 1/P = {result['null_share']:.3f}), p adj {_p(r['p_adj'])}"
+            f"forbid {r['forbid']}: win share {num(r['win_share'])} {interval(r['lo'], r['hi'])} "
+            f"(N = {r['games']}, 1/P = {result['null_share']:.3f}), p adj {pval(r['p_adj'])}"
             + (" significant" if r["significant"] else "")
         )
     print(result["note"])

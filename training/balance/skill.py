@@ -36,17 +36,15 @@ from scipy import stats as sps
 
 from core.registry import game_names, get_game
 from training.arena.cli import OneLineParser
-from training.arena.leaderboard import figure as _figure
+from training.arena.leaderboard import figure
 from training.arena.ratings import wilson_interval
 from training.arena.tournament import json_default, run_tournament
 from training.balance import stats as bs
 from training.balance.cli import add_run_arguments, backend_session, guarded
 from training.balance.game_stats import GameStats, stats_modules
-from training.balance.markdown import interval as _ci
-from training.balance.markdown import num as _f
-from training.balance.markdown import table as _table
+from training.balance.markdown import interval, num, table
 from training.balance.play import run_study
-from training.balance.study import stamp, write_csv
+from training.balance.report import stamp, write_csv
 
 FIGURES = ("seats", "sources", "margin", "item:NAME")
 N_BOOT = 1000
@@ -220,7 +218,7 @@ def _vs_previous(t: dict, spec: str) -> dict:
 
 
 def plot_trace(res: dict, figures: list[str], path: Path) -> Path:
-    fig = _figure(6.5, 0.8 + 2.4 * len(figures))
+    fig = figure(6.5, 0.8 + 2.4 * len(figures))
     axes = fig.subplots(len(figures), 1, squeeze=False)[:, 0]
     x = np.arange(len(res["agents"]))
     for ax, f in zip(axes, figures, strict=True):
@@ -280,10 +278,11 @@ def write_skill_report(res: dict, figures: list[str], out: Path, command: str) -
     ]
     for f in figures:
         lines += [f"## {f}", ""]
-        lines += _table(
+        lines += table(
             ["agent", "series", "value", "95%", "n"],
             [
-                [f"`{r['agent']}`", r["series"], _f(r["mean"]), _ci(r["lo"], r["hi"]), str(r["n"])]
+                [f"`{r['agent']}`", r["series"], num(r["mean"])]
+                + [interval(r["lo"], r["hi"]), str(r["n"])]
                 for r in rows
                 if r["figure"] == f
             ],
@@ -291,10 +290,10 @@ def write_skill_report(res: dict, figures: list[str], out: Path, command: str) -
         lines += [""]
     if any("vs_previous" in lv for lv in res["levels"]):
         lines += ["## Does the ladder rise?", ""]
-        lines += _table(
+        lines += table(
             ["agent", "score against the level before", "95%", "games"],
             [
-                [f"`{lv['agent']}`", _f(v["score"]), _ci(v["lo"], v["hi"]), str(v["games"])]
+                [f"`{lv['agent']}`", num(v["score"]), interval(v["lo"], v["hi"]), str(v["games"])]
                 for lv in res["levels"]
                 if (v := lv.get("vs_previous"))
             ],
@@ -308,13 +307,13 @@ def write_skill_report(res: dict, figures: list[str], out: Path, command: str) -
             "prediction is one doubling beyond the largest budget (an extrapolation).",
             "",
         ]
-        lines += _table(
+        lines += table(
             ["search", "figure", "series", "slope per doubling", "95%", "at budget", "predicted",
              "95%"],
             [
-                [f"`{t['family']}`", t["figure"], t["series"], _f(t["slope_per_doubling"], ".4f"),
-                 _ci(t["slope_lo"], t["slope_hi"], ".4f"), str(t["next_budget"]),
-                 _f(t["predicted"]), _ci(t["predicted_lo"], t["predicted_hi"])]
+                [f"`{t['family']}`", t["figure"], t["series"], num(t["slope_per_doubling"], ".4f"),
+                 interval(t["slope_lo"], t["slope_hi"], ".4f"), str(t["next_budget"]),
+                 num(t["predicted"]), interval(t["predicted_lo"], t["predicted_hi"])]
                 for t in res["trends"]
             ],
         )  # fmt: skip

@@ -40,21 +40,18 @@ import numpy as np
 from core.registry import game_names, get_game
 from core.rules_file import rules_file_data
 from training.arena.cli import OneLineParser
-from training.arena.leaderboard import figure as _figure
+from training.arena.leaderboard import figure
 from training.arena.tournament import json_default
 from training.balance import paired
 from training.balance import stats as bs
 from training.balance.adapt import add_adapt_arguments, default_cache, fixed_field
 from training.balance.cli import add_run_arguments, backend_session, guarded
-from training.balance.markdown import interval as _ci
-from training.balance.markdown import num as _f
-from training.balance.markdown import pval as _p
-from training.balance.markdown import table as _table
+from training.balance.markdown import interval, num, pval, table
 from training.balance.measures import compare, compare_lines
 from training.balance.play import check_agents_under, run_study
+from training.balance.report import stamp, write_csv
 from training.balance.response import adapted_variant
 from training.balance.response import section as response_section
-from training.balance.study import stamp, write_csv
 
 MAX_POINTS = 64  # a larger grid is refused: say so rather than run for days
 REFERENCE_RESPONSE = (
@@ -244,7 +241,7 @@ def plot_sweep(res: dict, figures: list[str], path: Path) -> Path:
         if len(keys) == 2
         else [None]
     )
-    fig = _figure(6.5, 0.6 + 2.2 * len(figures))
+    fig = figure(6.5, 0.6 + 2.2 * len(figures))
     axes = fig.subplots(len(figures), 1, squeeze=False)[:, 0]
     for ax, name in zip(axes, figures, strict=True):
         sel = [r for r in rows if r["figure"] == name]
@@ -316,18 +313,18 @@ def write_sweep_report(res: dict, out: Path, figures: list[str], command: str) -
     for name in figures:
         sel = [r for r in res["rows"] if r["figure"] == name]
         lines += [f"## {name}", ""]
-        lines += _table(
+        lines += table(
             ["point", "rules data", "value", "difference", "95%", "adj. 95%", "p_bh", "changed"],
             [
                 [
                     r["point"],
                     f"`{r['rules_data_hash']}`",
-                    _f(r["variant"]),
-                    _f(r["diff"]),
-                    _ci(r["lo"], r["hi"]),
-                    _ci(r["adj_lo"], r["adj_hi"]),
-                    _p(r["p_bh"]),
-                    _f(r["changed_share"], ".2f"),
+                    num(r["variant"]),
+                    num(r["diff"]),
+                    interval(r["lo"], r["hi"]),
+                    interval(r["adj_lo"], r["adj_hi"]),
+                    pval(r["p_bh"]),
+                    num(r["changed_share"], ".2f"),
                 ]
                 for r in sel
             ],

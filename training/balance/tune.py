@@ -61,21 +61,18 @@ from core.rules_file import (
     rules_keys,
 )
 from training.arena.cli import OneLineParser
-from training.arena.leaderboard import figure as _figure
+from training.arena.leaderboard import figure
 from training.arena.tournament import json_default
 from training.balance import adapt as ad
 from training.balance import ntbea as nt
 from training.balance import paired
 from training.balance.cli import add_run_arguments, backend_session, guarded
 from training.balance.game_stats import GameStats, StatsError, stats_modules
-from training.balance.markdown import interval as _ci
-from training.balance.markdown import num as _f
-from training.balance.markdown import pval as _p
-from training.balance.markdown import table as _table
+from training.balance.markdown import interval, num, pval, table
 from training.balance.play import run_study
+from training.balance.report import stamp
 from training.balance.response import adapted_variant, relabel
 from training.balance.response import section as response_section
-from training.balance.study import stamp
 from training.balance.sweep import REFERENCE_RESPONSE, parse_values
 
 UNDEFINED_LOSS = 1e3  # the search's loss where the objective is undefined (no taker seen)
@@ -440,10 +437,10 @@ def adapted_lines(ad_res: dict | None, obj: Objective) -> list[str]:
     lines = [
         "## With adapted agents",
         "",
-        f"Under the tuned rules the loss ({obj.label}) is {_f(ad_res['loss_fixed'])} with the "
-        f"agents unadapted and {_f(ad_res['loss_adapted'])} with the learned agents fine-tuned "
-        f"to them: adapted - fixed {_f(d['diff'])} {_ci(d['lo'], d['hi'])} (paired bootstrap "
-        f"95%), p = {_p(d['p'])}, on the check's deals. A tuning that holds only for players "
+        f"Under the tuned rules the loss ({obj.label}) is {num(ad_res['loss_fixed'])} with the "
+        f"agents unadapted and {num(ad_res['loss_adapted'])} with the learned agents fine-tuned "
+        f"to them: adapted - fixed {num(d['diff'])} {interval(d['lo'], d['hi'])} (paired bootstrap "
+        f"95%), p = {pval(d['p'])}, on the check's deals. A tuning that holds only for players "
         "who ignore the change shows here.",
     ]
     return lines + response_section(ad_res["response"], "### Strategic response") + [""]
@@ -463,7 +460,7 @@ def write_tune_report(ev, obj, res, args_text: str, out: Path, games: int, check
     }
     (out / "tuned.json").write_text(json.dumps(tuned, indent=1, default=json_default) + "\n")
     hist = res["search"]["history"]
-    fig = _figure(6.5, 3.2)
+    fig = figure(6.5, 3.2)
     ax = fig.add_subplot()
     ax.plot(range(1, len(hist) + 1), [-h["fitness"] for h in hist], "o-", ms=3, lw=0.8)
     ax.axhline(res["current_loss"], color="grey", ls="--", lw=1, label="starting rules (check)")
@@ -492,9 +489,10 @@ def write_tune_report(ev, obj, res, args_text: str, out: Path, games: int, check
         + "",
         "",
         f"**Result: {_pt(ev, res['final'])}** (`tuned.json`); on {check_games} fresh deals its "
-        f"loss is {_f(res['final_loss'])} against {_f(res['current_loss'])} under the starting "
-        f"rules: difference {_f(vc['diff'])} {_ci(vc['lo'], vc['hi'])} (paired bootstrap 95%), "
-        f"p = {_p(vc['p'])}. "
+        f"loss is {num(res['final_loss'])} against {num(res['current_loss'])} under the starting "
+        f"rules: difference {num(vc['diff'])} {interval(vc['lo'], vc['hi'])} "
+        "(paired bootstrap 95%), "
+        f"p = {pval(vc['p'])}. "
         + (
             "The one-step-deviation check confirmed it: no single-key change is significantly "
             "better (Holm-adjusted p < 0.05)."
@@ -511,9 +509,9 @@ def write_tune_report(ev, obj, res, args_text: str, out: Path, games: int, check
     seen = {}
     for h in hist:
         seen.setdefault(h["point"], -h["fitness"])
-    lines += _table(
+    lines += table(
         ["point", "loss"],
-        [[_pt(ev, q), _f(v)] for q, v in sorted(seen.items(), key=lambda x: x[1])[:15]],
+        [[_pt(ev, q), num(v)] for q, v in sorted(seen.items(), key=lambda x: x[1])[:15]],
     )
     lines += [
         "",
@@ -523,27 +521,27 @@ def write_tune_report(ev, obj, res, args_text: str, out: Path, games: int, check
     ]
     for k, c in enumerate(res["check_rounds"]):
         lines += [
-            f"## Check {k + 1}: {_pt(ev, c['point'])} (loss {_f(c['loss'])})",
+            f"## Check {k + 1}: {_pt(ev, c['point'])} (loss {num(c['loss'])})",
             "",
             "Each one-key deviation's loss minus this point's, paired over the check's deals "
             "(bootstrap 95%, Holm-adjusted p):",
             "",
         ]
-        lines += _table(
+        lines += table(
             ["deviation", "loss", "difference", "95%", "p_holm"],
             [
-                [_pt(ev, r["point"]), _f(r["loss"]), _f(r["diff"]), _ci(r["lo"], r["hi"])]
-                + [_p(r["p_holm"])]
+                [_pt(ev, r["point"]), num(r["loss"]), num(r["diff"]), interval(r["lo"], r["hi"])]
+                + [pval(r["p_holm"])]
                 for r in c["rows"]
             ],
         )
         lines += [""]
     if res["simplified"]:
         lines += ["## Fewer changes", ""]
-        lines += _table(
+        lines += table(
             ["back to the starting value", "loss difference", "95%", "p", "reverted"],
             [
-                [_pt(ev, r["point"]), _f(r["diff"]), _ci(r["lo"], r["hi"]), _p(r["p"])]
+                [_pt(ev, r["point"]), num(r["diff"]), interval(r["lo"], r["hi"]), pval(r["p"])]
                 + ["yes" if r["reverted"] else "no"]
                 for r in res["simplified"]
             ],
@@ -643,8 +641,9 @@ def main(argv: list[str] | None = None) -> int:
     ev, res, paths = out
     vc = res["vs_current"]
     print(
-        f"tuned: {_pt(ev, res['final'])}; loss {_f(res['final_loss'])} vs {_f(res['current_loss'])}"
-        f" under the starting rules ({_f(vc['diff'])} {_ci(vc['lo'], vc['hi'])}, "
+        f"tuned: {_pt(ev, res['final'])}; loss {num(res['final_loss'])} "
+        f"vs {num(res['current_loss'])}"
+        f" under the starting rules ({num(vc['diff'])} {interval(vc['lo'], vc['hi'])}, "
         f"{args.check_games} fresh deals); "
         + ("confirmed by the one-step check" if res["confirmed"] else "NOT confirmed")
     )
