@@ -1,7 +1,7 @@
 """Expert iteration's training steps on one and on two torch threads, paired.
 
 Each round times `--steps` minibatches (the game's network shape, `--batch` random examples, the
-loss and AdamW step of training.alphazero.train) on one thread and then on two, in alternating
+loss and AdamW step of training.alphazero.loop) on one thread and then on two, in alternating
 order; the ratio of each round is two threads' time over one thread's (below 1: two threads
 pay). With `--busy K`, K processes spin on the CPU the whole time, as other jobs do on a shared
 machine.
@@ -25,7 +25,7 @@ from core.registry import default_game, get_game
 
 
 def time_steps(net, opt, batch, steps: int, threads: int, torch) -> float:
-    from training.alphazero.train import losses
+    from training.alphazero.loop import losses
 
     torch.set_num_threads(threads)
     t = time.perf_counter()

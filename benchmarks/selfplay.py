@@ -14,7 +14,7 @@ from core.guided import GuidedConfig
 from core.registry import get_game
 from training.alphazero.selfplay import SelfPlayer
 
-SIMS = 32  # training.alphazero.train.AZConfig's default simulations per self-play decision
+SIMS = 32  # training.alphazero.loop.AZConfig's default simulations per self-play decision
 
 
 def selfplay_config(g: str, players: int, sims: int = SIMS) -> GuidedConfig:

@@ -67,7 +67,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "alphazero",
-        "training.alphazero.train",
+        "training.alphazero.loop",
         "expert iteration: a policy-value network trained on its own search",
         "learning",
         python_m="training.alphazero",

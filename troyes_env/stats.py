@@ -7,13 +7,12 @@ which were in play (an Activity card revealed, an event drawn into the row, a ch
 and who took each (hired a supervisor on the card, kept the event card, was dealt the
 character). Troyes has no deaths (`deaths` is None).
 
-Restricted play (training.agents.restricted) forbids an item through `item_actions(state, item)`:
-the action ids that take ITEMS[item] in `state`: an Activity card or an event card is taken by
-choosing it as the target of a turn (rules §4: the ACTIVITY or EVENT action of the position it
-lies on, at the start of a turn); spending a cube on a card or taking a citizen back from it is
-not taking it. Characters are dealt, never taken by an action, so `ACTION_ITEMS` (the items an
-action can take) leaves them out.
-"""
+Restricted play (training.agents.restricted_agent) forbids an item through
+`item_actions(state, item)`: the action ids that take ITEMS[item] in `state`: an Activity card or an
+event card is taken by choosing it as the target of a turn (rules §4: the ACTIVITY or EVENT action
+of the position it lies on, at the start of a turn); spending a cube on a card or taking a citizen
+back from it is not taking it. Characters are dealt, never taken by an action, so `ACTION_ITEMS`
+(the items an action can take) leaves them out."""
 
 from __future__ import annotations
 

@@ -6,10 +6,9 @@ and spent (name, layout segment, index in the seat's row or None). `ITEMS`: ever
 face-down pile) and who served each. `deaths(final, n)`: family members who died, per seat
 (rules §3.6: chronicle, anonymous graves, or removed after the trigger).
 
-Restricted play (training.agents.restricted) forbids an item through `item_actions(state, item)`:
-the action ids that take tile ITEMS[item] in `state`, i.e. serving the stall it lies on (market
-day, rules §4.5); every tile can be served (`ACTION_ITEMS`).
-"""
+Restricted play (training.agents.restricted_agent) forbids an item through
+`item_actions(state, item)`: the action ids that take tile ITEMS[item] in `state`, i.e. serving the
+stall it lies on (market day, rules §4.5); every tile can be served (`ACTION_ITEMS`)."""
 
 from __future__ import annotations
 

@@ -16,9 +16,9 @@ from core.registry import game_names, get_game
 from training.agents.az_agent import NETWORK, SIDECAR, TORCH_STATE, load_network, write_network
 from training.agents.checkpoint import CheckpointError
 from training.agents.registry import agent_fingerprint, make_agent
+from training.alphazero.loop import AZConfig, ReplayBuffer, losses, main, resume_point, train
 from training.alphazero.net import for_game
 from training.alphazero.selfplay import Examples, SelfPlayer
-from training.alphazero.train import AZConfig, ReplayBuffer, losses, main, resume_point, train
 from training.arena.store import GameStore
 
 GAMES = game_names()
@@ -489,7 +489,7 @@ def test_the_training_threads_follow_the_cores_left_free(tmp_path, monkeypatch, 
     two. Each row of progress.json records the count, and the run gives torch's count back."""
     import torch
 
-    import training.alphazero.train as az_train
+    import training.alphazero.loop as az_train
 
     left = iter([2.0, 0.4, 1.6])
 
@@ -634,8 +634,8 @@ def test_a_shipped_network_s_training_command_parses_back_to_its_settings(adapt)
     import shlex
     from dataclasses import asdict
 
+    from training.alphazero.loop import build_parser
     from training.alphazero.ship import training_command
-    from training.alphazero.train import build_parser
 
     cfg = AZConfig(
         game=GAMES[0], out="x", opponent="heuristic", opponent_share=0.8, lr=1e-4,

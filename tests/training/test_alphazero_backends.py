@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from training.alphazero import backends as bk
-from training.alphazero.train import AZConfig, train
+from training.alphazero.loop import AZConfig, train
 from training.arena.ray_backend import WorkerLostError
 
 

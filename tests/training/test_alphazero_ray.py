@@ -20,7 +20,7 @@ ray = pytest.importorskip(
 import process_helpers as ph  # noqa: E402
 from ray_cluster import cluster, kill_second_node_mid_run  # noqa: E402
 
-from training.alphazero.train import AZConfig, train  # noqa: E402
+from training.alphazero.loop import AZConfig, train  # noqa: E402
 
 
 def settings(out: Path, opponent: str = "random") -> AZConfig:

@@ -1,4 +1,4 @@
-"""Planning balance studies (training.balance.planning, training.balance.plan): the sample-size
+"""Planning balance studies (training.balance.sizing, training.balance.plan): the sample-size
 formulas against seeded simulations of synthetic studies with a planted edge, the sequential
 seat test's error rate under repeated looks against naive repeated Wilson looks, replicates over
 tournament seeds (a fake study and one real tiny one) and the command line."""
@@ -12,7 +12,7 @@ import pytest
 from scipy import stats as sps
 
 from training.arena.ratings import wilson_interval
-from training.balance import plan, planning, play
+from training.balance import plan, play, sizing
 from training.balance.game_stats import GameStats
 
 
@@ -30,46 +30,46 @@ def test_the_seat_test_is_the_studys_wilson_interval_excluding_the_fair_share():
             w = np.arange(n + 1)
             lo_hi = [wilson_interval(float(k), n) for k in w]
             outside = np.array([p0 < lo or p0 > hi for lo, hi in lo_hi])
-            assert (planning.seat_test_rejects(w, n, players) == outside).all(), (players, n)
+            assert (sizing.seat_test_rejects(w, n, players) == outside).all(), (players, n)
 
 
 def test_games_for_a_seat_edge_match_the_closed_form_and_the_power_crosses_the_target():
     za, zb = sps.norm.isf(0.025), sps.norm.ppf(0.8)
     raw = (za * 0.5 + zb * math.sqrt(0.55 * 0.45)) ** 2 / 0.05**2  # 782.5
-    assert planning.games_for_seat_edge(0.05, 2) == 784  # rounded up to a multiple of 2
+    assert sizing.games_for_seat_edge(0.05, 2) == 784  # rounded up to a multiple of 2
     assert 782 < raw < 784
     for players, edge in ((2, 0.05), (3, 0.05), (4, -0.08), (3, 0.2)):
-        n = planning.games_for_seat_edge(edge, players)
+        n = sizing.games_for_seat_edge(edge, players)
         assert n % players == 0
-        assert planning.power_seat_edge(n, edge, players) >= 0.8
-        assert planning.power_seat_edge(n - players, edge, players) < 0.8
+        assert sizing.power_seat_edge(n, edge, players) >= 0.8
+        assert sizing.power_seat_edge(n - players, edge, players) < 0.8
     # a design effect of 2 (the games of a deal worth one and a half games) doubles the games
-    assert planning.games_for_seat_edge(0.05, 2, design_effect=2.0) == 1566
+    assert sizing.games_for_seat_edge(0.05, 2, design_effect=2.0) == 1566
     # at 2 players the chi-square test of equal shares is the same test (chi2 = z^2)
-    assert abs(planning.games_for_equal_shares(0.05, 2) - 784) <= 4
+    assert abs(sizing.games_for_equal_shares(0.05, 2) - 784) <= 4
 
 
 @pytest.mark.parametrize(("players", "edge", "seed"), [(2, 0.05, 1), (3, 0.05, 2), (4, -0.08, 3)])
 def test_a_planned_study_finds_the_planted_seat_edge_with_the_planned_power(players, edge, seed):
     """4,000 synthetic studies of the planned size (seat 0 wins 1/P + edge, games independent):
     the study's test rejects in a share within the 99.9% binomial range of the computed power."""
-    n = planning.games_for_seat_edge(edge, players)
-    target = planning.power_seat_edge(n, edge, players)
-    sim = planning.simulate_power(n, edge, players, studies=4000, seed=seed)
+    n = sizing.games_for_seat_edge(edge, players)
+    target = sizing.power_seat_edge(n, edge, players)
+    sim = sizing.simulate_power(n, edge, players, studies=4000, seed=seed)
     assert abs(sim["rate"] - target) <= binomial_band(target, 4000), (sim, target)
     # the check can fail: a planner that left out the power term (z_power = 0) plans a study
     # with about 50% power, far outside the range around 0.8
     p0 = 1 / players
     n_half = math.ceil((sps.norm.isf(0.025) * math.sqrt(p0 * (1 - p0)) / edge) ** 2)
-    half = planning.simulate_power(n_half, edge, players, studies=4000, seed=seed)
+    half = sizing.simulate_power(n_half, edge, players, studies=4000, seed=seed)
     assert abs(half["rate"] - 0.8) > 5 * binomial_band(0.8, 4000), half
 
 
 def test_the_equal_shares_test_at_three_players_has_its_planned_power():
-    n = planning.games_for_equal_shares(0.05, 3)
-    target = planning.power_equal_shares(n, 0.05, 3)
-    assert n > planning.games_for_seat_edge(0.05, 3)  # an omnibus test needs more games
-    sim = planning.simulate_power(n, 0.05, 3, studies=4000, seed=4, test="chi2")
+    n = sizing.games_for_equal_shares(0.05, 3)
+    target = sizing.power_equal_shares(n, 0.05, 3)
+    assert n > sizing.games_for_seat_edge(0.05, 3)  # an omnibus test needs more games
+    sim = sizing.simulate_power(n, 0.05, 3, studies=4000, seed=4, test="chi2")
     assert abs(sim["rate"] - target) <= binomial_band(target, 4000), (sim, target)
 
 
@@ -78,37 +78,37 @@ def test_planned_deal_pairs_find_the_planted_variant_edge_with_the_planned_power
     """McNemar's test over synthetic paired studies of the planned size: the normal approximation
     (Connor) and the study's exact test (training.balance.paired.mcnemar) each reject in a share
     within the binomial range of the power computed for them."""
-    n = planning.pairs_for_paired_edge(edge, flips)
+    n = sizing.pairs_for_paired_edge(edge, flips)
     za, zb = sps.norm.isf(0.025), sps.norm.ppf(0.8)
     raw = (za * math.sqrt(flips) + zb * math.sqrt(flips - edge**2)) ** 2 / edge**2
     assert n == math.ceil(raw)
-    target = planning.power_paired_edge(n, edge, flips)
-    sim = planning.simulate_paired_power(n, edge, flips, studies=4000, seed=seed)
+    target = sizing.power_paired_edge(n, edge, flips)
+    sim = sizing.simulate_paired_power(n, edge, flips, studies=4000, seed=seed)
     assert abs(sim["rate"] - target) <= binomial_band(target, 4000), (sim, target)
-    ne = planning.pairs_for_paired_edge(edge, flips, exact=True)
+    ne = sizing.pairs_for_paired_edge(edge, flips, exact=True)
     assert ne > n  # the exact test is conservative: it needs more pairs
-    exact = planning.power_paired_edge(ne, edge, flips, exact=True)
-    assert exact >= 0.8 > planning.power_paired_edge(n, edge, flips, exact=True)
-    sim = planning.simulate_paired_power(ne, edge, flips, studies=2000, seed=seed, exact=True)
+    exact = sizing.power_paired_edge(ne, edge, flips, exact=True)
+    assert exact >= 0.8 > sizing.power_paired_edge(n, edge, flips, exact=True)
+    sim = sizing.simulate_paired_power(ne, edge, flips, studies=2000, seed=seed, exact=True)
     assert abs(sim["rate"] - exact) <= binomial_band(exact, 2000), (sim, exact)
 
 
 def test_the_flip_share_follows_from_the_changed_share():
-    assert planning.flip_share(0.3, 2) == pytest.approx(0.15)  # half the changed pairs flip
-    assert planning.flip_share(0.3, 3) == pytest.approx(0.3 * 4 / 9)
-    assert planning.flip_share(0.3, 2, flips_per_change=0.2) == pytest.approx(0.06)
+    assert sizing.flip_share(0.3, 2) == pytest.approx(0.15)  # half the changed pairs flip
+    assert sizing.flip_share(0.3, 3) == pytest.approx(0.3 * 4 / 9)
+    assert sizing.flip_share(0.3, 2, flips_per_change=0.2) == pytest.approx(0.06)
 
 
 @pytest.mark.parametrize(
     ("call", "words"),
     [
-        (lambda: planning.games_for_seat_edge(0.5, 2), "(-0.5, 0.5)"),
-        (lambda: planning.games_for_seat_edge(0.0, 3), "nonzero"),
-        (lambda: planning.games_for_seat_edge(0.7, 3), "(-0.3333, 0.6667)"),
-        (lambda: planning.games_for_seat_edge(0.05, 1), "players"),
-        (lambda: planning.games_for_seat_edge(0.05, 2, power=0.01), "power must be in"),
-        (lambda: planning.pairs_for_paired_edge(0.2, 0.15), "smaller in size"),
-        (lambda: planning.flip_share(0.0, 2), "changed share"),
+        (lambda: sizing.games_for_seat_edge(0.5, 2), "(-0.5, 0.5)"),
+        (lambda: sizing.games_for_seat_edge(0.0, 3), "nonzero"),
+        (lambda: sizing.games_for_seat_edge(0.7, 3), "(-0.3333, 0.6667)"),
+        (lambda: sizing.games_for_seat_edge(0.05, 1), "players"),
+        (lambda: sizing.games_for_seat_edge(0.05, 2, power=0.01), "power must be in"),
+        (lambda: sizing.pairs_for_paired_edge(0.2, 0.15), "smaller in size"),
+        (lambda: sizing.flip_share(0.0, 2), "changed share"),
     ],
 )
 def test_bad_planning_inputs_are_refused_naming_what_is_allowed(call, words):
@@ -121,10 +121,10 @@ def test_the_design_effect_of_identical_rotations_is_the_number_of_rotations():
     rng = np.random.default_rng(11)
     deals = np.repeat(np.arange(1000), 3)
     same = np.repeat(rng.random(1000) < 0.4, 3).astype(float)  # every rotation alike
-    d = planning.design_effect(same, deals)
+    d = sizing.design_effect(same, deals)
     assert d["rho"] == pytest.approx(1.0) and d["design_effect"] == pytest.approx(3.0)
     indep = (rng.random(3000) < 0.4).astype(float)  # rotations independent
-    d = planning.design_effect(indep, deals)
+    d = sizing.design_effect(indep, deals)
     assert abs(d["rho"]) < 0.06 and 0.88 < d["design_effect"] < 1.12
 
 
@@ -133,7 +133,7 @@ def test_repeated_looks_keep_the_false_edge_rate_where_naive_wilson_looks_do_not
     """2,000 fair 2-player studies looked at every 50 games up to 2,000 (40 looks): the
     sequential test calls an edge in at most alpha of them (99.9% binomial range), repeated 95%
     Wilson looks at the same games in far more."""
-    sim = planning.simulate_sequential([0.5, 0.5], 50, 2000, 0.05, studies=2000, seed=5)
+    sim = sizing.simulate_sequential([0.5, 0.5], 50, 2000, 0.05, studies=2000, seed=5)
     limit = 0.05 + binomial_band(0.05, 2000)
     assert sim["edge"]["rate"] <= limit, sim["edge"]
     assert sim["naive_edge"]["lo"] > 0.05 and sim["naive_edge"]["rate"] > 3 * limit
@@ -141,7 +141,7 @@ def test_repeated_looks_keep_the_false_edge_rate_where_naive_wilson_looks_do_not
 
 
 def test_repeated_looks_at_three_players_keep_the_false_edge_rate():
-    sim = planning.simulate_sequential([1 / 3] * 3, 60, 1800, 0.08, studies=1000, seed=7)
+    sim = sizing.simulate_sequential([1 / 3] * 3, 60, 1800, 0.08, studies=1000, seed=7)
     assert sim["edge"]["rate"] <= 0.05 + binomial_band(0.05, 1000), sim["edge"]
     assert sim["naive_edge"]["lo"] > 0.05
     assert sim["fair"]["rate"] > 0.9  # the fair game is called fair within 0.08
@@ -150,9 +150,9 @@ def test_repeated_looks_at_three_players_keep_the_false_edge_rate():
 def test_with_a_seat_edge_the_sequential_test_stops_early():
     """Seat 0 wins 60%: every one of 1,000 sequential studies (cap 2,000 games) finds the edge,
     on average after fewer games than a fixed-size study with 99% power would play."""
-    sim = planning.simulate_sequential([0.6, 0.4], 50, 2000, 0.05, studies=1000, seed=8)
+    sim = sizing.simulate_sequential([0.6, 0.4], 50, 2000, 0.05, studies=1000, seed=8)
     assert sim["edge"]["lo"] > 0.99
-    fixed = planning.games_for_seat_edge(0.1, 2, power=0.99)
+    fixed = sizing.games_for_seat_edge(0.1, 2, power=0.99)
     assert sim["mean_games"]["hi"] < fixed < 2000 / 2, (sim["mean_games"], fixed)
 
 
@@ -160,11 +160,11 @@ def test_the_sequential_test_decides_as_the_simulation_and_its_interval_agrees()
     """SequentialSeatTest fed the simulation's games batch by batch (rows grouped by deal) stops
     where simulate_sequential says, and each look's interval matches its decision."""
     shares, batch, cap, tol = [0.56, 0.44], 50, 1000, 0.1
-    sim = planning.simulate_sequential(shares, batch, cap, tol, studies=12, seed=9)
-    ws = planning.synthetic_deals(shares, cap // 2, 12, 9).reshape(12, cap, 2)
+    sim = sizing.simulate_sequential(shares, batch, cap, tol, studies=12, seed=9)
+    ws = sizing.synthetic_deals(shares, cap // 2, 12, 9).reshape(12, cap, 2)
     decisions = set()
     for i in range(12):
-        test = planning.SequentialSeatTest(2, tol)
+        test = sizing.SequentialSeatTest(2, tol)
         g = 0
         while test.decision == "continue":
             lo, g = g, g + batch
@@ -175,7 +175,7 @@ def test_the_sequential_test_decides_as_the_simulation_and_its_interval_agrees()
             assert (look.decision == "edge") == excludes
             assert (look.decision == "fair") == (inside and not excludes)
             assert row["wilson_lo"] <= row["share"] <= row["wilson_hi"]
-        assert look.decision == planning.DECISIONS[sim["decision"][i]]
+        assert look.decision == sizing.DECISIONS[sim["decision"][i]]
         assert look.games == sim["stop_games"][i] and look.units == look.games // 2
         decisions.add(look.decision)
         with pytest.raises(ValueError, match="already stopped"):
@@ -184,14 +184,14 @@ def test_the_sequential_test_decides_as_the_simulation_and_its_interval_agrees()
 
 
 def test_the_sequential_test_refuses_a_deal_split_over_batches_and_bad_settings():
-    test = planning.SequentialSeatTest(2, 0.05)
+    test = sizing.SequentialSeatTest(2, 0.05)
     test.update(np.array([[1.0, 0.0], [0.0, 1.0]]), [7, 7])
     with pytest.raises(ValueError, match="already seen"):
         test.update(np.array([[1.0, 0.0]]), [7])
     with pytest.raises(ValueError, match=r"\(0, 1/P\) = \(0, 0.3333\)"):
-        planning.SequentialSeatTest(3, 0.4)
+        sizing.SequentialSeatTest(3, 0.4)
     with pytest.raises(ValueError, match="multiple of P"):
-        planning.simulate_sequential([0.5, 0.5], 51, 1000, 0.05)
+        sizing.simulate_sequential([0.5, 0.5], 51, 1000, 0.05)
 
 
 def test_the_confidence_sequence_holds_its_level_at_every_time():
@@ -200,13 +200,13 @@ def test_the_confidence_sequence_holds_its_level_at_every_time():
     than the fixed-n Wilson interval (the price of looking at every time)."""
     rng = np.random.default_rng(12)
     x = (rng.random((400, 2000)) < 0.3).astype(float)
-    bets = planning.plugin_bets(x, 0.05)
-    thr = planning._threshold(0.05)
-    up, down = planning.log_capitals(x, bets, 0.3)
+    bets = sizing.plugin_bets(x, 0.05)
+    thr = sizing._threshold(0.05)
+    up, down = sizing.log_capitals(x, bets, 0.3)
     missed = ((up >= thr) | (down >= thr)).any(axis=1).mean()
     assert missed <= 0.05 + binomial_band(0.05, 400)
     for t in (100, 500, 2000):
-        lo, hi = planning.confidence_sequence(x[0, :t])
+        lo, hi = sizing.confidence_sequence(x[0, :t])
         w_lo, w_hi = wilson_interval(float(x[0, :t].sum()), t)
         assert lo <= x[0, :t].mean() <= hi and hi - lo > w_hi - w_lo  # wider than fixed-n
 
@@ -290,7 +290,7 @@ def test_replicates_give_the_between_seed_and_the_pooled_interval(monkeypatch):
 
 def test_seeds_that_differ_beyond_chance_are_flagged():
     ws = [constructed([1] * k + [0] * (400 - k)).win_shares for k in (160, 240, 200, 280)]
-    s0 = planning.replicate_summary(ws)["seats"][0]
+    s0 = sizing.replicate_summary(ws)["seats"][0]
     assert s0["dispersion"]["p"] < 1e-6 and s0["dispersion"]["ratio"] > 10
     assert s0["between"]["hi"] - s0["between"]["lo"] > 3 * (s0["pooled"]["hi"] - s0["pooled"]["lo"])
 
@@ -319,13 +319,13 @@ def test_the_planner_prints_the_games_and_the_deal_pairs(capsys):
     assert "games needed: 784 (power 0.801" in out and "Wilson 95% interval excludes 0.5" in out
     assert plan.main(["--edge", "0.05", "--players", "3"]) == 0
     out = capsys.readouterr().out
-    n3, nc = planning.games_for_seat_edge(0.05, 3), planning.games_for_equal_shares(0.05, 3)
+    n3, nc = sizing.games_for_seat_edge(0.05, 3), sizing.games_for_equal_shares(0.05, 3)
     assert f"games needed: {n3} " in out and f"needs {nc} games" in out
     assert (
         plan.main(["--edge", "0.05", "--players", "2", "--paired", "--changed-share", "0.3"]) == 0
     )
     out = capsys.readouterr().out
-    ne = planning.pairs_for_paired_edge(0.05, 0.15, exact=True)
+    ne = sizing.pairs_for_paired_edge(0.05, 0.15, exact=True)
     assert "deal pairs needed: 469 (power 0.800" in out and f"from {ne} pairs" in out
 
 

@@ -1,7 +1,7 @@
-"""Restricted play (training.agents.restricted, training.balance.restricted): the wrapped agent
-never takes a forbidden action while an allowed one is legal, in every registered game and for
-every kind of agent; it is seeded; its fingerprint is its own; bad specs are refused naming what
-is allowed; the study runs end to end and finds a planted answer."""
+"""Restricted play (training.agents.restricted_agent, training.balance.restricted): the wrapped
+agent never takes a forbidden action while an allowed one is legal, in every registered game and
+for every kind of agent; it is seeded; its fingerprint is its own; bad specs are refused naming
+what is allowed; the study runs end to end and finds a planted answer."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from core.guided import GuidedAgent
 from core.registry import game_names, get_game
-from training.agents import restricted as rs
+from training.agents import restricted_agent as rs
 from training.agents.policy import PolicyAgent
 from training.agents.registry import AgentSpecError, agent_fingerprint, make_agent
 from training.arena.evaluate import evaluate

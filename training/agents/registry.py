@@ -11,7 +11,7 @@ opponent pool, tournaments) builds it with `make_agent(spec, game, ...)` from a 
   core.guided; `sims=0` is the network alone);
 - a user's own agent: `py:package.module:factory` (the protocol: `UserAgent`, docs/tournaments.md);
 - any of these forbidden some of its actions (restricted play):
-  `restrict:forbid=NAME[+NAME...],agent=SPEC` (training.agents.restricted: NAME an action
+  `restrict:forbid=NAME[+NAME...],agent=SPEC` (training.agents.restricted_agent: NAME an action
   segment or an item of the game).
 
 `agent_fingerprint(spec, game)` says which contents a spec names (a checkpoint's SHA-256, a
@@ -57,8 +57,8 @@ from training.agents.checkpoint import (
     sidecar_hashes,
 )
 from training.agents.policy import PolicyAgent
-from training.agents.restricted import USAGE as USAGE_RESTRICT
-from training.agents.restricted import RestrictKind
+from training.agents.restricted_agent import USAGE as USAGE_RESTRICT
+from training.agents.restricted_agent import RestrictKind
 from training.agents.rllib_agent import (
     make_rllib_agent,
     read_rllib_sidecar,
@@ -424,7 +424,7 @@ def make_agent(
     )
 
 
-# restricted play (training.agents.restricted): any agent above, forbidden action segments or
+# restricted play (training.agents.restricted_agent): any agent above, forbidden action segments or
 # items; the kind builds, fingerprints and reads its inner agent through this registry
 _RESTRICT = RestrictKind(
     make_agent, agent_fingerprint, machine_dependent, checkpoint_sidecar, UserAgent,

@@ -1,7 +1,7 @@
-"""python -m training.alphazero: expert iteration (training.alphazero.train)."""
+"""python -m training.alphazero: expert iteration (training.alphazero.loop)."""
 
 import sys
 
-from training.alphazero.train import main
+from training.alphazero.loop import main
 
 sys.exit(main())

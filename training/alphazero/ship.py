@@ -38,7 +38,7 @@ def training_command(settings: dict[str, Any]) -> str:
     decay, is at the trainer's default), `--fixed-threads` for a run that kept its threads."""
     from dataclasses import fields
 
-    from training.alphazero.train import AZConfig, build_parser
+    from training.alphazero.loop import AZConfig, build_parser
 
     flags = {a.dest: a.option_strings[0] for a in build_parser()._actions if a.option_strings}
     skip = {"out", "iterations"} if settings.get("iterations", 0) == 0 else {"out"}

@@ -147,8 +147,8 @@ def cached(folder: Path, key: dict) -> dict | None:
 
 def fine_tune(key: dict, parent: Path, rules_file, folder: Path, say: Callable) -> dict:
     """Train the adapted network into `folder` (module docstring); its record."""
+    from training.alphazero.loop import AZConfig, train
     from training.alphazero.ship import ship
-    from training.alphazero.train import AZConfig, train
 
     run = folder / "run"
     names = {f.name for f in fields(AZConfig)}

@@ -1,5 +1,5 @@
 """Plan a balance study: games needed, a sequential study that stops when it has seen enough,
-replicates over tournament seeds (training.balance.planning has the statistics).
+replicates over tournament seeds (training.balance.sizing has the statistics).
 
     python -m training.balance.plan --edge 0.05 --players 2
     python -m training.balance.plan --edge 0.05 --players 2 --paired --changed-share 0.3
@@ -37,7 +37,7 @@ from core.registry import game_names
 from training.arena.cli import OneLineParser
 from training.arena.evaluate import clocked_agents, machine_notice
 from training.arena.tournament import add_backend_arguments
-from training.balance import cli, planning, play
+from training.balance import cli, play, sizing
 from training.balance.game_stats import StatsError
 
 
@@ -52,7 +52,7 @@ def replicate_study(
 ) -> dict[str, Any]:
     """The study (training.balance.play.run_study, `kw` passed on) once per tournament seed in
     `seeds` (different deals, the same store), and the seat win shares per seed, between seeds
-    and pooled (planning.replicate_summary). Adds "game", "agents", "games_per_seed",
+    and pooled (sizing.replicate_summary). Adds "game", "agents", "games_per_seed",
     "rules_data_hash" and the tournaments' results."""
     if "seed" in kw:
         raise TypeError("replicate_study takes its seeds in `seeds`, not `seed`")
@@ -63,7 +63,7 @@ def replicate_study(
     hashes = {r["stats"].rules_data_hash for r in runs}
     if len(hashes) != 1:
         raise StatsError(f"the replicates rest on different rules data: {sorted(hashes)}")
-    out = planning.replicate_summary([r["stats"].win_shares for r in runs], seeds)
+    out = sizing.replicate_summary([r["stats"].win_shares for r in runs], seeds)
     out.update(
         game=game,
         agents=list(agents),
@@ -87,9 +87,9 @@ def sequential_study(
     seed: int = 0,
     echo=print,
     **kw: Any,
-) -> planning.SequentialSeatTest:
+) -> sizing.SequentialSeatTest:
     """Play the study `batch` games (per line-up) at a time up to `max_games`, feeding every new
-    deal's games to a planning.SequentialSeatTest, and stop at its decision; `echo` gets a line
+    deal's games to a sizing.SequentialSeatTest, and stop at its decision; `echo` gets a line
     per look. `kw` goes to run_study (workers, progress, backend, address, rules_file)."""
     if batch <= 0 or batch % players:
         raise ValueError(
@@ -100,7 +100,7 @@ def sequential_study(
             f"--max-games must be a multiple of --players ({players}) no smaller than --batch "
             f"({batch}), got {max_games}"
         )
-    test = planning.SequentialSeatTest(players, tolerance, alpha, seat)
+    test = sizing.SequentialSeatTest(players, tolerance, alpha, seat)
     games = 0
     while test.decision == "continue":
         games = min(games + batch, max_games)
@@ -129,7 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=float,
         default=1.0,
         help="games of one deal count as fewer: multiply the games by this "
-        "(planning.design_effect estimates it from a study)",
+        "(sizing.design_effect estimates it from a study)",
     )
     g.add_argument("--paired", action="store_true", help="a rules variant, deal by deal")
     g.add_argument("--changed-share", type=float, help="share of deal pairs whose play changes")
@@ -167,11 +167,11 @@ def plan_text(args) -> list[str]:
     p0 = 1.0 / p
     lines = []
     if args.paired:
-        flips = planning.flip_share(args.changed_share, p, args.flips_per_change)
-        n = planning.pairs_for_paired_edge(d, flips, args.power, args.alpha)
-        ne = planning.pairs_for_paired_edge(d, flips, args.power, args.alpha, exact=True)
-        pw = planning.power_paired_edge(n, d, flips, args.alpha)
-        pe = planning.power_paired_edge(n, d, flips, args.alpha, exact=True)
+        flips = sizing.flip_share(args.changed_share, p, args.flips_per_change)
+        n = sizing.pairs_for_paired_edge(d, flips, args.power, args.alpha)
+        ne = sizing.pairs_for_paired_edge(d, flips, args.power, args.alpha, exact=True)
+        pw = sizing.power_paired_edge(n, d, flips, args.alpha)
+        pe = sizing.power_paired_edge(n, d, flips, args.alpha, exact=True)
         lines += [
             f"paired rules-variant comparison at {p} players: one seat's win share changes by "
             f"{d:+g}; its result flips in {flips:.4g} of the deal pairs ({args.changed_share:g} "
@@ -184,8 +184,8 @@ def plan_text(args) -> list[str]:
             "plays that many deal pairs (one game under each rules data per pair)",
         ]
         return lines
-    n = planning.games_for_seat_edge(d, p, args.power, args.alpha, args.design_effect)
-    pw = planning.power_seat_edge(n, d, p, args.alpha, args.design_effect)
+    n = sizing.games_for_seat_edge(d, p, args.power, args.alpha, args.design_effect)
+    pw = sizing.power_seat_edge(n, d, p, args.alpha, args.design_effect)
     lines += [
         f"seat advantage at {p} players: a seat winning {p0 + d:.4g} instead of {p0:.4g} "
         f"(edge {d:+g})",
@@ -198,7 +198,7 @@ def plan_text(args) -> list[str]:
     if p == 2:
         lines.append("at 2 players this is also the study's chi-square test of equal shares")
     else:
-        nc = planning.games_for_equal_shares(d, p, args.power, args.alpha)
+        nc = sizing.games_for_equal_shares(d, p, args.power, args.alpha)
         lines.append(
             f"the study's chi-square test of equal shares (every seat at once, the other seats "
             f"sharing the rest equally) needs {nc} games for the same power"

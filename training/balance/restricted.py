@@ -7,7 +7,7 @@
 For each forbidden class (--forbid: an action segment, an item, several joined by +, or
 `all-segments` / `all-items` for one class per action segment / forbiddable item) a tournament
 (training.arena.tournament) seats the agent forbidden that class (`restrict:forbid=CLASS,
-agent=AGENT`, training.agents.restricted) against --players - 1 copies of the same agent
+agent=AGENT`, training.agents.restricted_agent) against --players - 1 copies of the same agent
 unrestricted: every deal once per seat rotation, the same deals for every class (common random
 numbers). Per class: the restricted agent's win share (a win shared by k players counts 1/k)
 with its Wilson 95% interval and N, and the two-sided score test of "its share is the
@@ -47,7 +47,7 @@ from scipy import stats as sps
 from core.registry import check_players, game_names, get_game
 from training.agents.checkpoint import library_version
 from training.agents.registry import make_agent
-from training.agents.restricted import (
+from training.agents.restricted_agent import (
     FORCED,
     RULES,
     Restriction,
@@ -435,7 +435,7 @@ def markdown(result: dict[str, Any], command: str | None = None) -> str:
             "",
         ]
     rules = dict.fromkeys(r["rule"] for r in result["rows"])
-    lines += ["How the agent was restricted (training.agents.restricted):", ""]
+    lines += ["How the agent was restricted (training.agents.restricted_agent):", ""]
     lines += [f"- rule `{rule}`: {RULES[rule]};" for rule in rules]
     lines += [f"- {FORCED}."]
     lines += ["", result["note"], ""]

@@ -4,10 +4,9 @@
 every card by value; `items(final, n)` says which came into play (turned face up: held or
 buried) and who took each. Nobody dies in Chip In: `deaths` is None.
 
-Restricted play (training.agents.restricted) forbids an item through `item_actions(state, item)`:
-a card is taken by the `take` action while it is the face-up card (burying it is not taking it);
-every card can be taken (`ACTION_ITEMS`).
-"""
+Restricted play (training.agents.restricted_agent) forbids an item through
+`item_actions(state, item)`: a card is taken by the `take` action while it is the face-up card
+(burying it is not taking it); every card can be taken (`ACTION_ITEMS`)."""
 
 from __future__ import annotations
 
