@@ -17,7 +17,7 @@ class Segment:
     shape: tuple[int, ...]
     lo: int  # smallest legal value of every entry
     hi: int  # largest legal value of every entry
-    hidden: bool  # hidden from every observer (RNG words, deck order, ...)
+    hidden: bool  # not seen by every seat: RNG words, deck order, private cards
     doc: str
     offset: int = 0
 

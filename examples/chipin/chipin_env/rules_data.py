@@ -2,7 +2,7 @@
 
 Chip In is this library's own small example game (a pass-or-take card game), so every value is
 tagged [D]: our own design, chosen to keep the example small and its games short; nothing
-external confirms or contradicts them. `tables.py` turns this module into the flat integer table
+external confirms or contradicts them. `layout.py` turns this module into the flat integer table
 the compiled engine receives as an argument (DESIGN D2). Values may be replaced (a modified copy
 passed to `load_rules_data`); the number of cards is a shape (the layout sizes its segments by
 it), so changing CARD_LOW / CARD_HIGH needs a layout version bump.

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from training.arena.evaluate import evaluate
 
 from core.errors import IllegalActionError
 from core.testing import check_game
@@ -191,3 +192,13 @@ def test_determinize_redraws_only_the_unseen_cards():
     unseen = lambda t: sorted(set(v(t, "stack").tolist()) - {-1})  # noqa: E731
     assert unseen(d) == unseen(s)
     assert np.array_equal(g.determinize(g.perturb_hidden(s, 5), 1, 99), d)
+
+
+@pytest.mark.slow  # 100 games
+def test_heuristic_beats_random_70_percent_of_100_games():
+    """The game's `heuristic` is a real opponent: it wins at least 70% of 100 two-player
+    games against `random`, seats alternated (seeded)."""
+    res = evaluate("chipin", 2, ["heuristic", "random"], games=100, seed=2024)
+    h = res["agents"][0]
+    assert h["games_per_seat"] == [50, 50]
+    assert h["win_rate"] >= 0.70, h
