@@ -199,3 +199,29 @@ def test_head_to_head_counts_who_finished_ahead_at_the_same_tables():
     assert (bc["first_ahead"], bc["second_ahead"], bc["ties"]) == (3, 1, 0)
     assert bc["p_sign"] == 0.625  # 2 x P(X >= 3), X ~ Binomial(4, 0.5)
     assert all(r["p_holm"] >= r["p_sign"] for r in rows.values())
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_opponent_cost_rows(tmp_path, name):
+    """benchmarks.opponent_cost: one row per setting, in order, with positive times and the
+    network calls a search made (opp=net calls the network for other seats too)."""
+    from benchmarks import opponent_cost
+
+    out = tmp_path / "cost.json"
+    assert opponent_cost.main(["--games", name, "--repeats", "1", "--json", str(out)]) == 0
+    rows = json.loads(out.read_text())
+    assert [(r["players"], r["params"]) for r in rows] == [
+        (p, params) for p, _, params in opponent_cost.ROWS
+    ]
+    assert all(r["median_ms"] > 0 for r in rows)
+    assert all(r["network_calls"] >= 1 for r in rows)
+    # with opp=tree every simulation evaluates one leaf: the same calls at 2 and 4 players
+    assert rows[0]["network_calls"] <= 101 and rows[1]["network_calls"] <= 101
+
+
+def test_opponent_cost_refuses_bad_arguments(capsys):
+    from benchmarks import opponent_cost
+
+    with pytest.raises(SystemExit):
+        opponent_cost.main(["--repeats", "0"])
+    assert "--repeats must be >= 1" in capsys.readouterr().err
