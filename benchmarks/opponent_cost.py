@@ -2,9 +2,10 @@
 opponent network could buy: the median wall time of one 100-simulation `az` decision (random
 weights, the shipped `mix=0.5`) at 2 players with `opp=tree` and at 4 players with `opp=tree`
 and with `opp=net`, the latter with the trained (256, 256) network and with (64,) and (32,)
-ones, whose forward costs a fraction of it. The network calls per decision are printed beside.
+ones, whose forward costs a fraction of it (benchmarks.search.guided_rate: a cycle of 16 seeded
+positions for at least --seconds). The network calls per decision are printed beside.
 
-    python -m benchmarks.opponent_cost [--games village,troyes] [--repeats 3] [--json FILE]
+    python -m benchmarks.opponent_cost [--games village,troyes] [--seconds 2] [--json FILE]
 
 A (32,) network for every call bounds what a small opponent model (the search's leaves still on
 the large network) could reach: if that bound is above twice the 2-player decision, the rest of
@@ -15,12 +16,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 
-import numpy as np
-
-from benchmarks.search import GUIDED_HIDDEN, guided_network, search_positions
-from core.guided import GuidedAgent, GuidedConfig
+from benchmarks.search import GUIDED_HIDDEN, guided_rate
 from core.registry import game_names, get_game
 
 ROWS = (  # (players, hidden sizes, az parameters)
@@ -32,35 +29,20 @@ ROWS = (  # (players, hidden sizes, az parameters)
 )
 
 
-def decision_cost(g: str, players: int, hidden: tuple[int, ...], params: str, repeats: int):
-    """(median ms per decision, mean network calls per decision) over 16 seeded positions."""
-    game = get_game(g)
-    agent = GuidedAgent(game, guided_network(game, hidden), GuidedConfig.parse(params), seed=0)
-    states = search_positions(g, players, 16)
-    agent.act(states[0])  # compile or load from the cache outside the clock
-    times, calls = [], []
-    for _ in range(repeats):
-        for s in states:
-            t0 = time.perf_counter()
-            agent.act(s)
-            times.append(time.perf_counter() - t0)
-            calls.append(agent.last["network_calls"])
-    return 1000.0 * float(np.median(times)), float(np.mean(calls))
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.opponent_cost", description=__doc__)
     ap.add_argument("--games", default=",".join(game_names()))
-    ap.add_argument("--repeats", type=int, default=3, help="passes over the 16 positions")
+    ap.add_argument("--seconds", type=float, default=2.0, help="timed seconds per row, at least")
     ap.add_argument("--json", metavar="FILE")
     args = ap.parse_args(argv)
-    if args.repeats < 1:
-        ap.error("--repeats must be >= 1")
+    if not args.seconds > 0:
+        ap.error("--seconds must be > 0")
     rows = []
     for g in args.games.split(","):
         get_game(g)  # an unknown game is refused naming the known ones
         for players, hidden, params in ROWS:
-            ms, calls = decision_cost(g, players, hidden, params, args.repeats)
+            res = guided_rate(g, players, params, hidden)(args.seconds)
+            ms, calls = res["median_decision_ms"], res["network_calls_per_decision"]
             row = {"game": g, "players": players, "hidden": list(hidden), "params": params}
             row |= {"median_ms": round(ms, 3), "network_calls": round(calls, 1)}
             rows.append(row)

@@ -97,14 +97,16 @@ def search_rate(g: str, players: int, params: str):
     return run
 
 
-def guided_rate(g: str, players: int, params: str):
+def guided_rate(g: str, players: int, params: str, hidden: tuple[int, ...] = GUIDED_HIDDEN):
     """Row function: engine steps and network evaluations per second inside the guided search
-    and the median wall time of one decision (`params`: az parameters), over a cycle of
-    positions, one agent (its tree is cleared for every decision)."""
+    and the median wall time of one decision (`params`: az parameters; `hidden`: the random
+    network's hidden sizes), over a cycle of positions, one agent (its tree is cleared for every
+    decision)."""
 
     def run(seconds: float) -> dict:
         game = get_game(g)
-        agent = GuidedAgent(game, guided_network(game), GuidedConfig.parse(params), seed=0)
+        net = guided_network(game, hidden)
+        agent = GuidedAgent(game, net, GuidedConfig.parse(params), seed=0)
         states = search_positions(g, players, 16)
         agent.act(states[0])  # compile or load from the cache outside the clock
         calls = sims = steps = 0
@@ -128,6 +130,7 @@ def guided_rate(g: str, players: int, params: str):
             "median_decision_ms": float(np.median(times) * 1000.0),
             "search_decisions": len(times),
             "network_evals_per_s": calls / busy,
+            "network_calls_per_decision": calls / len(times),
             "simulations_per_s": sims / busy,
         }
 

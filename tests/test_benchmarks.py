@@ -208,7 +208,7 @@ def test_opponent_cost_rows(tmp_path, name):
     from benchmarks import opponent_cost
 
     out = tmp_path / "cost.json"
-    assert opponent_cost.main(["--games", name, "--repeats", "1", "--json", str(out)]) == 0
+    assert opponent_cost.main(["--games", name, "--seconds", "0.01", "--json", str(out)]) == 0
     rows = json.loads(out.read_text())
     assert [(r["players"], r["params"]) for r in rows] == [
         (p, params) for p, _, params in opponent_cost.ROWS
@@ -223,5 +223,5 @@ def test_opponent_cost_refuses_bad_arguments(capsys):
     from benchmarks import opponent_cost
 
     with pytest.raises(SystemExit):
-        opponent_cost.main(["--repeats", "0"])
-    assert "--repeats must be >= 1" in capsys.readouterr().err
+        opponent_cost.main(["--seconds", "0"])
+    assert "--seconds must be > 0" in capsys.readouterr().err
