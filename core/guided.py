@@ -86,7 +86,10 @@ class GuidedConfig:
     network was trained); spread: with `rank`, the noise of the position evaluation's projected
     scores (as `mcts`'s); opp: how a simulation plays the other seats, `tree` (nodes of their own,
     by PUCT), `net` (drawn from the network's policy on their own observation, no nodes: the tree
-    holds the searcher's decisions only) or `netmax` (the policy's most likely action). Every
+    holds the searcher's decisions only), `netmax` (the policy's most likely action), `prior`
+    (nodes of their own, each move drawn from the policy the network gave the node when it was
+    added: no search and no more network calls than `tree`) or `priormax` (that policy's most
+    likely action). Every
     value is checked: a bad one is refused with a ValueError naming
     what is allowed."""
 

@@ -325,10 +325,10 @@ def pv_leaf(s, T, n, P, net, logits, keys, proj, tmp, ev, ret, stats):
 @jit
 def pv_opponent(s, T, actor, mask, opp, rng, net, stats):
     """The action of seat `actor` (not the searcher) in a simulation of the guided search with
-    opp = P[P_OPP] > 0: its only legal action, else the network's policy on that seat's own
+    opp = P[P_OPP] 1 or 2: its only legal action, else the network's policy on that seat's own
     observation of the determinized state (k_observe; mask: its legal actions), drawn from the
     softmax with one rng draw (opp 1, `net`) or its most likely action (opp 2, `netmax`; the
-    first of equals). -1 if no action is legal."""
+    first of equals): core.search_tree.policy_action. -1 if no action is legal."""
     na = mask.shape[0]
     nl = 0
     last = -1
@@ -342,24 +342,7 @@ def pv_opponent(s, T, actor, mask, opp, rng, net, stats):
     k_observe(s, T, actor, obs)
     mlp.actor_logits(net[0], net[1], 0, obs, net[3], out)
     stats[2] += 1
-    best = -1
-    for a in range(na):
-        if mask[a] and (best < 0 or out[a] > out[best]):
-            best = a
-    if opp == 2:
-        return best
-    top = np.float64(out[best])
-    total = 0.0
-    for a in range(na):
-        if mask[a]:
-            total += math.exp(np.float64(out[a]) - top)
-    u = xo.rng_next(rng, 0) / 4294967296.0 * total
-    for a in range(na):
-        if mask[a]:
-            u -= math.exp(np.float64(out[a]) - top)
-            if u < 0.0:
-                return a
-    return best
+    return st.policy_action(out, mask, opp == 2, rng)
 
 
 @jit
@@ -378,11 +361,14 @@ def pv_search(root, root_mask, T, n, me, n_sims, force, P, rng, tr, sc, net):
     NUM_ACTIONS), whose last row is scratch); a known terminal state by its real result. The
     value vector is added to every node on the path. The first simulation of an empty tree
     scores the root. `child_of` (NUM_ACTIONS, all -1) is the lookup of a node's
-    children while it is examined. With P[P_OPP] > 0 (core.search_tree.OPP_CODES) the other
+    children while it is examined. With P[P_OPP] 1 or 2 (core.search_tree.OPP_CODES) the other
     seats get no nodes: each of their decisions is pv_opponent's, so the tree branches on the
     searcher's decisions only and a new node is scored at the searcher's next decision (or the
-    end). stats += (simulations, engine steps, network calls, errors). Returns 0, or -1 if the
-    engine refused an action.
+    end). With P[P_OPP] 3 or 4 they get nodes as with 0, but no search: at another seat's node
+    the action is drawn from (3) or the most likely of (4) the node's stored policy, the logits
+    its seat's observation got when the node was added (core.search_tree.policy_action), so a
+    simulation still calls the network once. stats += (simulations, engine steps, network
+    calls, errors). Returns 0, or -1 if the engine refused an action.
 
     The arrays come in three bundles (core.guided.search_bundles makes them): tr the tree
     (tree, vals, plog, hdr), sc the scratch (s, mask, work, tmp, child_of, path, keys, proj,
@@ -417,7 +403,7 @@ def pv_search(root, root_mask, T, n, me, n_sims, force, P, rng, tr, sc, net):
                 if k_over(s):  # a terminal node: its real result
                     pv_leaf(s, T, n, P, net, plog[cap], keys, proj, tmp, ev, ret, stats)
                     break
-                actor = k_actor(s)  # with opp > 0 always me: the other seats were played below
+                actor = k_actor(s)  # with opp 1 or 2 always me: the other seats were played below
                 ch = tree[node, st.F_FIRST]
                 while ch >= 0:
                     child_of[tree[ch, st.F_ACTION]] = ch
@@ -429,24 +415,27 @@ def pv_search(root, root_mask, T, n, me, n_sims, force, P, rng, tr, sc, net):
                             top = plog[node, a]
                         if child_of[a] >= 0:
                             tree[child_of[a], st.F_AVAIL] += 1
-                z = 0.0
-                for a in range(na):
-                    if mask[a]:
-                        z += math.exp(plog[node, a] - top)
-                nv = tree[node, st.F_VISITS]
-                fpu = vals[node, actor] / nv if nv > 0 else 0.0
-                sq = math.sqrt(max(nv, 1))
-                best = -1e300
                 act = -1
-                for a in range(na):
-                    if mask[a]:
-                        ch = child_of[a]
-                        cn = tree[ch, st.F_VISITS] if ch >= 0 else 0
-                        q = vals[ch, actor] / cn if cn > 0 else fpu
-                        u = q + c * math.exp(plog[node, a] - top) / z * sq / (1.0 + cn)
-                        if u > best:
-                            best = u
-                            act = a
+                if opp >= 3 and actor != me:  # another seat's node: its stored policy, no search
+                    act = st.policy_action(plog[node], mask, opp == 4, rng)
+                else:
+                    z = 0.0
+                    for a in range(na):
+                        if mask[a]:
+                            z += math.exp(plog[node, a] - top)
+                    nv = tree[node, st.F_VISITS]
+                    fpu = vals[node, actor] / nv if nv > 0 else 0.0
+                    sq = math.sqrt(max(nv, 1))
+                    best = -1e300
+                    for a in range(na):
+                        if mask[a]:
+                            ch = child_of[a]
+                            cn = tree[ch, st.F_VISITS] if ch >= 0 else 0
+                            q = vals[ch, actor] / cn if cn > 0 else fpu
+                            u = q + c * math.exp(plog[node, a] - top) / z * sq / (1.0 + cn)
+                            if u > best:
+                                best = u
+                                act = a
                 if depth == 0 and force >= 0:
                     act = force if mask[force] else -1
                 chosen = child_of[act] if act >= 0 else -1
@@ -458,8 +447,8 @@ def pv_search(root, root_mask, T, n, me, n_sims, force, P, rng, tr, sc, net):
                     stats[3] += 1
                     return -1
                 steps += 1
-                # opp > 0: the other seats move by pv_opponent, on to me's next turn (no nodes)
-                while opp > 0 and not k_over(s) and k_actor(s) != me:
+                # opp 1 or 2: the other seats move by pv_opponent, on to me's next turn (no nodes)
+                while 0 < opp < 3 and not k_over(s) and k_actor(s) != me:
                     code = pv_opponent(s, T, k_actor(s), mask, opp, rng, net, stats)
                     if code < 0 or k_step(s, T, code, mask, work) != 0:
                         stats[3] += 1

@@ -21,6 +21,7 @@ import math
 import numpy as np
 
 from core.jit import jit
+from core.rng import rng_next
 
 F_FIRST, F_NEXT, F_ACTION, F_VISITS, F_AVAIL = range(5)
 TREE_COLS = 5
@@ -41,8 +42,10 @@ RETURN_CODES = {"win_loss": 0, "rank": 1, "margin": 2}  # as core.batch.KIND_COD
 # the guided search's other seats: `tree` (nodes of their own, chosen by PUCT as the searcher's
 # are), `net` (no nodes: each decision drawn from the network's policy on that seat's own
 # observation, so the tree holds only the searcher's decisions), `netmax` (the policy's most
-# likely action instead of a draw)
-OPP_CODES = {"tree": 0, "net": 1, "netmax": 2}
+# likely action instead of a draw), `prior` (nodes of their own, but no search: each of their
+# moves drawn from the policy the network gave their node when it was added, so no network call
+# beyond the new node's), `priormax` (that policy's most likely action)
+OPP_CODES = {"tree": 0, "net": 1, "netmax": 2, "prior": 3, "priormax": 4}
 # the `mcts` agent's other seats: `tree` (nodes of their own, by UCB) or `greedy` (no nodes: each
 # of their decisions inside the tree walk is the epsilon-greedy rollout policy's)
 MCTS_OPP_CODES = {"tree": 0, "greedy": 1}
@@ -285,3 +288,29 @@ def improved_policy(plog, root_mask, q, most, c_scale, pi):
             pi[a] = 0.0
     for a in range(pi.shape[0]):
         pi[a] /= z
+
+
+@jit(alloc=False)
+def policy_action(logits, mask, greedy, rng):
+    """A legal action (mask) by a policy's logits (float32, at least the mask's length): the
+    most likely (greedy; the first of equals), else drawn from the softmax over the legal actions
+    with one 32-bit draw of rng (core.rng words). -1 if none is legal."""
+    na = mask.shape[0]
+    best = -1
+    for a in range(na):
+        if mask[a] and (best < 0 or logits[a] > logits[best]):
+            best = a
+    if greedy or best < 0:
+        return best
+    top = np.float64(logits[best])
+    total = 0.0
+    for a in range(na):
+        if mask[a]:
+            total += math.exp(np.float64(logits[a]) - top)
+    u = rng_next(rng, 0) / 4294967296.0 * total
+    for a in range(na):
+        if mask[a]:
+            u -= math.exp(np.float64(logits[a]) - top)
+            if u < 0.0:
+                return a
+    return best

@@ -12,9 +12,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from core.bots import BotRng
 from core.guided import MAX_SIMS, GuidedAgent, GuidedConfig
 from core.registry import game_names, get_game
+from core.search_tree import policy_action
 from core.testing import decision_positions
+from training.agents.policy import masked_probs
 
 GAMES = game_names()
 ROOT = Path(__file__).resolve().parents[2]
@@ -98,7 +101,8 @@ def test_legal_choices_and_the_root_visits_add_up(name):
 
 
 @pytest.mark.parametrize("root, opp", [("puct", "tree"), ("gumbel", "tree"), ("puct", "net"),
-                                       ("gumbel", "netmax")])  # fmt: skip
+                                       ("gumbel", "netmax"), ("gumbel", "prior"),
+                                       ("puct", "priormax")])  # fmt: skip
 @pytest.mark.parametrize("name", GAMES)
 def test_same_seed_same_decisions(name, root, opp):
     game = get_game(name)
@@ -141,8 +145,58 @@ def test_network_modelled_opponents_get_no_nodes(name):
     assert nodes["net"] <= nodes["tree"]
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_policy_modelled_opponents_cost_one_call_per_simulation(name):
+    """With opp=prior / priormax the other seats get nodes as with opp=tree, but their moves come
+    from the policy stored in those nodes: at the most players the network is called once per
+    new node or visited end, as with `tree` (far fewer calls than with `net`), and each decision
+    adds one node per simulation (the tree is not limited to the searcher's decisions)."""
+    game = get_game(name)
+    n = max(game.PLAYER_COUNTS)
+    net = network(game, seed=4)
+    calls = {}
+    for opp in ("net", "prior", "priormax"):
+        agent = GuidedAgent(game, net, GuidedConfig(sims=60, opp=opp), seed=1)
+        calls[opp] = 0
+        for s in positions(game, n, 6, seed=9):
+            agent.act(s)
+            if agent.last.get("forced"):
+                continue
+            calls[opp] += agent.last["network_calls"]
+            if opp != "net":  # one call per new node or visited end, at most one a simulation
+                assert agent.last["network_calls"] <= agent.last["simulations"]
+    assert calls["prior"] < calls["net"] and calls["priormax"] < calls["net"], calls
+
+
+def test_a_stored_policy_plays_its_most_likely_or_a_softmax_draw():
+    """core.search_tree.policy_action: the most likely legal action (the first of equals) when
+    greedy; else one 32-bit draw of the seat's stream into the softmax over the legal actions,
+    the same action as that draw's place in the cumulative distribution; -1 if none is legal."""
+    rng = np.random.default_rng(3)
+    for t in range(500):
+        logits = (rng.normal(size=40) * 3).astype(np.float32)
+        mask = rng.random(40) < 0.3
+        mask[rng.integers(40)] = True
+        assert policy_action(logits, mask, True, BotRng(t).words) == int(
+            np.argmax(np.where(mask, logits, -np.inf))
+        )
+        ours, theirs = BotRng(t), BotRng(t)
+        got = policy_action(logits, mask, False, ours.words)
+        c = np.cumsum(masked_probs(logits, mask))
+        u = theirs.seed32() / 2.0**32 * c[-1]
+        want = int(np.searchsorted(c, u, side="right"))
+        assert got == want and mask[got]
+        assert np.array_equal(ours.words, theirs.words)  # exactly one draw
+    tie = np.zeros(40, np.float32)
+    mask = np.zeros(40, bool)
+    mask[[7, 3, 30]] = True
+    assert policy_action(tie, mask, True, BotRng(0).words) == 3
+    assert policy_action(tie, np.zeros(40, bool), False, BotRng(0).words) == -1
+
+
 @pytest.mark.parametrize("root, opp", [("puct", "tree"), ("gumbel", "tree"), ("puct", "net"),
-                                       ("puct", "netmax")])  # fmt: skip
+                                       ("puct", "netmax"), ("puct", "prior"),
+                                       ("gumbel", "priormax")])  # fmt: skip
 @pytest.mark.parametrize("name", GAMES)
 def test_decisions_never_depend_on_hidden_information(name, root, opp):
     """Copies of a state that differ only in what the player to act cannot see (perturb_hidden:

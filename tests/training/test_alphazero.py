@@ -316,6 +316,12 @@ def test_a_shipped_network_is_found_by_count_and_keeps_its_checks(tmp_path, monk
     )
     with pytest.raises(CheckpointError, match="--replace"):
         ship(folder, networks / "az-2p")
+    again = ship(out, tmp_path / "again", search="mix=0.25,opp=prior")  # over the source's
+    second = json.loads((again / SIDECAR).read_text())
+    assert second["trained_from"] == meta["trained_from"] and second["search"] == (
+        "root=gumbel,mix=0.25,opp=prior"
+    )
+    assert (again / NETWORK).read_bytes() == (out / NETWORK).read_bytes()
     monkeypatch.setattr(az_agent, "shipped_folder", lambda g: networks)
     s = game.new_game(2, 0)
     while game.legal_mask(s).sum() < 2:

@@ -61,9 +61,9 @@ NETWORK = "network.npz"
 TORCH_STATE = "network.pt"
 PREFIX = "az:"
 USAGE = (
-    "az[:PATH][,sims=N,root=puct|gumbel,c=X,mix=M,opp=tree|net|netmax,rules=any] (a network "
-    "folder or run folder of training.alphazero; no PATH: the network shipped for the game and "
-    "player count; rules=any: play under rules data other than the network's own)"
+    "az[:PATH][,sims=N,root=puct|gumbel,c=X,mix=M,opp=tree|net|netmax|prior|priormax,rules=any] "
+    "(a network folder or run folder of training.alphazero; no PATH: the network shipped for "
+    "the game and player count; rules=any: play under rules data other than the network's own)"
 )
 SHIPPED = "networks"  # a game package's folder of shipped networks: az-<N>p/
 

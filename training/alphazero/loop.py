@@ -615,7 +615,9 @@ def build_parser():
     )
     p.add_argument("--c", type=float, default=d.c)
     p.add_argument(
-        "--opp", default=d.opp, help="the search's other seats: tree, net or netmax (core.guided)"
+        "--opp",
+        default=d.opp,
+        help="the search's other seats: tree, net, netmax, prior or priormax (core.guided)",
     )
     p.add_argument(
         "--opponent", default=d.opponent, help="an agent some self-play games are played against"

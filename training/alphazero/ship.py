@@ -8,9 +8,13 @@ then written to `<game package>/networks/az-<N>p/` (N: the player count it was t
 `network.npz` and a new sidecar: the same game fingerprint and network, without the torch state
 (playing needs none), with `trained_from` (the source folder's iteration, seconds and training
 settings, the command that reproduces the run and, for a run started from another network, that
-network's record) and `search` (`--search`, else the source's:
+network's record) and `search` (the source's, with `--search`'s parameters over it:
 the guided search's parameters `az` plays it with unless its spec says otherwise). An existing
-shipped network of that count is replaced only with `--replace`.
+shipped network of that count is replaced only with `--replace`. A shipped network shipped
+again (to change its `search`) keeps its `trained_from`:
+
+    python -m training.alphazero.ship troyes_env/networks/az-4p --search "mix=0.5,opp=prior" \
+        --replace
 """
 
 from __future__ import annotations
@@ -81,14 +85,17 @@ def ship(
     if out.exists():
         shutil.rmtree(out)
     settings = meta.get("training") or {}
-    trained_from = {
-        "iteration": meta.get("iteration"),
-        "seconds": meta.get("seconds"),
-        "training": settings,
-        "command": training_command(settings) if settings else None,
-    }
-    if meta.get("init"):  # the network the run started from (--init): folder, SHA-256, ...
-        trained_from["init"] = meta["init"]
+    if not settings and meta.get("trained_from"):  # a shipped network, shipped again: its record
+        trained_from = dict(meta["trained_from"])
+    else:
+        trained_from = {
+            "iteration": meta.get("iteration"),
+            "seconds": meta.get("seconds"),
+            "training": settings,
+            "command": training_command(settings) if settings else None,
+        }
+        if meta.get("init"):  # the network the run started from (--init): folder, SHA-256, ...
+            trained_from["init"] = meta["init"]
     extra: dict[str, Any] = {"trained_from": trained_from}
     search = search or str(meta.get("search") or "")
     if search:
