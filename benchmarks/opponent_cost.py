@@ -2,8 +2,10 @@
 opponent network could buy: the median wall time of one 100-simulation `az` decision (random
 weights, the shipped `mix=0.5`) at 2 players with `opp=tree` and at 4 players with `opp=tree`
 and with `opp=net`, the latter with the trained (256, 256) network and with (64,) and (32,)
-ones, whose forward costs a fraction of it (benchmarks.search.guided_rate: a cycle of 16 seeded
-positions for at least --seconds). The network calls per decision are printed beside.
+ones, whose forward costs a fraction of it, and with `opp=prior` / `priormax` (the other seats'
+moves from the policy stored in their nodes: no call beyond the new node's)
+(benchmarks.search.guided_rate: a cycle of 16 seeded positions for at least --seconds). The
+network calls per decision are printed beside.
 
     python -m benchmarks.opponent_cost [--games village,troyes] [--seconds 2] [--json FILE]
 
@@ -26,6 +28,8 @@ ROWS = (  # (players, hidden sizes, az parameters)
     (4, GUIDED_HIDDEN, "sims=100,mix=0.5,opp=net"),
     (4, (64,), "sims=100,mix=0.5,opp=net"),
     (4, (32,), "sims=100,mix=0.5,opp=net"),
+    (4, GUIDED_HIDDEN, "sims=100,mix=0.5,opp=prior"),
+    (4, GUIDED_HIDDEN, "sims=100,mix=0.5,opp=priormax"),
 )
 
 

@@ -215,8 +215,10 @@ def test_opponent_cost_rows(tmp_path, name):
     ]
     assert all(r["median_ms"] > 0 for r in rows)
     assert all(r["network_calls"] >= 1 for r in rows)
-    # with opp=tree every simulation evaluates one leaf: the same calls at 2 and 4 players
-    assert rows[0]["network_calls"] <= 101 and rows[1]["network_calls"] <= 101
+    # with opp=tree every simulation evaluates one leaf: the same calls at 2 and 4 players; so
+    # does opp=prior / priormax, whose other seats play the policy stored in their nodes
+    prior = [r for r in rows if "opp=prior" in r["params"]]
+    assert len(prior) == 2 and all(r["network_calls"] <= 101 for r in rows[:2] + prior)
 
 
 def test_opponent_cost_refuses_bad_arguments(capsys):
