@@ -196,7 +196,7 @@ def test_a_stored_policy_plays_its_most_likely_or_a_softmax_draw():
 
 @pytest.mark.parametrize("root, opp", [("puct", "tree"), ("gumbel", "tree"), ("puct", "net"),
                                        ("puct", "netmax"), ("puct", "prior"),
-                                       ("gumbel", "priormax")])  # fmt: skip
+                                       ("gumbel", "prior"), ("gumbel", "priormax")])  # fmt: skip
 @pytest.mark.parametrize("name", GAMES)
 def test_decisions_never_depend_on_hidden_information(name, root, opp):
     """Copies of a state that differ only in what the player to act cannot see (perturb_hidden:

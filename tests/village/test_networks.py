@@ -1,5 +1,5 @@
-"""Village's networks for 3 and 4 players play the other seats by the network (the `opp`
-pilots of benchmarks/results/alphazero/README.md), not by nodes of their own."""
+"""Village's networks for 3 and 4 players play the other seats by the network's policy (the `opp`
+pilots of benchmarks/results/alphazero/README.md), not by searched nodes of their own."""
 
 import pytest
 
