@@ -609,18 +609,21 @@ def smallest_and_largest(g: str) -> list[int]:
 
 def selfplay_rows(b: Bench, games: list[str]) -> None:
     """Expert iteration's self-play (benchmarks/selfplay.py) at the smallest and largest player
-    count of each game: games, decisions and network evaluations per second of one core."""
+    count of each game, by SelfPlayer.play and by SelfPlayer.play_many on the same seeds: games,
+    decisions and network evaluations per second of one core, and their paired ratio."""
     for g in games:
         for n in smallest_and_largest(g):
-            b.row(
-                "selfplay",
-                f"{g} self-play, {n} players, one leaf at a time",
-                "ours",
-                selfplay_bench.selfplay_rate(g, n),
-                note=f"{selfplay_bench.SIMS} simulations per decision, the shipped search "
-                f"settings, a {search_bench.GUIDED_HIDDEN} network, random weights; network "
-                "evaluations per second in JSON",
-            )
+            for path, how in (("one", "play"), ("many", "play_many")):
+                b.row(
+                    "selfplay",
+                    f"{g} self-play, {n} players, {how}",
+                    "ours",
+                    selfplay_bench.paired_rate(g, n, path),
+                    note=f"{selfplay_bench.SIMS} simulations per decision, the shipped search "
+                    f"settings, a {search_bench.GUIDED_HIDDEN} network, random weights; the same "
+                    "seeds both ways; network evaluations per second and the ratio play_many / "
+                    "play in JSON",
+                )
 
 
 def search_rows(b: Bench, games: list[str], players: int, quick: bool) -> None:

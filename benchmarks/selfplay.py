@@ -1,8 +1,12 @@
-"""Self-play speed of expert iteration: whole games of the guided search playing every seat
-(training.alphazero.selfplay.SelfPlayer.play, compiled, one leaf evaluated at a time), with a
-(256, 256) network of random weights and the shipped search settings at the trainer's
-SIMS simulations per decision. Rows of `python -m benchmarks.run --groups selfplay`: games,
-recorded decisions and network evaluations per second of one core."""
+"""Self-play speed of expert iteration: whole games of the guided search playing every seat, with
+a (256, 256) network of random weights and the shipped search settings at the trainer's SIMS
+simulations per decision, played two ways on the same seeds in one run:
+training.alphazero.selfplay.SelfPlayer.play (pv_selfplay: the search agents play with, one
+network call per leaf) and SelfPlayer.play_many (pv_selfplay_many: the same games, bit for bit,
+with a leaner tree walk, each game's network outputs kept by observation and an eight-input
+forward; what the trainer uses). Rows of `python -m benchmarks.run --groups selfplay`: games,
+recorded decisions and network evaluations per second of one core, and the paired ratio of the
+two."""
 
 from __future__ import annotations
 
@@ -15,6 +19,8 @@ from core.registry import get_game
 from training.alphazero.selfplay import SelfPlayer
 
 SIMS = 32  # training.alphazero.loop.AZConfig's default simulations per self-play decision
+CHUNK = 8  # games each path plays in turn
+_PAIRED: dict = {}  # (game, players, seconds) -> both paths' figures, measured once
 
 
 def selfplay_config(g: str, players: int, sims: int = SIMS) -> GuidedConfig:
@@ -22,32 +28,64 @@ def selfplay_config(g: str, players: int, sims: int = SIMS) -> GuidedConfig:
     return dataclasses.replace(GuidedConfig.parse(shipped_search(g, players)), sims=sims)
 
 
-def selfplay_rate(g: str, players: int, sims: int = SIMS):
-    """Row function: self-play games from seeds 1, 2, ... until `seconds` of busy time."""
+def paired_rates(g: str, players: int, seconds: float, sims: int = SIMS) -> dict[str, dict]:
+    """Both self-play paths on the same games: chunks of CHUNK seeds (1, 2, ...), each chunk
+    played by `play` (each game's search seeded by its seed, as the trainer does) and by
+    `play_many`, the order of the two alternating from chunk to chunk, until each path has
+    `seconds` of busy time. {"one": figures, "many": figures}; both carry the ratio of the
+    games per second, many / one."""
+    key = (g, players, seconds, sims)
+    if key in _PAIRED:
+        return _PAIRED[key]
+    game = get_game(g)
+    cfg = selfplay_config(g, players, sims)
+    player = SelfPlayer(g, players, guided_network(game), cfg, explore=20, noise=0.5)
+    player.play(0)  # compile or load from the cache outside the clock
+    player.play_many([0], batch=1)
+    busy = {"one": 0.0, "many": 0.0}
+    count = {k: {"games": 0, "decisions": 0, "calls": 0} for k in busy}
 
-    def run(seconds: float) -> dict:
-        game = get_game(g)
-        cfg = selfplay_config(g, players, sims)
-        player = SelfPlayer(g, players, guided_network(game), cfg, explore=20, noise=0.5)
-        player.play(0)  # compile or load from the cache outside the clock
-        games = decisions = calls = 0
-        busy = 0.0
-        seed = 1
-        while games < 1 or busy < seconds:
+    def one(seeds):
+        out = []
+        for s in seeds:
+            player.agent.reset(s)
+            out.append(player.play(s))
+            count["one"]["calls"] += player.last["network_calls"]
+        return out
+
+    def many(seeds):
+        out = player.play_many(seeds)
+        count["many"]["calls"] += player.last["network_calls"]
+        return out
+
+    chunk = 0
+    while chunk == 0 or min(busy.values()) < seconds:
+        seeds = list(range(1 + chunk * CHUNK, 1 + (chunk + 1) * CHUNK))
+        for name in ("one", "many") if chunk % 2 == 0 else ("many", "one"):
             t0 = time.perf_counter()
-            ex, _final = player.play(seed)
-            busy += time.perf_counter() - t0
-            games += 1
-            decisions += len(ex)
-            calls += player.last["network_calls"]
-            seed += 1
-        return {
-            "decisions_per_s": decisions / busy,
-            "games_per_s": games / busy,
-            "decisions": int(decisions),
-            "games": games,
-            "seconds": round(busy, 3),
-            "network_evals_per_s": calls / busy,
+            played = (one if name == "one" else many)(seeds)
+            busy[name] += time.perf_counter() - t0
+            count[name]["games"] += len(played)
+            count[name]["decisions"] += sum(len(ex) for ex, _ in played)
+        chunk += 1
+    rates = {}
+    for name, c in count.items():
+        t = busy[name]
+        rates[name] = {
+            "decisions_per_s": c["decisions"] / t,
+            "games_per_s": c["games"] / t,
+            "decisions": c["decisions"],
+            "games": c["games"],
+            "seconds": round(t, 3),
+            "network_evals_per_s": c["calls"] / t,
         }
+    ratio = rates["many"]["games_per_s"] / rates["one"]["games_per_s"]
+    for r in rates.values():
+        r["many_over_one"] = round(ratio, 3)
+    _PAIRED[key] = rates
+    return rates
 
-    return run
+
+def paired_rate(g: str, players: int, path: str, sims: int = SIMS):
+    """Row function: one path's figures ("one" or "many") of paired_rates."""
+    return lambda seconds: paired_rates(g, players, seconds, sims)[path]

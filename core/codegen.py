@@ -14,13 +14,15 @@ contract imports pointed at the game's modules. Nothing of it is kept in a game'
 | core/search_template.py | `search_loops` | contract | core.search (ISMCTS) |
 | core/stats_template.py | `stats_loops` | contract | training.balance (balance) |
 | core/bots_template.py | `bot_loops` | contract | core.bots, core.batch (compiled bots) |
+| core/selfplay_template.py | `selfplay_loops` | contract, search_loops | core.guided (self-play) |
 
 The game contract (core/game_contract.py) is the one list of names a game defines, in its
 `engine/rules.py` or, for kernels that look ahead through the step driver, its
 `engine/kernels.py`. A template imports it as `from core.game_contract import (...)`; the
 rendering imports each name from the game module that defines it (kernels.py first). A template
 imports the rendered contract or step driver on a marked line of its own (`from
-core.contract_template import (`, `from core.step_template import (`). In the contract template,
+core.contract_template import (`, `from core.step_template import (`, `from core.search_template
+import (`). In the contract template,
 each default after its DEFAULTS line is replaced by the game's own where the game defines the
 name.
 
@@ -58,6 +60,7 @@ TEMPLATES = {  # rendered module name -> template file
     "search_loops": _CORE / "search_template.py",
     "stats_loops": _CORE / "stats_template.py",
     "bot_loops": _CORE / "bots_template.py",
+    "selfplay_loops": _CORE / "selfplay_template.py",
     "contract": _CORE / "contract_template.py",
 }
 TITLES = {
@@ -69,6 +72,7 @@ TITLES = {
 CONTRACTS = {
     "from core.contract_template import (": "contract",
     "from core.step_template import (": "step",
+    "from core.search_template import (": "search_loops",
 }
 GAME_CONTRACT = "core.game_contract"  # imported name by name from the module defining each
 GAME_MODULES = ("kernels", "rules")  # where a game defines its contract names, first wins

@@ -43,6 +43,7 @@ from core.search_tree import (
     F_NEXT,
     F_VISITS,
     MAX_SEATS,
+    N_CTL,
     N_PARAMS,
     OPP_CODES,
     P_C,
@@ -55,6 +56,7 @@ from core.search_tree import (
     RETURN_CODES,
     SC_PI,
     SC_STATS,
+    TREE_COLS,
     clear,
     new_tree,
     root_choice,
@@ -177,6 +179,75 @@ def search_bundles(game, cap: int, w: np.ndarray, meta: np.ndarray, widest: int)
     return (tree, vals, plog, hdr), scratch, network
 
 
+def selfplay_bundles(game, games: int, cap: int, network: tuple, rows: int, cache: int):
+    """The arrays of the self-play of `games` games at once (core/selfplay_template.py
+    `pv_selfplay_many`), in its bundles: the trees (tree, vals, plog, hdr; one per game, `cap`
+    nodes each), what each game keeps between rounds (core.search_tree's G_ positions), the
+    scratch they share (H_ positions), the network with the batch's scratch (w, meta, x, h,
+    out, owner, idx: core.mlp.batch_logits') and the pool of `rows` examples (x_obs, x_mask,
+    x_pi, x_actor, x_act, x_q, x_game, fill). `network`: (w, meta, widest) of
+    core.mlp.pack_actors; `cache`: the entries (a power of two) of each game's cache of network
+    outputs. Made once per batch of games: a round allocates nothing."""
+    na, seats, size = game.num_actions, max(game.spec.player_counts), game.state_size
+    obs = game.spec.obs_size
+    w, meta, widest = network
+    tree = np.zeros((games, cap, TREE_COLS), dtype=np.int64)
+    vals = np.zeros((games, cap, MAX_SEATS), dtype=np.float64)
+    plog = np.zeros((games, cap + 1, na), dtype=np.float32)
+    hdr = np.zeros((games, 2), dtype=np.int64)
+    for g in range(games):
+        clear(tree[g], vals[g], hdr[g])
+    per_game = (
+        np.zeros((games, size), dtype=np.int64),  # the state walked
+        np.zeros((games, cap + 1), dtype=np.int64),  # the path
+        np.zeros((games, na), dtype=np.float64),  # gum
+        np.zeros((games, na), dtype=np.int64),  # cand
+        np.zeros((games, N_CTL), dtype=np.int64),  # the control row
+        np.zeros(games, dtype=np.float64),  # the Gumbel root's value
+        np.zeros((games, 4), dtype=np.int64),  # the rng words
+        np.zeros((games, cache), dtype=np.int64),  # the cache's keys (0: empty)
+        np.zeros((games, cache, obs), dtype=np.float32),  # its observations
+        np.zeros((games, cache, na + seats), dtype=np.float32),  # their network outputs
+    )
+    walk = walk_scratch(game, cap)
+    shared = (
+        walk[1],  # mask
+        walk[2],  # work
+        walk[3],  # tmp
+        walk[4],  # child_of
+        walk[6],  # keys
+        walk[7],  # proj
+        walk[8],  # ret
+        np.zeros(MAX_SEATS, dtype=np.float64),  # ev
+        np.zeros(na, dtype=np.float64),  # q
+        np.zeros(na, dtype=np.float64),  # pi
+        walk[9],  # stats
+        np.zeros(na, dtype=np.int64),  # legal
+        np.zeros(na, dtype=np.float64),  # exp
+        np.random.default_rng(obs).integers(1, 2**62, size=obs, dtype=np.int64) | 1,  # mult
+    )
+    net = (
+        w,
+        meta,
+        np.zeros((games, obs), dtype=np.float32),
+        np.zeros((2, games, widest), dtype=np.float32),
+        np.zeros((games, na + seats), dtype=np.float32),
+        np.zeros(games, dtype=np.int64),
+        np.zeros(max(obs, widest), dtype=np.int64),
+    )
+    records = (
+        np.zeros((rows, obs), dtype=np.float32),
+        np.zeros((rows, na), dtype=np.bool_),
+        np.zeros((rows, na), dtype=np.float32),
+        np.zeros(rows, dtype=np.int64),
+        np.zeros(rows, dtype=np.int64),
+        np.zeros((rows, seats), dtype=np.float32),
+        np.zeros(rows, dtype=np.int64),
+        np.zeros(2, dtype=np.int64),
+    )
+    return (tree, vals, plog, hdr), per_game, shared, net, records
+
+
 class GuidedAgent:
     """The guided search agent of one game with one network (module docstring). `act(state)`
     returns a legal action for the player to act; after a search, `visits` (float64,
@@ -202,6 +273,7 @@ class GuidedAgent:
                 f"activation other than {', '.join(mlp.ACTIVATIONS)}"
             )
         self._w, self._meta, widest = mlp.pack_actors([arrays])
+        self.packed = (self._w, self._meta, widest)  # the network as the compiled loops take it
         ins, outs = mlp.actor_io(self._meta, 0)
         if ins != g.spec.obs_size or outs != na + seats:
             raise ValueError(

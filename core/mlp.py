@@ -107,6 +107,71 @@ def actor_logits(w, meta, k, x, h, logits):
 
 
 @jit(alloc=False)
+def batch_logits(w, meta, k, x, rows, h, out, idx):
+    """out[r] = actor k's outputs for the observation x[r], for r < rows, bit-identical to
+    actor_logits' (each output's sum runs in its order: the bias, then the non-zero inputs in
+    turn), layer by layer over the batch, with up to eight inputs per pass over a row's outputs:
+    one load and one store of each output per eight multiply-adds instead of per one (the
+    additions stay in order), which makes the forward bound by the arithmetic, not the memory
+    (benchmarks/results/selfplay/README.md). h: (2, rows or more, widest hidden layer) float32
+    scratch; idx: int64 scratch as long as the widest layer's inputs."""
+    n = meta[k, 0]
+    for i in range(n):
+        m = 1 + LAYER_META * i
+        n_in = meta[k, m]
+        n_out = meta[k, m + 1]
+        wo = meta[k, m + 2]
+        bo = meta[k, m + 3]
+        act = meta[k, m + 4]
+        wt = w[wo : wo + n_in * n_out].reshape((n_in, n_out))
+        b = w[bo : bo + n_out]
+        src = x if i == 0 else h[(i - 1) % 2]
+        dst = out if i == n - 1 else h[i % 2]
+        for r in range(rows):
+            xr = src[r]
+            d = dst[r]
+            for o in range(n_out):
+                d[o] = b[o]
+            nz = 0
+            for j in range(n_in):
+                if xr[j] != 0.0:
+                    idx[nz] = j
+                    nz += 1
+            p = 0
+            while p + 8 <= nz:
+                j0, j1, j2, j3 = idx[p], idx[p + 1], idx[p + 2], idx[p + 3]
+                j4, j5, j6, j7 = idx[p + 4], idx[p + 5], idx[p + 6], idx[p + 7]
+                v0, v1, v2, v3 = xr[j0], xr[j1], xr[j2], xr[j3]
+                v4, v5, v6, v7 = xr[j4], xr[j5], xr[j6], xr[j7]
+                w0, w1, w2, w3 = wt[j0], wt[j1], wt[j2], wt[j3]
+                w4, w5, w6, w7 = wt[j4], wt[j5], wt[j6], wt[j7]
+                for o in range(n_out):
+                    t = (((d[o] + w0[o] * v0) + w1[o] * v1) + w2[o] * v2) + w3[o] * v3
+                    d[o] = (((t + w4[o] * v4) + w5[o] * v5) + w6[o] * v6) + w7[o] * v7
+                p += 8
+            while p + 4 <= nz:
+                j0, j1, j2, j3 = idx[p], idx[p + 1], idx[p + 2], idx[p + 3]
+                v0, v1, v2, v3 = xr[j0], xr[j1], xr[j2], xr[j3]
+                w0, w1, w2, w3 = wt[j0], wt[j1], wt[j2], wt[j3]
+                for o in range(n_out):
+                    d[o] = (((d[o] + w0[o] * v0) + w1[o] * v1) + w2[o] * v2) + w3[o] * v3
+                p += 4
+            while p < nz:
+                v0 = xr[idx[p]]
+                w0 = wt[idx[p]]
+                for o in range(n_out):
+                    d[o] += w0[o] * v0
+                p += 1
+            if act == ACT_TANH:
+                for o in range(n_out):
+                    d[o] = np.tanh(d[o])
+            elif act == ACT_RELU:
+                for o in range(n_out):
+                    if d[o] < 0.0:
+                        d[o] = 0.0
+
+
+@jit(alloc=False)
 def actor_choice(logits, mask, deterministic, rng, cdf):
     """The action of an actor with these logits among the legal ones (mask): the most likely
     (deterministic; the first of equals), else drawn from the softmax over the legal actions

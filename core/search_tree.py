@@ -65,6 +65,16 @@ def new_tree(capacity: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 SC_S, SC_MASK, SC_WORK, SC_TMP, SC_CHILD_OF, SC_PATH, SC_KEYS, SC_PROJ, SC_RET, SC_STATS = range(10)
 SC_T, SC_TMASK, SC_LEGAL, SC_VAL, SC_BI, SC_BF = range(10, 16)  # `mcts` (core.search)
 SC_EV, SC_GUM, SC_CAND, SC_Q, SC_PI = range(10, 15)  # the guided search (core.guided)
+# The self-play of many games at once (core/selfplay_template.py; core.guided.selfplay_bundles):
+# what each game keeps between rounds (one row per game in each array: the state walked, the path,
+# the Gumbel root's scores and considered actions, the control row of N_CTL entries, the root
+# value, the rng words) and the scratch the games share
+G_S, G_PATH, G_GUM, G_CAND, G_CTL, G_VROOT, G_RNG = range(7)
+G_CKEY, G_COBS, G_COUT = 7, 8, 9  # the game's cache of network outputs by observation
+H_MASK, H_WORK, H_TMP, H_CHILD_OF, H_KEYS, H_PROJ, H_RET, H_EV, H_Q, H_PI, H_STATS = range(11)
+H_LEGAL, H_EXP = 11, 12  # a node's legal actions in order, and their exp(logit - max)
+H_MULT = 13  # the cache's hash: an odd multiplier per observation entry
+N_CTL = 18
 
 
 def walk_scratch(game, cap: int) -> tuple[np.ndarray, ...]:

@@ -227,3 +227,15 @@ def test_opponent_cost_refuses_bad_arguments(capsys):
     with pytest.raises(SystemExit):
         opponent_cost.main(["--seconds", "0"])
     assert "--seconds must be > 0" in capsys.readouterr().err
+
+
+def test_the_selfplay_rows_pair_both_paths_on_the_same_games():
+    from benchmarks.selfplay import CHUNK, paired_rates
+
+    name = min(game_names(), key=lambda n: get_game(n).NUM_ACTIONS)  # the quickest to play
+    rates = paired_rates(name, min(get_game(name).PLAYER_COUNTS), 0.0, sims=2)
+    one, many = rates["one"], rates["many"]
+    assert one["games"] == many["games"] == CHUNK  # one chunk each, the same seeds
+    assert one["decisions"] == many["decisions"] > 0  # the same games, decision for decision
+    ratio = many["games_per_s"] / one["games_per_s"]
+    assert one["many_over_one"] == many["many_over_one"] == round(ratio, 3)

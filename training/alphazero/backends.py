@@ -38,17 +38,23 @@ _PLAYER: dict[str, Any] = {}
 
 def play_games(args: tuple) -> Examples:
     """The games `seeds`, (seed, against the opponent?) each, with the network `arrays` (one
-    SelfPlayer per process, rebuilt when the network changes); a game against the opponent puts
-    the search at seat seed mod players."""
+    SelfPlayer per process, rebuilt when the network changes): the self-play games by
+    SelfPlayer.play_many (the games `play` would give, faster), a game against the opponent one
+    at a time with the search at seat seed mod players. Examples in the order of `seeds`."""
     game, players, arrays, cfg, explore, noise, qmix, opponent, version, seeds = args
     p = _PLAYER.get("p")
     if p is None or _PLAYER.get("v") != version:
         p = SelfPlayer(game, players, arrays, cfg, explore, noise, seed=seeds[0][0], qmix=qmix)
         _PLAYER.update(p=p, v=version)
+    own = [s for s, against in seeds if not against]
+    played = dict(zip(own, (ex for ex, _ in p.play_many(own)), strict=True))
     parts = []
     for s, against in seeds:
-        p.agent.reset(s)
-        parts.append((p.play_against(s, opponent, s % players) if against else p.play(s))[0])
+        if against:
+            p.agent.reset(s)
+            parts.append(p.play_against(s, opponent, s % players)[0])
+        else:
+            parts.append(played[s])
     return Examples.concat(parts)
 
 

@@ -15,16 +15,23 @@ happened.
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 
 import numpy as np
 
-from core.guided import GuidedAgent, GuidedConfig
-from core.registry import get_game
-from core.search_tree import F_VISITS
+from core.guided import ROOT_KINDS, GuidedAgent, GuidedConfig, selfplay_bundles
+from core.registry import game_packages, get_game
+from core.rng import rng_seed, split_seed
+from core.search_tree import F_VISITS, G_CKEY, G_CTL, G_RNG, H_CHILD_OF, H_STATS
 from training.agents.registry import make_agent
 
 MAX_ROWS = 4096  # examples one game may leave (a longer game is refused, not cut)
+BATCH = 1  # games play_many plays at once: more (one forward per round for all their leaves)
+# measured no faster on a 2-core CPU (benchmarks/results/selfplay/README.md)
+POOL_ROWS = 256  # examples per game the pool of play_many holds before Python takes them
+CACHE = 512  # network outputs each game of play_many keeps, by observation (a power of two)
+BATCHED_OPP = ("tree", "prior", "priormax")  # the other seats' rules play_many plays in batches
 
 
 @dataclass
@@ -74,6 +81,8 @@ class SelfPlayer:
         self._x_act = np.zeros(MAX_ROWS, dtype=np.int64)
         self._x_q = np.zeros((MAX_ROWS, self.seats), dtype=np.float32)
         self.actions = np.zeros(0, dtype=np.int64)  # the last game's searched decisions' actions
+        self._loops = None  # the game's selfplay_loops module, imported by the first play_many
+        self._bundles: dict[int, tuple] = {}  # play_many's arrays, by games at once
         self.last: dict = {}  # play(): the last game's simulations, engine steps, network calls
 
     def play(self, seed: int) -> tuple[Examples, np.ndarray]:
@@ -92,6 +101,90 @@ class SelfPlayer:
                 f"with the seed {seed})"
             )
         return self._examples(rows, s), s
+
+    def play_many(self, seeds, batch: int = BATCH) -> list[tuple[Examples, np.ndarray]]:
+        """The games new_game(players, seed) for each seed, in order: [(its examples, its final
+        state)], the same, bit for bit, as `agent.reset(seed); play(seed)` gives for each (each
+        game's search draws from its own stream, seeded by the game's seed), in less time: the
+        compiled loop of core/selfplay_template.py (`pv_selfplay_many`) walks the tree over the
+        legal actions only, keeps each game's network outputs by observation (a leaf whose
+        observation the network already scored in that game, the same entry by entry, takes
+        them instead of a forward) and evaluates leaves with the eight-input forward of
+        core.mlp.batch_logits. `batch` games are played at once, one forward per round for all
+        the leaves they wait on. With `opp=net` or `netmax` (the network called inside a
+        simulation) the games are played one by one by `play`. `last` then sums the games'
+        figures."""
+        if isinstance(batch, bool) or not (isinstance(batch, int) and batch >= 1):
+            raise ValueError(f"batch must be an integer >= 1, got {batch!r}")
+        seeds = [int(s) for s in seeds]
+        if self.agent.config.opp not in BATCHED_OPP:
+            out, total = [], {}
+            for s in seeds:
+                self.agent.reset(s)
+                out.append(self.play(s))
+                total = {k: total.get(k, 0) + v for k, v in self.last.items()}
+            self.last = total
+            return out
+        out, total = [], {"simulations": 0, "steps": 0, "network_calls": 0}
+        for i in range(0, len(seeds), batch):
+            out += self._play_batch(seeds[i : i + batch], total)
+        self.last = total
+        return out
+
+    def _play_batch(self, seeds: list[int], total: dict) -> list[tuple[Examples, np.ndarray]]:
+        g, a, cfg = self.game, self.agent, self.agent.config
+        k = len(seeds)
+        if self._loops is None:
+            pkg = game_packages()[g.NAME]
+            self._loops = importlib.import_module(f"{pkg}.engine.selfplay_loops")
+        if k not in self._bundles:  # made once per batch size, reused game after game
+            self._bundles[k] = selfplay_bundles(
+                a.game, k, max(2, cfg.sims + 1), a.packed, POOL_ROWS * k, CACHE
+            )
+        tr, gs, sh, net, records = self._bundles[k]
+        gs[G_CTL][:] = 0  # each game at its first decision, no example, no lookup yet
+        gs[G_CKEY][:] = 0  # empty caches
+        sh[H_CHILD_OF][:] = -1
+        sh[H_STATS][:] = 0
+        records[-1][:] = 0
+        states = np.stack([np.asarray(g.new_game(self.players, s), dtype=np.int64) for s in seeds])
+        masks = np.stack([np.asarray(g.legal_mask(s), dtype=np.bool_) for s in states])
+        for i, s in enumerate(seeds):
+            rng_seed(gs[G_RNG][i], 0, *split_seed(s))
+        play = (int(cfg.sims), ROOT_KINDS[cfg.root], int(cfg.m), self.explore, self.noise, MAX_ROWS)
+        parts: list[list[tuple]] = [[] for _ in seeds]
+        fill = records[-1]
+        while True:
+            code = int(self._loops.pv_selfplay_many(
+                a.game.tables, self.players, play, a._P, (states, masks), tr, gs, sh, net, records,
+            ))  # fmt: skip
+            rows = int(fill[0])
+            games = records[6][:rows]
+            for i in np.unique(games):
+                pick = np.flatnonzero(games == i)
+                parts[i].append(tuple(r[pick].copy() for r in records[:6]))
+            fill[0] = 0
+            if code == 0:
+                break
+            if code == -2:
+                raise RuntimeError(f"{g.NAME}: a self-play game left more than {MAX_ROWS} examples")
+            if code < 0:
+                raise RuntimeError(
+                    f"{g.NAME}: the engine refused an action in self-play (a bug; please report "
+                    f"it with the seed {seeds[int(fill[1])]})"
+                )
+        stats = sh[H_STATS]
+        for key, j in (("simulations", 0), ("steps", 1), ("network_calls", 2)):
+            total[key] += int(stats[j])
+        out = []
+        for i in range(k):
+            cols = (
+                [np.concatenate([p[c] for p in parts[i]]) for c in range(6)]
+                if parts[i]
+                else [r[:0].copy() for r in records[:6]]
+            )
+            out.append((self._examples_of(*cols, states[i]), states[i].copy()))
+        return out
 
     def play_against(self, seed: int, opponent: str, seat: int) -> tuple[Examples, np.ndarray]:
         """One game from new_game(players, seed) with the guided search at `seat` and the agent
@@ -140,24 +233,27 @@ class SelfPlayer:
         return self._examples(rows, s), s
 
     def _examples(self, rows: int, final_state: np.ndarray) -> Examples:
-        """The first `rows` recorded decisions as examples, their value targets from the final
-        state (and with qmix the recorded root values); sets `actions`."""
+        """The first `rows` recorded decisions as examples (_examples_of); sets `actions`."""
+        r = slice(0, rows)
+        self.actions = self._x_act[r].copy()
+        return self._examples_of(
+            self._x_obs[r], self._x_mask[r], self._x_pi[r], self._x_actor[r], self._x_act[r],
+            self._x_q[r], final_state,
+        )  # fmt: skip
+
+    def _examples_of(self, obs, mask, pi, actors, acts, q, final_state) -> Examples:
+        """Examples of a game's recorded decisions (observations, masks, policy targets, actors,
+        actions, root values per seat), their value targets from its final state (and with qmix
+        the recorded root values)."""
         g = self.game
-        self.actions = self._x_act[:rows].copy()
+        rows = len(actors)
         final = np.asarray(g.returns(final_state, self.agent.config.returns), dtype=np.float32)
         n = self.players
-        actors = self._x_actor[:rows]
         z = np.zeros((rows, self.seats), dtype=np.float32)
         zmask = np.zeros((rows, self.seats), dtype=np.bool_)
         for j in range(n):
             z[:, j] = final[(actors + j) % n]
             zmask[:, j] = True
         if self.qmix > 0.0:
-            z[:, :n] = (1.0 - self.qmix) * z[:, :n] + self.qmix * self._x_q[:rows, :n]
-        return Examples(
-            self._x_obs[:rows].copy(),
-            self._x_mask[:rows].copy(),
-            self._x_pi[:rows].copy(),
-            z,
-            zmask,
-        )
+            z[:, :n] = (1.0 - self.qmix) * z[:, :n] + self.qmix * q[:, :n]
+        return Examples(obs.copy(), mask.copy(), pi.copy(), z, zmask)

@@ -1,0 +1,593 @@
+"""Template of expert iteration's self-play of many games at once: the guided search of
+core/search_template.py (`pv_selfplay`) played in G games in lock step, their leaves evaluated
+by one batched network forward per round (core.mlp.batch_logits) instead of one forward per leaf.
+
+It plays the games pv_selfplay plays, bit for bit (tests/training/test_selfplay_many.py), in
+less time: a walk over the legal actions only (`_descend`: pv_search's walk and arithmetic, the
+two kept in step by that test), each game's network outputs kept by observation, the loops
+compiled without the runtime (no reference counts on array views).
+
+Not used at run time. core.codegen renders it for each game, imported as
+`<game>_env.engine.selfplay_loops`, its marked imports pointed at the game's rendered contract
+and search loops.
+"""
+
+import math
+
+import numpy as np
+
+from core import mlp
+from core import rng as xo
+from core import search_tree as st
+from core.batch import returns_into
+
+# CONTRACT: core.codegen points these two imports at the game's rendered modules.
+from core.contract_template import (
+    k_actor,
+    k_determinize,
+    k_keys,
+    k_mask,
+    k_observe,
+    k_over,
+    k_step,
+)
+from core.jit import jit
+from core.search_template import (
+    leaf_returns,
+)
+from core.search_tree import (
+    G_CAND,
+    G_CKEY,
+    G_COBS,
+    G_COUT,
+    G_CTL,
+    G_GUM,
+    G_PATH,
+    G_RNG,
+    G_S,
+    G_VROOT,
+    H_CHILD_OF,
+    H_EV,
+    H_EXP,
+    H_KEYS,
+    H_LEGAL,
+    H_MASK,
+    H_MULT,
+    H_PI,
+    H_PROJ,
+    H_Q,
+    H_RET,
+    H_STATS,
+    H_TMP,
+    H_WORK,
+)
+
+# a game's control row (ctl, int64, core.search_tree.N_CTL entries): where its self-play stands
+# between rounds
+C_PHASE, C_STAGE, C_ME, C_TODO, C_LEAF, C_DEPTH, C_ROWS = range(7)
+C_K, C_PER, C_REP, C_I, C_USED, C_PHASES, C_FORCE = range(7, 14)
+C_SLOT, C_KEY = 14, 15  # the cache entry a leaf waiting for the network will fill (-1: none)
+C_LOOKS, C_HITS = 16, 17  # the game's cache lookups and hits so far
+# a game whose cache answered fewer than one lookup in CACHE_MIN_SHARE after CACHE_TRIAL lookups
+# stops looking (hashing each leaf's observation would cost more than it saves); any use of the
+# cache gives the same games, as it answers only an observation equal to one the network scored
+CACHE_TRIAL, CACHE_MIN_SHARE = 512, 10
+# C_PHASE: at a real decision / a simulation to start / a leaf waiting for the network /
+# a simulation backed up / the game over
+PH_DECIDE, PH_SIM, PH_EVAL, PH_BACKED, PH_OVER = range(5)
+# C_STAGE: the PUCT root's own evaluation, its simulations; the Gumbel root's evaluation, halving
+ST_PUCT_ROOT, ST_PUCT, ST_GUMBEL_ROOT, ST_GUMBEL = range(4)
+# _advance(): a leaf to evaluate was written, the game is over, a decision was recorded (the
+# game goes on next round), failures
+NEED, IDLE, DECIDED = 1, 0, 2
+ERR_ENGINE, ERR_ROWS = -1, -2
+
+
+@jit(alloc=False)
+def _descend(gi, root, root_mask, T, n, me, force, P, tr, gs, sh, x_row):
+    """Start one simulation of game gi's search (pv_search's, same arithmetic and draws):
+    determinize the root, walk down by PUCT (or the stored policy at other seats' nodes with
+    opp 3, 4) and stop at the state to score. Returns NEED with that state's observation in x_row
+    (ctl's C_LEAF: the plog row for its logits, C_DEPTH: the path's depth), IDLE when the
+    state is over (its real returns backed up already), ERR_ENGINE if the engine refused."""
+    tree, vals, plog, hdr = tr[0][gi], tr[1][gi], tr[2][gi], tr[3][gi]
+    s, path, ctl, rng = gs[G_S][gi], gs[G_PATH][gi], gs[G_CTL][gi], gs[G_RNG][gi]
+    mask, work, child_of, stats = sh[H_MASK], sh[H_WORK], sh[H_CHILD_OF], sh[H_STATS]
+    legal, ex = sh[H_LEGAL], sh[H_EXP]
+    cap = tree.shape[0]
+    c = P[st.P_C]
+    opp = int(P[st.P_OPP])
+    na = mask.shape[0]
+    stats[0] += 1
+    for i in range(s.shape[0]):  # (a loop: no runtime needed, these loops allocate nothing)
+        s[i] = root[i]
+    a0 = xo.rng_next(rng, 0)
+    a1 = xo.rng_next(rng, 0)
+    a2 = xo.rng_next(rng, 0)
+    k_determinize(s, T, me, a0, a1, a2, work)
+    k_mask(s, T, mask, work)
+    for a in range(na):
+        mask[a] = mask[a] & root_mask[a]  # (no branch: vectorised)
+    node = 0
+    depth = 0
+    path[0] = 0
+    leaf = 0
+    if tree[0, st.F_VISITS] != 0:
+        while True:
+            if k_over(s):
+                leaf = cap
+                break
+            actor = k_actor(s)
+            ch = tree[node, st.F_FIRST]
+            while ch >= 0:
+                child_of[tree[ch, st.F_ACTION]] = ch
+                ch = tree[ch, st.F_NEXT]
+            # one pass over the actions: the legal ones in order, their best logit; then only
+            # those (pv_search's arithmetic, each exponential computed once)
+            nl = 0
+            top = -1e300
+            for a in range(na):
+                if mask[a]:
+                    legal[nl] = a
+                    nl += 1
+                    if plog[node, a] > top:
+                        top = plog[node, a]
+                    if child_of[a] >= 0:
+                        tree[child_of[a], st.F_AVAIL] += 1
+            act = -1
+            if opp >= 3 and actor != me:
+                act = _stored_policy(plog[node], legal, nl, opp == 4, rng, ex)
+            else:
+                z = 0.0
+                for i in range(nl):
+                    ex[i] = math.exp(plog[node, legal[i]] - top)
+                    z += ex[i]
+                nv = tree[node, st.F_VISITS]
+                fpu = vals[node, actor] / nv if nv > 0 else 0.0
+                sq = math.sqrt(max(nv, 1))
+                best = -1e300
+                for i in range(nl):
+                    a = legal[i]
+                    ch = child_of[a]
+                    cn = tree[ch, st.F_VISITS] if ch >= 0 else 0
+                    q = vals[ch, actor] / cn if cn > 0 else fpu
+                    u = q + c * ex[i] / z * sq / (1.0 + cn)
+                    if u > best:
+                        best = u
+                        act = a
+            if depth == 0 and force >= 0:
+                act = force if mask[force] else -1
+            chosen = child_of[act] if act >= 0 else -1
+            ch = tree[node, st.F_FIRST]
+            while ch >= 0:
+                child_of[tree[ch, st.F_ACTION]] = -1
+                ch = tree[ch, st.F_NEXT]
+            if act < 0 or k_step(s, T, act, mask, work) != 0:
+                stats[3] += 1
+                return ERR_ENGINE
+            stats[1] += 1
+            if chosen < 0 and hdr[0] < cap:
+                chosen = hdr[0]
+                hdr[0] += 1
+                tree[chosen, st.F_FIRST] = -1
+                tree[chosen, st.F_NEXT] = tree[node, st.F_FIRST]
+                tree[chosen, st.F_ACTION] = act
+                tree[chosen, st.F_VISITS] = 0
+                tree[chosen, st.F_AVAIL] = 1
+                for p in range(vals.shape[1]):
+                    vals[chosen, p] = 0.0
+                tree[node, st.F_FIRST] = chosen
+                depth += 1
+                path[depth] = chosen
+                for a in range(na):
+                    plog[chosen, a] = 0.0
+                leaf = chosen
+                break
+            if chosen < 0:
+                leaf = cap
+                break
+            node = chosen
+            depth += 1
+            path[depth] = node
+    ctl[C_DEPTH] = depth
+    ctl[C_LEAF] = leaf
+    if k_over(s):
+        ret = sh[H_RET]
+        k_keys(s, sh[H_KEYS])
+        returns_into(sh[H_KEYS], n, int(P[st.P_RETURNS]), P[st.P_SCALE], ret)
+        _backup(tree, vals, path, depth, n, ret)
+        return IDLE
+    k_observe(s, T, k_actor(s), x_row)
+    ctl[C_SLOT] = -1
+    if ctl[C_LOOKS] < CACHE_TRIAL or ctl[C_HITS] * CACHE_MIN_SHARE >= ctl[C_LOOKS]:
+        ckey, cobs = gs[G_CKEY][gi], gs[G_COBS][gi]
+        key, slot = _obs_key(x_row, sh[H_MULT], ckey.shape[0])
+        ctl[C_LOOKS] += 1
+        if ckey[slot] == key and _same(cobs[slot], x_row):  # seen before: the same outputs
+            ctl[C_HITS] += 1
+            _score(gi, T, n, P, tr, gs, sh, gs[G_COUT][gi][slot])
+            return IDLE
+        ctl[C_SLOT] = slot
+        ctl[C_KEY] = key
+    stats[2] += 1
+    return NEED
+
+
+@jit(alloc=False, inline=True)
+def _obs_key(x, mult, size):
+    """(key, slot) of observation x in a cache of `size` entries (a power of two): a hash of its
+    entries' bits (the sum of each times its own odd multiplier, mult: int64 per entry; no branch,
+    so the compiler vectorises it), never 0 (an empty entry's key)."""
+    bits = x.view(np.int32)
+    h = 0
+    for j in range(x.shape[0]):
+        h += bits[j] * mult[j]
+    h ^= h >> 29
+    return h | 1, (h >> 40) & (size - 1)
+
+
+@jit(alloc=False, inline=True)
+def _same(a, b):
+    """Whether observations a and b are equal entry by entry (no early exit: vectorised)."""
+    differ = 0
+    for j in range(a.shape[0]):
+        differ += a[j] != b[j]
+    return differ == 0
+
+
+@jit(alloc=False, inline=True)
+def _remember(gi, gs, x_row, out):
+    """Keep the network's outputs for game gi's leaf (observation x_row) in its cache entry."""
+    ctl = gs[G_CTL][gi]
+    slot = ctl[C_SLOT]
+    if slot < 0:
+        return
+    gs[G_CKEY][gi][slot] = ctl[C_KEY]
+    cobs, cout = gs[G_COBS][gi][slot], gs[G_COUT][gi][slot]
+    for j in range(cobs.shape[0]):
+        cobs[j] = x_row[j]
+    for j in range(cout.shape[0]):
+        cout[j] = out[j]
+
+
+@jit(alloc=False, inline=True)
+def _stored_policy(logits, legal, nl, greedy, rng, ex):
+    """core.search_tree.policy_action over the legal actions legal[:nl] (in order): the same
+    action from the same draw, with each exponential computed once (ex: scratch)."""
+    if nl == 0:
+        return -1
+    best = legal[0]
+    for i in range(1, nl):
+        if logits[legal[i]] > logits[best]:
+            best = legal[i]
+    if greedy:
+        return best
+    top = np.float64(logits[best])
+    total = 0.0
+    for i in range(nl):
+        ex[i] = math.exp(np.float64(logits[legal[i]]) - top)
+        total += ex[i]
+    u = xo.rng_next(rng, 0) / 4294967296.0 * total
+    for i in range(nl):
+        u -= ex[i]
+        if u < 0.0:
+            return legal[i]
+    return best
+
+
+@jit(alloc=False, inline=True)
+def _backup(tree, vals, path, depth, n, ret):
+    for d in range(depth + 1):
+        nd = path[d]
+        tree[nd, st.F_VISITS] += 1
+        for p in range(n):
+            vals[nd, p] += ret[p]
+
+
+@jit(alloc=False)
+def _score(gi, T, n, P, tr, gs, sh, out):
+    """Finish game gi's simulation waiting for the network: its output `out` gives the leaf's
+    logits (into plog's C_LEAF row) and, mixed with the position evaluation when P[P_MIX] > 0,
+    its value, which is backed up along the path (pv_leaf's arithmetic)."""
+    tree, vals, plog = tr[0][gi], tr[1][gi], tr[2][gi]
+    s, path, ctl = gs[G_S][gi], gs[G_PATH][gi], gs[G_CTL][gi]
+    ret, ev = sh[H_RET], sh[H_EV]
+    na = plog.shape[1]
+    leaf = ctl[C_LEAF]
+    actor = k_actor(s)
+    for a in range(na):
+        plog[leaf, a] = out[a]
+    mix = P[st.P_MIX]
+    if mix > 0.0:
+        leaf_returns(s, T, n, P, sh[H_KEYS], sh[H_PROJ], sh[H_TMP], ev)
+    for j in range(n):
+        v = min(1.0, max(-1.0, np.float64(out[na + j])))
+        q = (actor + j) % n
+        ret[q] = (1.0 - mix) * v + mix * ev[q] if mix > 0.0 else v
+    for q in range(n, ret.shape[0]):
+        ret[q] = 0.0
+    _backup(tree, vals, path, ctl[C_DEPTH], n, ret)
+
+
+@jit(alloc=False)
+def _gumbel_start(gi, sims, m, noise, games, tr, gs):
+    """After the Gumbel root's own evaluation: each legal root action's score (`noise` x Gumbel
+    noise plus the root's logit), the m best considered, the first phase of sequential halving
+    set up (pv_gumbel's first part, the same draws). False if no action is legal."""
+    tree, vals, plog = tr[0][gi], tr[1][gi], tr[2][gi]
+    root_mask = games[1][gi]
+    gum, cand, ctl, rng = gs[G_GUM][gi], gs[G_CAND][gi], gs[G_CTL][gi], gs[G_RNG][gi]
+    me = ctl[C_ME]
+    na = root_mask.shape[0]
+    gs[G_VROOT][gi] = vals[0, me] / tree[0, st.F_VISITS]
+    k = 0
+    for a in range(na):
+        if root_mask[a]:
+            g = 0.0
+            if noise > 0.0:
+                u = (xo.rng_next(rng, 0) + 0.5) / 4294967296.0
+                g = noise * -math.log(-math.log(u))
+            gum[a] = g + plog[0, a]
+            cand[k] = a
+            k += 1
+    if k == 0:
+        return False
+    m = max(1, min(m, k, sims))
+    for i in range(m):  # the m best scores first
+        b = i
+        for j in range(i + 1, k):
+            if gum[cand[j]] > gum[cand[b]]:
+                b = j
+        cand[i], cand[b] = cand[b], cand[i]
+    k = m
+    phases = 0
+    t = 1
+    while t < k:
+        t *= 2
+        phases += 1
+    ctl[C_K] = k
+    ctl[C_PHASES] = phases
+    ctl[C_USED] = 0
+    _gumbel_phase(ctl, sims)
+    return True
+
+
+@jit(alloc=False)
+def _gumbel_phase(ctl, sims):
+    """Set up the next phase of sequential halving (its simulations per considered action), or
+    mark the halving done (C_K = 1) when one action is left or the budget is spent."""
+    k, used = ctl[C_K], ctl[C_USED]
+    if k > 1 and used < sims:
+        per = max(1, sims // (ctl[C_PHASES] * k))
+        if k == 2:
+            per = (sims - used + 1) // 2
+        ctl[C_PER] = per
+        ctl[C_REP] = 0
+        ctl[C_I] = 0
+    else:
+        ctl[C_K] = 1
+
+
+@jit(alloc=False)
+def _gumbel_next(gi, sims, P, games, tr, gs, sh):
+    """The root action game gi's next simulation must take under sequential halving (pv_gumbel's
+    loop, one simulation at a time: each phase gives every considered action `per` simulations,
+    then ranks them by score + sigma(completed Q) and keeps the better half), or -1 when the
+    halving is over."""
+    tree, vals, plog = tr[0][gi], tr[1][gi], tr[2][gi]
+    root_mask = games[1][gi]
+    gum, cand, ctl = gs[G_GUM][gi], gs[G_CAND][gi], gs[G_CTL][gi]
+    q, child_of = sh[H_Q], sh[H_CHILD_OF]
+    while ctl[C_K] > 1:
+        if ctl[C_USED] >= sims:  # the rest of this phase plays nothing
+            ctl[C_REP] = ctl[C_PER]
+        if ctl[C_I] >= ctl[C_K]:
+            ctl[C_I] = 0
+            ctl[C_REP] += 1
+        if ctl[C_REP] < ctl[C_PER]:
+            a = cand[ctl[C_I]]
+            ctl[C_I] += 1
+            ctl[C_USED] += 1
+            return a
+        k = ctl[C_K]
+        most = st.completed_q(tree, vals, plog, root_mask, ctl[C_ME], gs[G_VROOT][gi], child_of, q)
+        sig = (st.GUMBEL_C_VISIT + most) * P[st.P_CSCALE]
+        for i in range(1, k):  # rank the considered actions, best first (insertion sort)
+            a = cand[i]
+            x = gum[a] + sig * q[a]
+            j = i - 1
+            while j >= 0 and gum[cand[j]] + sig * q[cand[j]] < x:
+                cand[j + 1] = cand[j]
+                j -= 1
+            cand[j + 1] = a
+        ctl[C_K] = (k + 1) // 2
+        _gumbel_phase(ctl, sims)
+    return -1
+
+
+@jit(alloc=False)
+def _decide(gi, T, n, play, P, games, tr, gs, sh, records):
+    """End game gi's search: the policy target and the action (pv_selfplay's: the root's visit
+    shares and the most visited with a PUCT root; the improved policy and the action sequential
+    halving kept with a Gumbel root), one example recorded at the pool's next row (the first
+    `explore` of a game play an action drawn from the target), and the action played. Returns
+    0, or ERR_ENGINE if the engine refused it."""
+    sims, root_kind, m, explore, noise, max_rows = play
+    g, gmask = games[0][gi], games[1][gi]
+    tree, vals, plog = tr[0][gi], tr[1][gi], tr[2][gi]
+    ctl, rng = gs[G_CTL][gi], gs[G_RNG][gi]
+    pi, q, child_of = sh[H_PI], sh[H_Q], sh[H_CHILD_OF]
+    x_obs, x_mask, x_pi, x_actor, x_act, x_q, x_game, fill = records
+    me = ctl[C_ME]
+    na = gmask.shape[0]
+    if root_kind == 1:
+        most = st.completed_q(tree, vals, plog, gmask, me, gs[G_VROOT][gi], child_of, q)
+        st.improved_policy(plog, gmask, q, most, P[st.P_CSCALE], pi)
+        act = gs[G_CAND][gi][0]
+    else:
+        for a in range(na):
+            pi[a] = 0.0
+        total = 0.0
+        ch = tree[0, st.F_FIRST]
+        while ch >= 0:
+            pi[tree[ch, st.F_ACTION]] = tree[ch, st.F_VISITS]
+            total += tree[ch, st.F_VISITS]
+            ch = tree[ch, st.F_NEXT]
+        best = -1.0
+        act = -1
+        for a in range(na):
+            pi[a] = pi[a] / total if total > 0.0 else 0.0
+            if gmask[a] and pi[a] > best:
+                best = pi[a]
+                act = a
+    row = fill[0]
+    k_observe(g, T, me, x_obs[row])
+    for a in range(na):
+        x_mask[row, a] = gmask[a]
+        x_pi[row, a] = pi[a]
+    x_actor[row] = me
+    rv = tree[0, st.F_VISITS]
+    for j in range(n):
+        x_q[row, j] = vals[0, (me + j) % n] / rv if rv > 0 else 0.0
+    if ctl[C_ROWS] < explore:
+        r = xo.rng_next(rng, 0) / 4294967296.0
+        for a in range(na):
+            if pi[a] > 0.0:
+                act = a
+                r -= pi[a]
+                if r < 0.0:
+                    break
+    x_act[row] = act
+    x_game[row] = gi
+    fill[0] += 1
+    ctl[C_ROWS] += 1
+    ctl[C_PHASE] = PH_DECIDE
+    if k_step(g, T, act, gmask, sh[H_WORK]) != 0:
+        return ERR_ENGINE
+    return 0
+
+
+@jit(alloc=False)
+def _advance(gi, T, n, play, P, games, tr, gs, sh, records, x_row):
+    """Play game gi on from where it stands until its search needs a leaf evaluated (NEED, the
+    leaf's observation in x_row), a decision is recorded (DECIDED: at most one example per call,
+    so a round records at most one per game) or the game is over (IDLE); ERR_ENGINE or ERR_ROWS
+    (more decisions than `max_rows`) on failure."""
+    sims, root_kind, m, explore, noise, max_rows = play
+    g, gmask = games[0][gi], games[1][gi]
+    tree, vals, plog, hdr = tr[0][gi], tr[1][gi], tr[2][gi], tr[3][gi]
+    ctl, rng = gs[G_CTL][gi], gs[G_RNG][gi]
+    na = gmask.shape[0]
+    while True:
+        ph = ctl[C_PHASE]
+        if ph == PH_OVER:
+            return IDLE
+        if ph == PH_BACKED:  # a simulation is over: what the search does next
+            stage = ctl[C_STAGE]
+            nxt = -1  # the next simulation's forced root action; -2: the search is over
+            if stage == ST_PUCT_ROOT:
+                if noise > 0.0:
+                    for a in range(na):
+                        if gmask[a]:
+                            u = (xo.rng_next(rng, 0) + 0.5) / 4294967296.0
+                            plog[0, a] += noise * -math.log(-math.log(u))
+                ctl[C_STAGE] = ST_PUCT
+                ctl[C_TODO] = sims
+                if sims <= 0:
+                    nxt = -2
+            elif stage == ST_PUCT:
+                ctl[C_TODO] -= 1
+                if ctl[C_TODO] <= 0:
+                    nxt = -2
+            else:
+                if stage == ST_GUMBEL_ROOT:
+                    if not _gumbel_start(gi, sims, m, noise, games, tr, gs):
+                        return ERR_ENGINE
+                    ctl[C_STAGE] = ST_GUMBEL
+                nxt = _gumbel_next(gi, sims, P, games, tr, gs, sh)
+                if nxt < 0:
+                    nxt = -2
+            if nxt == -2:
+                if _decide(gi, T, n, play, P, games, tr, gs, sh, records) != 0:
+                    return ERR_ENGINE
+                return DECIDED
+            ctl[C_FORCE] = nxt
+            ctl[C_PHASE] = PH_SIM
+        elif ph == PH_DECIDE:
+            if k_over(g):
+                ctl[C_PHASE] = PH_OVER
+                return IDLE
+            nl = 0
+            last = -1
+            for a in range(na):
+                if gmask[a]:
+                    nl += 1
+                    last = a
+            if nl == 0:
+                return ERR_ENGINE
+            if nl == 1:
+                if k_step(g, T, last, gmask, sh[H_WORK]) != 0:
+                    return ERR_ENGINE
+                continue
+            if ctl[C_ROWS] >= max_rows:
+                return ERR_ROWS
+            ctl[C_ME] = k_actor(g)
+            st.clear(tree, vals, hdr)
+            ctl[C_STAGE] = ST_GUMBEL_ROOT if root_kind == 1 else ST_PUCT_ROOT
+            ctl[C_FORCE] = -1
+            ctl[C_PHASE] = PH_SIM
+        code = _descend(gi, g, gmask, T, n, ctl[C_ME], ctl[C_FORCE], P, tr, gs, sh, x_row)
+        if code == NEED:
+            ctl[C_PHASE] = PH_EVAL
+            return NEED
+        if code < 0:
+            return code
+        ctl[C_PHASE] = PH_BACKED
+
+
+@jit(alloc=False)
+def pv_selfplay_many(T, n, play, P, games, tr, gs, sh, net, records):
+    """Play G self-play games (games: their states (G, STATE_SIZE) and legal masks, played in
+    place) by the guided search of every seat, as pv_selfplay plays each (the same decisions and
+    draws from each game's own rng row), in rounds: every game still playing goes on until its
+    search needs a leaf evaluated or it records a decision, then one batched forward
+    (core.mlp.batch_logits) scores all those leaves and each game backs its value up. A leaf
+    whose observation the game's cache holds (the same observation, entry by entry) takes the
+    outputs kept there instead: the network's outputs depend on the observation only. Examples
+    go to the pool `records` (x_obs, x_mask, x_pi, x_actor, x_act, x_q, x_game: the game's
+    index; fill: [rows used, failing game]) in the order they are made.
+
+    Returns 0 when every game is over, 1 when the pool has room for fewer than G more rows (the
+    caller takes the rows, sets fill[0] = 0 and calls again: every game resumes where it
+    stopped), ERR_ENGINE or ERR_ROWS (fill[1] the game) on failure. play: (sims, root_kind, m,
+    explore, noise, max_rows); net: (w, meta, x, h, out, owner, idx), the packed network and
+    the batch's scratch."""
+    x, h, out, owner = net[2], net[3], net[4], net[5]
+    fill = records[7]
+    games_n = games[0].shape[0]
+    room = records[0].shape[0]
+    while True:
+        if room - fill[0] < games_n:
+            return 1
+        rows = 0
+        busy = False
+        for gi in range(games_n):
+            code = _advance(gi, T, n, play, P, games, tr, gs, sh, records, x[rows])
+            if code == NEED:
+                owner[rows] = gi
+                rows += 1
+            elif code == DECIDED:
+                busy = True
+            elif code < 0:
+                fill[1] = gi
+                return code
+        if rows == 0:
+            if busy:
+                continue
+            return 0
+        mlp.batch_logits(net[0], net[1], 0, x, rows, h, out, net[6])
+        for r in range(rows):
+            gi = owner[r]
+            _remember(gi, gs, x[r], out[r])
+            _score(gi, T, n, P, tr, gs, sh, out[r])
+            gs[G_CTL][gi][C_PHASE] = PH_BACKED

@@ -1,0 +1,94 @@
+"""Self-play of many games at once (training.alphazero.selfplay.SelfPlayer.play_many): the same
+games, bit for bit, as one game at a time, for every registered game and search setting, and the
+batched network forward it evaluates leaves with equal to the one-at-a-time forward."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from core import mlp
+from core.guided import GuidedConfig
+from core.registry import game_names, get_game
+from training.alphazero.net import for_game
+from training.alphazero.selfplay import FIELDS, SelfPlayer
+
+GAMES = game_names()
+SETTINGS = [
+    "sims=5,mix=0.5",  # PUCT root, every seat a tree node (the 2-player default)
+    "sims=6,root=gumbel,m=4,opp=prior",  # Gumbel root, the other seats by their stored policy
+    "sims=4,opp=netmax",  # played one game at a time (the network inside a simulation)
+]
+
+
+def one_at_a_time(player: SelfPlayer, seeds: list[int]):
+    out, calls = [], 0
+    for s in seeds:
+        player.agent.reset(s)
+        out.append(player.play(s))
+        calls += player.last["network_calls"]
+    return out, calls
+
+
+@pytest.mark.parametrize("spec", SETTINGS)
+@pytest.mark.parametrize("name", GAMES)
+def test_many_games_at_once_are_the_games_played_one_at_a_time(name, spec):
+    game = get_game(name)
+    n = max(game.PLAYER_COUNTS) if "prior" in spec else min(game.PLAYER_COUNTS)
+    torch.manual_seed(0)
+    arrays = for_game(game, hidden=(32,)).arrays()
+    player = SelfPlayer(name, n, arrays, GuidedConfig.parse(spec), explore=3, noise=0.5, qmix=0.25)
+    seeds = [11, 12, 13, 14, 15]
+    want, calls_one = one_at_a_time(player, seeds)
+    calls = 0
+    for batch in (2, 5):  # an uneven last batch, and all at once
+        got = player.play_many(seeds, batch=batch)
+        assert len(got) == len(seeds)
+        for (ex_a, final_a), (ex_b, final_b) in zip(want, got, strict=True):
+            np.testing.assert_array_equal(final_a, final_b)
+            assert game.is_terminal(final_b)
+            for f in FIELDS:
+                np.testing.assert_array_equal(getattr(ex_a, f), getattr(ex_b, f), err_msg=f)
+        calls = player.last["network_calls"]
+    # a repeated observation is answered from the cache: no more calls, at least a root each
+    assert sum(len(ex) for ex, _ in want) <= calls <= calls_one
+
+
+def test_a_bad_batch_is_refused():
+    game = get_game(GAMES[0])
+    torch.manual_seed(0)
+    player = SelfPlayer(GAMES[0], min(game.PLAYER_COUNTS), for_game(game, hidden=(8,)).arrays(),
+                        GuidedConfig(sims=2))  # fmt: skip
+    for bad in (0, -1, 2.5, "4"):
+        with pytest.raises(ValueError, match="batch must be an integer >= 1"):
+            player.play_many([1, 2], batch=bad)
+    assert player.play_many([], batch=3) == []
+
+
+@pytest.mark.parametrize("activation", ["relu", "tanh"])
+def test_the_batched_forward_equals_the_one_at_a_time_forward(activation):
+    """Every row bit-identical to core.mlp.actor_logits, whatever its count of non-zero inputs
+    (a multiple of four or not, none at all), for rows fewer than the scratch holds."""
+    rng = np.random.default_rng(3)
+    sizes = [37, 20, 13, 9]
+    net: dict = {"activations": np.array([activation] * (len(sizes) - 2))}
+    for i, (a, b) in enumerate(zip(sizes, sizes[1:], strict=False)):
+        net[f"W{i}"] = rng.standard_normal((b, a)).astype(np.float32)
+        net[f"b{i}"] = rng.standard_normal(b).astype(np.float32)
+    w, meta, widest = mlp.pack_actors([net])
+    rows, cap = 7, 10
+    x = np.zeros((cap, sizes[0]), dtype=np.float32)
+    for r in range(rows):
+        nz = rng.choice(sizes[0], size=r * 5 % sizes[0], replace=False)
+        x[r, nz] = rng.standard_normal(len(nz)).astype(np.float32)
+    h = np.zeros((2, cap, widest), dtype=np.float32)
+    out = np.full((cap, sizes[-1]), 7.0, dtype=np.float32)
+    idx = np.zeros(max(sizes), dtype=np.int64)
+    mlp.batch_logits(w, meta, 0, x, rows, h, out, idx)
+    one = np.zeros(sizes[-1], dtype=np.float32)
+    hs = np.zeros((2, widest), dtype=np.float32)
+    for r in range(rows):
+        mlp.actor_logits(w, meta, 0, x[r], hs, one)
+        np.testing.assert_array_equal(out[r], one)
+    assert (out[rows:] == 7.0).all()  # rows past `rows` untouched
