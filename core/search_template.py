@@ -582,7 +582,7 @@ def pv_selfplay(g, gmask, T, n, play, P, rng, tr, sc, net, records):
     root_kind, m, explore, noise); records: (x_obs, x_mask, x_pi, x_actor, x_act, x_q); the
     other bundles as pv_search's."""
     sims, root_kind, m, explore, noise = play
-    x_obs, x_mask, x_pi, x_actor, x_act, x_q = records
+    x_obs, x_act = records[0], records[4]
     tree, vals, plog, hdr = tr
     work, pi = sc[st.SC_WORK], sc[st.SC_PI]
     na = gmask.shape[0]
@@ -618,37 +618,11 @@ def pv_selfplay(g, gmask, T, n, play, P, rng, tr, sc, net, records):
                 code = pv_search(g, gmask, T, n, me, sims, -1, P, rng, tr, sc, net)
                 if code != 0:
                     return -1
-                for a in range(na):
-                    pi[a] = 0.0
-                total = 0.0
-                ch = tree[0, st.F_FIRST]
-                while ch >= 0:
-                    pi[tree[ch, st.F_ACTION]] = tree[ch, st.F_VISITS]
-                    total += tree[ch, st.F_VISITS]
-                    ch = tree[ch, st.F_NEXT]
-                best = -1.0
-                act = -1
-                for a in range(na):
-                    pi[a] = pi[a] / total if total > 0.0 else 0.0
-                    if gmask[a] and pi[a] > best:
-                        best = pi[a]
-                        act = a
+                act = st.visit_policy(tree, gmask, pi)
             k_observe(g, T, me, x_obs[rows])
-            for a in range(na):
-                x_mask[rows, a] = gmask[a]
-                x_pi[rows, a] = pi[a]
-            x_actor[rows] = me
-            rv = tree[0, st.F_VISITS]
-            for j in range(n):
-                x_q[rows, j] = vals[0, (me + j) % n] / rv if rv > 0 else 0.0
+            st.record_example(records, rows, gmask, pi, me, tree, vals, n)
             if rows < explore:
-                r = xo.rng_next(rng, 0) / 4294967296.0
-                for a in range(na):
-                    if pi[a] > 0.0:
-                        act = a
-                        r -= pi[a]
-                        if r < 0.0:
-                            break
+                act = st.draw_from(pi, act, rng)
             x_act[rows] = act
             rows += 1
         if k_step(g, T, act, gmask, work) != 0:

@@ -324,3 +324,56 @@ def policy_action(logits, mask, greedy, rng):
             if u < 0.0:
                 return a
     return best
+
+
+@jit
+def visit_policy(tree, root_mask, pi):
+    """pi (NUM_ACTIONS): the root's visit shares (a PUCT root's policy target; all 0 before any
+    visit); returns the most visited legal action (the first of equals; the first legal one
+    when none was visited)."""
+    na = pi.shape[0]
+    for a in range(na):
+        pi[a] = 0.0
+    total = 0.0
+    ch = tree[0, F_FIRST]
+    while ch >= 0:
+        pi[tree[ch, F_ACTION]] = tree[ch, F_VISITS]
+        total += tree[ch, F_VISITS]
+        ch = tree[ch, F_NEXT]
+    best = -1.0
+    act = -1
+    for a in range(na):
+        pi[a] = pi[a] / total if total > 0.0 else 0.0
+        if root_mask[a] and pi[a] > best:
+            best = pi[a]
+            act = a
+    return act
+
+
+@jit
+def record_example(records, row, root_mask, pi, me, tree, vals, n):
+    """Row `row` of the example records (x_obs, x_mask, x_pi, x_actor, ..., x_q; the observation
+    is the caller's): the legal mask, the policy target, the seat and the root's mean value of
+    each seat (column j: the seat j places after `me`)."""
+    x_mask, x_pi, x_actor, x_q = records[1], records[2], records[3], records[5]
+    for a in range(root_mask.shape[0]):
+        x_mask[row, a] = root_mask[a]
+        x_pi[row, a] = pi[a]
+    x_actor[row] = me
+    rv = tree[0, F_VISITS]
+    for j in range(n):
+        x_q[row, j] = vals[0, (me + j) % n] / rv if rv > 0 else 0.0
+
+
+@jit
+def draw_from(pi, act, rng):
+    """An action drawn from the policy pi with one 32-bit draw of rng (the last one pi gives
+    weight to if the sum falls short); `act` if pi gives none any."""
+    r = rng_next(rng, 0) / 4294967296.0
+    for a in range(pi.shape[0]):
+        if pi[a] > 0.0:
+            act = a
+            r -= pi[a]
+            if r < 0.0:
+                break
+    return act

@@ -417,46 +417,19 @@ def _decide(gi, T, n, play, P, games, tr, gs, sh, records):
     tree, vals, plog = tr[0][gi], tr[1][gi], tr[2][gi]
     ctl, rng = gs[G_CTL][gi], gs[G_RNG][gi]
     pi, q, child_of = sh[H_PI], sh[H_Q], sh[H_CHILD_OF]
-    x_obs, x_mask, x_pi, x_actor, x_act, x_q, x_game, fill = records
+    x_obs, x_act, x_game, fill = records[0], records[4], records[6], records[7]
     me = ctl[C_ME]
-    na = gmask.shape[0]
     if root_kind == 1:
         most = st.completed_q(tree, vals, plog, gmask, me, gs[G_VROOT][gi], child_of, q)
         st.improved_policy(plog, gmask, q, most, P[st.P_CSCALE], pi)
         act = gs[G_CAND][gi][0]
     else:
-        for a in range(na):
-            pi[a] = 0.0
-        total = 0.0
-        ch = tree[0, st.F_FIRST]
-        while ch >= 0:
-            pi[tree[ch, st.F_ACTION]] = tree[ch, st.F_VISITS]
-            total += tree[ch, st.F_VISITS]
-            ch = tree[ch, st.F_NEXT]
-        best = -1.0
-        act = -1
-        for a in range(na):
-            pi[a] = pi[a] / total if total > 0.0 else 0.0
-            if gmask[a] and pi[a] > best:
-                best = pi[a]
-                act = a
+        act = st.visit_policy(tree, gmask, pi)
     row = fill[0]
     k_observe(g, T, me, x_obs[row])
-    for a in range(na):
-        x_mask[row, a] = gmask[a]
-        x_pi[row, a] = pi[a]
-    x_actor[row] = me
-    rv = tree[0, st.F_VISITS]
-    for j in range(n):
-        x_q[row, j] = vals[0, (me + j) % n] / rv if rv > 0 else 0.0
+    st.record_example(records, row, gmask, pi, me, tree, vals, n)
     if ctl[C_ROWS] < explore:
-        r = xo.rng_next(rng, 0) / 4294967296.0
-        for a in range(na):
-            if pi[a] > 0.0:
-                act = a
-                r -= pi[a]
-                if r < 0.0:
-                    break
+        act = st.draw_from(pi, act, rng)
     x_act[row] = act
     x_game[row] = gi
     fill[0] += 1
