@@ -1,6 +1,7 @@
 """Self-play games of expert iteration: every seat plays the guided search (core.guided) with the
 same network, each game played to its end inside compiled code (core/search_template.py
-`pv_selfplay`: no Python per decision), and the training examples it leaves.
+`pv_selfplay`: no Python per decision; `SelfPlayer.play_many`, core/selfplay_template.py, plays
+the same games in less time, as the trainer does), and the training examples it leaves.
 
 An example is one decision with more than one legal action: the seat's observation, its legal
 mask, the search's improved policy (the network's policy target: the root's visit shares with
