@@ -502,39 +502,16 @@ def pv_gumbel(root, root_mask, T, n, me, n_sims, m, gscale, P, rng, tr, sc, net)
     policy (core.search_tree.improved_policy), the network's policy target, in sc's pi. The
     bundles as pv_search's (gum, cand, q, pi: its NUM_ACTIONS scratch)."""
     tree, vals, plog, hdr = tr
-    mask, child_of = sc[st.SC_MASK], sc[st.SC_CHILD_OF]
+    child_of = sc[st.SC_CHILD_OF]
     gum, cand, q, pi = sc[st.SC_GUM], sc[st.SC_CAND], sc[st.SC_Q], sc[st.SC_PI]
-    na = mask.shape[0]
     if tree[0, st.F_VISITS] == 0:
         code = pv_search(root, root_mask, T, n, me, 1, -1, P, rng, tr, sc, net)
         if code != 0:
             return -1
     v_root = vals[0, me] / tree[0, st.F_VISITS]
-    k = 0
-    for a in range(na):
-        if root_mask[a]:
-            g = 0.0
-            if gscale > 0.0:
-                u = (xo.rng_next(rng, 0) + 0.5) / 4294967296.0
-                g = gscale * -math.log(-math.log(u))
-            gum[a] = g + plog[0, a]
-            cand[k] = a
-            k += 1
+    k, phases = st.gumbel_candidates(plog, root_mask, gscale, m, n_sims, rng, gum, cand)
     if k == 0:
         return -1
-    m = max(1, min(m, k, n_sims))
-    for i in range(m):  # the m best scores first
-        b = i
-        for j in range(i + 1, k):
-            if gum[cand[j]] > gum[cand[b]]:
-                b = j
-        cand[i], cand[b] = cand[b], cand[i]
-    k = m
-    phases = 0
-    t = 1
-    while t < k:
-        t *= 2
-        phases += 1
     used = 0
     while k > 1 and used < n_sims:
         per = max(1, n_sims // (phases * k))
@@ -547,16 +524,8 @@ def pv_gumbel(root, root_mask, T, n, me, n_sims, m, gscale, P, rng, tr, sc, net)
                     if code != 0:
                         return -1
                     used += 1
-        most = st.completed_q(tree, vals, plog, root_mask, me, v_root, child_of, q)
-        sig = (st.GUMBEL_C_VISIT + most) * P[st.P_CSCALE]
-        for i in range(1, k):  # rank the considered actions, best first (insertion sort)
-            a = cand[i]
-            x = gum[a] + sig * q[a]
-            j = i - 1
-            while j >= 0 and gum[cand[j]] + sig * q[cand[j]] < x:
-                cand[j + 1] = cand[j]
-                j -= 1
-            cand[j + 1] = a
+        st.gumbel_rank(tree, vals, plog, root_mask, me, v_root, P[st.P_CSCALE], gum, cand, k,
+                       child_of, q)  # fmt: skip
         k = (k + 1) // 2
     most = st.completed_q(tree, vals, plog, root_mask, me, v_root, child_of, q)
     st.improved_policy(plog, root_mask, q, most, P[st.P_CSCALE], pi)

@@ -377,3 +377,52 @@ def draw_from(pi, act, rng):
             if r < 0.0:
                 break
     return act
+
+
+@jit
+def gumbel_candidates(plog, root_mask, gscale, m, n_sims, rng, gum, cand):
+    """The Gumbel root's considered actions: each legal root action's score gum[a] = gscale x
+    Gumbel(0, 1) noise (one rng draw each, none with gscale 0) + its logit plog[0, a], and the
+    max(1, min(m, legal, n_sims)) best first in cand. Returns (considered, phases of sequential
+    halving: ceil(log2 considered)); (0, 0) if no action is legal."""
+    k = 0
+    for a in range(root_mask.shape[0]):
+        if root_mask[a]:
+            g = 0.0
+            if gscale > 0.0:
+                u = (rng_next(rng, 0) + 0.5) / 4294967296.0
+                g = gscale * -math.log(-math.log(u))
+            gum[a] = g + plog[0, a]
+            cand[k] = a
+            k += 1
+    if k == 0:
+        return 0, 0
+    m = max(1, min(m, k, n_sims))
+    for i in range(m):  # the m best scores first
+        b = i
+        for j in range(i + 1, k):
+            if gum[cand[j]] > gum[cand[b]]:
+                b = j
+        cand[i], cand[b] = cand[b], cand[i]
+    phases = 0
+    t = 1
+    while t < m:
+        t *= 2
+        phases += 1
+    return m, phases
+
+
+@jit
+def gumbel_rank(tree, vals, plog, root_mask, me, v_root, c_scale, gum, cand, k, child_of, q):
+    """Rank the k considered actions cand[:k], best first, by gum[a] + sigma(completed Q(a))
+    (completed_q; sigma's c_scale), an insertion sort: one step of sequential halving."""
+    most = completed_q(tree, vals, plog, root_mask, me, v_root, child_of, q)
+    sig = (GUMBEL_C_VISIT + most) * c_scale
+    for i in range(1, k):
+        a = cand[i]
+        x = gum[a] + sig * q[a]
+        j = i - 1
+        while j >= 0 and gum[cand[j]] + sig * q[cand[j]] < x:
+            cand[j + 1] = cand[j]
+            j -= 1
+        cand[j + 1] = a

@@ -318,33 +318,10 @@ def _gumbel_start(gi, sims, m, noise, games, tr, gs):
     root_mask = games[1][gi]
     gum, cand, ctl, rng = gs[G_GUM][gi], gs[G_CAND][gi], gs[G_CTL][gi], gs[G_RNG][gi]
     me = ctl[C_ME]
-    na = root_mask.shape[0]
     gs[G_VROOT][gi] = vals[0, me] / tree[0, st.F_VISITS]
-    k = 0
-    for a in range(na):
-        if root_mask[a]:
-            g = 0.0
-            if noise > 0.0:
-                u = (xo.rng_next(rng, 0) + 0.5) / 4294967296.0
-                g = noise * -math.log(-math.log(u))
-            gum[a] = g + plog[0, a]
-            cand[k] = a
-            k += 1
+    k, phases = st.gumbel_candidates(plog, root_mask, noise, m, sims, rng, gum, cand)
     if k == 0:
         return False
-    m = max(1, min(m, k, sims))
-    for i in range(m):  # the m best scores first
-        b = i
-        for j in range(i + 1, k):
-            if gum[cand[j]] > gum[cand[b]]:
-                b = j
-        cand[i], cand[b] = cand[b], cand[i]
-    k = m
-    phases = 0
-    t = 1
-    while t < k:
-        t *= 2
-        phases += 1
     ctl[C_K] = k
     ctl[C_PHASES] = phases
     ctl[C_USED] = 0
@@ -390,16 +367,8 @@ def _gumbel_next(gi, sims, P, games, tr, gs, sh):
             ctl[C_USED] += 1
             return a
         k = ctl[C_K]
-        most = st.completed_q(tree, vals, plog, root_mask, ctl[C_ME], gs[G_VROOT][gi], child_of, q)
-        sig = (st.GUMBEL_C_VISIT + most) * P[st.P_CSCALE]
-        for i in range(1, k):  # rank the considered actions, best first (insertion sort)
-            a = cand[i]
-            x = gum[a] + sig * q[a]
-            j = i - 1
-            while j >= 0 and gum[cand[j]] + sig * q[cand[j]] < x:
-                cand[j + 1] = cand[j]
-                j -= 1
-            cand[j + 1] = a
+        st.gumbel_rank(tree, vals, plog, root_mask, ctl[C_ME], gs[G_VROOT][gi], P[st.P_CSCALE],
+                       gum, cand, k, child_of, q)  # fmt: skip
         ctl[C_K] = (k + 1) // 2
         _gumbel_phase(ctl, sims)
     return -1
