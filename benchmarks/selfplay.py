@@ -3,8 +3,9 @@ a (256, 256) network of random weights and the shipped search settings at the tr
 simulations per decision, played two ways on the same seeds in one run:
 training.alphazero.selfplay.SelfPlayer.play (pv_selfplay: the search agents play with, one
 network call per leaf) and SelfPlayer.play_many (pv_selfplay_many: the same games, bit for bit,
-with a leaner tree walk, each game's network outputs kept by observation and an eight-input
-forward; what the trainer uses). Rows of `python -m benchmarks.run --groups selfplay`: games,
+with a leaner tree walk, each game's network outputs kept by observation, an eight-input
+forward of the hidden layers and only the outputs the search reads computed; what the trainer
+uses). Rows of `python -m benchmarks.run --groups selfplay`: games,
 recorded decisions and network evaluations per second of one core, and the paired ratio of the
 two."""
 

@@ -184,13 +184,14 @@ def selfplay_bundles(game, games: int, cap: int, network: tuple, rows: int, cach
     `pv_selfplay_many`), in its bundles: the trees (tree, vals, plog, hdr; one per game, `cap`
     nodes each), what each game keeps between rounds (core.search_tree's G_ positions), the
     scratch they share (H_ positions), the network with the batch's scratch (w, meta, x, h,
-    out, owner, idx: core.mlp.batch_logits') and the pool of `rows` examples (x_obs, x_mask,
+    owner, idx: core.mlp.batch_trunk's) and the pool of `rows` examples (x_obs, x_mask,
     x_pi, x_actor, x_act, x_q, x_game, fill). `network`: (w, meta, widest) of
     core.mlp.pack_actors; `cache`: the entries (a power of two) of each game's cache of network
     outputs. Made once per batch of games: a round allocates nothing."""
     na, seats, size = game.num_actions, max(game.spec.player_counts), game.state_size
     obs = game.spec.obs_size
     w, meta, widest = network
+    hidden = int(meta[0, 1 + mlp.LAYER_META * (int(meta[0, 0]) - 1)])  # the last layer's inputs
     tree = np.zeros((games, cap, TREE_COLS), dtype=np.int64)
     vals = np.zeros((games, cap, MAX_SEATS), dtype=np.float64)
     plog = np.zeros((games, cap + 1, na), dtype=np.float32)
@@ -207,7 +208,13 @@ def selfplay_bundles(game, games: int, cap: int, network: tuple, rows: int, cach
         np.zeros((games, 4), dtype=np.int64),  # the rng words
         np.zeros((games, cache), dtype=np.int64),  # the cache's keys (0: empty)
         np.zeros((games, cache, obs), dtype=np.float32),  # its observations
-        np.zeros((games, cache, na + seats), dtype=np.float32),  # their network outputs
+        np.zeros((games, cache), dtype=np.int64),  # their last hidden layers: non-zero entries,
+        np.zeros((games, cache, hidden), dtype=np.int64),  # their indices,
+        np.zeros((games, cache, hidden), dtype=np.float32),  # their values
+        np.zeros((games, cache, seats), dtype=np.float32),  # the seats' values
+        np.zeros((games, cap + 1), dtype=np.int64),  # each node's last hidden layer, the same
+        np.zeros((games, cap + 1, hidden), dtype=np.int64),
+        np.zeros((games, cap + 1, hidden), dtype=np.float32),
     )
     walk = walk_scratch(game, cap)
     shared = (
@@ -225,13 +232,14 @@ def selfplay_bundles(game, games: int, cap: int, network: tuple, rows: int, cach
         np.zeros(na, dtype=np.int64),  # legal
         np.zeros(na, dtype=np.float64),  # exp
         np.random.default_rng(obs).integers(1, 2**62, size=obs, dtype=np.int64) | 1,  # mult
+        np.zeros(na + seats, dtype=np.int64),  # cols
+        np.zeros(na + seats, dtype=np.float32),  # hout
     )
     net = (
         w,
         meta,
         np.zeros((games, obs), dtype=np.float32),
         np.zeros((2, games, widest), dtype=np.float32),
-        np.zeros((games, na + seats), dtype=np.float32),
         np.zeros(games, dtype=np.int64),
         np.zeros(max(obs, widest), dtype=np.int64),
     )

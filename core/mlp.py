@@ -107,68 +107,134 @@ def actor_logits(w, meta, k, x, h, logits):
 
 
 @jit(alloc=False)
+def _layer_rows(w, meta, k, i, src, rows, dst, idx):
+    """dst[r] = layer i of actor k applied to src[r], for r < rows, with its activation: each
+    output's sum runs in actor_logits' order (the bias, then the non-zero inputs in turn), with
+    up to eight inputs per pass over a row's outputs: one load and one store of each output per
+    eight multiply-adds instead of per one (the additions stay in order), which makes the
+    forward bound by the arithmetic, not the memory (benchmarks/results/selfplay/README.md).
+    The non-zero inputs are listed without a branch: one per entry, mispredicted for about half
+    of a hidden layer's, cost more than the list. idx: int64 scratch as long as the layer's
+    inputs."""
+    m = 1 + LAYER_META * i
+    n_in = meta[k, m]
+    n_out = meta[k, m + 1]
+    wo = meta[k, m + 2]
+    bo = meta[k, m + 3]
+    act = meta[k, m + 4]
+    wt = w[wo : wo + n_in * n_out].reshape((n_in, n_out))
+    b = w[bo : bo + n_out]
+    for r in range(rows):
+        xr = src[r]
+        d = dst[r]
+        for o in range(n_out):
+            d[o] = b[o]
+        nz = 0
+        for j in range(n_in):  # without a branch: half a hidden layer's entries are zero
+            idx[nz] = j
+            nz += xr[j] != 0.0
+        p = 0
+        while p + 8 <= nz:
+            j0, j1, j2, j3 = idx[p], idx[p + 1], idx[p + 2], idx[p + 3]
+            j4, j5, j6, j7 = idx[p + 4], idx[p + 5], idx[p + 6], idx[p + 7]
+            v0, v1, v2, v3 = xr[j0], xr[j1], xr[j2], xr[j3]
+            v4, v5, v6, v7 = xr[j4], xr[j5], xr[j6], xr[j7]
+            w0, w1, w2, w3 = wt[j0], wt[j1], wt[j2], wt[j3]
+            w4, w5, w6, w7 = wt[j4], wt[j5], wt[j6], wt[j7]
+            for o in range(n_out):
+                t = (((d[o] + w0[o] * v0) + w1[o] * v1) + w2[o] * v2) + w3[o] * v3
+                d[o] = (((t + w4[o] * v4) + w5[o] * v5) + w6[o] * v6) + w7[o] * v7
+            p += 8
+        while p + 4 <= nz:
+            j0, j1, j2, j3 = idx[p], idx[p + 1], idx[p + 2], idx[p + 3]
+            v0, v1, v2, v3 = xr[j0], xr[j1], xr[j2], xr[j3]
+            w0, w1, w2, w3 = wt[j0], wt[j1], wt[j2], wt[j3]
+            for o in range(n_out):
+                d[o] = (((d[o] + w0[o] * v0) + w1[o] * v1) + w2[o] * v2) + w3[o] * v3
+            p += 4
+        while p < nz:
+            v0 = xr[idx[p]]
+            w0 = wt[idx[p]]
+            for o in range(n_out):
+                d[o] += w0[o] * v0
+            p += 1
+        if act == ACT_TANH:
+            for o in range(n_out):
+                d[o] = np.tanh(d[o])
+        elif act == ACT_RELU:
+            for o in range(n_out):
+                if d[o] < 0.0:
+                    d[o] = 0.0
+
+
+@jit(alloc=False)
 def batch_logits(w, meta, k, x, rows, h, out, idx):
     """out[r] = actor k's outputs for the observation x[r], for r < rows, bit-identical to
-    actor_logits' (each output's sum runs in its order: the bias, then the non-zero inputs in
-    turn), layer by layer over the batch, with up to eight inputs per pass over a row's outputs:
-    one load and one store of each output per eight multiply-adds instead of per one (the
-    additions stay in order), which makes the forward bound by the arithmetic, not the memory
-    (benchmarks/results/selfplay/README.md). h: (2, rows or more, widest hidden layer) float32
-    scratch; idx: int64 scratch as long as the widest layer's inputs."""
+    actor_logits' (_layer_rows), layer by layer over the batch. h: (2, rows or more, widest
+    hidden layer) float32 scratch; idx: int64 scratch as long as the widest layer's inputs."""
     n = meta[k, 0]
     for i in range(n):
-        m = 1 + LAYER_META * i
-        n_in = meta[k, m]
-        n_out = meta[k, m + 1]
-        wo = meta[k, m + 2]
-        bo = meta[k, m + 3]
-        act = meta[k, m + 4]
-        wt = w[wo : wo + n_in * n_out].reshape((n_in, n_out))
-        b = w[bo : bo + n_out]
         src = x if i == 0 else h[(i - 1) % 2]
-        dst = out if i == n - 1 else h[i % 2]
-        for r in range(rows):
-            xr = src[r]
-            d = dst[r]
-            for o in range(n_out):
-                d[o] = b[o]
-            nz = 0
-            for j in range(n_in):
-                if xr[j] != 0.0:
-                    idx[nz] = j
-                    nz += 1
-            p = 0
-            while p + 8 <= nz:
-                j0, j1, j2, j3 = idx[p], idx[p + 1], idx[p + 2], idx[p + 3]
-                j4, j5, j6, j7 = idx[p + 4], idx[p + 5], idx[p + 6], idx[p + 7]
-                v0, v1, v2, v3 = xr[j0], xr[j1], xr[j2], xr[j3]
-                v4, v5, v6, v7 = xr[j4], xr[j5], xr[j6], xr[j7]
-                w0, w1, w2, w3 = wt[j0], wt[j1], wt[j2], wt[j3]
-                w4, w5, w6, w7 = wt[j4], wt[j5], wt[j6], wt[j7]
-                for o in range(n_out):
-                    t = (((d[o] + w0[o] * v0) + w1[o] * v1) + w2[o] * v2) + w3[o] * v3
-                    d[o] = (((t + w4[o] * v4) + w5[o] * v5) + w6[o] * v6) + w7[o] * v7
-                p += 8
-            while p + 4 <= nz:
-                j0, j1, j2, j3 = idx[p], idx[p + 1], idx[p + 2], idx[p + 3]
-                v0, v1, v2, v3 = xr[j0], xr[j1], xr[j2], xr[j3]
-                w0, w1, w2, w3 = wt[j0], wt[j1], wt[j2], wt[j3]
-                for o in range(n_out):
-                    d[o] = (((d[o] + w0[o] * v0) + w1[o] * v1) + w2[o] * v2) + w3[o] * v3
-                p += 4
-            while p < nz:
-                v0 = xr[idx[p]]
-                w0 = wt[idx[p]]
-                for o in range(n_out):
-                    d[o] += w0[o] * v0
-                p += 1
-            if act == ACT_TANH:
-                for o in range(n_out):
-                    d[o] = np.tanh(d[o])
-            elif act == ACT_RELU:
-                for o in range(n_out):
-                    if d[o] < 0.0:
-                        d[o] = 0.0
+        _layer_rows(w, meta, k, i, src, rows, out if i == n - 1 else h[i % 2], idx)
+
+
+@jit(alloc=False)
+def batch_trunk(w, meta, k, x, rows, h, idx):
+    """Actor k's hidden layers (all but its last) over x[r], for r < rows, as batch_logits
+    computes them; returns which of h (0 or 1) holds the last hidden layer's outputs, or -1 for
+    an actor without hidden layers (its last layer reads x itself)."""
+    n = meta[k, 0]
+    for i in range(n - 1):
+        _layer_rows(w, meta, k, i, x if i == 0 else h[(i - 1) % 2], rows, h[i % 2], idx)
+    return (n - 2) % 2 if n > 1 else -1
+
+
+@jit(alloc=False, inline=True)
+def compact(v, idx, val):
+    """The non-zero entries of v, in order: their count, their indices into idx and values into
+    val (an input of actor_logits' sums: it adds exactly these, in this order)."""
+    nz = 0
+    for j in range(v.shape[0]):  # without a branch (each entry written, kept if non-zero)
+        idx[nz] = j
+        val[nz] = v[j]
+        nz += v[j] != 0.0
+    return nz
+
+
+@jit(alloc=False)
+def head_outputs(w, meta, k, idx, val, nz, cols, ncols, out):
+    """out[c] = output cols[c] of actor k's last layer, for c < ncols, from the last hidden
+    layer's non-zero entries (idx[:nz], val[:nz]: compact's), bit-identical to actor_logits'
+    (the bias, then the entries in turn): only the outputs a search reads (a node's legal
+    actions, the seats' values) instead of all of them. Four outputs per pass over the entries,
+    each sum kept in a register."""
+    last = 1 + LAYER_META * (meta[k, 0] - 1)
+    n_in = meta[k, last]
+    n_out = meta[k, last + 1]
+    wo = meta[k, last + 2]
+    bo = meta[k, last + 3]
+    wt = w[wo : wo + n_in * n_out].reshape((n_in, n_out))
+    b = w[bo : bo + n_out]
+    c = 0
+    while c + 4 <= ncols:
+        o0, o1, o2, o3 = cols[c], cols[c + 1], cols[c + 2], cols[c + 3]
+        s0, s1, s2, s3 = b[o0], b[o1], b[o2], b[o3]
+        for t in range(nz):
+            row = wt[idx[t]]
+            v = val[t]
+            s0 += row[o0] * v
+            s1 += row[o1] * v
+            s2 += row[o2] * v
+            s3 += row[o3] * v
+        out[c], out[c + 1], out[c + 2], out[c + 3] = s0, s1, s2, s3
+        c += 4
+    while c < ncols:
+        o0 = cols[c]
+        s0 = b[o0]
+        for t in range(nz):
+            s0 += wt[idx[t], o0] * val[t]
+        out[c] = s0
+        c += 1
 
 
 @jit(alloc=False)

@@ -70,10 +70,17 @@ SC_EV, SC_GUM, SC_CAND, SC_Q, SC_PI = range(10, 15)  # the guided search (core.g
 # the Gumbel root's scores and considered actions, the control row of N_CTL entries, the root
 # value, the rng words) and the scratch the games share
 G_S, G_PATH, G_GUM, G_CAND, G_CTL, G_VROOT, G_RNG = range(7)
-G_CKEY, G_COBS, G_COUT = 7, 8, 9  # the game's cache of network outputs by observation
+# the game's cache of network outputs by observation: its keys, its observations, and what the
+# network gave for each (its last hidden layer's non-zero entries: count, indices, values; the
+# seats' values)
+G_CKEY, G_COBS, G_CNZ, G_CIDX, G_CVAL, G_CV = range(7, 13)
+# each tree node's last hidden layer (non-zero entries: count, indices, values), from which its
+# logits are computed when a walk first needs them (core.mlp.head_outputs)
+G_NNZ, G_NIDX, G_NVAL = range(13, 16)
 H_MASK, H_WORK, H_TMP, H_CHILD_OF, H_KEYS, H_PROJ, H_RET, H_EV, H_Q, H_PI, H_STATS = range(11)
 H_LEGAL, H_EXP = 11, 12  # a node's legal actions in order, and their exp(logit - max)
 H_MULT = 13  # the cache's hash: an odd multiplier per observation entry
+H_COLS, H_HOUT = 14, 15  # the network outputs to compute, and them computed (core.mlp.head_outputs)
 N_CTL = 18
 
 

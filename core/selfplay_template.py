@@ -1,11 +1,13 @@
 """Template of expert iteration's self-play of many games at once: the guided search of
 core/search_template.py (`pv_selfplay`) played in G games in lock step, their leaves evaluated
-by one batched network forward per round (core.mlp.batch_logits) instead of one forward per leaf.
+by one batched network forward per round (core.mlp.batch_trunk) instead of one forward per leaf.
 
 It plays the games pv_selfplay plays, bit for bit (tests/training/test_selfplay_many.py), in
 less time: a walk over the legal actions only (`_descend`: pv_search's walk and arithmetic, the
-two kept in step by that test), each game's network outputs kept by observation, the loops
-compiled without the runtime (no reference counts on array views).
+two kept in step by that test), each game's network outputs kept by observation, only the
+outputs a search reads computed (the seats' values at every leaf, a node's logits at its legal
+actions when a walk first needs them, core.mlp.head_outputs: most actions are illegal at any
+node), the loops compiled without the runtime (no reference counts on array views).
 
 Not used at run time. core.codegen renders it for each game, imported as
 `<game>_env.engine.selfplay_loops`, its marked imports pointed at the game's rendered contract
@@ -37,18 +39,26 @@ from core.search_template import (
 )
 from core.search_tree import (
     G_CAND,
+    G_CIDX,
     G_CKEY,
+    G_CNZ,
     G_COBS,
-    G_COUT,
     G_CTL,
+    G_CV,
+    G_CVAL,
     G_GUM,
+    G_NIDX,
+    G_NNZ,
+    G_NVAL,
     G_PATH,
     G_RNG,
     G_S,
     G_VROOT,
     H_CHILD_OF,
+    H_COLS,
     H_EV,
     H_EXP,
+    H_HOUT,
     H_KEYS,
     H_LEGAL,
     H_MASK,
@@ -84,14 +94,17 @@ ERR_ENGINE, ERR_ROWS = -1, -2
 
 
 @jit(alloc=False)
-def _descend(gi, root, root_mask, T, n, me, force, P, tr, gs, sh, x_row):
+def _descend(gi, T, n, P, games, tr, gs, sh, net, x_row):
     """Start one simulation of game gi's search (pv_search's, same arithmetic and draws):
     determinize the root, walk down by PUCT (or the stored policy at other seats' nodes with
     opp 3, 4) and stop at the state to score. Returns NEED with that state's observation in x_row
-    (ctl's C_LEAF: the plog row for its logits, C_DEPTH: the path's depth), IDLE when the
-    state is over (its real returns backed up already), ERR_ENGINE if the engine refused."""
+    (ctl's C_LEAF: the node, or the plog row, for its outputs, C_DEPTH: the path's depth), IDLE
+    when the state is over or its observation was cached (its returns backed up already),
+    ERR_ENGINE if the engine refused."""
     tree, vals, plog, hdr = tr[0][gi], tr[1][gi], tr[2][gi], tr[3][gi]
     s, path, ctl, rng = gs[G_S][gi], gs[G_PATH][gi], gs[G_CTL][gi], gs[G_RNG][gi]
+    root, root_mask = games[0][gi], games[1][gi]
+    me, force = ctl[C_ME], ctl[C_FORCE]
     mask, work, child_of, stats = sh[H_MASK], sh[H_WORK], sh[H_CHILD_OF], sh[H_STATS]
     legal, ex = sh[H_LEGAL], sh[H_EXP]
     cap = tree.shape[0]
@@ -122,18 +135,22 @@ def _descend(gi, root, root_mask, T, n, me, force, P, tr, gs, sh, x_row):
             while ch >= 0:
                 child_of[tree[ch, st.F_ACTION]] = ch
                 ch = tree[ch, st.F_NEXT]
-            # one pass over the actions: the legal ones in order, their best logit; then only
-            # those (pv_search's arithmetic, each exponential computed once)
+            # one pass over the actions: the legal ones in order; then only those, their logits
+            # computed where this is the first walk to need them (pv_search's arithmetic, each
+            # exponential computed once)
             nl = 0
+            for a in range(na):  # (without a branch: a few legal actions among many)
+                legal[nl] = a
+                nl += mask[a]
+            for i in range(nl):
+                ch = child_of[legal[i]]
+                if ch >= 0:
+                    tree[ch, st.F_AVAIL] += 1
+            _logits(gi, node, legal, nl, tr, gs, sh, net)
             top = -1e300
-            for a in range(na):
-                if mask[a]:
-                    legal[nl] = a
-                    nl += 1
-                    if plog[node, a] > top:
-                        top = plog[node, a]
-                    if child_of[a] >= 0:
-                        tree[child_of[a], st.F_AVAIL] += 1
+            for i in range(nl):
+                if plog[node, legal[i]] > top:
+                    top = plog[node, legal[i]]
             act = -1
             if opp >= 3 and actor != me:
                 act = _stored_policy(plog[node], legal, nl, opp == 4, rng, ex)
@@ -179,8 +196,6 @@ def _descend(gi, root, root_mask, T, n, me, force, P, tr, gs, sh, x_row):
                 tree[node, st.F_FIRST] = chosen
                 depth += 1
                 path[depth] = chosen
-                for a in range(na):
-                    plog[chosen, a] = 0.0
                 leaf = chosen
                 break
             if chosen < 0:
@@ -205,7 +220,11 @@ def _descend(gi, root, root_mask, T, n, me, force, P, tr, gs, sh, x_row):
         ctl[C_LOOKS] += 1
         if ckey[slot] == key and _same(cobs[slot], x_row):  # seen before: the same outputs
             ctl[C_HITS] += 1
-            _score(gi, T, n, P, tr, gs, sh, gs[G_COUT][gi][slot])
+            nz = gs[G_CNZ][gi][slot]
+            gs[G_NNZ][gi][leaf] = nz
+            _copy(gs[G_CIDX][gi][slot], gs[G_NIDX][gi][leaf], nz)
+            _copy(gs[G_CVAL][gi][slot], gs[G_NVAL][gi][leaf], nz)
+            _score(gi, T, n, P, games, tr, gs, sh, net, gs[G_CV][gi][slot])
             return IDLE
         ctl[C_SLOT] = slot
         ctl[C_KEY] = key
@@ -236,18 +255,49 @@ def _same(a, b):
 
 
 @jit(alloc=False, inline=True)
-def _remember(gi, gs, x_row, out):
-    """Keep the network's outputs for game gi's leaf (observation x_row) in its cache entry."""
+def _copy(src, dst, count):
+    for j in range(count):
+        dst[j] = src[j]
+
+
+@jit(alloc=False, inline=True)
+def _remember(gi, n, gs, x_row, v):
+    """Keep what the network gave for game gi's leaf (observation x_row: the leaf node's last
+    hidden layer, the seats' values v) in its cache entry."""
     ctl = gs[G_CTL][gi]
     slot = ctl[C_SLOT]
     if slot < 0:
         return
+    leaf = ctl[C_LEAF]
+    nz = gs[G_NNZ][gi][leaf]
     gs[G_CKEY][gi][slot] = ctl[C_KEY]
-    cobs, cout = gs[G_COBS][gi][slot], gs[G_COUT][gi][slot]
-    for j in range(cobs.shape[0]):
-        cobs[j] = x_row[j]
-    for j in range(cout.shape[0]):
-        cout[j] = out[j]
+    gs[G_CNZ][gi][slot] = nz
+    _copy(x_row, gs[G_COBS][gi][slot], x_row.shape[0])
+    _copy(gs[G_NIDX][gi][leaf], gs[G_CIDX][gi][slot], nz)
+    _copy(gs[G_NVAL][gi][leaf], gs[G_CVAL][gi][slot], nz)
+    _copy(v, gs[G_CV][gi][slot], n)
+
+
+@jit(alloc=False)
+def _logits(gi, node, legal, nl, tr, gs, sh, net):
+    """Game gi's plog row `node` at the actions legal[:nl]: those still unknown (NaN) computed
+    from the node's last hidden layer (core.mlp.head_outputs: the network's logits, bit for
+    bit). A node keeps only the logits some walk needed, most of its actions being illegal
+    wherever the search meets it."""
+    row = tr[2][gi][node]
+    cols, out = sh[H_COLS], sh[H_HOUT]
+    k = 0
+    for i in range(nl):
+        a = legal[i]
+        if row[a] != row[a]:
+            cols[k] = a
+            k += 1
+    if k > 0:
+        nz = gs[G_NNZ][gi][node]
+        mlp.head_outputs(net[0], net[1], 0, gs[G_NIDX][gi][node], gs[G_NVAL][gi][node], nz,
+                         cols, k, out)  # fmt: skip
+        for i in range(k):
+            row[cols[i]] = out[i]
 
 
 @jit(alloc=False, inline=True)
@@ -285,10 +335,12 @@ def _backup(tree, vals, path, depth, n, ret):
 
 
 @jit(alloc=False)
-def _score(gi, T, n, P, tr, gs, sh, out):
-    """Finish game gi's simulation waiting for the network: its output `out` gives the leaf's
-    logits (into plog's C_LEAF row) and, mixed with the position evaluation when P[P_MIX] > 0,
-    its value, which is backed up along the path (pv_leaf's arithmetic)."""
+def _score(gi, T, n, P, games, tr, gs, sh, net, out):
+    """Finish game gi's simulation waiting for the network, its leaf node's last hidden layer
+    stored: the leaf's logits (plog's C_LEAF row) left to compute when a walk needs them (at
+    the root, at once: the root's legal actions), the seats' values `out` (from the leaf's actor
+    on) mixed with the position evaluation when P[P_MIX] > 0 and backed up along the path
+    (pv_leaf's arithmetic)."""
     tree, vals, plog = tr[0][gi], tr[1][gi], tr[2][gi]
     s, path, ctl = gs[G_S][gi], gs[G_PATH][gi], gs[G_CTL][gi]
     ret, ev = sh[H_RET], sh[H_EV]
@@ -296,17 +348,25 @@ def _score(gi, T, n, P, tr, gs, sh, out):
     leaf = ctl[C_LEAF]
     actor = k_actor(s)
     for a in range(na):
-        plog[leaf, a] = out[a]
+        plog[leaf, a] = np.nan
     mix = P[st.P_MIX]
     if mix > 0.0:
         leaf_returns(s, T, n, P, sh[H_KEYS], sh[H_PROJ], sh[H_TMP], ev)
     for j in range(n):
-        v = min(1.0, max(-1.0, np.float64(out[na + j])))
+        v = min(1.0, max(-1.0, np.float64(out[j])))
         q = (actor + j) % n
         ret[q] = (1.0 - mix) * v + mix * ev[q] if mix > 0.0 else v
     for q in range(n, ret.shape[0]):
         ret[q] = 0.0
     _backup(tree, vals, path, ctl[C_DEPTH], n, ret)
+    if leaf == 0:  # (after reading `out`: this reuses the scratch it may lie in)
+        root_mask, legal = games[1][gi], sh[H_LEGAL]
+        nl = 0
+        for a in range(na):
+            if root_mask[a]:
+                legal[nl] = a
+                nl += 1
+        _logits(gi, 0, legal, nl, tr, gs, sh, net)
 
 
 @jit(alloc=False)
@@ -410,7 +470,7 @@ def _decide(gi, T, n, play, P, games, tr, gs, sh, records):
 
 
 @jit(alloc=False)
-def _advance(gi, T, n, play, P, games, tr, gs, sh, records, x_row):
+def _advance(gi, T, n, play, P, games, tr, gs, sh, net, records, x_row):
     """Play game gi on from where it stands until its search needs a leaf evaluated (NEED, the
     leaf's observation in x_row), a decision is recorded (DECIDED: at most one example per call,
     so a round records at most one per game) or the game is over (IDLE); ERR_ENGINE or ERR_ROWS
@@ -478,7 +538,7 @@ def _advance(gi, T, n, play, P, games, tr, gs, sh, records, x_row):
             ctl[C_STAGE] = ST_GUMBEL_ROOT if root_kind == 1 else ST_PUCT_ROOT
             ctl[C_FORCE] = -1
             ctl[C_PHASE] = PH_SIM
-        code = _descend(gi, g, gmask, T, n, ctl[C_ME], ctl[C_FORCE], P, tr, gs, sh, x_row)
+        code = _descend(gi, T, n, P, games, tr, gs, sh, net, x_row)
         if code == NEED:
             ctl[C_PHASE] = PH_EVAL
             return NEED
@@ -492,20 +552,23 @@ def pv_selfplay_many(T, n, play, P, games, tr, gs, sh, net, records):
     """Play G self-play games (games: their states (G, STATE_SIZE) and legal masks, played in
     place) by the guided search of every seat, as pv_selfplay plays each (the same decisions and
     draws from each game's own rng row), in rounds: every game still playing goes on until its
-    search needs a leaf evaluated or it records a decision, then one batched forward
-    (core.mlp.batch_logits) scores all those leaves and each game backs its value up. A leaf
-    whose observation the game's cache holds (the same observation, entry by entry) takes the
-    outputs kept there instead: the network's outputs depend on the observation only. Examples
+    search needs a leaf evaluated or it records a decision, then one batched forward of the
+    hidden layers (core.mlp.batch_trunk) scores all those leaves: each keeps its last hidden
+    layer (its logits are computed from it when needed), and backs up its values. A leaf whose
+    observation the game's cache holds (the same observation, entry by entry) takes what is
+    kept there instead: the network's outputs depend on the observation only. Examples
     go to the pool `records` (x_obs, x_mask, x_pi, x_actor, x_act, x_q, x_game: the game's
     index; fill: [rows used, failing game]) in the order they are made.
 
     Returns 0 when every game is over, 1 when the pool has room for fewer than G more rows (the
     caller takes the rows, sets fill[0] = 0 and calls again: every game resumes where it
     stopped), ERR_ENGINE or ERR_ROWS (fill[1] the game) on failure. play: (sims, root_kind, m,
-    explore, noise, max_rows); net: (w, meta, x, h, out, owner, idx), the packed network and
+    explore, noise, max_rows); net: (w, meta, x, h, owner, idx), the packed network and
     the batch's scratch."""
-    x, h, out, owner = net[2], net[3], net[4], net[5]
+    x, h, owner = net[2], net[3], net[4]
     fill = records[7]
+    na = games[1].shape[1]
+    cols, vout = sh[H_COLS], sh[H_HOUT]
     games_n = games[0].shape[0]
     room = records[0].shape[0]
     while True:
@@ -514,7 +577,7 @@ def pv_selfplay_many(T, n, play, P, games, tr, gs, sh, net, records):
         rows = 0
         busy = False
         for gi in range(games_n):
-            code = _advance(gi, T, n, play, P, games, tr, gs, sh, records, x[rows])
+            code = _advance(gi, T, n, play, P, games, tr, gs, sh, net, records, x[rows])
             if code == NEED:
                 owner[rows] = gi
                 rows += 1
@@ -527,9 +590,16 @@ def pv_selfplay_many(T, n, play, P, games, tr, gs, sh, net, records):
             if busy:
                 continue
             return 0
-        mlp.batch_logits(net[0], net[1], 0, x, rows, h, out, net[6])
+        last = mlp.batch_trunk(net[0], net[1], 0, x, rows, h, net[5])
         for r in range(rows):
             gi = owner[r]
-            _remember(gi, gs, x[r], out[r])
-            _score(gi, T, n, P, tr, gs, sh, out[r])
+            leaf = gs[G_CTL][gi][C_LEAF]
+            nidx, nval = gs[G_NIDX][gi][leaf], gs[G_NVAL][gi][leaf]
+            nz = mlp.compact(x[r] if last < 0 else h[last][r], nidx, nval)
+            gs[G_NNZ][gi][leaf] = nz
+            for j in range(n):  # what every leaf needs at once: the seats' values
+                cols[j] = na + j
+            mlp.head_outputs(net[0], net[1], 0, nidx, nval, nz, cols, n, vout)
+            _remember(gi, n, gs, x[r], vout)
+            _score(gi, T, n, P, games, tr, gs, sh, net, vout)
             gs[G_CTL][gi][C_PHASE] = PH_BACKED

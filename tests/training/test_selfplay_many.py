@@ -92,3 +92,38 @@ def test_the_batched_forward_equals_the_one_at_a_time_forward(activation):
         mlp.actor_logits(w, meta, 0, x[r], hs, one)
         np.testing.assert_array_equal(out[r], one)
     assert (out[rows:] == 7.0).all()  # rows past `rows` untouched
+
+
+@pytest.mark.parametrize("hidden", [(20, 13), (13,), ()])
+def test_outputs_from_the_last_hidden_layer_equal_the_whole_forward(hidden):
+    """batch_trunk, then compact and head_outputs for any columns (in any order, any count,
+    a multiple of four or not): each output bit-identical to core.mlp.actor_logits'; an actor
+    without hidden layers reads the observation itself."""
+    rng = np.random.default_rng(5)
+    sizes = [37, *hidden, 11]
+    net: dict = {"activations": np.array(["relu"] * len(hidden))}
+    for i, (a, b) in enumerate(zip(sizes, sizes[1:], strict=False)):
+        net[f"W{i}"] = rng.standard_normal((b, a)).astype(np.float32)
+        net[f"b{i}"] = rng.standard_normal(b).astype(np.float32)
+    w, meta, widest = mlp.pack_actors([net])
+    rows = 6
+    x = np.zeros((rows, sizes[0]), dtype=np.float32)
+    for r in range(rows):
+        nz = rng.choice(sizes[0], size=r * 7 % sizes[0], replace=False)
+        x[r, nz] = rng.standard_normal(len(nz)).astype(np.float32)
+    h = np.zeros((2, rows, widest), dtype=np.float32)
+    last = mlp.batch_trunk(w, meta, 0, x, rows, h, np.zeros(max(sizes), dtype=np.int64))
+    assert last == (len(hidden) - 1) % 2 if hidden else last == -1
+    one = np.zeros(sizes[-1], dtype=np.float32)
+    hs = np.zeros((2, widest), dtype=np.float32)
+    width = sizes[-2]
+    for r in range(rows):
+        mlp.actor_logits(w, meta, 0, x[r], hs, one)
+        idx, val = np.zeros(width, dtype=np.int64), np.zeros(width, dtype=np.float32)
+        nz = mlp.compact(x[r] if last < 0 else h[last][r], idx, val)
+        for count in (0, 1, 3, 4, 7, sizes[-1]):
+            cols = rng.permutation(sizes[-1])[:count].astype(np.int64)
+            out = np.full(sizes[-1], 7.0, dtype=np.float32)
+            mlp.head_outputs(w, meta, 0, idx, val, nz, cols, count, out)
+            np.testing.assert_array_equal(out[:count], one[cols])
+            assert (out[count:] == 7.0).all()

@@ -110,8 +110,10 @@ class SelfPlayer:
         compiled loop of core/selfplay_template.py (`pv_selfplay_many`) walks the tree over the
         legal actions only, keeps each game's network outputs by observation (a leaf whose
         observation the network already scored in that game, the same entry by entry, takes
-        them instead of a forward) and evaluates leaves with the eight-input forward of
-        core.mlp.batch_logits. `batch` games are played at once, one forward per round for all
+        them instead of a forward), evaluates leaves with an eight-input forward of the hidden
+        layers (core.mlp.batch_trunk) and computes only the outputs the search reads: the seats'
+        values at each leaf, a node's logits at its legal actions when a walk first needs them
+        (core.mlp.head_outputs). `batch` games are played at once, one forward per round for all
         the leaves they wait on. With `opp=net` or `netmax` (the network called inside a
         simulation) the games are played one by one by `play`. `last` then sums the games'
         figures."""
