@@ -14,10 +14,12 @@ from __future__ import annotations
 import dataclasses
 import time
 
+import numpy as np
+
 from benchmarks.search import guided_network, shipped_search
 from core.guided import GuidedConfig
 from core.registry import get_game
-from training.alphazero.selfplay import SelfPlayer
+from training.alphazero.selfplay import FIELDS, SelfPlayer
 
 SIMS = 32  # training.alphazero.loop.AZConfig's default simulations per self-play decision
 CHUNK = 8  # games each path plays in turn
@@ -34,7 +36,8 @@ def paired_rates(g: str, players: int, seconds: float, sims: int = SIMS) -> dict
     played by `play` (each game's search seeded by its seed, as the trainer does) and by
     `play_many`, the order of the two alternating from chunk to chunk, until each path has
     `seconds` of busy time. {"one": figures, "many": figures}; both carry the ratio of the
-    games per second, many / one."""
+    games per second, many / one. RuntimeError if the two paths gave different games (the same
+    examples, the same final state)."""
     key = (g, players, seconds, sims)
     if key in _PAIRED:
         return _PAIRED[key]
@@ -62,12 +65,22 @@ def paired_rates(g: str, players: int, seconds: float, sims: int = SIMS) -> dict
     chunk = 0
     while chunk == 0 or min(busy.values()) < seconds:
         seeds = list(range(1 + chunk * CHUNK, 1 + (chunk + 1) * CHUNK))
+        games = {}
         for name in ("one", "many") if chunk % 2 == 0 else ("many", "one"):
             t0 = time.perf_counter()
             played = (one if name == "one" else many)(seeds)
             busy[name] += time.perf_counter() - t0
             count[name]["games"] += len(played)
             count[name]["decisions"] += sum(len(ex) for ex, _ in played)
+            games[name] = played
+        for s, (ex_a, final_a), (ex_b, final_b) in zip(
+            seeds, games["one"], games["many"], strict=True
+        ):
+            same = np.array_equal(final_a, final_b) and all(
+                np.array_equal(getattr(ex_a, f), getattr(ex_b, f)) for f in FIELDS
+            )
+            if not same:
+                raise RuntimeError(f"{g}: play and play_many gave different games for seed {s}")
         chunk += 1
     rates = {}
     for name, c in count.items():

@@ -196,6 +196,8 @@ def _descend(gi, T, n, P, games, tr, gs, sh, net, x_row):
                 tree[node, st.F_FIRST] = chosen
                 depth += 1
                 path[depth] = chosen
+                for a in range(na):  # no stale logits if this node is found over (pv_search's)
+                    plog[chosen, a] = 0.0
                 leaf = chosen
                 break
             if chosen < 0:

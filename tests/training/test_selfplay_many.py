@@ -11,6 +11,7 @@ import torch
 from core import mlp
 from core.guided import GuidedConfig
 from core.registry import game_names, get_game
+from core.search_tree import G_NIDX, G_NNZ, G_NVAL
 from training.alphazero.net import for_game
 from training.alphazero.selfplay import FIELDS, SelfPlayer
 
@@ -127,3 +128,31 @@ def test_outputs_from_the_last_hidden_layer_equal_the_whole_forward(hidden):
             mlp.head_outputs(w, meta, 0, idx, val, nz, cols, count, out)
             np.testing.assert_array_equal(out[:count], one[cols])
             assert (out[count:] == 7.0).all()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_games_do_not_depend_on_what_the_arrays_held_before(name):
+    """play_many reuses its arrays game after game: whatever a previous game left in the trees'
+    logits and the nodes' hidden layers (garbage here), the games are those of play. (A node
+    added where one determinization ends the game keeps zero logits, as in pv_search, for a
+    walk through it under another determinization: at 32 simulations such walks occur in
+    Village, seeds 9 and 10.)"""
+    game = get_game(name)
+    n = min(game.PLAYER_COUNTS)
+    torch.manual_seed(0)
+    arrays = for_game(game, hidden=(32,)).arrays()
+    player = SelfPlayer(name, n, arrays, GuidedConfig(sims=32, mix=0.5), explore=3, noise=0.5)
+    player.play_many([1])
+    tr, gs, _, _, _ = player._bundles[1]
+    for seed in (9, 10):
+        player.agent.reset(seed)
+        ex_a, final_a = player.play(seed)
+        rng = np.random.default_rng(seed)
+        tr[2][:] = 1e6 * rng.standard_normal(tr[2].shape)  # the trees' logits
+        gs[G_NNZ][:] = 3  # the nodes' last hidden layers
+        gs[G_NIDX][:] = rng.integers(0, gs[G_NIDX].shape[-1], size=gs[G_NIDX].shape)
+        gs[G_NVAL][:] = 5.0
+        [(ex_b, final_b)] = player.play_many([seed])
+        np.testing.assert_array_equal(final_a, final_b)
+        for f in FIELDS:
+            np.testing.assert_array_equal(getattr(ex_a, f), getattr(ex_b, f), err_msg=f)
