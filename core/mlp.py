@@ -71,6 +71,16 @@ def actor_io(meta: np.ndarray, k: int) -> tuple[int, int]:
     return int(meta[k, 1]), int(meta[k, last + 1])
 
 
+@jit(alloc=False, inline=True)
+def layer(w, meta, k, i):
+    """Layer i of packed actor k: its weights (inputs x outputs, a view of w), its bias (a view)
+    and its activation (ACT_*). Views indexed by range variables only: an index that may be
+    negative makes numba emit wraparound code, which keeps the loops from being vectorised."""
+    m = 1 + LAYER_META * i
+    n_in, n_out, wo, bo = meta[k, m], meta[k, m + 1], meta[k, m + 2], meta[k, m + 3]
+    return w[wo : wo + n_in * n_out].reshape((n_in, n_out)), w[bo : bo + n_out], meta[k, m + 4]
+
+
 @jit(alloc=False)
 def actor_logits(w, meta, k, x, h, logits):
     """logits[:outputs] = actor k's action logits (float32) for the observation x (float32);
@@ -78,17 +88,9 @@ def actor_logits(w, meta, k, x, h, logits):
     n = meta[k, 0]
     src = x
     for i in range(n):
-        m = 1 + LAYER_META * i
-        n_in = meta[k, m]
-        n_out = meta[k, m + 1]
-        wo = meta[k, m + 2]
-        bo = meta[k, m + 3]
-        act = meta[k, m + 4]
         dst = logits if i == n - 1 else h[i % 2]
-        # views indexed by range variables only: an index that may be negative makes numba
-        # emit wraparound code, which keeps the loops from being vectorised
-        wt = w[wo : wo + n_in * n_out].reshape((n_in, n_out))
-        b = w[bo : bo + n_out]
+        wt, b, act = layer(w, meta, k, i)
+        n_in, n_out = wt.shape
         for o in range(n_out):
             dst[o] = b[o]
         for j in range(n_in):
@@ -116,14 +118,8 @@ def _layer_rows(w, meta, k, i, src, rows, dst, idx):
     The non-zero inputs are listed without a branch: one per entry, mispredicted for about half
     of a hidden layer's, cost more than the list. idx: int64 scratch as long as the layer's
     inputs."""
-    m = 1 + LAYER_META * i
-    n_in = meta[k, m]
-    n_out = meta[k, m + 1]
-    wo = meta[k, m + 2]
-    bo = meta[k, m + 3]
-    act = meta[k, m + 4]
-    wt = w[wo : wo + n_in * n_out].reshape((n_in, n_out))
-    b = w[bo : bo + n_out]
+    wt, b, act = layer(w, meta, k, i)
+    n_in, n_out = wt.shape
     for r in range(rows):
         xr = src[r]
         d = dst[r]
@@ -208,13 +204,7 @@ def head_outputs(w, meta, k, idx, val, nz, cols, ncols, out):
     (the bias, then the entries in turn): only the outputs a search reads (a node's legal
     actions, the seats' values) instead of all of them. Four outputs per pass over the entries,
     each sum kept in a register."""
-    last = 1 + LAYER_META * (meta[k, 0] - 1)
-    n_in = meta[k, last]
-    n_out = meta[k, last + 1]
-    wo = meta[k, last + 2]
-    bo = meta[k, last + 3]
-    wt = w[wo : wo + n_in * n_out].reshape((n_in, n_out))
-    b = w[bo : bo + n_out]
+    wt, b, _ = layer(w, meta, k, meta[k, 0] - 1)
     c = 0
     while c + 4 <= ncols:
         o0, o1, o2, o3 = cols[c], cols[c + 1], cols[c + 2], cols[c + 3]

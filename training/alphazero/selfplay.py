@@ -94,14 +94,20 @@ class SelfPlayer:
         records = (self._x_obs, self._x_mask, self._x_pi, self._x_actor, self._x_act, self._x_q)
         rows = a.self_play(s, gmask, self.players, self.explore, self.noise, records)
         self.last = a.last
-        if rows == -2:
-            raise RuntimeError(f"{g.NAME}: a self-play game left more than {MAX_ROWS} examples")
         if rows < 0:
-            raise RuntimeError(
-                f"{g.NAME}: the engine refused an action in self-play (a bug; please report it "
-                f"with the seed {seed})"
-            )
+            self._fail(rows, seed)
         return self._examples(rows, s), s
+
+    def _fail(self, code: int, seed: int) -> None:
+        """Raise the error of a compiled self-play loop's failure code (-2: too many examples,
+        else the engine refused an action) for the game of `seed`."""
+        g = self.game
+        if code == -2:
+            raise RuntimeError(f"{g.NAME}: a self-play game left more than {MAX_ROWS} examples")
+        raise RuntimeError(
+            f"{g.NAME}: the engine refused an action in self-play (a bug; please report it with "
+            f"the seed {seed})"
+        )
 
     def play_many(self, seeds, batch: int = BATCH) -> list[tuple[Examples, np.ndarray]]:
         """The games new_game(players, seed) for each seed, in order: [(its examples, its final
@@ -169,13 +175,8 @@ class SelfPlayer:
             fill[0] = 0
             if code == 0:
                 break
-            if code == -2:
-                raise RuntimeError(f"{g.NAME}: a self-play game left more than {MAX_ROWS} examples")
             if code < 0:
-                raise RuntimeError(
-                    f"{g.NAME}: the engine refused an action in self-play (a bug; please report "
-                    f"it with the seed {seeds[int(fill[1])]})"
-                )
+                self._fail(code, seeds[int(fill[1])])
         stats = sh[H_STATS]
         for key, j in (("simulations", 0), ("steps", 1), ("network_calls", 2)):
             total[key] += int(stats[j])
