@@ -115,9 +115,9 @@ def _layer_rows(w, meta, k, i, src, rows, dst, idx):
     up to eight inputs per pass over a row's outputs: one load and one store of each output per
     eight multiply-adds instead of per one (the additions stay in order), which makes the
     forward bound by the arithmetic, not the memory (benchmarks/results/selfplay/README.md).
-    The non-zero inputs are listed without a branch: one per entry, mispredicted for about half
-    of a hidden layer's, cost more than the list. idx: int64 scratch as long as the layer's
-    inputs."""
+    The non-zero inputs are listed without a branch (a branch per entry, mispredicted for about
+    half of a hidden layer's entries, cost more than the list). idx: int64 scratch as long as
+    the layer's inputs."""
     wt, b, act = layer(w, meta, k, i)
     n_in, n_out = wt.shape
     for r in range(rows):
@@ -126,7 +126,7 @@ def _layer_rows(w, meta, k, i, src, rows, dst, idx):
         for o in range(n_out):
             d[o] = b[o]
         nz = 0
-        for j in range(n_in):  # without a branch: half a hidden layer's entries are zero
+        for j in range(n_in):
             idx[nz] = j
             nz += xr[j] != 0.0
         p = 0
@@ -164,21 +164,12 @@ def _layer_rows(w, meta, k, i, src, rows, dst, idx):
 
 
 @jit(alloc=False)
-def batch_logits(w, meta, k, x, rows, h, out, idx):
-    """out[r] = actor k's outputs for the observation x[r], for r < rows, bit-identical to
-    actor_logits' (_layer_rows), layer by layer over the batch. h: (2, rows or more, widest
-    hidden layer) float32 scratch; idx: int64 scratch as long as the widest layer's inputs."""
-    n = meta[k, 0]
-    for i in range(n):
-        src = x if i == 0 else h[(i - 1) % 2]
-        _layer_rows(w, meta, k, i, src, rows, out if i == n - 1 else h[i % 2], idx)
-
-
-@jit(alloc=False)
 def batch_trunk(w, meta, k, x, rows, h, idx):
-    """Actor k's hidden layers (all but its last) over x[r], for r < rows, as batch_logits
-    computes them; returns which of h (0 or 1) holds the last hidden layer's outputs, or -1 for
-    an actor without hidden layers (its last layer reads x itself)."""
+    """Actor k's hidden layers (all but its last) over x[r], for r < rows, layer by layer over
+    the batch (_layer_rows: each row bit-identical to actor_logits'); returns which of h (0 or
+    1) holds the last hidden layer's outputs, or -1 for an actor without hidden layers (its last
+    layer reads x itself). h: (2, rows or more, widest hidden layer) float32 scratch; idx:
+    int64 scratch as long as the widest layer's inputs."""
     n = meta[k, 0]
     for i in range(n - 1):
         _layer_rows(w, meta, k, i, x if i == 0 else h[(i - 1) % 2], rows, h[i % 2], idx)
@@ -186,11 +177,13 @@ def batch_trunk(w, meta, k, x, rows, h, idx):
 
 
 @jit(alloc=False, inline=True)
-def compact(v, idx, val):
-    """The non-zero entries of v, in order: their count, their indices into idx and values into
-    val (an input of actor_logits' sums: it adds exactly these, in this order)."""
+def compact(v, n, idx, val):
+    """The non-zero entries of v[:n], in order: their count, their indices into idx and values
+    into val (an input of actor_logits' sums: it adds exactly these, in this order). n: the
+    layer's width, which a row of batch_trunk's scratch may exceed (what lies past it is left
+    from a wider layer)."""
     nz = 0
-    for j in range(v.shape[0]):  # without a branch (each entry written, kept if non-zero)
+    for j in range(n):  # without a branch (each entry written, kept if non-zero)
         idx[nz] = j
         val[nz] = v[j]
         nz += v[j] != 0.0

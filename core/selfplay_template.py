@@ -597,7 +597,8 @@ def pv_selfplay_many(T, n, play, P, games, tr, gs, sh, net, records):
             gi = owner[r]
             leaf = gs[G_CTL][gi][C_LEAF]
             nidx, nval = gs[G_NIDX][gi][leaf], gs[G_NVAL][gi][leaf]
-            nz = mlp.compact(x[r] if last < 0 else h[last][r], nidx, nval)
+            src = x[r] if last < 0 else h[last][r]
+            nz = mlp.compact(src, nidx.shape[0], nidx, nval)  # (the last layer's inputs)
             gs[G_NNZ][gi][leaf] = nz
             for j in range(n):  # what every leaf needs at once: the seats' values
                 cols[j] = na + j

@@ -56,6 +56,25 @@ def test_many_games_at_once_are_the_games_played_one_at_a_time(name, spec):
     assert sum(len(ex) for ex, _ in want) <= calls <= calls_one
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_a_last_hidden_layer_narrower_than_an_earlier_one(name):
+    """The forward's scratch rows are as wide as the widest layer: a last hidden layer narrower
+    than an earlier one sharing its row leaves that layer's outputs past its own width, which
+    play_many must not read as part of it."""
+    game = get_game(name)
+    torch.manual_seed(1)
+    arrays = for_game(game, hidden=(24, 16, 8)).arrays()
+    player = SelfPlayer(name, min(game.PLAYER_COUNTS), arrays, GuidedConfig(sims=5, mix=0.5),
+                        explore=3, noise=0.5)  # fmt: skip
+    seeds = [11, 12]
+    want, _ = one_at_a_time(player, seeds)
+    got = player.play_many(seeds, batch=2)
+    for (ex_a, final_a), (ex_b, final_b) in zip(want, got, strict=True):
+        np.testing.assert_array_equal(final_a, final_b)
+        for f in FIELDS:
+            np.testing.assert_array_equal(getattr(ex_a, f), getattr(ex_b, f), err_msg=f)
+
+
 def test_a_bad_batch_is_refused():
     game = get_game(GAMES[0])
     torch.manual_seed(0)
@@ -69,8 +88,9 @@ def test_a_bad_batch_is_refused():
 
 @pytest.mark.parametrize("activation", ["relu", "tanh"])
 def test_the_batched_forward_equals_the_one_at_a_time_forward(activation):
-    """Every row bit-identical to core.mlp.actor_logits, whatever its count of non-zero inputs
-    (a multiple of four or not, none at all), for rows fewer than the scratch holds."""
+    """batch_trunk over a batch, then every output from each row's last hidden layer: each row
+    bit-identical to core.mlp.actor_logits, whatever its count of non-zero inputs (a multiple
+    of four or not, none at all), for rows fewer than the scratch holds."""
     rng = np.random.default_rng(3)
     sizes = [37, 20, 13, 9]
     net: dict = {"activations": np.array([activation] * (len(sizes) - 2))}
@@ -83,19 +103,22 @@ def test_the_batched_forward_equals_the_one_at_a_time_forward(activation):
     for r in range(rows):
         nz = rng.choice(sizes[0], size=r * 5 % sizes[0], replace=False)
         x[r, nz] = rng.standard_normal(len(nz)).astype(np.float32)
-    h = np.zeros((2, cap, widest), dtype=np.float32)
-    out = np.full((cap, sizes[-1]), 7.0, dtype=np.float32)
-    idx = np.zeros(max(sizes), dtype=np.int64)
-    mlp.batch_logits(w, meta, 0, x, rows, h, out, idx)
+    h = np.full((2, cap, widest), 7.0, dtype=np.float32)
+    last = mlp.batch_trunk(w, meta, 0, x, rows, h, np.zeros(max(sizes), dtype=np.int64))
+    assert (h[:, rows:] == 7.0).all()  # rows past `rows` untouched
     one = np.zeros(sizes[-1], dtype=np.float32)
     hs = np.zeros((2, widest), dtype=np.float32)
+    cols = np.arange(sizes[-1], dtype=np.int64)
     for r in range(rows):
         mlp.actor_logits(w, meta, 0, x[r], hs, one)
-        np.testing.assert_array_equal(out[r], one)
-    assert (out[rows:] == 7.0).all()  # rows past `rows` untouched
+        idx, val = np.zeros(sizes[-2], dtype=np.int64), np.zeros(sizes[-2], dtype=np.float32)
+        nz = mlp.compact(h[last][r], sizes[-2], idx, val)
+        out = np.zeros(sizes[-1], dtype=np.float32)
+        mlp.head_outputs(w, meta, 0, idx, val, nz, cols, len(cols), out)
+        np.testing.assert_array_equal(out, one)
 
 
-@pytest.mark.parametrize("hidden", [(20, 13), (13,), ()])
+@pytest.mark.parametrize("hidden", [(20, 13, 9), (20, 13), (13,), ()])
 def test_outputs_from_the_last_hidden_layer_equal_the_whole_forward(hidden):
     """batch_trunk, then compact and head_outputs for any columns (in any order, any count,
     a multiple of four or not): each output bit-identical to core.mlp.actor_logits'; an actor
@@ -121,7 +144,7 @@ def test_outputs_from_the_last_hidden_layer_equal_the_whole_forward(hidden):
     for r in range(rows):
         mlp.actor_logits(w, meta, 0, x[r], hs, one)
         idx, val = np.zeros(width, dtype=np.int64), np.zeros(width, dtype=np.float32)
-        nz = mlp.compact(x[r] if last < 0 else h[last][r], idx, val)
+        nz = mlp.compact(x[r] if last < 0 else h[last][r], width, idx, val)
         for count in (0, 1, 3, 4, 7, sizes[-1]):
             cols = rng.permutation(sizes[-1])[:count].astype(np.int64)
             out = np.full(sizes[-1], 7.0, dtype=np.float32)
