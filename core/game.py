@@ -123,6 +123,9 @@ class GameSpec:
     # the module whose `RULES` (core.rules_file.RulesKeys) reads rules override files; None: the
     # game takes no override files
     rules_keys: str | None = None
+    # the module whose `SPACE` (core.variant_space.VariantSpace) declares the rules-data keys a
+    # study may vary and their ranges (what a conditioned network reads); None: the empty space
+    variant_space: str | None = None
     # the default MaskablePPO run of training.learn.train: {"timesteps": N, "opponents": POOL};
     # empty (or a key left out): the trainer's generic default for any game
     default_run: dict[str, Any] = field(default_factory=dict)
@@ -217,13 +220,15 @@ class Game:
         the relations between values the engine relies on, the layout's shapes): a refusal is
         one RulesDataError line (a ValueError) naming the key, the value and what is allowed,
         and the tables in use and RULES_DATA_HASH stay as they were."""
-        T = self._checked_tables(self.spec.rules_data if rd is None else rd)
+        rd = self.spec.rules_data if rd is None else rd
+        T = self._checked_tables(rd)
         T.setflags(write=False)
         # one tuple swapped whole: a reader sees the old tables with the old entry points or
         # the new with the new (the memo records the tables it was made with); the entry points
         # are compiled by the first call that uses them (module docstring)
         self._box[0] = (T, *(_CompileOnFirstCall(self, T, i) for i in range(1, 5)))
         self.rules_data_hash = self.spec.tables_hash(T)
+        self.rules_data = rd  # the rules data in use (what a conditioned network reads)
         return self.rules_data_hash
 
     def _checked_tables(self, rd) -> np.ndarray:
@@ -237,11 +242,11 @@ class Game:
     def using_rules_data(self, rd: ModuleType | None):
         """For a `with` block: load rules data `rd` (None: the default), yield its hash, and
         afterwards put back the tables (and compiled entry points) that were in use before."""
-        saved = (self._box[0], self.rules_data_hash)
+        saved = (self._box[0], self.rules_data_hash, self.rules_data)
         try:
             yield self.load_rules_data(rd)
         finally:
-            self._box[0], self.rules_data_hash = saved
+            self._box[0], self.rules_data_hash, self.rules_data = saved
 
     def _compiled_for(self, T: np.ndarray) -> tuple:
         """(T, new, observe, legal_mask, step) compiled for tables T; into the box if T is the

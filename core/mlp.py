@@ -32,6 +32,29 @@ def packable(actor: dict[str, np.ndarray]) -> bool:
     return len(acts) < MAX_LAYERS and all(a in ACTIVATIONS for a in acts)
 
 
+def fold_features(
+    actor: dict[str, np.ndarray], obs_size: int, feat: np.ndarray
+) -> dict[str, np.ndarray]:
+    """The actor over the observation alone, for a conditioned actor whose input is the
+    observation followed by `feat` (the rules features, the same for every decision of a game):
+    W0's feature columns times `feat` folded into b0 once. Its outputs equal the whole forward's
+    within float32 rounding (the sums are grouped differently). ValueError if W0 is not
+    obs_size + len(feat) wide."""
+    w0 = np.asarray(actor["W0"], dtype=np.float32)
+    feat = np.asarray(feat, dtype=np.float32).reshape(-1)
+    if w0.shape[1] != obs_size + feat.size:
+        raise ValueError(
+            f"the network's first layer reads {w0.shape[1]} inputs, not {obs_size} observation "
+            f"+ {feat.size} rules features"
+        )
+    out = dict(actor)
+    out["W0"] = np.ascontiguousarray(w0[:, :obs_size])
+    out["b0"] = (np.asarray(actor["b0"], dtype=np.float32) + w0[:, obs_size:] @ feat).astype(
+        np.float32
+    )
+    return out
+
+
 def pack_actors(actors: list[dict[str, np.ndarray]]) -> tuple[np.ndarray, np.ndarray, int]:
     """(weights float32, meta int64 (K, META_SIZE), widest hidden layer) of the actors, in
     order; ValueError for an actor with more than MAX_LAYERS layers or an unknown activation."""

@@ -66,6 +66,7 @@ SPEC = GameSpec(
     bots={"heuristic": TroyesHeuristic},  # a chain search over its own decisions (bots.py)
     provisional_rules=True,  # docs/rules: values tagged [U] / PROVISIONAL
     rules_keys="troyes_env.rules_keys",
+    variant_space="troyes_env.variant_space",  # what a conditioned network reads
     # docs/training.md "The default run": about 5 minutes of training on 2 CPU cores; the mix
     # leans on `heuristic`, which taught the most per minute in the measured runs
     default_run={"timesteps": 3_000_000, "opponents": "random:0.1,heuristic:0.5,self:0.4"},

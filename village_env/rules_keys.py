@@ -216,6 +216,17 @@ def _check(ns) -> list[tuple[str, str]]:
                     f"(allowed: at most {supply})",
                 )
             )
+    # §4.10 with §4.7: a Well turn spent on the council's cube privilege must cost more cubes
+    # than the privilege gives, or a player can repeat it for ever and the game never ends
+    well, privilege = ns.WELL_CUBES, ns.PRIVILEGE_CUBES
+    if well <= privilege:
+        out.append(
+            (
+                "WELL_CUBES",
+                f"a Well turn costing {well} cubes would buy the council privilege's "
+                f"PRIVILEGE_CUBES {privilege} back without end (allowed: more than {privilege})",
+            )
+        )
     # §2 step 5: every player gets STARTING_COINS from the supply, so 4 players' worth must be in it
     coins, supply = ns.STARTING_COINS, ns.SUPPLY_COINS
     if coins * max(PER_N) > supply:

@@ -112,6 +112,11 @@ def _village_relations():
             {"CITY_REWARDS": tuple(rewards)},
             "CITY_REWARDS.C.amount: 200 is out of range (integer 0..100)",
         ),
+        (  # a Well turn buying the cube privilege back would never end the game
+            {"WELL_CUBES": 3, "PRIVILEGE_CUBES": 3},
+            "WELL_CUBES: a Well turn costing 3 cubes would buy the council privilege's "
+            "PRIVILEGE_CUBES 3 back without end (allowed: more than 3)",
+        ),
         (
             {"REFILL_PER_COLOUR": {2: 4, 3: 5, 4: 9}, "SUPPLY_CUBES_EACH": 8},
             "REFILL_PER_COLOUR.4: 9 cubes of each colour per round exceed SUPPLY_CUBES_EACH 8 "

@@ -652,3 +652,7 @@ def test_a_shipped_network_s_training_command_parses_back_to_its_settings(adapt)
     assert a.out == "RUN" and a.fixed_threads == (not adapt)
     assert (a.opponent, a.opponent_share, a.lr) == ("heuristic", 0.8, 1e-4)
     assert tuple(a.ladder) == ("heuristic", "mcts") and a.hidden == "64,32"
+    assert not a.conditioned and a.counts == ""
+    cond = AZConfig(game=GAMES[0], out="x", conditioned=True, counts=(2, 3), eval_every=0)
+    b = build_parser().parse_args(shlex.split(training_command(asdict(cond)))[3:])
+    assert b.conditioned and b.counts == "2,3" and b.eval_every == 0

@@ -216,3 +216,23 @@ def test_tune_with_adapt_reports_the_loss_with_adapted_agents(tmp_path, capsys):
     assert a["adapted_minus_fixed"]["n"] == 8
     report = (tmp_path / "out" / "report.md").read_text()
     assert "## With adapted agents" in report and "Adaptation check under the variant" in report
+
+
+@pytest.mark.slow
+def test_adapt_works_at_three_players(tmp_path, capsys):
+    # the fine-tune keeps the trainer's 40 evaluation games, which 3 does not divide; it plays
+    # no evaluation, so they are not held against it
+    cathedral = ROOT / "docs" / "rules_variants" / "troyes_cathedral_4.json"
+    argv = [
+        "--game", "troyes", "--players", "3", "--agents", "az:sims=0", "--games", "3",
+        "--rules", str(cathedral), "--adapt", "0.05", "--db", str(tmp_path / "s.sqlite"),
+        "--out", str(tmp_path / "out"), "--no-progress",
+    ]  # fmt: skip
+    assert study.main(argv) == 0
+    assert capsys.readouterr().out.count("adapting az:sims=0") == 1
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert "Strategic response" in report and "Adaptation check under the variant" in report
+    res = json.loads((tmp_path / "out" / "result.json").read_text())
+    (adapted,) = res["response"]["adaptations"]
+    side = json.loads((Path(adapted["record"]["network"]) / "checkpoint.json").read_text())
+    assert side["players"] == 3 and side["trained_from"]["training"]["players"] == 3

@@ -113,7 +113,7 @@ def test_render_describe_and_invariants_follow_a_loaded_variant():
     a, b, *rest = edges[0]
     edges[0] = (b, a, *rest)  # the first edge's ends swapped: travel is worded the other way
     variant = rules_with(
-        WELL_CUBES=2,
+        WELL_CUBES=4,
         COUNCIL_GREEN=3,
         CHURCH_TIME=4,
         SUPPLY_COINS=rd.SUPPLY_COINS - 1,
@@ -135,7 +135,7 @@ def test_render_describe_and_invariants_follow_a_loaded_variant():
         for t in stalls:
             value = rd.CUSTOMERS[t][1]
             assert f"T{t + 1} (" in text and f"{value + 10} prestige)" in text, text
-        assert V.describe(well, s).startswith("use the Well paying 2 ")
+        assert V.describe(well, s).startswith("use the Well paying 4 ")
         assert V.describe(council, s).endswith("paying 3 green")
         assert V.describe(church, s).endswith("paying 4 time")
         assert V.describe(travel, s).endswith("from city A to the Village")

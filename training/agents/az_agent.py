@@ -19,6 +19,17 @@ c, mix), then core.guided's defaults; the return kind is the network's. `rules=a
 network trained under other rules data play under the ones loaded (a rules variant); without it
 such a network is refused, and the refusal names the option.
 
+A conditioned network (its sidecar records the `variant_space` it was trained over,
+training.alphazero with `--conditioned`) reads the rules data it plays under: it plays at every
+player count it was trained at and under any rules data inside its game's variant space
+(core.variant_space) without `rules=any`, its rules features folded into its first layer's bias
+once (core.mlp.fold_features), so a decision costs what an ordinary network's does. Rules data
+outside the space is refused in one line naming the key and the trained range; a network trained
+over another space (another game, version, ranges or default rules data) is refused. With
+`rules=any` a conditioned network plays blind to the rules: as under the game's own rules data
+(zero features), the unadapted baseline of a balance study. Its search parameters may differ per
+player count (the sidecar's `search_by_players`, over `search`).
+
 Without a path (`az`, `az:sims=50`) the agent plays the network shipped inside the game's package
 for the player count of the game: `<game package>/networks/az-<N>p/` (a network folder as above,
 without the torch state). Nothing else is guessed: a count with no shipped network is refused,
@@ -40,8 +51,10 @@ from typing import Any
 import numpy as np
 
 from core.guided import GuidedAgent, GuidedConfig
+from core.mlp import fold_features
 from core.registry import game_packages, get_game
 from core.search import config_pairs
+from core.variant_space import OutsideSpaceError, space_of
 from training.agents.checkpoint import (
     ANY_RULES,
     CheckpointError,
@@ -195,7 +208,10 @@ def check_network(
     shipped = folder.resolve() in {f.resolve() for f in shipped_networks(game).values()}
     if shipped:
         meta = {**meta, "library_version": library_version()}
-    check_sidecar(meta, game, players, where=where, any_rules=any_rules)
+    conditioned = is_conditioned(meta)
+    check_sidecar(meta, game, players, where=where, any_rules=any_rules or conditioned)
+    if conditioned:
+        check_conditioned(meta, game, where, any_rules)
     files = meta.get("files")
     if not isinstance(files, dict) or NETWORK not in files:
         raise CheckpointError(f"{folder / SIDECAR}: 'files' lists no SHA-256 for {NETWORK}")
@@ -214,6 +230,50 @@ def check_network(
                 "replaced file)"
             )
     return meta
+
+
+def is_conditioned(meta: dict[str, Any]) -> bool:
+    """Whether a network's sidecar says it reads the rules data (module docstring)."""
+    return isinstance(meta.get("variant_space"), dict)
+
+
+def check_conditioned(meta: dict[str, Any], game: ModuleType, where: str, any_rules: bool) -> None:
+    """Refuse a conditioned network trained over another variant space than `game`'s, or (unless
+    `any_rules`) asked to play under rules data outside it: CheckpointError, one line."""
+    space, rec = space_of(game), meta["variant_space"]
+    if (rec.get("game"), rec.get("version"), rec.get("digest")) != (
+        space.game,
+        space.version,
+        space.digest(),
+    ):
+        raise CheckpointError(
+            f"{where}: trained over {rec.get('game')}'s variant space version "
+            f"{rec.get('version')} (digest {rec.get('digest')}), not this library's {game.NAME} "
+            f"space version {space.version} (digest {space.digest()}): train it again over this "
+            "space, or fine-tune it with --adapt or --init"
+        )
+    if not any_rules:
+        try:
+            space.check(game.GAME.rules_data, str(game.RULES_DATA_HASH))
+        except OutsideSpaceError as e:
+            raise CheckpointError(f"{where}: {e}") from None
+
+
+def playing_arrays(
+    arrays: dict[str, np.ndarray], meta: dict[str, Any], game: ModuleType, any_rules: bool
+) -> dict[str, np.ndarray]:
+    """The arrays the search plays: a conditioned network's with the rules features of the
+    rules data in use folded in (zero features with `any_rules`: blind to the rules); any other
+    network's as they are."""
+    if not is_conditioned(meta):
+        return arrays
+    space = space_of(game)
+    feat = (
+        np.zeros(space.n_features, dtype=np.float32)
+        if any_rules
+        else space.features(game.GAME.rules_data, str(game.RULES_DATA_HASH))
+    )
+    return fold_features(arrays, int(game.OBS_SIZE), feat)
 
 
 def load_network(
@@ -261,14 +321,25 @@ def _cached_network(path: str, game: ModuleType, players: int | None, any_rules:
     )
     key = (str(folder.resolve()), stamp, game.NAME, game.RULES_DATA_HASH, players, any_rules)
     if key not in _CACHE:
-        _CACHE[key] = load_network(path, game, players, any_rules)
+        arrays, meta = load_network(path, game, players, any_rules)
+        _CACHE[key] = (playing_arrays(arrays, meta, game, any_rules), meta)
     return _CACHE[key]
 
 
-def search_config(meta: dict[str, Any], text: str) -> GuidedConfig:
-    """The guided search's parameters for a network: its sidecar's `search` (the parameters it
-    was trained and measured with, if recorded) and return kind, under the spec's `text`."""
-    kw = config_pairs(GuidedConfig, str(meta.get("search") or ""), PREFIX.rstrip(":"))
+def recorded_search(meta: dict[str, Any], players: int | None = None) -> str:
+    """The search parameters a network's sidecar records for `players` (its
+    `search_by_players` entry, else its `search`)."""
+    by = meta.get("search_by_players") or {}
+    if players is not None and str(int(players)) in by:
+        return str(by[str(int(players))])
+    return str(meta.get("search") or "")
+
+
+def search_config(meta: dict[str, Any], text: str, players: int | None = None) -> GuidedConfig:
+    """The guided search's parameters for a network: its sidecar's search for `players`
+    (recorded_search: the parameters it was trained and measured with, if recorded) and return
+    kind, under the spec's `text`."""
+    kw = config_pairs(GuidedConfig, recorded_search(meta, players), PREFIX.rstrip(":"))
     kw.setdefault("returns", meta.get("returns", "rank"))
     kw.update(config_pairs(GuidedConfig, text, PREFIX.rstrip(":")))
     return GuidedConfig(**kw)
@@ -287,7 +358,7 @@ def make_az_agent(
     rest, any_rules = _rules_flag(params, rest)
     arrays, meta = _cached_network(path, game, players, any_rules)
     try:
-        config = search_config(meta, rest)
+        config = search_config(meta, rest, players)
     except ValueError as e:
         raise CheckpointError(f"{PREFIX}{params}: {e}") from None
     spec = ",".join(x for x in (config.spec(), ANY_RULES if any_rules else "") if x)
@@ -307,7 +378,7 @@ def az_fingerprint(params: str, game_name: str, players: int | None = None) -> s
     rest, any_rules = _rules_flag(params, rest)
     meta = check_network(path, game, players, any_rules)
     digest = file_sha256(checkpoint_dir(path) / NETWORK)
-    search = search_config(meta, rest).spec()
+    search = search_config(meta, rest, players).spec()
     return f"az sha256:{digest[:16]} {search} rules:{meta.get('rules_data_hash')}"
 
 

@@ -23,6 +23,7 @@ its examples, so the data of a run can be audited.
 
 from __future__ import annotations
 
+import dataclasses
 import multiprocessing as mp
 import os
 import socket
@@ -67,7 +68,12 @@ def expert_games(args: tuple) -> Examples:
     return Examples.concat(parts)
 
 
-KINDS = {"play": play_games, "expert": expert_games}
+def job_games(job) -> Examples:
+    """A job object that plays itself (`job.run()`: training.alphazero.conditioned's jobs)."""
+    return job.run()
+
+
+KINDS = {"play": play_games, "expert": expert_games, "job": job_games}
 OPPONENT_AT = {"play": 7, "expert": 5}  # where a job names an agent spec (opponent, warm agent)
 
 
@@ -147,6 +153,11 @@ def _ray_job(kind: str, job: tuple, rules_hash: str, shipped: dict) -> tuple[Exa
     """A Ray task: the run's rules data and shipped files set up, then the job."""
     from training.arena.ray_backend import prepare_worker
 
+    if kind == "job":  # a job object: its game and opponent by name
+        specs = prepare_worker(job.game, rules_hash, shipped)
+        if getattr(job, "opponent", ""):
+            job = dataclasses.replace(job, opponent=specs.get(job.opponent, job.opponent))
+        return run_job(kind, job)
     specs = prepare_worker(job[0], rules_hash, shipped)
     at = OPPONENT_AT[kind]
     if job[at]:

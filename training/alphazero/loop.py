@@ -32,6 +32,13 @@ agent, training.alphazero.ladder) and `curve.png` shows them against hours and g
 wall-clock time or `--iterations`, whichever comes first, and writes `final/`. `--resume` goes on
 from the latest iteration saved in `--out` (the replay buffer starts empty again).
 
+With `--conditioned` the run trains one network for every player count of `--counts` and every
+rules variant of the game's variant space: each group of `--variant-games` self-play games draws a
+count and a variant, and the network reads the variant's rules features beside the observation;
+with `--distil-games N` it first learns the networks shipped per count
+(training.alphazero.conditioned). Its checkpoints record the space (`variant_space`) and the counts
+(`players`, a list); `az:PATH` plays them under any rules data of the space.
+
 Determinism: the self-play games of an iteration depend only on the seed, the iteration and the
 network (the same with any number of workers); training draws its minibatches from a seeded
 generator; torch's CPU kernels are deterministic on one machine. The wall-clock budget decides how
@@ -62,6 +69,7 @@ from core.guided import GuidedConfig
 from core.registry import check_players, get_game
 from core.rules_file import rules_file_data, rules_file_loaded, variant_record
 from core.search import SearchConfig
+from core.variant_space import space_of
 from training.agents.az_agent import (
     SIDECAR,
     TORCH_STATE,
@@ -70,6 +78,7 @@ from training.agents.az_agent import (
     write_network,
 )
 from training.agents.registry import make_agent
+from training.alphazero import conditioned as cond
 from training.alphazero.backends import make_backend
 from training.alphazero.selfplay import FIELDS, Examples
 from training.arena.ray_backend import BACKENDS, check_backend
@@ -132,6 +141,13 @@ class AZConfig:
     seed: int = 0
     adapt_threads: bool = True  # fewer torch threads while other processes keep cores busy
     rules: str = ""  # a rules-data override file (a variant) the whole run plays under
+    conditioned: bool = False  # one network over the variant space and `counts` (module doc)
+    counts: tuple[int, ...] = ()  # the player counts a conditioned run draws from
+    own_share: float = 0.25  # the share of a conditioned run's groups at the game's own rules
+    near_share: float = 0.5  # the share of its drawn variants near the defaults
+    variant_games: int = 4  # self-play games per group (one count, one variant)
+    distil_games: int = 0  # games per count of the shipped networks to learn first
+    distil_steps: int = 2000  # minibatches on them
 
     def validate(self) -> None:
         game = get_game(self.game)
@@ -163,9 +179,10 @@ class AZConfig:
             need(getattr(self, key) >= 1, f"--{key.replace('_', '-')} must be >= 1")
         need(self.eval_every >= 0, "--eval-every must be >= 0 (0: no evaluation)")
         need(
-            self.eval_games % self.players == 0,
+            self.eval_every == 0 or self.eval_games % self.players == 0,
             f"--eval-games must be a multiple of --players ({self.players})",
         )
+        self._validate_conditioned(game, need)
         need(self.explore >= 0 and self.noise >= 0, "--explore and --noise must be >= 0")
         need(math.isfinite(self.lr) and self.lr > 0, "--lr must be > 0")
         need(self.device in DEVICES, f"--device must be one of {', '.join(DEVICES)}")
@@ -179,10 +196,49 @@ class AZConfig:
             _arrays, meta, _parent = init_network(self.init, game, self.players, bool(self.rules))
             hidden = tuple(int(h) for h in meta["network"]["hidden"])
             need(
+                ("variant_space" in meta) == self.conditioned,
+                f"--init {self.init}: "
+                + (
+                    "not a conditioned network (a --conditioned run starts from one, or from "
+                    "--distil-games)"
+                    if self.conditioned
+                    else "a conditioned network: continue it with --conditioned"
+                ),
+            )
+            need(
                 hidden == tuple(self.hidden),
                 f"--hidden {','.join(map(str, self.hidden))} differs from the --init network's "
                 f"{','.join(map(str, hidden))} (a start from a network keeps its shape)",
             )
+
+    def _validate_conditioned(self, game, need) -> None:
+        if not self.conditioned:
+            need(
+                not self.distil_games and not self.counts,
+                "--counts and --distil-games train a conditioned network: add --conditioned",
+            )
+            return
+        need(bool(self.counts), "--conditioned needs --counts, e.g. 2,3,4")
+        for n in self.counts:
+            check_players(game, n)
+        need(
+            not self.rules,
+            "--conditioned trains over the game's variant space; --rules (one variant) is for "
+            "an ordinary run",
+        )
+        need(
+            self.eval_every == 0,
+            "a --conditioned run plays no ladder: --eval-every 0 (measure its checkpoints with "
+            "vtrl tournament at each count)",
+        )
+        need(self.variant_games >= 1, "--variant-games must be >= 1")
+        need(
+            self.distil_games >= 0 and self.distil_steps >= 0, "--distil-games, --distil-steps >= 0"
+        )
+        for key in ("own_share", "near_share"):
+            v = getattr(self, key)
+            need(0.0 <= v <= 1.0, f"--{key.replace('_', '-')} must be in [0, 1], got {v}")
+        need(not self.warm_games, "--conditioned starts from --distil-games, not --warm-games")
 
     def guided(self, sims: int | None = None) -> GuidedConfig:
         return GuidedConfig(
@@ -239,9 +295,10 @@ def init_network(
 
 
 class ReplayBuffer:
-    """The latest `capacity` examples, in a ring."""
+    """The latest `capacity` examples, in a ring; with `features` > 0 each also keeps the rules
+    features of the game it came from (a conditioned run)."""
 
-    def __init__(self, capacity: int, game, seats: int):
+    def __init__(self, capacity: int, game, seats: int, features: int = 0):
         self.capacity, self.size, self.head = int(capacity), 0, 0
         c = self.capacity
         self.obs = np.zeros((c, game.OBS_SIZE), np.float32)
@@ -249,19 +306,27 @@ class ReplayBuffer:
         self.pi = np.zeros((c, game.NUM_ACTIONS), np.float32)
         self.z = np.zeros((c, seats), np.float32)
         self.zmask = np.zeros((c, seats), np.bool_)
+        self.fields = FIELDS + (("feat",) if features else ())
+        if features:
+            self.feat = np.zeros((c, features), np.float32)
 
-    def add(self, ex: Examples) -> None:
+    def add(self, ex: Examples, feat: np.ndarray | None = None) -> None:
+        """Add `ex` (and, in a conditioned buffer, `feat`: a row of features per example)."""
+        if ("feat" in self.fields) != (feat is not None):
+            raise ValueError("a conditioned buffer takes features with the examples, no other")
         for i in range(0, len(ex), self.capacity):
             n = min(len(ex) - i, self.capacity)
             idx = (self.head + np.arange(n)) % self.capacity
             for f in FIELDS:
                 getattr(self, f)[idx] = getattr(ex, f)[i : i + n]
+            if feat is not None:
+                self.feat[idx] = feat[i : i + n]
             self.head = int((self.head + n) % self.capacity)
             self.size = min(self.capacity, self.size + n)
 
     def sample(self, rng: np.random.Generator, n: int) -> tuple[np.ndarray, ...]:
         idx = rng.integers(0, self.size, n)
-        return tuple(getattr(self, f)[idx] for f in FIELDS)
+        return tuple(getattr(self, f)[idx] for f in self.fields)
 
 
 def resume_point(root: Path) -> Path:
@@ -292,10 +357,11 @@ def resume_optimiser(opt, saved: dict, cfg: AZConfig) -> None:
 
 def losses(net, batch, torch) -> tuple[Any, Any]:
     """(policy loss, value loss) of a minibatch: the cross-entropy of the masked softmax against
-    the visit shares, the mean squared error of the values of the seats in play."""
+    the visit shares, the mean squared error of the values of the seats in play (a batch with a
+    sixth array: the rules features a conditioned network reads)."""
     device = next(net.parameters()).device
-    obs, mask, pi, z, zmask = (torch.from_numpy(x).to(device) for x in batch)
-    logits, values = net(obs)
+    obs, mask, pi, z, zmask, *feat = (torch.from_numpy(x).to(device) for x in batch)
+    logits, values = net(obs, *feat)
     logits = logits.masked_fill(~mask, -1e9)
     policy = -(pi * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
     err = (values - z) ** 2 * zmask
@@ -328,7 +394,9 @@ def _train(cfg: AZConfig, resume: bool, out, variant: dict | None, where) -> dic
     root = Path(cfg.out)
     root.mkdir(parents=True, exist_ok=True)
     torch.manual_seed(cfg.seed)
-    net = for_game(game, cfg.hidden)
+    space = space_of(game) if cfg.conditioned else None
+    features = space.n_features if space is not None else 0
+    net = for_game(game, cfg.hidden, features=features)
     parent = None
     if cfg.init:  # its shape (validate checked --hidden) and weights; a fresh optimiser
         arrays0, meta0, parent = init_network(cfg.init, game, cfg.players, bool(cfg.rules))
@@ -366,7 +434,7 @@ def _train(cfg: AZConfig, resume: bool, out, variant: dict | None, where) -> dic
             resume_optimiser(opt, state["opt"], cfg)
     lineage = {k: v for k, v in (("init", parent), ("rules_file", variant)) if v}
     (root / "config.json").write_text(json.dumps(asdict(cfg), indent=2))
-    buf = ReplayBuffer(cfg.buffer, game, net.seats)
+    buf = ReplayBuffer(cfg.buffer, game, net.seats, features)
     rng = np.random.default_rng([cfg.seed, it0])
     pool = make_backend(
         where[0], cfg.workers, cfg.game, cfg.rules or None, where[1], (cfg.opponent, cfg.warm_agent)
@@ -375,7 +443,8 @@ def _train(cfg: AZConfig, resume: bool, out, variant: dict | None, where) -> dic
 
     def played(it: int, kind: str, jobs: list, seeds_of) -> tuple[Examples, int]:
         """The jobs' examples and how many jobs were lost and played again; their provenance
-        appended to games.jsonl."""
+        appended to games.jsonl. For a conditioned run's jobs, `feats` gets the rules features
+        of each example."""
         nonlocal lost_total
         parts, info = pool.map(kind, jobs)
         lost = sum(len(i.get("lost", [])) for i in info)
@@ -390,7 +459,17 @@ def _train(cfg: AZConfig, resume: bool, out, variant: dict | None, where) -> dic
         }
         with (root / "games.jsonl").open("a") as f:
             f.write(json.dumps(line) + "\n")
+        if space is not None:
+            feats[:] = [
+                np.tile(space.features_of(j.values), (len(ex), 1))
+                for j, ex in zip(jobs, parts, strict=True)
+            ]
         return Examples.concat(parts), lost
+
+    feats: list[np.ndarray] = []
+
+    def add(ex: Examples) -> None:
+        buf.add(ex, np.concatenate(feats) if space is not None else None)
 
     t0 = time.monotonic() - spent0
     deadline = t0 + cfg.hours * 3600
@@ -424,6 +503,35 @@ def _train(cfg: AZConfig, resume: bool, out, variant: dict | None, where) -> dic
         return pl, vl
 
     try:
+        if cfg.conditioned and cfg.distil_games and not resume:  # iteration 0: the teachers
+            ts = time.monotonic()
+            teachers = cond.teachers_of(game, cfg.counts)
+            jobs = cond.distil_jobs(game, space, cfg, teachers)
+            ex, lost = played(0, "job", jobs, lambda j: j.seed_list())
+            add(ex)
+            games_played += sum(len(j.seeds) for j in jobs)
+            t_play = time.monotonic() - ts
+            ts = time.monotonic()
+            pl, vl = fit(cfg.distil_steps)
+            spent = time.monotonic() - t0
+            row = {
+                "iteration": 0,
+                "distil": {str(n): "az" for n in cfg.counts},
+                "games": games_played,
+                "examples": len(ex),
+                "buffer": buf.size,
+                "policy_loss": round(pl, 4),
+                "value_loss": round(vl, 4),
+                "play_s": round(t_play, 1),
+                "train_s": round(time.monotonic() - ts, 1),
+                "lost": lost,
+                "lost_total": lost_total,
+                "seconds": round(spent, 1),
+            }
+            _save(net, opt, game, cfg, root / "checkpoints" / "iter_00000", 0, spent, lineage)
+            history.append(row)
+            (root / "progress.json").write_text(json.dumps(history, indent=1))
+            say(json.dumps(row))
         if cfg.warm_games and not resume:  # iteration 0: the network learns plain mcts's play
             ts = time.monotonic()
             seeds = [10**9 + cfg.seed * 1_000_003 + k for k in range(cfg.warm_games)]
@@ -441,7 +549,7 @@ def _train(cfg: AZConfig, resume: bool, out, variant: dict | None, where) -> dic
                 if seeds[w :: cfg.workers]
             ]
             ex, lost = played(0, "expert", jobs, lambda j: list(j[-1]))
-            buf.add(ex)
+            add(ex)
             games_played += cfg.warm_games
             t_play = time.monotonic() - ts
             ts = time.monotonic()
@@ -479,24 +587,34 @@ def _train(cfg: AZConfig, resume: bool, out, variant: dict | None, where) -> dic
             chunks = [
                 seeds[w :: cfg.workers] for w in range(cfg.workers) if seeds[w :: cfg.workers]
             ]
-            jobs = [
-                (
-                    cfg.game,
-                    cfg.players,
-                    arrays,
-                    cfg.guided(),
-                    cfg.explore,
-                    cfg.noise,
-                    cfg.qmix,
-                    cfg.opponent,
-                    it,
-                    c,
-                )  # fmt: skip
-                for c in chunks
-            ]
+            groups = []
+            if cfg.conditioned:  # a group of games per drawn count and variant
+                groups = cond.draw_groups(
+                    space, cfg, it, cond.n_groups(cfg.games, cfg.variant_games)
+                )
+                jobs = cond.variant_jobs(arrays, groups, cfg, it, seeds)
+            else:
+                jobs = [
+                    (
+                        cfg.game,
+                        cfg.players,
+                        arrays,
+                        cfg.guided(),
+                        cfg.explore,
+                        cfg.noise,
+                        cfg.qmix,
+                        cfg.opponent,
+                        it,
+                        c,
+                    )  # fmt: skip
+                    for c in chunks
+                ]
             ts = time.monotonic()
-            ex, lost = played(it, "play", jobs, lambda j: [[s, bool(a)] for s, a in j[-1]])
-            buf.add(ex)
+            if cfg.conditioned:
+                ex, lost = played(it, "job", jobs, lambda j: j.seed_list())
+            else:
+                ex, lost = played(it, "play", jobs, lambda j: [[s, bool(a)] for s, a in j[-1]])
+            add(ex)
             games_played += cfg.games
             t_play = time.monotonic() - ts
             ts = time.monotonic()
@@ -518,6 +636,8 @@ def _train(cfg: AZConfig, resume: bool, out, variant: dict | None, where) -> dic
                 "lost_total": lost_total,
                 "seconds": round(spent, 1),
             }
+            if groups:
+                row["groups"] = [g.record() for g in groups]
             ck = _save(
                 net, opt, game, cfg, root / "checkpoints" / f"iter_{it:05d}", it, spent, lineage
             )
@@ -546,7 +666,13 @@ def _train(cfg: AZConfig, resume: bool, out, variant: dict | None, where) -> dic
 def _save(net, opt, game, cfg: AZConfig, folder: Path, it: int, seconds: float, lineage) -> Path:
     """A checkpoint; `lineage`: the sidecar's `init` (the --init network's record,
     init_network) and `rules_file` (the variant trained under, core.rules_file.variant_record)
-    where there are."""
+    where there are; a conditioned run's records its counts and variant space."""
+    if cfg.conditioned:
+        lineage = {
+            **lineage,
+            "players": [int(n) for n in cfg.counts],
+            "variant_space": space_of(game).record(),
+        }
     return write_network(
         folder,
         net.arrays(),
@@ -684,6 +810,41 @@ def build_parser():
         "e.g. from --init az: a network fine-tuned for the variant",
     )
     p.add_argument(
+        "--conditioned",
+        action="store_true",
+        help="train one network for every count of --counts and every rules variant of the "
+        "game's variant space (training.alphazero.conditioned)",
+    )
+    p.add_argument("--counts", default="", help="with --conditioned: the player counts, e.g. 2,3,4")
+    p.add_argument(
+        "--own-share",
+        type=float,
+        default=d.own_share,
+        help="with --conditioned: the share of game groups at the game's own rules data",
+    )
+    p.add_argument(
+        "--near-share",
+        type=float,
+        default=d.near_share,
+        help="with --conditioned: the share of drawn variants near the defaults",
+    )
+    p.add_argument(
+        "--variant-games",
+        type=int,
+        default=d.variant_games,
+        help="with --conditioned: self-play games per drawn count and variant",
+    )
+    p.add_argument(
+        "--distil-games",
+        type=int,
+        default=d.distil_games,
+        help="with --conditioned: first learn the networks shipped per count from this many of "
+        "their games at each count",
+    )
+    p.add_argument(
+        "--distil-steps", type=int, default=d.distil_steps, help="minibatches on those games"
+    )
+    p.add_argument(
         "--fixed-threads",
         action="store_true",
         help=f"train on {TRAIN_THREADS} torch threads even while other processes keep cores busy",
@@ -698,6 +859,10 @@ def main(argv: list[str] | None = None) -> int:
     p = build_parser()
     a = p.parse_args(argv)
     try:
+        try:
+            counts = tuple(int(x) for x in a.counts.split(",") if x.strip())
+        except ValueError:
+            raise ValueError(f"--counts takes player counts like 2,3,4, got {a.counts!r}") from None
         if a.hidden is not None:
             hidden = tuple(int(x) for x in a.hidden.split(",") if x.strip())
         elif a.init:  # the start network's shape
@@ -746,6 +911,13 @@ def main(argv: list[str] | None = None) -> int:
             seed=a.seed,
             adapt_threads=not a.fixed_threads,
             rules=a.rules or "",
+            conditioned=a.conditioned,
+            counts=counts,
+            own_share=a.own_share,
+            near_share=a.near_share,
+            variant_games=a.variant_games,
+            distil_games=a.distil_games,
+            distil_steps=a.distil_steps,
         )
         cfg.validate()
     except ValueError as e:

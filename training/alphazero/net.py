@@ -4,7 +4,13 @@ seat up to the game's most players (the return vector, in the learner's return k
 reduction of a 2-4 player game to two sides).
 
 One trunk of Linear + activation layers shared by both heads, and one Linear head whose first
-NUM_ACTIONS outputs are the logits and whose last `seats` outputs are the values. So the whole
+NUM_ACTIONS outputs are the logits and whose last `seats` outputs are the values.
+
+A conditioned network (`features` > 0) also reads the rules data it plays under: its input is the
+observation followed by the rules features of the game's variant space (core.variant_space), the
+same for every decision of a game. So their first-layer term is a constant of the game: a player
+folds it into the first layer's bias once (core.mlp.fold_features) and the folded network is an
+ordinary one over the observation, as fast as any other. So the whole
 network is a plain Linear/activation stack, the format of trained actors
 (training.agents.checkpoint.linear_stack_arrays): `arrays()` exports it, core.mlp packs it, and
 core.mlp.actor_logits runs it inside compiled code (the search), with no torch.
@@ -22,7 +28,8 @@ ACTIVATIONS = {"relu": nn.ReLU, "tanh": nn.Tanh}
 
 
 class PolicyValueNet(nn.Module):
-    """obs (B, obs_size) float32 -> (logits (B, num_actions), values (B, seats))."""
+    """obs (B, obs_size) float32 [, rules features (B, features)] -> (logits (B, num_actions),
+    values (B, seats))."""
 
     def __init__(
         self,
@@ -31,6 +38,7 @@ class PolicyValueNet(nn.Module):
         seats: int,
         hidden: tuple[int, ...] | list[int] = (128, 128),
         activation: str = "relu",
+        features: int = 0,
     ):
         super().__init__()
         if activation not in ACTIVATIONS:
@@ -39,24 +47,34 @@ class PolicyValueNet(nn.Module):
             raise ValueError(f"hidden layers need positive widths, e.g. (128, 128), got {hidden}")
         if min(obs_size, num_actions, seats) <= 0:
             raise ValueError("obs_size, num_actions and seats must be positive")
+        if int(features) < 0:
+            raise ValueError(f"features must be >= 0, got {features}")
         self.obs_size, self.num_actions, self.seats = int(obs_size), int(num_actions), int(seats)
+        self.features = int(features)
         self.hidden = [int(h) for h in hidden]
         self.activation = activation
         layers: list[nn.Module] = []
-        width = self.obs_size
+        width = self.obs_size + self.features
         for h in self.hidden:
             layers += [nn.Linear(width, h), ACTIVATIONS[activation]()]
             width = h
         self.trunk = nn.Sequential(*layers)
         self.head = nn.Linear(width, self.num_actions + self.seats)
 
-    def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward(
+        self, obs: torch.Tensor, feat: torch.Tensor | None = None
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        if self.features:
+            if feat is None or feat.shape[-1] != self.features:
+                raise ValueError(f"this network reads {self.features} rules features with obs")
+            obs = torch.cat([obs, feat], dim=1)
         out = self.head(self.trunk(obs))
         return out[:, : self.num_actions], out[:, self.num_actions :]
 
     def arrays(self) -> dict[str, np.ndarray]:
         """The network as plain arrays (W0, b0, ..., `activations`; float32), the trained-actor
-        format: its output is the logits followed by the values."""
+        format: its output is the logits followed by the values (a conditioned network's W0
+        has a column per rules feature after the observation's)."""
         return linear_stack_arrays([*self.trunk, self.head], "the policy-value network")
 
     def load_arrays(self, arrays: dict[str, np.ndarray]) -> None:
@@ -86,12 +104,15 @@ class PolicyValueNet(nn.Module):
             "seats": self.seats,
             "hidden": list(self.hidden),
             "activation": self.activation,
+            "features": self.features,
         }
 
 
-def for_game(game, hidden=(128, 128), activation: str = "relu") -> PolicyValueNet:
-    """A fresh network for `game` (a core.game.Game): its observation, its actions, a value per
-    seat up to its most players."""
+def for_game(
+    game, hidden=(128, 128), activation: str = "relu", features: int = 0
+) -> PolicyValueNet:
+    """A fresh network for `game` (a core.game.Game): its observation (and `features` rules
+    features), its actions, a value per seat up to its most players."""
     return PolicyValueNet(
-        game.OBS_SIZE, game.NUM_ACTIONS, max(game.PLAYER_COUNTS), hidden, activation
+        game.OBS_SIZE, game.NUM_ACTIONS, max(game.PLAYER_COUNTS), hidden, activation, features
     )

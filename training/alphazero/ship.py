@@ -54,10 +54,13 @@ def training_command(settings: dict[str, Any]) -> str:
         if key == "adapt_threads":  # the flag says the opposite: --fixed-threads
             parts += [] if value is not False else ["--fixed-threads"]
             continue
-        if key in skip or value == "" or key not in flags:  # empty: the default, no flag
+        if key == "conditioned":  # a switch
+            parts += ["--conditioned"] if value else []
+            continue
+        if key in skip or value in ("", ()) or key not in flags:  # empty: the default, no flag
             continue
         if isinstance(value, (list, tuple)):
-            sep = "," if key == "hidden" else " "
+            sep = "," if key in ("hidden", "counts") else " "
             parts.append(f"{flags[key]} {sep.join(str(v) for v in value)}")
         else:
             parts.append(f"{flags[key]} {value}")

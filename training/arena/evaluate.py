@@ -291,7 +291,7 @@ def _evaluate(
         trained_rules[spec] = None if meta is None else meta.get("rules_data_hash")
     clocked = clocked_agents(game_name, agent_specs, n)
     for spec, tp in trained_players.items():  # once per checkpoint
-        if tp is not None and tp != n:
+        if tp is not None and n not in (tp if isinstance(tp, list) else [tp]):
             print(
                 f"note: {spec} was trained at {tp} players and plays at {n} here (observation "
                 "and action sizes do not depend on the player count)",
