@@ -3,8 +3,8 @@
 highest legal value; 0..3 for a default of 0) unless `RANGES` says otherwise.
 
 Varied: every scalar key (supplies, starting coins, the life track, harvest and time costs, the
-market fee, the well, the council's and the church's costs, the Mass, coin scoring, the round
-cap), the prestige tracks (council levels, church windows, travel, chronicle, the privilege's
+market fee, the well, the council's and the church's costs, the Mass, coin scoring), the prestige
+tracks (council levels, church windows, travel, chronicle, the privilege's
 prestige), the crafts' and the mill's costs and the bag refill per player count. Left out, with
 the reason, in `LEFT_OUT`: the board's structure (cubes per action space, chronicle spaces,
 graves, the travel map, city rewards) and the customer tiles, which change the board rather than
@@ -22,7 +22,7 @@ VERSION = 1
 SCALARS = [
     "SUPPLY_COINS", "SUPPLY_GRAIN", "SUPPLY_GOODS_EACH", "SUPPLY_CUBES_EACH", "PLAGUE_CUBES",
     "MONKS", "STARTING_COINS", "TRAVEL_MARKERS", "GRAIN_CAP", "LAP_LENGTH", "PLAGUE_TIME",
-    "MAX_ROUNDS", "HARVEST_BASE", "HARVEST_HORSE_PLOW", "HARVEST_OX_PLOW", "HARVEST_TIME",
+    "HARVEST_BASE", "HARVEST_HORSE_PLOW", "HARVEST_OX_PLOW", "HARVEST_TIME",
     "FAMILY_TIME", "MARKET_FEE_GREEN", "MARKET_FEE_TIME", "WELL_CUBES", "WAITING_LINE",
     "COUNCIL_GREEN", "COUNCIL_SCROLL", "PRIVILEGE_CUBES", "PRIVILEGE_GOODS", "CHURCH_BROWN",
     "CHURCH_TIME", "MASS_DRAWS", "MASS_PICK_COINS", "MASS_MAJORITY_PRESTIGE", "COIN_SCORE",
@@ -60,6 +60,7 @@ RANGES = {
     "LAP_LENGTH": (1, 30),
 }
 LEFT_OUT = {
+    "MAX_ROUNDS": "the engine's safety cap on rounds (ED-34), not a rule of play",
     "CUBES_PER_SPACE": "the action board's cube layout per player count (board structure)",
     "CHRONICLE": "the chronicle's spaces per section (board structure)",
     "GRAVES": "the anonymous graves' spaces (board structure)",

@@ -27,7 +27,9 @@ from core.rng import rng_seed, split_seed
 from core.search_tree import F_VISITS, G_CKEY, G_CTL, G_RNG, H_CHILD_OF, H_STATS
 from training.agents.registry import make_agent
 
-MAX_ROWS = 4096  # examples one game may leave (a longer game is refused, not cut)
+# examples one game may leave (a longer game is refused, not cut): rules variants with a long
+# life track play up to the round cap, several thousand decisions at 4 players
+MAX_ROWS = 16384
 BATCH = 1  # games play_many plays at once: more (one forward per round for all their leaves)
 # measured no faster on a 2-core CPU (benchmarks/results/selfplay/README.md)
 POOL_ROWS = 256  # examples per game the pool of play_many holds before Python takes them
