@@ -257,3 +257,39 @@ def test_a_conditioned_run_distils_trains_over_the_space_and_resumes(tmp_path):
     rows = json.loads((out / "progress.json").read_text())
     assert [r["iteration"] for r in rows] == [0, 1, 2]
     make_agent(f"az:{out},sims=0", "village", 3, 0)  # any count of the game's
+
+
+def test_a_shipped_conditioned_network_is_the_default_az_and_the_per_count_ones_play_by_name(
+    tmp_path, monkeypatch
+):
+    from training.alphazero import ship as ship_mod
+
+    g = get_game("village")
+    root = tmp_path / "networks"
+    shutil.copytree(ROOT / "village_env" / "networks", root)
+    monkeypatch.setattr(az_agent, "shipped_folder", lambda game: root)
+    monkeypatch.setattr(ship_mod, "shipped_folder", lambda game: root)
+    assert az_agent.shipped_networks(g) == {n: root / f"az-{n}p" for n in (2, 3, 4)}
+    run = conditioned_network(tmp_path / "run", g)
+    side = json.loads((run / "checkpoint.json").read_text())
+    side["players"] = [2, 4]
+    (run / "checkpoint.json").write_text(json.dumps(side))
+    out = ship_mod.ship(run, search="mix=0.5", search_at={4: "root=gumbel,opp=prior"})
+    assert out == root / "az"
+    meta = json.loads((out / "checkpoint.json").read_text())
+    assert meta["players"] == [2, 4] and meta["variant_space"] == side["variant_space"]
+    assert meta["search_by_players"] == {"4": "root=gumbel,mix=0.5,opp=prior"}
+    # the conditioned network where it was trained, the per-count one elsewhere
+    assert az_agent.shipped_networks(g) == {2: out, 3: root / "az-3p", 4: out}
+    assert make_agent("az", "village", 4, 0).config.root == "gumbel"
+    assert make_agent("az", "village", 2, 0).config.root == "puct"
+    for n in (2, 3, 4):
+        named = make_agent(f"az:az-{n}p,sims=0", "village", n, 0)
+        per_count, _meta = az_agent.load_network(root / f"az-{n}p", g, n)
+        np.testing.assert_array_equal(named.packed[0], pack_actors([per_count])[0])
+        assert named.name.startswith(f"az:az-{n}p,sims=0")
+    fp = az_agent.az_fingerprint("", "village", 2)
+    assert fp.startswith(f"az sha256:{az_agent.file_sha256(out / 'network.npz')[:16]}")
+    assert az_agent.az_files("az-2p") is None  # part of the installed library
+    with pytest.raises(CheckpointError, match="no such network"):
+        make_agent("az:az-9p", "village", 2, 0)

@@ -31,12 +31,14 @@ over another space (another game, version, ranges or default rules data) is refu
 player count (the sidecar's `search_by_players`, over `search`).
 
 Without a path (`az`, `az:sims=50`) the agent plays the network shipped inside the game's package
-for the player count of the game: `<game package>/networks/az-<N>p/` (a network folder as above,
-without the torch state). Nothing else is guessed: a count with no shipped network is refused,
-naming the counts that have one (a network trained at another count plays by its path). A
-shipped network is part of the installed library, so its sidecar's library version is not held
-against it; its game fingerprint (RULES_DATA_HASH included) and file digests are checked as for
-any other network.
+for the player count of the game: the conditioned network `<game package>/networks/az/` where it was
+trained at that count, else `<game package>/networks/az-<N>p/` (network folders as above, without
+the torch state). A shipped network also plays by its folder's name, e.g. `az:az-3p` (the network
+trained at 3 players; a folder of that name on disk comes first). Nothing else is guessed: a count
+with no shipped network is refused, naming the counts that have one (a network trained at another
+count plays by its path). A shipped network is part of the installed library, so its sidecar's
+library version is not held against it; its game fingerprint (RULES_DATA_HASH included) and file
+digests are checked as for any other network.
 """
 
 from __future__ import annotations
@@ -78,7 +80,8 @@ USAGE = (
     "(a network folder or run folder of training.alphazero; no PATH: the network shipped for "
     "the game and player count; rules=any: play under rules data other than the network's own)"
 )
-SHIPPED = "networks"  # a game package's folder of shipped networks: az-<N>p/
+SHIPPED = "networks"  # a game package's folder of shipped networks: az/, az-<N>p/
+CONDITIONED = "az"  # the shipped conditioned network's folder, the default where it plays
 
 
 def shipped_folder(game: ModuleType) -> Path | None:
@@ -90,17 +93,46 @@ def shipped_folder(game: ModuleType) -> Path | None:
     return Path(list(found.submodule_search_locations)[0]) / SHIPPED
 
 
-def shipped_networks(game: ModuleType) -> dict[int, Path]:
-    """{player count: network folder} of the networks shipped inside `game`'s package."""
+def shipped_folders(game: ModuleType) -> dict[str, Path]:
+    """{name: network folder} of every network shipped inside `game`'s package (`az`, the
+    conditioned network; `az-<N>p`, the network trained at N players)."""
     root = shipped_folder(game)
-    if root is None:
+    if root is None or not root.is_dir():
         return {}
+    return {f.name: f for f in sorted(root.iterdir()) if (f / SIDECAR).is_file()}
+
+
+def per_count_name(players: int) -> str:
+    """The name of the network shipped for one player count (`az:az-3p` plays it)."""
+    return f"az-{int(players)}p"
+
+
+def shipped_networks(game: ModuleType) -> dict[int, Path]:
+    """{player count: the network `az` plays there}: the shipped conditioned network (`az/`) at
+    the counts it was trained at, else the one shipped for the count (`az-<N>p/`)."""
+    folders = shipped_folders(game)
+    conditioned: list[int] = []
+    if CONDITIONED in folders:
+        meta = parse_sidecar(
+            folders[CONDITIONED] / SIDECAR, AZ_FORMAT, AZ_FORMAT_VERSION, "network"
+        )
+        conditioned = [int(n) for n in meta.get("players") or []]
     out = {}
     for n in game.PLAYER_COUNTS:
-        folder = root / f"az-{n}p"
-        if (folder / SIDECAR).is_file():
-            out[int(n)] = folder
+        name = CONDITIONED if int(n) in conditioned else per_count_name(n)
+        if name in folders:
+            out[int(n)] = folders[name]
     return out
+
+
+def network_folder(path: str, game: ModuleType) -> Path:
+    """The network folder an `az:` spec's PATH names: a folder on disk, else a network shipped
+    with the game by name (`az-3p`); CheckpointError if neither."""
+    if not Path(path).exists():
+        named = shipped_folders(game).get(str(path))
+        if named is not None:
+            return named
+    return checkpoint_dir(path)
 
 
 def shipped_network(game: ModuleType, players: int | None) -> Path:
@@ -124,7 +156,7 @@ def read_shipped_search(game: ModuleType, players: int) -> str:
     if folder is None:
         return ""
     meta = parse_sidecar(folder / SIDECAR, AZ_FORMAT, AZ_FORMAT_VERSION, "network")
-    return str(meta.get("search") or "")
+    return recorded_search(meta, players)
 
 
 def checkpoint_dir(path: str | Path) -> Path:
@@ -205,7 +237,7 @@ def check_network(
         game = game if game is not None else get_game(str(meta.get("game")))
     except (ValueError, ImportError) as e:
         raise CheckpointError(f"{where}: {e}") from None
-    shipped = folder.resolve() in {f.resolve() for f in shipped_networks(game).values()}
+    shipped = folder.resolve() in {f.resolve() for f in shipped_folders(game).values()}
     if shipped:
         meta = {**meta, "library_version": library_version()}
     conditioned = is_conditioned(meta)
@@ -313,7 +345,7 @@ _CACHE: dict[tuple, tuple[dict[str, np.ndarray], dict[str, Any]]] = {}
 
 
 def _cached_network(path: str, game: ModuleType, players: int | None, any_rules: bool):
-    folder = checkpoint_dir(path)
+    folder = network_folder(path, game)
     stamp = tuple(
         (f.name, f.stat().st_mtime_ns, f.stat().st_size)
         for f in sorted(folder.iterdir())
@@ -321,7 +353,7 @@ def _cached_network(path: str, game: ModuleType, players: int | None, any_rules:
     )
     key = (str(folder.resolve()), stamp, game.NAME, game.RULES_DATA_HASH, players, any_rules)
     if key not in _CACHE:
-        arrays, meta = load_network(path, game, players, any_rules)
+        arrays, meta = load_network(folder, game, players, any_rules)
         _CACHE[key] = (playing_arrays(arrays, meta, game, any_rules), meta)
     return _CACHE[key]
 
@@ -374,20 +406,20 @@ def az_fingerprint(params: str, game_name: str, players: int | None = None) -> s
     parameters."""
     path, rest = split_params(params)
     game = get_game(game_name)
-    path = path or str(shipped_network(game, players))
+    folder = network_folder(path, game) if path else shipped_network(game, players)
     rest, any_rules = _rules_flag(params, rest)
-    meta = check_network(path, game, players, any_rules)
-    digest = file_sha256(checkpoint_dir(path) / NETWORK)
+    meta = check_network(folder, game, players, any_rules)
+    digest = file_sha256(folder / NETWORK)
     search = search_config(meta, rest, players).spec()
     return f"az sha256:{digest[:16]} {search} rules:{meta.get('rules_data_hash')}"
 
 
 def az_files(params: str) -> dict[str, bytes] | None:
     """What playing the network an `az:` spec names reads (its sidecar and weights), for a copy
-    elsewhere (training.agents.registry.spec_files); None for a shipped network, which is part
-    of the installed library."""
+    elsewhere (training.agents.registry.spec_files); None for a shipped network (no path, or
+    its name), which is part of the installed library."""
     path, _rest = split_params(params)
-    if not path:
+    if not path or not Path(path).exists():
         return None
     return folder_files(checkpoint_dir(path), (SIDECAR, NETWORK))
 
@@ -402,8 +434,8 @@ def az_relocated(params: str, base: str | Path) -> str:
 
 def read_az_sidecar(params: str) -> dict[str, Any] | None:
     """The parsed sidecar of the network an `az:` spec names; None for a shipped network (its
-    game is the one played and its player count the one played at)."""
+    game is the one played and its player count the one played at), named or not."""
     path, _rest = split_params(params)
-    if not path:
+    if not path or not Path(path).exists():
         return None
     return parse_sidecar(checkpoint_dir(path) / SIDECAR, AZ_FORMAT, AZ_FORMAT_VERSION, "network")

@@ -32,6 +32,7 @@ from core.guided import GuidedConfig
 from core.mlp import fold_features
 from core.registry import get_game
 from core.variant_space import VariantSpace, space_of
+from training.agents.az_agent import load_network, network_folder, per_count_name
 from training.agents.policy import masked_probs, mlp_logits
 from training.alphazero.backends import play_games
 from training.alphazero.selfplay import MAX_ROWS, Examples
@@ -218,12 +219,11 @@ def _only(cfg, n: int):
 
 
 def teachers_of(game, counts) -> dict[int, dict]:
-    """{count: the arrays of the network shipped for it} (training.agents.az_agent), read as
-    ordinary networks over the observation."""
-    from training.agents.az_agent import load_network, shipped_network
-
+    """{count: the arrays of the network shipped for that count} (`az-<N>p`,
+    training.agents.az_agent), ordinary networks over the observation."""
     out = {}
     for n in counts:
-        arrays, _meta = load_network(shipped_network(game, n), game, n, any_rules=True)
+        folder = network_folder(per_count_name(n), game)
+        arrays, _meta = load_network(folder, game, n, any_rules=True)
         out[int(n)] = arrays
     return out

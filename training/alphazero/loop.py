@@ -262,7 +262,7 @@ def init_network(
     digests; with `any_rules`, a fine-tune under a rules variant, not its rules data); the
     parent record (its folder, SHA-256, player count, rules hash, iteration) goes into every
     checkpoint's sidecar."""
-    from training.agents.az_agent import NETWORK, shipped_network
+    from training.agents.az_agent import NETWORK, network_folder, shipped_network
     from training.agents.checkpoint import CheckpointError, file_sha256, split_any_rules
 
     path = spec[len("az:") :] if spec.startswith("az:") else ("" if spec == "az" else spec)
@@ -275,7 +275,7 @@ def init_network(
         raise ValueError(f"--init {spec}: takes a network (az, az:PATH, PATH) and rules=any only")
     any_rules = any_rules or flagged
     try:
-        folder = checkpoint_dir(path) if path else shipped_network(game, players)
+        folder = network_folder(path, game) if path else shipped_network(game, players)
         arrays, meta = load_network(folder, game, players, any_rules)
     except CheckpointError as e:
         raise ValueError(f"--init {spec}: {e}") from None

@@ -4,7 +4,8 @@
     python -m training.alphazero.ship runs/az-troyes/checkpoints/iter_00420 --dest /tmp/net
 
 The network folder is checked first (training.agents.az_agent: sidecar, fingerprint, SHA-256),
-then written to `<game package>/networks/az-<N>p/` (N: the player count it was trained at) as
+then written to `<game package>/networks/az-<N>p/` (N: the player count it was trained at; a
+conditioned network, trained over the game's variant space at several counts: `networks/az/`) as
 `network.npz` and a new sidecar: the same game fingerprint and network, without the torch state
 (playing needs none), with `trained_from` (the source folder's iteration, seconds and training
 settings, the command that reproduces the run and, for a run started from another network, that
@@ -27,8 +28,11 @@ from typing import Any
 
 from core.registry import get_game
 from training.agents.az_agent import (
+    CONDITIONED,
     checkpoint_dir,
+    is_conditioned,
     load_network,
+    per_count_name,
     search_config,
     shipped_folder,
     write_network,
@@ -68,20 +72,26 @@ def training_command(settings: dict[str, Any]) -> str:
 
 
 def ship(
-    source: str | Path, dest: str | Path | None = None, replace: bool = False, search: str = ""
+    source: str | Path,
+    dest: str | Path | None = None,
+    replace: bool = False,
+    search: str = "",
+    search_at: dict[int, str] | None = None,
 ) -> Path:
     """Check the network `source` names and write it as a shipped network (module docstring);
     `search`: the guided search's parameters `az` plays it with by default (default: the
-    source's own). Returns the folder written."""
+    source's own); `search_at` {count: parameters}: where a count plays otherwise (a conditioned
+    network's `search_by_players`). Returns the folder written."""
     folder = checkpoint_dir(source)
     arrays, meta = load_network(folder)
     game = get_game(str(meta["game"]))
-    players = int(meta["players"])
+    conditioned = is_conditioned(meta)
+    players = meta["players"] if conditioned else int(meta["players"])
     if dest is None:
         root = shipped_folder(game)
         if root is None:
             raise CheckpointError(f"{game.NAME}: its package cannot be located; pass --dest")
-        dest = root / f"az-{players}p"
+        dest = root / (CONDITIONED if conditioned else per_count_name(players))
     out = Path(dest)
     if out.exists() and not replace:
         raise CheckpointError(f"{out} exists; pass --replace to replace it")
@@ -103,7 +113,19 @@ def ship(
     search = search or str(meta.get("search") or "")
     if search:
         extra["search"] = search_config(meta, search).spec()  # checked
-    return write_network(out, arrays, game, players, meta["network"], meta["returns"], extra=extra)
+    by = {
+        **(meta.get("search_by_players") or {}),
+        **{str(n): v for n, v in (search_at or {}).items()},
+    }
+    if by:
+        extra["search_by_players"] = {
+            n: search_config({**meta, "search": search}, v, None).spec()
+            for n, v in sorted(by.items())
+        }
+    if conditioned:
+        extra.update(players=list(players), variant_space=meta["variant_space"])
+    count = min(players) if conditioned else players
+    return write_network(out, arrays, game, count, meta["network"], meta["returns"], extra=extra)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -120,9 +142,23 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--replace", action="store_true", help="replace an existing shipped network")
     p.add_argument("--search", default="", help="az's default parameters for it, e.g. mix=0.5")
+    p.add_argument(
+        "--search-at",
+        action="append",
+        default=[],
+        metavar="N=PARAMS",
+        help="a conditioned network's parameters at N players where they differ, e.g. "
+        "4=root=gumbel,opp=prior (repeatable)",
+    )
     a = p.parse_args(argv)
     try:
-        out = ship(a.source, a.dest, a.replace, a.search)
+        at = {}
+        for item in a.search_at:
+            n, sep, params = item.partition("=")
+            if not sep or not n.strip().isdigit():
+                raise ValueError(f"--search-at takes N=PARAMS, e.g. 4=opp=prior; got {item!r}")
+            at[int(n)] = params
+        out = ship(a.source, a.dest, a.replace, a.search, at)
     except (CheckpointError, ValueError) as e:
         p.error(str(e))
     print(json.dumps({"shipped": str(out)}))

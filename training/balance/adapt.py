@@ -32,7 +32,7 @@ from typing import Any, Callable
 
 from core.registry import get_game
 from core.rules_file import rules_file_data, rules_file_loaded
-from training.agents.az_agent import NETWORK, checkpoint_dir, shipped_network, split_params
+from training.agents.az_agent import NETWORK, network_folder, shipped_network, split_params
 from training.agents.checkpoint import ANY_RULES, file_sha256, split_any_rules
 from training.agents.registry import checkpoint_sidecar
 
@@ -104,7 +104,8 @@ def fixed_spec(spec: str) -> str:
 
 def parent_folder(spec: str, game_name: str, players: int) -> Path:
     path, _rest = _parts(spec)
-    return checkpoint_dir(path) if path else shipped_network(get_game(game_name), players)
+    game = get_game(game_name)
+    return network_folder(path, game) if path else shipped_network(game, players)
 
 
 def recipe(folder: Path) -> dict[str, Any]:
