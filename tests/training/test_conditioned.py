@@ -293,3 +293,75 @@ def test_a_shipped_conditioned_network_is_the_default_az_and_the_per_count_ones_
     assert az_agent.az_files("az-2p") is None  # part of the installed library
     with pytest.raises(CheckpointError, match="no such network"):
         make_agent("az:az-9p", "village", 2, 0)
+
+
+def test_a_study_with_a_conditioned_agent_has_a_conditioned_response_without_fine_tuning(
+    tmp_path, capsys
+):
+    from training.balance import study
+
+    folder = conditioned_network(tmp_path / "net", get_game("village"))
+    mass12 = ROOT / "docs" / "rules_variants" / "village_mass_bonus_12.json"
+    argv = ["--game", "village", "--players", "2", "--agents", f"az:{folder},sims=0",
+            "heuristic", "--games", "4", "--rules", str(mass12), "--db",
+            str(tmp_path / "s.sqlite"), "--out", str(tmp_path / "out"), "--no-progress"]  # fmt: skip
+    assert study.main(argv) == 0
+    assert "reads the rules of" in capsys.readouterr().out
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert "## Strategic response: fixed and conditioned agents" in report
+    assert "effect, conditioned [95%]" in report and "fine-tuned" not in report
+    res = json.loads((tmp_path / "out" / "result.json").read_text())
+    (pair,) = res["strategic_response"]["adaptations"]
+    assert pair["record"]["how"] == "conditioned"
+    assert pair["fixed"].endswith(",rules=any") and "rules=any" not in pair["adapted"]
+    assert res["strategic_response"]["pairs"]["response"] == 4
+    assert not (tmp_path / "adapted").exists()  # nothing fine-tuned
+
+
+@pytest.mark.slow
+def test_a_sweep_at_three_players_with_a_conditioned_agent_responds_at_every_point(tmp_path):
+    from training.balance import sweep
+
+    folder = conditioned_network(tmp_path / "net", get_game("village"))
+    argv = ["--game", "village", "--players", "3", "--agents", f"az:{folder},sims=0",
+            "--games", "3", "--key", "MASS_MAJORITY_PRESTIGE", "--values", "0", "2", "5", "8",
+            "12", "--db", str(tmp_path / "s.sqlite"), "--out", str(tmp_path / "out"),
+            "--no-progress"]  # fmt: skip
+    assert sweep.main(argv) == 0
+    report = (tmp_path / "out" / "report.md").read_text()
+    for v in (0, 5, 8, 12):
+        assert f"## Strategic response at MASS_MAJORITY_PRESTIGE={v}" in report
+    assert report.count("fixed and conditioned agents") == 0  # titled by point
+    res = json.loads((tmp_path / "out" / "result.json").read_text())
+    hows = {a["record"]["how"] for r in res["responses"] if not r.get("reference")
+            for a in r["adaptations"]}  # fmt: skip
+    assert hows == {"conditioned"} and not (tmp_path / "adapted").exists()
+
+
+@pytest.mark.slow
+def test_tune_with_a_conditioned_agent_searches_with_it_and_reports_both_losses(tmp_path):
+    from training.balance import tune
+
+    folder = conditioned_network(tmp_path / "net", get_game("village"))
+    space = tmp_path / "space.json"
+    space.write_text(json.dumps({"game": "village", "keys": {"MASS_MAJORITY_PRESTIGE": [5, 12]}}))
+    base = tmp_path / "base.json"  # a starting point off the defaults: the check always runs
+    base.write_text(json.dumps({"game": "village", "values": {"MASS_MAJORITY_PRESTIGE": 5}}))
+    argv = ["--game", "village", "--players", "2", "--agents", f"az:{folder},sims=0",
+            "heuristic", "--space", str(space), "--base", str(base), "--objective", "margin:60",
+            "--games", "8",
+            "--budget", "2", "--check-games", "8", "--db", str(tmp_path / "t.sqlite"), "--out",
+            str(tmp_path / "out"), "--no-progress"]  # fmt: skip
+    assert tune.main(argv) == 0
+    res = json.loads((tmp_path / "out" / "result.json").read_text())
+    a = res["adapted"]
+    assert a["adapted_minus_fixed"]["n"] == 8 and "loss_fixed" in a
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert "## With conditioned agents" in report and "conditioned - fixed" in report
+    outside = tmp_path / "outside.json"
+    outside.write_text(json.dumps({"game": "village", "keys": {"MASS_MAJORITY_PRESTIGE": [5, 13]}}))
+    with pytest.raises(SystemExit):
+        tune.main([*argv[: argv.index("--space") + 1], str(outside),
+                   *argv[argv.index("--space") + 2 : -3], "--out", str(tmp_path / "o2"),
+                   "--no-progress"])  # fmt: skip
+    assert not (tmp_path / "o2").exists()

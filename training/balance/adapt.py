@@ -14,6 +14,12 @@ again, while a changed variant or parent network adapts again. Fine-tuning stops
 budget, so how far it gets depends on the machine: the cached network is what makes a rerun
 repeat the same games.
 
+A conditioned network (one that reads the rules data, training.alphazero.conditioned) needs no
+fine-tuning under a variant inside its game's variant space: it plays the variant reading its
+rules, and its unadapted self is the same network blind to them (`rules=any`); such an agent is
+paired so (`how`: "conditioned") with or without `--adapt`, and `--adapt` fine-tunes the other
+`az` agents. A variant outside the space leaves a conditioned network to its own refusal.
+
 Bots (`heuristic`, `mcts`, ...) do not learn and play every study as they are. A study with
 another learned agent (a PPO or RLlib checkpoint) under `--adapt` is refused: fine-tune it under
 the variant with its own trainer (`python -m training.learn.train --rules FILE --init-from PATH`)
@@ -32,7 +38,14 @@ from typing import Any, Callable
 
 from core.registry import get_game
 from core.rules_file import rules_file_data, rules_file_loaded
-from training.agents.az_agent import NETWORK, network_folder, shipped_network, split_params
+from core.variant_space import space_of
+from training.agents.az_agent import (
+    NETWORK,
+    is_conditioned,
+    network_folder,
+    shipped_network,
+    split_params,
+)
 from training.agents.checkpoint import ANY_RULES, file_sha256, split_any_rules
 from training.agents.registry import checkpoint_sidecar
 
@@ -55,7 +68,11 @@ class Adapted:
     fixed: str
     adapted: str
     folder: Path
-    record: dict[str, Any]
+    record: dict[str, Any]  # how: "fine-tuned" (the adaptation's record) or "conditioned"
+
+    @property
+    def conditioned(self) -> bool:
+        return self.record.get("how") == "conditioned"
 
 
 def is_az(spec: str) -> bool:
@@ -72,7 +89,9 @@ def check_adaptable(agents: list[str]) -> list[str]:
     """The `az` agents of a study (what --adapt fine-tunes); ValueError for another learned
     agent, which --adapt would otherwise leave unadapted without a word."""
     for spec in agents:
-        if not is_az(spec) and checkpoint_sidecar(spec) is not None:
+        if (
+            not is_az(spec) and checkpoint_sidecar(spec) is not None
+        ):  # az: fine-tuned or conditioned
             raise ValueError(
                 f"--adapt fine-tunes az networks; {spec} is another learned agent: fine-tune it "
                 "under the variant with its own trainer (python -m training.learn.train --rules "
@@ -106,6 +125,46 @@ def parent_folder(spec: str, game_name: str, players: int) -> Path:
     path, _rest = _parts(spec)
     game = get_game(game_name)
     return network_folder(path, game) if path else shipped_network(game, players)
+
+
+def played_spec(spec: str) -> str:
+    """`spec` as it plays reading the rules (without `rules=any`)."""
+    path, rest = _parts(spec)
+    return "az:" + ",".join(x for x in (path, rest) if x) if (path or rest) else "az"
+
+
+def conditioned_network(spec: str, game_name: str, players: int) -> bool:
+    """Whether `spec` is an `az` agent whose network reads the rules (a conditioned network)."""
+    if not is_az(spec):
+        return False
+    folder = parent_folder(spec, game_name, players)
+    return is_conditioned(json.loads((folder / "checkpoint.json").read_text()))
+
+
+def conditioned_pair(spec: str, game_name: str, players: int, rules_file) -> Adapted | None:
+    """The pair of a conditioned `az` agent under `rules_file` (module docstring): the network
+    reading the variant's rules beside itself blind to them; None for another agent, or when
+    the variant lies outside the network's space."""
+    if not conditioned_network(spec, game_name, players):
+        return None
+    folder = parent_folder(spec, game_name, players)
+    meta = json.loads((folder / "checkpoint.json").read_text())
+    game = get_game(game_name)
+    data, variant_hash = rules_file_data(rules_file, game_name)
+    if space_of(game).outside(data, str(variant_hash)) is not None:
+        return None
+    record = {
+        "how": "conditioned",
+        "network": str(folder),
+        "variant_space": meta["variant_space"].get("digest"),
+        "variant_rules_data_hash": str(variant_hash),
+    }
+    return Adapted(spec, fixed_spec(spec), played_spec(spec), folder, record)
+
+
+def reads_rules(agents: list[str], game_name: str, players: int, rules_file) -> bool:
+    """Whether any agent of `agents` is a conditioned network that reads `rules_file`."""
+    return any(conditioned_pair(a, game_name, players, rules_file) for a in dict.fromkeys(agents))
 
 
 def recipe(folder: Path) -> dict[str, Any]:
@@ -175,6 +234,7 @@ def fine_tune(key: dict, parent: Path, rules_file, folder: Path, say: Callable) 
     shutil.rmtree(run / "checkpoints", ignore_errors=True)  # the shipped copy is what plays
     shutil.rmtree(run / "final", ignore_errors=True)
     record = {
+        "how": "fine-tuned",
         "key": key,
         "parent": str(parent),
         "rules_file": str(rules_file),
@@ -196,14 +256,23 @@ def adapt(
     game_name: str,
     players: int,
     rules_file,
-    minutes: float,
+    minutes: float | None,
     cache: str | Path,
     say: Callable = print,
 ) -> list[Adapted]:
-    """The adapted version of every `az` agent of `agents` under `rules_file`, fine-tuned now or
-    found in `cache`."""
+    """The adapted version of every `az` agent of `agents` under `rules_file`: a conditioned
+    network reading the variant (conditioned_pair), any other fine-tuned now or found in `cache`
+    (with `minutes`; without, it is left out: it plays the variant fixed)."""
     out = []
-    for spec in check_adaptable(agents):
+    learned = check_adaptable(agents) if minutes is not None else [a for a in agents if is_az(a)]
+    for spec in dict.fromkeys(learned):
+        pair = conditioned_pair(spec, game_name, players, rules_file)
+        if pair is not None:
+            say(f"{spec} reads the rules of {rules_file} (a conditioned network): no fine-tuning")
+            out.append(pair)
+            continue
+        if minutes is None:
+            continue
         parent = parent_folder(spec, game_name, players)
         key = adapt_key(game_name, players, rules_file, parent, check_minutes(minutes))
         folder = Path(cache) / f"{game_name}-{players}p-{key_digest(key)}"

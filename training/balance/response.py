@@ -26,7 +26,7 @@ import numpy as np
 
 from training.balance import paired
 from training.balance import stats as bs
-from training.balance.adapt import Adapted, adapt
+from training.balance.adapt import Adapted, adapt, fixed_spec, is_az
 from training.balance.game_stats import GameStats
 from training.balance.markdown import interval, num, pval, table
 from training.balance.measures import compare, compare_lines
@@ -168,21 +168,23 @@ def adapted_variant(
     db,
     rules_file,
     base: GameStats,
-    minutes: float,
+    minutes: float | None,
     cache,
     seed: int = 0,
     say=print,
     **kw,
 ) -> dict[str, Any]:
-    """Adapt the learned agents to `rules_file` (training.balance.adapt), play the variant with
-    them fixed and adapted (what the store lacks; kw: run_study's workers, progress, backend,
-    address), and compare with `base` (the current rules' statistics). A dict: "fixed" and
-    "adapted" (run_study's results, labels mapped to the agents as given) and "response"
+    """Adapt the learned agents to `rules_file` (training.balance.adapt: conditioned networks
+    read it, the others are fine-tuned for `minutes`, or stay fixed without), play the variant
+    with them fixed and adapted (what the store lacks; kw: run_study's workers, progress,
+    backend, address), and compare with `base` (the current rules' statistics). A dict: "fixed"
+    and "adapted" (run_study's results, labels mapped to the agents as given) and "response"
     (`response(...)` with "checks" and "adaptations")."""
     pairs = adapt(agents, game_name, players, rules_file, minutes, cache, say=say)
     studies = {}
     for which in ("fixed", "adapted"):
-        spec_of = {p.spec: getattr(p, which) for p in pairs}
+        spec_of = {a: fixed_spec(a) for a in agents if is_az(a)}  # an az agent left fixed
+        spec_of.update({p.spec: getattr(p, which) for p in pairs})
         field = [spec_of.get(a, a) for a in agents]
         out = run_study(game_name, players, field, games, db, rules_file, seed=seed, **kw)
         out["stats"] = relabel(out["stats"], {v: k for k, v in spec_of.items()})
@@ -207,22 +209,44 @@ def verdict(c: dict) -> str:
     )
 
 
-def section(res: dict, title: str = "## Strategic response: fixed and adapted agents") -> list[str]:
-    """The report's lines for one variant's `response(...)` plus its checks and adaptations."""
+def adapted_word(res: dict) -> str:
+    """ "conditioned" when every learned agent of a response read the variant's rules (no
+    fine-tuning), else "adapted"."""
     ad = res.get("adaptations", [])
+    conditioned = ad and all(a["record"].get("how") == "conditioned" for a in ad)
+    return "conditioned" if conditioned else "adapted"
+
+
+def section(res: dict, title: str | None = None) -> list[str]:
+    """The report's lines for one variant's `response(...)` plus its checks and adaptations
+    ("conditioned" in place of "adapted" where every learned agent read the rules)."""
+    ad = res.get("adaptations", [])
+    word = adapted_word(res)
+    how = (
+        "with the learned agents reading its rules (conditioned networks; fixed: the same "
+        "networks blind to the rules, `rules=any`)"
+        if word == "conditioned"
+        else "with the learned agents fine-tuned under it or reading its rules (adapted)"
+    )
     lines = [
         "",
-        title,
+        title or f"## Strategic response: fixed and {word} agents",
         "",
         "The variant's effect with the agents as given (fixed: a learned agent plays its network "
-        "unadapted, `rules=any`) and with the learned agents fine-tuned under it (adapted), each "
-        "against the current rules on the same deals, and the strategic response (adapted - "
-        "fixed, paired by deal; Student-t 95%; p_bh over the figures). Definitions: "
-        "`training.balance.response`.",
+        f"unadapted, `rules=any`) and {how}, each against the current rules on the same deals, "
+        f"and the strategic response ({word} - fixed, paired by deal; Student-t 95%; p_bh over "
+        "the figures). Definitions: `training.balance.response`.",
         "",
     ]
     for a in ad:
         rec = a["record"]
+        if rec.get("how") == "conditioned":
+            lines.append(
+                f"- `{a['spec']}` reads the variant's rules (conditioned network, variant space "
+                f"`{rec.get('variant_space')}`, rules data `{rec['variant_rules_data_hash']}`): "
+                f"`{a['adapted']}` beside `{a['fixed']}`"
+            )
+            continue
         lines.append(
             f"- `{a['spec']}` adapted for {rec['key']['minutes']:g} min "
             f"({rec.get('seconds', 'n/a')} s, {rec.get('iterations', 'n/a')} iterations, "
@@ -230,7 +254,7 @@ def section(res: dict, title: str = "## Strategic response: fixed and adapted ag
         )
     lines += [""] if ad else []
     lines += table(
-        ["figure", "current", "fixed", "adapted", "effect, fixed [95%]", "effect, adapted [95%]",
+        ["figure", "current", "fixed", word, "effect, fixed [95%]", f"effect, {word} [95%]",
          "response [95%]", "p_bh"],
         [
             [
@@ -255,11 +279,11 @@ def section(res: dict, title: str = "## Strategic response: fixed and adapted ag
     )  # fmt: skip
     lines += [
         "",
-        "Decisions by action kind (each game's share; adapted - fixed paired by deal):",
+        f"Decisions by action kind (each game's share; {word} - fixed paired by deal):",
         "",
     ]
     lines += table(
-        ["action kind", "current", "fixed", "adapted", "adapted - fixed [95%]", "p_bh"],
+        ["action kind", "current", "fixed", word, f"{word} - fixed [95%]", "p_bh"],
         [
             [r["kind"], num(r["current"]), num(r["fixed"]), num(r["adapted"]),
              f"{num(r['diff'])} {interval(r['lo'], r['hi'])}", pval(r["p_bh"])]
@@ -269,7 +293,7 @@ def section(res: dict, title: str = "## Strategic response: fixed and adapted ag
     lines += [
         "",
         "Decisiveness, diversity and fitted values (training.balance.measures) under the current "
-        "rules and the variant, fixed and adapted (95% intervals):",
+        f"rules and the variant, fixed and {word} (95% intervals):",
         "",
     ]
     lines += compare_lines(res["measures"], ["current", "fixed", "adapted"])
@@ -277,13 +301,13 @@ def section(res: dict, title: str = "## Strategic response: fixed and adapted ag
     if checks:
         lines += [
             "",
-            "Adaptation check under the variant: the adapted network in one seat, its unadapted "
+            f"Adaptation check under the variant: the {word} network in one seat, its unadapted "
             "self in the others, seats rotated (win share, Wilson 95%; converged when the "
             "interval clears chance):",
             "",
         ]
         lines += table(
-            ["adapted", "games", "win share", "95%", "chance", "verdict"],
+            [word, "games", "win share", "95%", "chance", "verdict"],
             [
                 [f"`{c['adapted']}`", str(c["games"]), num(c["win_share"]),
                  interval(c["lo"], c["hi"]), num(c["chance"]), verdict(c)]

@@ -24,7 +24,10 @@ self-play, several a round robin, every deal once per seat rotation), re-simulat
 - `--rules FILE --adapt MINUTES`: every `az` agent also fine-tuned under the variant (cached,
   training.balance.adapt), and a strategic-response section: the variant's effect with the agents
   fixed and adapted side by side, the play that changed, the mix of actions, and whether the
-  adaptation converged (training.balance.response).
+  adaptation converged (training.balance.response). An `az` agent whose network reads the rules
+  (a conditioned network, the default `az` where one is shipped) plays the variant conditioned,
+  with no fine-tuning, and the section compares it with itself blind to the rules ("conditioned"
+  in place of "adapted"); it comes with `--rules` alone.
 
 Every figure names the RULES_DATA_HASH it rests on; many rule numbers are PROVISIONAL.
 docs/balance.md has worked studies. --workers W plays in W processes; --backend ray [--address
@@ -44,7 +47,7 @@ from core.rules_file import rules_file_data
 from training.arena.cli import OneLineParser
 from training.arena.evaluate import clocked_agents, machine_notice
 from training.balance import paired, report
-from training.balance.adapt import add_adapt_arguments, default_cache, fixed_field
+from training.balance.adapt import add_adapt_arguments, default_cache, fixed_field, reads_rules
 from training.balance.cli import add_run_arguments, backend_session, guarded
 from training.balance.game_stats import StatsError
 from training.balance.markdown import pval
@@ -99,13 +102,16 @@ def main(argv: list[str] | None = None) -> int:
             if args.adapt is not None:  # the learned agents play the variant unadapted too
                 under = fixed_field(args.agents, args.adapt)
             check_agents_under(args.game, args.players, under, [args.rules])
+        respond = args.rules and (
+            args.adapt is not None or reads_rules(args.agents, args.game, args.players, args.rules)
+        )
         notice = machine_notice(clocked_agents(args.game, args.agents, args.players))
         if notice:  # the first line: said before anything is played
             print(notice, flush=True)
         with backend_session(args.backend, args.address, args.workers):  # one Ray for both
             base = run_study(args.game, args.players, args.agents, args.games, args.db, **kw)
             variant = strategic = None
-            if args.rules and args.adapt is not None:
+            if respond:
                 cache = args.adapt_cache or default_cache(args.db)
                 strategic = adapted_variant(
                     args.game, args.players, args.agents, args.games, args.db, args.rules,

@@ -23,7 +23,10 @@ of the second), result.json and variants/*.json.
 cached by the point's rules data and the parent network, so a rerun adapts nothing again) and
 gives each point a strategic-response section (training.balance.response): the effect with the
 agents unadapted (the sweep's table) beside the effect with the adapted ones, the play that
-changed, the action mix and whether each adaptation converged.
+changed, the action mix and whether each adaptation converged. A conditioned `az` agent (its
+network reads the rules) needs no fine-tuning: it plays each point reading its rules, and each
+point gets the strategic-response section without `--adapt` ("conditioned" for "adapted"); the
+sweep's table has the agents blind to the rules (`rules=any`).
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ from training.arena.leaderboard import figure
 from training.arena.tournament import json_default
 from training.balance import paired
 from training.balance import stats as bs
-from training.balance.adapt import add_adapt_arguments, default_cache, fixed_field
+from training.balance.adapt import add_adapt_arguments, default_cache, fixed_field, reads_rules
 from training.balance.cli import add_run_arguments, backend_session, guarded
 from training.balance.markdown import interval, num, pval, table
 from training.balance.measures import compare, compare_lines
@@ -171,7 +174,9 @@ def run_sweep(
     the base deal by deal. With `adapt` (minutes) every az agent is also fine-tuned under each
     point (training.balance.adapt; cached in `adapt_cache`, default beside `db`) and each point
     gets its strategic response (training.balance.response); the sweep's rows then compare the
-    agents unadapted. kw: run_study's workers, progress, backend, address."""
+    agents unadapted. A conditioned az agent reads each point's rules with no fine-tuning, and
+    the points get their strategic response with or without `adapt`. kw: run_study's workers,
+    progress, backend, address."""
     points = grid(keys, values)
     files = write_point_files(game_name, points, Path(out) / "variants")
     base_hash = str(get_game(game_name).RULES_DATA_HASH)
@@ -181,12 +186,15 @@ def run_sweep(
     check_agents_under(game_name, players, field, [p for p, h in files if h != base_hash])
     base = run_study(game_name, players, agents, games, db, seed=seed, **kw)
     results, responses = [], []
+    respond = adapt is not None or any(
+        reads_rules(agents, game_name, players, path) for path, h in files if h != base_hash
+    )
     for point, (path, h) in zip(points, files, strict=True):
         if h == base_hash:
             results.append(None)
-            if adapt is not None:
+            if respond:
                 responses.append({"point": point_name(point), "reference": True})
-        elif adapt is None:
+        elif not respond:
             results.append(
                 run_study(game_name, players, agents, games, db, path, seed=seed, **kw)["stats"]
             )
@@ -337,7 +345,7 @@ def write_sweep_report(res: dict, out: Path, figures: list[str], command: str) -
             "## Decisiveness, diversity and fitted values by point",
             "",
             "training.balance.measures, each point's games on their own (95% intervals; with "
-            "--adapt, the agents unadapted):",
+            "--adapt or conditioned agents, the learned agents unadapted):",
             "",
         ]
         lines += compare_lines(m["rows"], m["names"]) + [""]

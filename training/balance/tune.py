@@ -35,6 +35,12 @@ significantly worse goes back (fewer changes preferred). Output under --out: tun
 override file of the tuned rules: the base file's values and the tuned keys), report.md,
 tune.png, result.json, points/*.json.
 
+A conditioned `az` agent (its network reads the rules, training.balance.adapt) plays every
+candidate reading its rules, so the search is made with players who respond to each candidate;
+every value of the space must lie in the network's variant space (checked before any game). The
+report then gives the tuned rules' loss with the conditioned agents beside the same agents blind
+to the rules, and the strategic response, as `--adapt` does.
+
 `--adapt MINUTES`: the search plays every `az` agent unadapted (`rules=any`); then the tuned rules
 are played on the check's deals with those agents fine-tuned to them (training.balance.adapt),
 and the report gives the loss with adapted agents beside fixed ones and the strategic response
@@ -60,6 +66,7 @@ from core.rules_file import (
     rules_file_data,
     rules_keys,
 )
+from core.variant_space import space_of
 from training.arena.cli import OneLineParser
 from training.arena.leaderboard import figure
 from training.arena.tournament import json_default
@@ -71,7 +78,7 @@ from training.balance.game_stats import GameStats, StatsError, stats_modules
 from training.balance.markdown import interval, num, pval, table
 from training.balance.play import run_study
 from training.balance.report import stamp
-from training.balance.response import adapted_variant, relabel
+from training.balance.response import adapted_variant, adapted_word, relabel
 from training.balance.response import section as response_section
 from training.balance.sweep import REFERENCE_RESPONSE, parse_values
 
@@ -404,6 +411,19 @@ def tune(
     }
 
 
+def outside_space(game: str, space: dict, base: dict, conditioned: list[str]) -> None:
+    """Refuse, before anything is written, a space with a value outside the variant space the
+    `conditioned` agents read (they would refuse that point in the middle of the search)."""
+    if not conditioned:
+        return
+    rk, vs = rules_keys(game), space_of(get_game(game))
+    for key, vals in space.items():
+        for v in vals:
+            why = vs.outside(rk.apply({**base, key: v}, where=f"{key}={json.dumps(v)}"))
+            if why is not None:
+                raise ValueError(f"{conditioned[0]} reads the rules of its variant space: {why}")
+
+
 def adapted_check(ev: Evaluator, obj: Objective, res: dict, agents, minutes, cache, games, seed):
     """The tuned rules with the learned agents adapted to them (training.balance.response): the
     strategic response against the starting rules on the check's deals, and the objective's loss
@@ -434,12 +454,14 @@ def adapted_lines(ad_res: dict | None, obj: Objective) -> list[str]:
     if ad_res is None:
         return ["## With adapted agents", "", REFERENCE_RESPONSE, ""]
     d = ad_res["adapted_minus_fixed"]
+    word = adapted_word(ad_res["response"])
+    how = "reading them (conditioned networks)" if word == "conditioned" else "fine-tuned to them"
     lines = [
-        "## With adapted agents",
+        f"## With {word} agents",
         "",
         f"Under the tuned rules the loss ({obj.label}) is {num(ad_res['loss_fixed'])} with the "
-        f"agents unadapted and {num(ad_res['loss_adapted'])} with the learned agents fine-tuned "
-        f"to them: adapted - fixed {num(d['diff'])} {interval(d['lo'], d['hi'])} (paired bootstrap "
+        f"agents unadapted and {num(ad_res['loss_adapted'])} with the learned agents {how}: "
+        f"{word} - fixed {num(d['diff'])} {interval(d['lo'], d['hi'])} (paired bootstrap "
         f"95%), p = {pval(d['p'])}, on the check's deals. A tuning that holds only for players "
         "who ignore the change shows here.",
     ]
@@ -605,6 +627,8 @@ def main(argv: list[str] | None = None) -> int:
         field = list(args.agents)
         if args.adapt is not None:  # the search plays the learned agents unadapted
             field = ad.fixed_field(args.agents, args.adapt)
+        conditioned = [a for a in field if ad.conditioned_network(a, args.game, args.players)]
+        outside_space(args.game, space, base, conditioned)  # before anything is written
         ev = Evaluator(
             args.game,
             args.players,
@@ -625,7 +649,7 @@ def main(argv: list[str] | None = None) -> int:
             res = tune(
                 ev, obj, args.games, args.budget, args.check_games, args.seed, args.check_rounds
             )
-            if args.adapt is not None:
+            if args.adapt is not None or conditioned:
                 cache = args.adapt_cache or ad.default_cache(args.db)
                 res["adapted"] = adapted_check(
                     ev, obj, res, args.agents, args.adapt, cache, args.check_games, args.seed + 1
