@@ -233,6 +233,7 @@ def test_adapt_works_at_three_players(tmp_path, capsys):
     report = (tmp_path / "out" / "report.md").read_text()
     assert "Strategic response" in report and "Adaptation check under the variant" in report
     res = json.loads((tmp_path / "out" / "result.json").read_text())
-    (adapted,) = res["response"]["adaptations"]
+    (adapted,) = res["strategic_response"]["adaptations"]
+    assert adapted["record"]["how"] == "fine-tuned"
     side = json.loads((Path(adapted["record"]["network"]) / "checkpoint.json").read_text())
     assert side["players"] == 3 and side["trained_from"]["training"]["players"] == 3
