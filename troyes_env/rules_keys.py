@@ -206,6 +206,13 @@ def _check(ns) -> list[tuple[str, str]]:
         n = ns.ROW_LENGTH[b]
         if 6 % n or max(ns.ROW_OF_VALUE[b]) >= 6 // n:
             out.append((f"ROW_OF_VALUE.{name}", f"rows of {n} must fit the building's 6 spaces"))
+    # §5: a reroll or a flip that costs no influence can be bought again and again: a game
+    # without end
+    for key in ("REROLL_COST", "FLIP_COST"):
+        if getattr(ns, key) < 1:
+            out.append(
+                (key, f"{getattr(ns, key)} makes it free to repeat without end (allowed: 1..20)")
+            )
     for n in PER_N:
         cit, _den, inf = ns.SETUP[n][:3]
         # §1: a player never owns more than MAX_CITIZENS; setup gives each its starting citizens

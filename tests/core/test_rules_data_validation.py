@@ -156,6 +156,8 @@ def _troyes_relations():
             {"SETUP": over_cap, "INFLUENCE_MAX": 10},
             "SETUP.4.influence: 15 exceeds INFLUENCE_MAX 10 (allowed: at most 10)",
         ),
+        ({"REROLL_COST": 0}, "REROLL_COST: 0 makes it free to repeat without end (allowed: 1..20)"),
+        ({"FLIP_COST": 0}, "FLIP_COST: 0 makes it free to repeat without end (allowed: 1..20)"),
         (
             {"GREY_2P_SPACES": (0, 1, 7, 8, 12, 15)},
             "GREY_2P_SPACES: space 7 leaves a gap in front of it in its row (rows fill from the "

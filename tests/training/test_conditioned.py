@@ -304,7 +304,8 @@ def test_a_study_with_a_conditioned_agent_has_a_conditioned_response_without_fin
     mass12 = ROOT / "docs" / "rules_variants" / "village_mass_bonus_12.json"
     argv = ["--game", "village", "--players", "2", "--agents", f"az:{folder},sims=0",
             "heuristic", "--games", "4", "--rules", str(mass12), "--db",
-            str(tmp_path / "s.sqlite"), "--out", str(tmp_path / "out"), "--no-progress"]  # fmt: skip
+            str(tmp_path / "s.sqlite"), "--out", str(tmp_path / "out"),
+            "--no-progress"]  # fmt: skip
     assert study.main(argv) == 0
     assert "reads the rules of" in capsys.readouterr().out
     report = (tmp_path / "out" / "report.md").read_text()
