@@ -156,3 +156,14 @@ def test_a_range_that_does_not_hold_the_default_or_leaves_the_legal_values_is_re
             VariantSpace.build(rk, ["MASS_MAJORITY_PRESTIGE"], 1, {"MASS_MAJORITY_PRESTIGE": bad})
     with pytest.raises(ValueError, match="is not one integer"):
         VariantSpace.build(rk, ["WINDOW_SCORE"], 1)
+
+
+def test_the_docs_list_every_axis_of_every_declared_space():
+    from core.variant_space import docs_text
+
+    text = docs_text()
+    for name in WITH_SPACE:
+        space = space_of(get_game(name))
+        assert f"## {name.capitalize()}: variant space (version {space.version})" in text
+        for a in space.axes:
+            assert f"| `{a.key}` | {a.lo}..{a.hi} | {a.default} |" in text
