@@ -239,3 +239,22 @@ def test_the_selfplay_rows_pair_both_paths_on_the_same_games():
     assert one["decisions"] == many["decisions"] > 0  # the same games, decision for decision
     ratio = many["games_per_s"] / one["games_per_s"]
     assert one["many_over_one"] == many["many_over_one"] == round(ratio, 3)
+
+
+def test_the_measured_variants_are_drawn_from_the_space_by_a_fixed_procedure(tmp_path):
+    from benchmarks import conditioned_variants as cv
+    from core.variant_space import space_of
+
+    index = cv.write("village", 3, tmp_path)
+    assert [r["values"] for r in index["variants"]] == cv.draw("village", 3)
+    space = space_of(get_game("village"))
+    assert index["variant_space"] == space.record()
+    for row in index["variants"]:
+        assert (
+            1 <= len(row["values"]) <= 3 and space.outside(space.rules_data(row["values"])) is None
+        )
+        assert (tmp_path / row["file"]).is_file()
+    committed = ROOT / "benchmarks" / "results" / "conditioned" / "variants" / "village-drawn.json"
+    recorded = json.loads(committed.read_text())
+    if recorded["variant_space"]["digest"] == space.digest():  # drawn from this space
+        assert [r["values"] for r in recorded["variants"]][:3] == cv.draw("village", 3)
