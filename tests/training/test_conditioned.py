@@ -245,7 +245,10 @@ def test_a_conditioned_run_distils_trains_over_the_space_and_resumes(tmp_path):
             "--hidden", "16", "--out", str(out)]  # fmt: skip
     assert main(argv) == 0
     rows = json.loads((out / "progress.json").read_text())
-    assert [r["iteration"] for r in rows] == [0, 1] and "distil" in rows[0]
+    assert [r["iteration"] for r in rows] == [0, 1] and rows[0]["distil"] == {
+        "2": "az-2p",
+        "4": "az-4p",
+    }
     assert len(rows[1]["groups"]) == 2 and {x["players"] for x in rows[1]["groups"]} <= {2, 4}
     side = json.loads((out / "final" / "checkpoint.json").read_text())
     assert (

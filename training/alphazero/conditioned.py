@@ -69,6 +69,13 @@ def n_groups(games: int, per_group: int) -> int:
     return max(1, math.ceil(games / per_group))
 
 
+def under_variant(game_name: str, values: dict[str, int]):
+    """A `with` block that plays `game_name` under the variant `values` (empty: its own rules
+    data) and puts the rules data in use before back after it."""
+    game = get_game(game_name)
+    return game.GAME.using_rules_data(space_of(game).rules_data(values) if values else None)
+
+
 @dataclass(frozen=True)
 class VariantJob:
     """A job of a conditioned run: `seeds` ((seed, against the opponent?) each) played at
@@ -114,10 +121,7 @@ def variant_jobs(net_arrays: dict, groups: list[Group], cfg, it: int, seeds: lis
 def play_variant(job: VariantJob) -> Examples:
     """In a worker: the job's games under its variant's rules data (training.alphazero.backends
     play_games), the rules data in use before put back after."""
-    game = get_game(job.game)
-    space = space_of(game)
-    rd = space.rules_data(job.values) if job.values else None
-    with game.GAME.using_rules_data(rd):
+    with under_variant(job.game, job.values):
         args = (
             job.game, job.players, job.arrays, job.config, job.explore, job.noise, job.qmix,
             job.opponent, job.version, job.seeds,
@@ -147,11 +151,9 @@ class DistilJob:
 def distil_games(job: DistilJob) -> Examples:
     """In a worker: the job's games played by the teacher (module docstring), its examples."""
     game = get_game(job.game)
-    space = space_of(game)
-    rd = space.rules_data(job.values) if job.values else None
     seats, n = max(game.PLAYER_COUNTS), job.players
     obs, masks = [], []
-    with game.GAME.using_rules_data(rd):
+    with under_variant(job.game, job.values):
         for seed in job.seeds:
             draw = np.random.default_rng([int(seed), DISTIL_SEED])
             s = game.new_game(n, int(seed))

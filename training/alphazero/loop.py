@@ -75,6 +75,7 @@ from training.agents.az_agent import (
     TORCH_STATE,
     checkpoint_dir,
     load_network,
+    per_count_name,
     write_network,
 )
 from training.agents.registry import make_agent
@@ -502,38 +503,48 @@ def _train(cfg: AZConfig, resume: bool, out, variant: dict | None, where) -> dic
                 threads[0] = threads_for_free(left, TRAIN_THREADS)
         return pl, vl
 
+    def iteration_zero(kind: str, jobs: list, seeds_of, games: int, steps: int, source: dict):
+        """Iteration 0: the jobs' games (a warm start or distillation) fill the buffer, the
+        network trains on them for `steps` minibatches, then the checkpoint and its row."""
+        nonlocal games_played
+        ts = time.monotonic()
+        ex, lost = played(0, kind, jobs, seeds_of)
+        add(ex)
+        games_played += games
+        t_play = time.monotonic() - ts
+        ts = time.monotonic()
+        pl, vl = fit(steps)
+        spent = time.monotonic() - t0
+        row = {
+            "iteration": 0,
+            **source,
+            "games": games_played,
+            "examples": len(ex),
+            "buffer": buf.size,
+            "policy_loss": round(pl, 4),
+            "value_loss": round(vl, 4),
+            "play_s": round(t_play, 1),
+            "train_s": round(time.monotonic() - ts, 1),
+            "lost": lost,
+            "lost_total": lost_total,
+            "seconds": round(spent, 1),
+        }
+        ck = _save(net, opt, game, cfg, root / "checkpoints" / "iter_00000", 0, spent, lineage)
+        if cfg.eval_every:
+            row["eval"] = _evaluate(cfg, ck, root)
+        history.append(row)
+        (root / "progress.json").write_text(json.dumps(history, indent=1))
+        if "eval" in row:
+            _curve(history, root, cfg, game)
+        say(json.dumps(row))
+
     try:
         if cfg.conditioned and cfg.distil_games and not resume:  # iteration 0: the teachers
-            ts = time.monotonic()
-            teachers = cond.teachers_of(game, cfg.counts)
-            jobs = cond.distil_jobs(game, space, cfg, teachers)
-            ex, lost = played(0, "job", jobs, lambda j: j.seed_list())
-            add(ex)
-            games_played += sum(len(j.seeds) for j in jobs)
-            t_play = time.monotonic() - ts
-            ts = time.monotonic()
-            pl, vl = fit(cfg.distil_steps)
-            spent = time.monotonic() - t0
-            row = {
-                "iteration": 0,
-                "distil": {str(n): "az" for n in cfg.counts},
-                "games": games_played,
-                "examples": len(ex),
-                "buffer": buf.size,
-                "policy_loss": round(pl, 4),
-                "value_loss": round(vl, 4),
-                "play_s": round(t_play, 1),
-                "train_s": round(time.monotonic() - ts, 1),
-                "lost": lost,
-                "lost_total": lost_total,
-                "seconds": round(spent, 1),
-            }
-            _save(net, opt, game, cfg, root / "checkpoints" / "iter_00000", 0, spent, lineage)
-            history.append(row)
-            (root / "progress.json").write_text(json.dumps(history, indent=1))
-            say(json.dumps(row))
+            jobs = cond.distil_jobs(game, space, cfg, cond.teachers_of(game, cfg.counts))
+            games = sum(len(j.seeds) for j in jobs)
+            source = {"distil": {str(n): per_count_name(n) for n in cfg.counts}}
+            iteration_zero("job", jobs, lambda j: j.seed_list(), games, cfg.distil_steps, source)
         if cfg.warm_games and not resume:  # iteration 0: the network learns plain mcts's play
-            ts = time.monotonic()
             seeds = [10**9 + cfg.seed * 1_000_003 + k for k in range(cfg.warm_games)]
             jobs = [
                 (
@@ -548,35 +559,9 @@ def _train(cfg: AZConfig, resume: bool, out, variant: dict | None, where) -> dic
                 for w in range(cfg.workers)
                 if seeds[w :: cfg.workers]
             ]
-            ex, lost = played(0, "expert", jobs, lambda j: list(j[-1]))
-            add(ex)
-            games_played += cfg.warm_games
-            t_play = time.monotonic() - ts
-            ts = time.monotonic()
-            pl, vl = fit(cfg.warm_steps)
-            spent = time.monotonic() - t0
-            row = {
-                "iteration": 0,
-                "warm": cfg.warm_agent or f"mcts:{cfg.warm_mcts}",
-                "games": games_played,
-                "examples": len(ex),
-                "buffer": buf.size,
-                "policy_loss": round(pl, 4),
-                "value_loss": round(vl, 4),
-                "play_s": round(t_play, 1),
-                "train_s": round(time.monotonic() - ts, 1),
-                "lost": lost,
-                "lost_total": lost_total,
-                "seconds": round(spent, 1),
-            }
-            ck = _save(net, opt, game, cfg, root / "checkpoints" / "iter_00000", 0, spent, lineage)
-            if cfg.eval_every:
-                row["eval"] = _evaluate(cfg, ck, root)
-            history.append(row)
-            (root / "progress.json").write_text(json.dumps(history, indent=1))
-            if "eval" in row:
-                _curve(history, root, cfg, game)
-            say(json.dumps(row))
+            source = {"warm": cfg.warm_agent or f"mcts:{cfg.warm_mcts}"}
+            seeds_of = lambda j: list(j[-1])  # noqa: E731
+            iteration_zero("expert", jobs, seeds_of, cfg.warm_games, cfg.warm_steps, source)
         while time.monotonic() < deadline and (cfg.iterations == 0 or it < cfg.iterations):
             it += 1
             arrays = net.arrays()
