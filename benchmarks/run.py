@@ -624,6 +624,17 @@ def selfplay_rows(b: Bench, games: list[str]) -> None:
                     "seeds both ways; network evaluations per second and the ratio play_many / "
                     "play in JSON",
                 )
+        n = min(get_game(g).PLAYER_COUNTS)
+        for path, how in (("job", "an ordinary run's job"), ("variant", "a conditioned run's job")):
+            b.row(
+                "selfplay",
+                f"{g} self-play, {n} players, {how}",
+                "ours",
+                selfplay_bench.conditioned_rate(g, n, path),
+                note=f"groups of {selfplay_bench.VARIANT_GAMES} games at the game's own rules, "
+                "the same seeds and games both ways (the conditioned network's folded first layer "
+                "is the ordinary one's); the ratio conditioned / ordinary in JSON",
+            )
 
 
 def search_rows(b: Bench, games: list[str], players: int, quick: bool) -> None:

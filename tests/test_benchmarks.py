@@ -241,6 +241,18 @@ def test_the_selfplay_rows_pair_both_paths_on_the_same_games():
     assert one["many_over_one"] == many["many_over_one"] == round(ratio, 3)
 
 
+@pytest.mark.parametrize("name", game_names())
+def test_the_conditioned_job_rows_pair_both_jobs_on_the_same_games(name):
+    from benchmarks.selfplay import VARIANT_GAMES, conditioned_rates
+
+    rates = conditioned_rates(name, min(get_game(name).PLAYER_COUNTS), 0.0, sims=2)
+    job, variant = rates["job"], rates["variant"]
+    assert job["games"] == variant["games"] == VARIANT_GAMES  # one chunk each, the same seeds
+    assert job["decisions"] == variant["decisions"] > 0  # the same games
+    ratio = variant["games_per_s"] / job["games_per_s"]
+    assert job["variant_over_job"] == variant["variant_over_job"] == round(ratio, 3)
+
+
 def test_the_measured_variants_are_drawn_from_the_space_by_a_fixed_procedure(tmp_path):
     from benchmarks import conditioned_variants as cv
     from core.variant_space import space_of
