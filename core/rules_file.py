@@ -849,7 +849,8 @@ def _cell(s) -> str:
 
 
 def generated_docs() -> str:
-    """The generated part of docs/rules_data.md: key reference and provisional registry."""
+    """The generated part of docs/rules_data.md: key reference, provisional registry and variant
+    space of every game with rules keys."""
     out = []
     for game in games_with_rules_keys():
         rk = rules_keys(game)
@@ -882,7 +883,32 @@ def generated_docs() -> str:
             value = _fmt(rk.get(rk.default, p.key))
             out.append(f"| `{p.key}` | `{_cell(value)}` | {_cell(p.where)} | {_cell(p.note)} |")
         out.append("")
+        out += _variant_space_docs(game)
     return "\n".join(out)
+
+
+def _variant_space_docs(game: str) -> list[str]:
+    """The lines of a game's variant space (core.variant_space; the module its spec names):
+    every key with its range and default, and what is left out and why."""
+    module = get_game(game).GAME.spec.variant_space
+    if module is None:
+        return []
+    space = importlib.import_module(module).SPACE
+    if not space.axes:
+        return []
+    left_out = "; ".join(f"`{k}` ({_cell(why)})" for k, why in space.left_out.items())
+    return [
+        f"## {game.capitalize()}: variant space (version {space.version})",
+        "",
+        f"The {len(space.axes)} keys a network that reads the rules is trained over "
+        f"(`{module}`), with their ranges; the game's own validation also applies.",
+        "",
+        "| key | range | default |",
+        "|---|---|---|",
+        *(f"| `{a.key}` | {a.lo}..{a.hi} | {a.default} |" for a in space.axes),
+        "",
+        *([f"Left out: {left_out}.", ""] if left_out else []),
+    ]
 
 
 def docs_text(current: str | None = None) -> str:

@@ -267,30 +267,3 @@ def space_of(game) -> VariantSpace:
         return VariantSpace.build(importlib.import_module(g.spec.rules_keys).RULES, [], 0)
     T = g.spec.build_tables(g.spec.rules_data)
     return VariantSpace(g.name, 0, (), str(g.spec.tables_hash(T)))
-
-
-def docs_text() -> str:
-    """The variant spaces of every registered game that declares one, as markdown tables (key,
-    range, default; what is left out and why), for docs/rules_data.md."""
-    from core.registry import game_names, get_game
-
-    out = []
-    for name in game_names():
-        space = space_of(get_game(name))
-        if not space.axes:
-            continue
-        out += [
-            f"## {name.capitalize()}: variant space (version {space.version})",
-            "",
-            f"The {space.n_features} keys a network that reads the rules is trained over "
-            f"(`{get_game(name).GAME.spec.variant_space}`), with their ranges; the game's own "
-            "validation also applies.",
-            "",
-            "| key | range | default |",
-            "|---|---|---|",
-            *(f"| `{a.key}` | {a.lo}..{a.hi} | {a.default} |" for a in space.axes),
-            "",
-            "Left out: " + "; ".join(f"`{k}` ({why})" for k, why in space.left_out.items()) + ".",
-            "",
-        ]
-    return "\n".join(out)

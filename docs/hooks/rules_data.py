@@ -1,7 +1,6 @@
 """mkdocs hook: completes docs/rules_data.md when the site is built, below its marker, with the
 key tables and provisional values of every registered game that declares rules keys
-(core.rules_file.docs_text) and their variant spaces (core.variant_space.docs_text), so no game
-has to edit a file outside its package to appear."""
+(core.rules_file.docs_text), so no game has to edit a file outside its package to appear."""
 
 from __future__ import annotations
 
@@ -10,6 +9,5 @@ def on_page_markdown(markdown, page, config, files):
     if page.file.src_uri != "rules_data.md":
         return markdown
     from core.rules_file import docs_text
-    from core.variant_space import docs_text as spaces
 
-    return docs_text(markdown) + "\n" + spaces()
+    return docs_text(markdown)

@@ -159,7 +159,7 @@ def test_a_range_that_does_not_hold_the_default_or_leaves_the_legal_values_is_re
 
 
 def test_the_docs_list_every_axis_of_every_declared_space():
-    from core.variant_space import docs_text
+    from core.rules_file import docs_text
 
     text = docs_text()
     for name in WITH_SPACE:
