@@ -41,6 +41,22 @@ def test_the_trend_on_exact_data_recovers_slope_and_prediction():
     assert skill.extrapolate(budgets[:2], rows[:2]) is None  # two levels: no trend
 
 
+def test_the_next_budget_is_one_exact_doubling_and_a_share_stays_inside_0_1():
+    """log2 of 25, 50, 100 is not exact in floats: 2 ** (log2(100) + 1) is 199.99...; a share
+    rising 0.3 per doubling is predicted past 1, and its interval is clipped to [0, 1]."""
+    budgets = [25, 50, 100]
+    rows = [
+        {"mean": 0.3 + 0.3 * k, "lo": 0.25 + 0.3 * k, "hi": 0.35 + 0.3 * k, "unit": "win share"}
+        for k in range(3)
+    ]
+    fit = skill.extrapolate(budgets, rows)
+    assert fit["next_budget"] == 200
+    assert fit["predicted"] == fit["predicted_hi"] == 1.0 and 0.0 <= fit["predicted_lo"] <= 1.0
+    margin = [{**r, "mean": 3 - 3 * k, "unit": "points"} for k, r in enumerate(rows)]
+    fit = skill.extrapolate(budgets, margin)
+    assert fit["predicted"] == fit["predicted_lo"] == 0.0  # a margin is never negative
+
+
 def test_figures_of_constructed_games():
     st = constructed(np.array([True] * 6 + [False] * 4))  # seat 0 wins 6 of 10, margins 5
     seats = skill.figure_rows(st, "seats")

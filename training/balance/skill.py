@@ -47,6 +47,13 @@ from training.balance.play import run_study
 from training.balance.report import stamp, write_csv
 
 FIGURES = ("seats", "sources", "margin", "item:NAME")
+# what each figure's unit can take: a prediction and its interval are clipped to it
+BOUNDS = {
+    "win share": (0.0, 1.0),
+    "share of points": (0.0, 1.0),
+    "win-share lift": (-1.0, 1.0),
+    "points": (0.0, float("inf")),  # the winner's margin
+}
 N_BOOT = 1000
 _BUDGET = re.compile(r"(?:^|[:,])(?:iters|sims)=(\d+)(?:,|$)")
 
@@ -111,8 +118,8 @@ def check_figures(figures: list[str], items: tuple[str, ...]) -> None:
 def extrapolate(budgets: list[int], rows: list[dict]) -> dict | None:
     """Weighted least squares of the figure on log2(budget) (weights 1 / half-width**2) over
     the levels of one search family: slope per doubling with its 95% interval, and the
-    prediction one doubling beyond the largest budget with its 95% interval; None under three
-    levels or without intervals."""
+    prediction one doubling beyond the largest budget with its 95% interval, clipped to what the
+    figure's unit can take (BOUNDS); None under three levels or without intervals."""
     pts = [
         (b, r["mean"], (r["hi"] - r["lo"]) / (2 * 1.959963984540054))
         for b, r in zip(budgets, rows, strict=True)
@@ -132,14 +139,19 @@ def extrapolate(budgets: list[int], rows: list[dict]) -> dict | None:
     pred, pred_se = float(v @ beta), float(np.sqrt(v @ cov @ v))
     slope_se = float(np.sqrt(cov[1, 1]))
     z = sps.norm.isf(0.025)
+    lo, hi = BOUNDS.get(rows[0].get("unit"), (-np.inf, np.inf))
+
+    def clip(value: float) -> float:
+        return float(min(max(value, lo), hi))
+
     return {
         "slope_per_doubling": float(beta[1]),
         "slope_lo": float(beta[1] - z * slope_se),
         "slope_hi": float(beta[1] + z * slope_se),
-        "next_budget": int(2**x_next),
-        "predicted": pred,
-        "predicted_lo": pred - z * pred_se,
-        "predicted_hi": pred + z * pred_se,
+        "next_budget": 2 * max(p[0] for p in pts),  # one doubling, exactly
+        "predicted": clip(pred),
+        "predicted_lo": clip(pred - z * pred_se),
+        "predicted_hi": clip(pred + z * pred_se),
         "levels": len(pts),
     }
 
