@@ -421,3 +421,15 @@ def test_all_segments_and_all_items_expand():
 def test_restricted_spec_errors_are_agent_spec_errors():
     with pytest.raises(AgentSpecError):
         make_agent("restrict:forbid=steal,agent=heuristic", "chipin", 2, 0)
+
+
+def test_all_items_of_a_game_without_items_is_refused_in_one_plain_line(monkeypatch):
+    monkeypatch.delattr(rs.stats_module("chipin"), "item_actions")
+    with pytest.raises(ValueError) as e:
+        study.forbid_classes("chipin", ["all-items"])
+    msg = str(e.value)
+    assert msg == (
+        "--forbid all-items: no item to forbid; action segments: take, pay, bury; chipin names "
+        "no actions that take its items"
+    )
+    assert msg.count("names no actions") == 1 and "\n" not in msg

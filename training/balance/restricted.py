@@ -86,8 +86,7 @@ def forbid_classes(game_name: str, forbid: list[str]) -> list[tuple[str, Restric
             hook = item_hook(game_name)
             if hook.actions is None or not hook.forbiddable:
                 raise ValueError(
-                    f"--forbid {ALL_ITEMS}: {game_name} names no actions that take its items; "
-                    f"{allowed_names(game_name)}"
+                    f"--forbid {ALL_ITEMS}: no item to forbid; {allowed_names(game_name)}"
                 )
             names = [item_key(hook, i) for i in hook.forbiddable]
         else:
