@@ -109,3 +109,22 @@ def test_a_tiny_training_run_and_a_balance_study(name, tmp_path):
     assert study.main([*argv, "--out", str(out), "--no-progress"]) == 0
     report = (out / "report.md").read_text()
     assert name in report and get_game(name).RULES_DATA_HASH in report
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_balance_report_says_what_a_game_does_not_count_instead_of_empty_tables(name, tmp_path):
+    out = tmp_path / "balance"
+    n = _players(name)
+    argv = ["--game", name, "--players", str(n), "--agents", "random", "--games", str(2 * n)]
+    argv += ["--db", str(tmp_path / "b.sqlite"), "--out", str(out), "--no-progress"]
+    assert study.main(argv) == 0
+    report = (out / "report.md").read_text()
+    result = json.loads((out / "result.json").read_text())
+    has_items = bool(result["analysis"]["items"]) if "analysis" in result else None
+    items_table = "| item | comparison |" in report
+    resources_table = "| resource | gained |" in report
+    assert items_table != (f"{name} names no items" in report)
+    assert resources_table != (f"{name} counts no resources" in report)
+    if get_game(name).GAME.spec.stats is None:  # no statistics module: neither table
+        assert not items_table and not resources_table
+    assert has_items is None or has_items == items_table

@@ -301,6 +301,67 @@ def variant_section(st: GameStats, vst: GameStats, comp: dict, rules_file) -> li
     return lines
 
 
+def items_lines(st: GameStats, a: dict) -> list[str]:
+    """The report's section on cards, tiles and characters: the most significant win-share lifts,
+    or a line saying the game names no items."""
+    head = ["", "## Cards, tiles, characters", ""]
+    if not a["items"]:
+        return head + [
+            f"{st.game} names no items (a statistics module's ITEMS, docs/adding_a_game.md): "
+            "nothing to compare."
+        ]
+    items = [r for r in a["items"] if r["p"] is not None]
+    items.sort(key=lambda r: (r["p_bh"], -abs(r["lift"])))
+    n_sig = sum(1 for r in items if r["p_bh"] < 0.05)
+    lines = head + [
+        f"{len(items)} comparisons tested (items.csv has every row, including those with too "
+        f"few games to test); {n_sig} with BH-adjusted p < 0.05. The 15 most significant:",
+        "",
+        "![items](items.png)",
+        "",
+    ]
+    return lines + table(
+        ["item", "comparison", "with", "without", "lift", "95%", "n with", "n without", "p_bh"],
+        [
+            [
+                r["item"],
+                r["comparison"],
+                num(r["rate_with"]),
+                num(r["rate_without"]),
+                num(r["lift"]),
+                interval(r["lo"], r["hi"]),
+                str(r["n_with"]),
+                str(r["n_without"]),
+                pval(r["p_bh"]),
+            ]
+            for r in items[:15]
+        ],
+    )
+
+
+def resources_lines(st: GameStats, a: dict) -> list[str]:
+    """The table of resources gained and spent per player and game, or a line saying the game
+    counts none."""
+    if not a["resources"]:
+        return [
+            f"{st.game} counts no resources (a statistics module's RESOURCES, "
+            "docs/adding_a_game.md)."
+        ]
+    return table(
+        ["resource", "gained", "95%", "spent", "95%"],
+        [
+            [
+                r["resource"],
+                num(r["gained"], ".2f"),
+                interval(r["gained_lo"], r["gained_hi"], ".2f"),
+                num(r["spent"], ".2f"),
+                interval(r["spent_lo"], r["spent_hi"], ".2f"),
+            ]
+            for r in a["resources"]
+        ],
+    )
+
+
 def write_report(
     out_dir: str | Path,
     st: GameStats,
@@ -407,36 +468,7 @@ def write_report(
         f"Sources that scored nothing in these games are left out ({len(a['sources']) - len(used)}"
         "; sources.csv has every row). Shares: of all points the side scored.",
     ]
-    items = [r for r in a["items"] if r["p"] is not None]
-    items.sort(key=lambda r: (r["p_bh"], -abs(r["lift"])))
-    n_sig = sum(1 for r in items if r["p_bh"] < 0.05)
-    lines += [
-        "",
-        "## Cards, tiles, characters",
-        "",
-        f"{len(items)} comparisons tested (items.csv has every row, including those with too "
-        f"few games to test); {n_sig} with BH-adjusted p < 0.05. The 15 most significant:",
-        "",
-        "![items](items.png)",
-        "",
-    ]
-    lines += table(
-        ["item", "comparison", "with", "without", "lift", "95%", "n with", "n without", "p_bh"],
-        [
-            [
-                r["item"],
-                r["comparison"],
-                num(r["rate_with"]),
-                num(r["rate_without"]),
-                num(r["lift"]),
-                interval(r["lo"], r["hi"]),
-                str(r["n_with"]),
-                str(r["n_without"]),
-                pval(r["p_bh"]),
-            ]
-            for r in items[:15]
-        ],
-    )
+    lines += items_lines(st, a)
     sh = a["shape"]
     lines += ["", "## How games are decided", "", "![shape](shape.png)", ""]
     lines += table(
@@ -472,19 +504,7 @@ def write_report(
         ],
     )
     lines += [""]
-    lines += table(
-        ["resource", "gained", "95%", "spent", "95%"],
-        [
-            [
-                r["resource"],
-                num(r["gained"], ".2f"),
-                interval(r["gained_lo"], r["gained_hi"], ".2f"),
-                num(r["spent"], ".2f"),
-                interval(r["spent_lo"], r["spent_hi"], ".2f"),
-            ]
-            for r in a["resources"]
-        ],
-    )
+    lines += resources_lines(st, a)
     if a.get("measures"):
         lines += measures_section(a["measures"])
         m = a["measures"]
