@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -369,3 +370,51 @@ def test_tune_with_a_conditioned_agent_searches_with_it_and_reports_both_losses(
                    *argv[argv.index("--space") + 2 : -3], "--out", str(tmp_path / "o2"),
                    "--no-progress"])  # fmt: skip
     assert not (tmp_path / "o2").exists()
+
+
+class _InProcess:
+    """A backend that runs the jobs here, one after another (for tests that patch a job)."""
+
+    name = "process"
+
+    def map(self, kind, jobs):
+        from training.alphazero.backends import run_job
+
+        out = [run_job(kind, j) for j in jobs]
+        return [ex for ex, _w in out], [{"worker": w, "attempts": 1} for _ex, w in out]
+
+    def close(self):
+        pass
+
+
+def test_a_group_with_a_game_without_end_is_dropped_and_recorded(tmp_path, monkeypatch):
+    from training.alphazero import loop
+    from training.alphazero.selfplay import GameTooLongError
+
+    monkeypatch.setattr(loop, "make_backend", lambda *a, **k: _InProcess())
+    real = cond.play_variant
+
+    def endless_first_group(job):
+        if job.version == (1, 0):
+            raise GameTooLongError("village: a self-play game left more than 16384 examples")
+        return real(job)
+
+    monkeypatch.setattr(cond, "play_variant", endless_first_group)
+    cfg = AZConfig(
+        game="village", out=str(tmp_path / "run"), conditioned=True, counts=(2,), games=4,
+        variant_games=2, sims=2, iterations=1, workers=1, eval_every=0, steps=1, hidden=(8,),
+        hours=0.5,
+    )  # fmt: skip
+    loop.train(cfg, out=lambda line: None)
+    (row,) = json.loads((tmp_path / "run" / "progress.json").read_text())
+    groups = cond.draw_groups(space_of(get_game("village")), cfg, 1, 2)
+    assert row["dropped"] == [
+        {"players": 2, "values": groups[0].values, "why": "village: a self-play game left more "
+         "than 16384 examples"}
+    ]  # fmt: skip
+    assert row["examples"] > 0  # the other group's games
+    monkeypatch.setattr(
+        cond, "play_variant", lambda job: endless_first_group(replace(job, version=(1, 0)))
+    )
+    with pytest.raises(cond.EndlessGameError, match="under the variant"):
+        loop.train(replace(cfg, out=str(tmp_path / "run2")), out=lambda line: None)

@@ -22,6 +22,7 @@ ones are at the game's own rules, blind to the rules at first.
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -35,7 +36,7 @@ from core.variant_space import VariantSpace, space_of
 from training.agents.az_agent import load_network, network_folder, per_count_name
 from training.agents.policy import masked_probs, mlp_logits
 from training.alphazero.backends import play_games
-from training.alphazero.selfplay import MAX_ROWS, Examples
+from training.alphazero.selfplay import MAX_ROWS, Examples, GameTooLongError
 
 DISTIL_SEED = 41  # the stream of a distillation game's exploration draws
 
@@ -69,6 +70,19 @@ def n_groups(games: int, per_group: int) -> int:
     return max(1, math.ceil(games / per_group))
 
 
+class EndlessGameError(RuntimeError):
+    """A game of a job (its `version`) under the variant `values` went past the examples a game
+    may leave: rules data that lets a game run without end. The run drops that job's games,
+    records it, and goes on (training.alphazero.loop)."""
+
+    def __init__(self, version, values: dict[str, int], message: str):
+        super().__init__(version, values, message)
+        self.version, self.values, self.message = version, values, message
+
+    def __str__(self) -> str:
+        return f"{self.message} under the variant {json.dumps(self.values)}"
+
+
 def under_variant(game_name: str, values: dict[str, int]):
     """A `with` block that plays `game_name` under the variant `values` (empty: its own rules
     data) and puts the rules data in use before back after it."""
@@ -97,7 +111,10 @@ class VariantJob:
         return [[s, bool(a)] for s, a in self.seeds]
 
     def run(self) -> Examples:
-        return play_variant(self)
+        try:
+            return play_variant(self)
+        except GameTooLongError as e:
+            raise EndlessGameError(self.version, self.values, str(e)) from None
 
 
 def variant_jobs(net_arrays: dict, groups: list[Group], cfg, it: int, seeds: list):
@@ -140,12 +157,16 @@ class DistilJob:
     arrays: dict[str, np.ndarray] = field(repr=False)
     explore: int
     seeds: list
+    version: tuple = ()
 
     def seed_list(self) -> list:
         return list(self.seeds)
 
     def run(self) -> Examples:
-        return distil_games(self)
+        try:
+            return distil_games(self)
+        except GameTooLongError as e:
+            raise EndlessGameError(self.version, self.values, str(e)) from None
 
 
 def distil_games(job: DistilJob) -> Examples:
@@ -165,7 +186,7 @@ def distil_games(job: DistilJob) -> Examples:
                     s = game.step(s, int(legal[0]))
                     continue
                 if decisions >= MAX_ROWS:  # as self-play refuses such a game
-                    raise RuntimeError(
+                    raise GameTooLongError(
                         f"{game.NAME}: a distillation game left more than {MAX_ROWS} examples "
                         f"(seed {seed}, {n} players, variant {job.values})"
                     )
@@ -211,7 +232,10 @@ def distil_jobs(game, space: VariantSpace, cfg, teachers: dict[int, dict]) -> li
         for group in draw_groups(space, _only(cfg, n), 10**6 + n, k):
             seeds = [2 * 10**9 + cfg.seed * 1_000_003 + count + j for j in range(per)]
             count += per
-            jobs.append(DistilJob(game.NAME, n, group.values, teachers[n], cfg.explore, seeds))
+            version = (0, len(jobs))
+            jobs.append(
+                DistilJob(game.NAME, n, group.values, teachers[n], cfg.explore, seeds, version)
+            )
     return jobs
 
 

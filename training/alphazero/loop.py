@@ -468,6 +468,24 @@ def _train(cfg: AZConfig, resume: bool, out, variant: dict | None, where) -> dic
         return Examples.concat(parts), lost
 
     feats: list[np.ndarray] = []
+    dropped: list[dict] = []  # a conditioned iteration's jobs dropped for a game without end
+
+    def played_jobs(it: int, jobs: list) -> tuple[Examples, int]:
+        """A conditioned run's jobs (objects), played: a job with a game without end
+        (conditioned.EndlessGameError) is dropped and recorded in `dropped`, the rest played
+        again; the run stops if none is left."""
+        dropped.clear()
+        while True:
+            try:
+                return played(it, "job", jobs, lambda j: j.seed_list())
+            except cond.EndlessGameError as e:
+                say(f"iteration {it}: {e}; its group is dropped")
+                dropped.append({"players": None, "values": e.values, "why": e.message})
+                left = [j for j in jobs if j.version != e.version]
+                if len(left) == len(jobs) or not left:
+                    raise
+                dropped[-1]["players"] = next(j.players for j in jobs if j.version == e.version)
+                jobs = left
 
     def add(ex: Examples) -> None:
         buf.add(ex, np.concatenate(feats) if space is not None else None)
@@ -508,7 +526,7 @@ def _train(cfg: AZConfig, resume: bool, out, variant: dict | None, where) -> dic
         network trains on them for `steps` minibatches, then the checkpoint and its row."""
         nonlocal games_played
         ts = time.monotonic()
-        ex, lost = played(0, kind, jobs, seeds_of)
+        ex, lost = played_jobs(0, jobs) if kind == "job" else played(0, kind, jobs, seeds_of)
         add(ex)
         games_played += games
         t_play = time.monotonic() - ts
@@ -529,6 +547,8 @@ def _train(cfg: AZConfig, resume: bool, out, variant: dict | None, where) -> dic
             "lost_total": lost_total,
             "seconds": round(spent, 1),
         }
+        if kind == "job" and dropped:
+            row["dropped"] = list(dropped)
         ck = _save(net, opt, game, cfg, root / "checkpoints" / "iter_00000", 0, spent, lineage)
         if cfg.eval_every:
             row["eval"] = _evaluate(cfg, ck, root)
@@ -543,7 +563,7 @@ def _train(cfg: AZConfig, resume: bool, out, variant: dict | None, where) -> dic
             jobs = cond.distil_jobs(game, space, cfg, cond.teachers_of(game, cfg.counts))
             games = sum(len(j.seeds) for j in jobs)
             source = {"distil": {str(n): per_count_name(n) for n in cfg.counts}}
-            iteration_zero("job", jobs, lambda j: j.seed_list(), games, cfg.distil_steps, source)
+            iteration_zero("job", jobs, None, games, cfg.distil_steps, source)
         if cfg.warm_games and not resume:  # iteration 0: the network learns plain mcts's play
             seeds = [10**9 + cfg.seed * 1_000_003 + k for k in range(cfg.warm_games)]
             jobs = [
@@ -596,7 +616,7 @@ def _train(cfg: AZConfig, resume: bool, out, variant: dict | None, where) -> dic
                 ]
             ts = time.monotonic()
             if cfg.conditioned:
-                ex, lost = played(it, "job", jobs, lambda j: j.seed_list())
+                ex, lost = played_jobs(it, jobs)
             else:
                 ex, lost = played(it, "play", jobs, lambda j: [[s, bool(a)] for s, a in j[-1]])
             add(ex)
@@ -623,6 +643,8 @@ def _train(cfg: AZConfig, resume: bool, out, variant: dict | None, where) -> dic
             }
             if groups:
                 row["groups"] = [g.record() for g in groups]
+            if cfg.conditioned and dropped:
+                row["dropped"] = list(dropped)
             ck = _save(
                 net, opt, game, cfg, root / "checkpoints" / f"iter_{it:05d}", it, spent, lineage
             )

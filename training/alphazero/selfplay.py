@@ -37,6 +37,11 @@ CACHE = 512  # network outputs each game of play_many keeps, by observation (a p
 BATCHED_OPP = ("tree", "prior", "priormax")  # the other seats' rules play_many plays in batches
 
 
+class GameTooLongError(RuntimeError):
+    """A self-play game left more than MAX_ROWS examples (a rules variant may allow a game
+    without end): refused, not cut."""
+
+
 @dataclass
 class Examples:
     """Training examples, one row each: obs float32 (N, OBS_SIZE), mask bool (N, NUM_ACTIONS),
@@ -105,7 +110,9 @@ class SelfPlayer:
         else the engine refused an action) for the game of `seed`."""
         g = self.game
         if code == -2:
-            raise RuntimeError(f"{g.NAME}: a self-play game left more than {MAX_ROWS} examples")
+            raise GameTooLongError(
+                f"{g.NAME}: a self-play game left more than {MAX_ROWS} examples (seed {seed})"
+            )
         raise RuntimeError(
             f"{g.NAME}: the engine refused an action in self-play (a bug; please report it with "
             f"the seed {seed})"
@@ -218,7 +225,7 @@ class SelfPlayer:
                 act = int(others[me].act(s))
             else:
                 if rows >= MAX_ROWS:
-                    raise RuntimeError(f"{g.NAME}: a game left more than {MAX_ROWS} examples")
+                    raise GameTooLongError(f"{g.NAME}: a game left more than {MAX_ROWS} examples")
                 act = a.act(s)
                 pi = a.policy
                 self._x_obs[rows] = g.observe(s, me)
