@@ -216,17 +216,27 @@ def _check(ns) -> list[tuple[str, str]]:
                     f"(allowed: at most {supply})",
                 )
             )
-    # §4.10 with §4.7: a Well turn spent on the council's cube privilege must cost more cubes
-    # than the privilege gives, or a player can repeat it for ever and the game never ends
-    well, privilege = ns.WELL_CUBES, ns.PRIVILEGE_CUBES
-    if well <= privilege:
-        out.append(
-            (
-                "WELL_CUBES",
-                f"a Well turn costing {well} cubes would buy the council privilege's "
-                f"PRIVILEGE_CUBES {privilege} back without end (allowed: more than {privilege})",
+    # §4.10: a Well turn costs no time, and coins stand in for its cubes; an action it pays for
+    # that costs no time must give back fewer cubes or coins than it costs, or a player can
+    # repeat it for ever and the game never ends: the council's privilege (§4.7: cubes, or a
+    # coin and prestige) and a mill without a time cost (§4.3)
+    well = ns.WELL_CUBES
+    back = [
+        ("PRIVILEGE_CUBES", ns.PRIVILEGE_CUBES),
+        ("PRIVILEGE_COIN_PRESTIGE.coins", ns.PRIVILEGE_COIN_PRESTIGE[0]),
+    ]
+    if ns.MILL[0] == 0:  # MILL.time
+        back.append(("MILL.coins", ns.MILL[2]))
+    for key, gain in back:
+        if well <= gain:
+            out.append(
+                (
+                    "WELL_CUBES",
+                    f"a Well turn costing {well} cubes would buy {key} {gain} back without end "
+                    f"(allowed: more than {gain})",
+                )
             )
-        )
+            break
     # §2 step 5: every player gets STARTING_COINS from the supply, so 4 players' worth must be in it
     coins, supply = ns.STARTING_COINS, ns.SUPPLY_COINS
     if coins * max(PER_N) > supply:

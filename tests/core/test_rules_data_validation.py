@@ -114,8 +114,18 @@ def _village_relations():
         ),
         (  # a Well turn buying the cube privilege back would never end the game
             {"WELL_CUBES": 3, "PRIVILEGE_CUBES": 3},
-            "WELL_CUBES: a Well turn costing 3 cubes would buy the council privilege's "
-            "PRIVILEGE_CUBES 3 back without end (allowed: more than 3)",
+            "WELL_CUBES: a Well turn costing 3 cubes would buy PRIVILEGE_CUBES 3 back without "
+            "end (allowed: more than 3)",
+        ),
+        (  # coins stand in for the Well's cubes: the coin privilege alike
+            {"PRIVILEGE_COIN_PRESTIGE": (3, 3)},
+            "WELL_CUBES: a Well turn costing 3 cubes would buy PRIVILEGE_COIN_PRESTIGE.coins 3 "
+            "back without end (allowed: more than 3)",
+        ),
+        (  # a mill that costs no time and pays the Well's price
+            {"MILL": (0, 0, 6)},
+            "WELL_CUBES: a Well turn costing 3 cubes would buy MILL.coins 6 back without end "
+            "(allowed: more than 6)",
         ),
         (
             {"REFILL_PER_COLOUR": {2: 4, 3: 5, 4: 9}, "SUPPLY_CUBES_EACH": 8},
