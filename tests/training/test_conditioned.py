@@ -418,3 +418,15 @@ def test_a_group_with_a_game_without_end_is_dropped_and_recorded(tmp_path, monke
     )
     with pytest.raises(cond.EndlessGameError, match="under the variant"):
         loop.train(replace(cfg, out=str(tmp_path / "run2")), out=lambda line: None)
+
+
+def test_adapt_refuses_to_fine_tune_a_conditioned_network_outside_its_space(tmp_path):
+    from training.balance import adapt as ad
+
+    folder = conditioned_network(tmp_path / "net", get_game("village"))
+    path, key = _outside_file(tmp_path, "village")
+    spec = f"az:{folder},sims=0"
+    with pytest.raises(ValueError, match="lies outside its variant space.*az:az-2p"):
+        ad.adapt([spec], "village", 2, path, 1, tmp_path / "cache", say=lambda line: None)
+    assert ad.adapt([spec], "village", 2, path, None, tmp_path / "cache") == []  # left fixed
+    assert not (tmp_path / "cache").exists()

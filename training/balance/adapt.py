@@ -273,6 +273,13 @@ def adapt(
             continue
         if minutes is None:
             continue
+        if conditioned_network(spec, game_name, players):
+            raise ValueError(
+                f"{spec} reads the rules, and {rules_file} lies outside its variant space; "
+                "fine-tuning a conditioned network under one variant is not supported: play it "
+                f"blind to the rules ({fixed_spec(spec)}) or adapt a per-count network "
+                f"(az:az-{players}p)"
+            )
         parent = parent_folder(spec, game_name, players)
         key = adapt_key(game_name, players, rules_file, parent, check_minutes(minutes))
         folder = Path(cache) / f"{game_name}-{players}p-{key_digest(key)}"
