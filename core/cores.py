@@ -77,3 +77,27 @@ class FreeCores:
             return None  # keep the earlier sample: the next call measures a longer interval
         self._last = now
         return max(0.0, self.cores - other_load(busy, total, own, self.cores))
+
+
+class Steady:
+    """A choice that changes only when it lasts: `propose(value)` returns the value in force,
+    which becomes a new proposed value once that value has been proposed `runs` times in a row
+    (a load hovering near a threshold would otherwise flip it, and its notes, every few
+    seconds)."""
+
+    def __init__(self, value, runs: int = 3):
+        if runs < 1:
+            raise ValueError(f"runs must be >= 1, got {runs}")
+        self.value, self.runs = value, int(runs)
+        self._candidate, self._seen = value, 0
+
+    def propose(self, value):
+        if value == self.value:
+            self._candidate, self._seen = value, 0
+            return self.value
+        if value != self._candidate:
+            self._candidate, self._seen = value, 0
+        self._seen += 1
+        if self._seen >= self.runs:
+            self.value, self._seen = value, 0
+        return self.value

@@ -38,3 +38,14 @@ def test_free_cores_from_two_samples(monkeypatch):
 def test_nothing_known_without_proc_stat(monkeypatch):
     monkeypatch.setattr(cores, "machine_cpu_seconds", lambda: None)
     assert cores.FreeCores().update() is None
+
+
+def test_a_steady_choice_changes_only_when_the_new_value_lasts():
+    s = cores.Steady(2, runs=3)
+    # a load hovering near a threshold: 1, 2, 1, 2, ... never changes it
+    assert [s.propose(v) for v in (1, 2, 1, 1, 2)] == [2] * 5
+    assert [s.propose(1) for _ in range(3)] == [2, 2, 1]  # three in a row: it changes
+    assert s.propose(2) == 1 and s.propose(3) == 1 and s.propose(2) == 1  # a new run each time
+    assert [s.propose(3) for _ in range(3)] == [1, 1, 3]
+    with pytest.raises(ValueError, match="runs must be >= 1"):
+        cores.Steady(1, runs=0)

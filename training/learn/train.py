@@ -26,7 +26,7 @@ import numpy as np
 
 from core.bots import bot_names
 from core.compile import BatchCompile, start_batch_compile
-from core.cores import FreeCores, threads_for_free
+from core.cores import FreeCores, Steady, threads_for_free
 from core.registry import check_players, default_game, game_names, get_game
 from core.returns import RETURN_KINDS
 from core.rules_file import rules_file_data, rules_file_loaded, variant_record
@@ -54,6 +54,7 @@ SB3_PARTS = True  # training.learn.sb3_parts' policy and buffer (False: sb3-cont
 # pay Python (and with subproc a process) per game
 N_ENVS = {"batch": 256, "dummy": 8, "subproc": 8}
 SELF = "self"  # the opponent-pool entry that stands for "a frozen past snapshot of the learner"
+THREADS_STEADY = 3  # measurements in a row that must ask for a new thread count
 
 # The generic default run, for a game whose spec names none (GameSpec.default_run; Village's and
 # Troyes' own are sized to a few minutes of training on 2 CPU cores, docs/training.md). Without
@@ -238,6 +239,9 @@ def _self_play_callback():
             # the cores other processes leave free, read at each rollout's end (cores.py)
             self.free = FreeCores() if cfg.adapt_threads else None
             self.threads = (cfg.torch_threads, cfg.engine_threads)
+            # a thread count changes (and is said) only when the measurement holds it for
+            # three rollouts in a row
+            self.steady = Steady(self.threads, runs=THREADS_STEADY)
             self.stopped_by = "timesteps"
             self.lineage: dict[str, Any] = {}  # the sidecars' init and rules_file (train)
 
@@ -324,14 +328,15 @@ def _self_play_callback():
 
         def _choose_threads(self) -> None:
             """The threads of the next update and rollout: the configured ones, or as many as the
-            cores other processes left free over the last rollout and update (at least one)."""
+            cores other processes left free over the last rollouts and updates (at least one),
+            changed once THREADS_STEADY measurements in a row ask for the same new count."""
             most = (self.cfg.torch_threads, self.cfg.engine_threads)
             if self.free is None:
                 return
             free = self.free.update()
             if free is None:
                 return
-            threads = tuple(threads_for_free(free, k) for k in most)
+            threads = self.steady.propose(tuple(threads_for_free(free, k) for k in most))
             if threads != self.threads:
                 print(
                     f"note: other processes keep about {self.free.cores - free:.1f} of "
