@@ -90,6 +90,15 @@ def under_variant(game_name: str, values: dict[str, int]):
     return game.GAME.using_rules_data(space_of(game).rules_data(values) if values else None)
 
 
+def run_job(job, play) -> Examples:
+    """`play(job)`, a game too long raised as the job's EndlessGameError (its version, its
+    variant)."""
+    try:
+        return play(job)
+    except GameTooLongError as e:
+        raise EndlessGameError(job.version, job.values, str(e)) from None
+
+
 @dataclass(frozen=True)
 class VariantJob:
     """A job of a conditioned run: `seeds` ((seed, against the opponent?) each) played at
@@ -111,10 +120,7 @@ class VariantJob:
         return [[s, bool(a)] for s, a in self.seeds]
 
     def run(self) -> Examples:
-        try:
-            return play_variant(self)
-        except GameTooLongError as e:
-            raise EndlessGameError(self.version, self.values, str(e)) from None
+        return run_job(self, play_variant)
 
 
 def variant_jobs(net_arrays: dict, groups: list[Group], cfg, it: int, seeds: list):
@@ -163,10 +169,7 @@ class DistilJob:
         return list(self.seeds)
 
     def run(self) -> Examples:
-        try:
-            return distil_games(self)
-        except GameTooLongError as e:
-            raise EndlessGameError(self.version, self.values, str(e)) from None
+        return run_job(self, distil_games)
 
 
 def distil_games(job: DistilJob) -> Examples:

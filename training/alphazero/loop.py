@@ -479,13 +479,12 @@ def _train(cfg: AZConfig, resume: bool, out, variant: dict | None, where) -> dic
             try:
                 return played(it, "job", jobs, lambda j: j.seed_list())
             except cond.EndlessGameError as e:
-                say(f"iteration {it}: {e}; its group is dropped")
-                dropped.append({"players": None, "values": e.values, "why": e.message})
-                left = [j for j in jobs if j.version != e.version]
-                if len(left) == len(jobs) or not left:
+                bad = [j for j in jobs if j.version == e.version]
+                if not bad or len(bad) == len(jobs):
                     raise
-                dropped[-1]["players"] = next(j.players for j in jobs if j.version == e.version)
-                jobs = left
+                say(f"iteration {it}: {e}; its group is dropped")
+                dropped.append({"players": bad[0].players, "values": e.values, "why": e.message})
+                jobs = [j for j in jobs if j.version != e.version]
 
     def add(ex: Examples) -> None:
         buf.add(ex, np.concatenate(feats) if space is not None else None)
