@@ -199,6 +199,20 @@ def test_the_groups_of_an_iteration_depend_on_the_seed_and_the_iteration_only():
     assert cond.n_groups(32, 4) == 8 and cond.n_groups(5, 4) == 2
 
 
+def test_count_shares_weigh_the_counts_drawn_and_bad_shares_are_refused():
+    base = dict(game="village", out="x", conditioned=True, counts=(2, 3, 4), eval_every=0)
+    space = space_of(get_game("village"))
+    cfg = AZConfig(**base, count_shares=(1.0, 0.0, 1.0))
+    cfg.validate()
+    counts = [x.players for x in cond.draw_groups(space, cfg, 3, 200)]
+    assert set(counts) == {2, 4}  # a share of 0: never drawn
+    cfg = AZConfig(**base, count_shares=(8.0, 1.0, 1.0))
+    assert sum(x.players == 2 for x in cond.draw_groups(space, cfg, 3, 200)) > 120  # 0.8 of 200
+    for bad in [(1.0, 1.0), (0.0, 0.0, 0.0), (1.0, -1.0, 1.0)]:
+        with pytest.raises(ValueError, match="--count-shares needs one share >= 0 per count"):
+            AZConfig(**base, count_shares=bad).validate()
+
+
 def test_a_conditioned_buffer_keeps_each_example_s_features():
     g = get_game("village")
     buf = ReplayBuffer(5, g, 4, features=3)

@@ -3,7 +3,8 @@
 (core.variant_space), trained by `python -m training.alphazero --conditioned`.
 
 Each iteration's self-play games come in groups of `--variant-games`; each group draws, from a
-generator seeded by (seed, iteration), a player count from `--counts` and a variant: the game's
+generator seeded by (seed, iteration), a player count from `--counts` (evenly, or as
+`--count-shares` weighs them) and a variant: the game's
 own rules data with probability `--own-share`, else `VariantSpace.sample` (one to three keys
 moved, `--near-share` of them near their default, the rest anywhere in their range). The group is
 one job: its worker loads the variant's rules data for the job's games only
@@ -59,11 +60,20 @@ def draw_groups(space: VariantSpace, cfg, it: int, n_groups: int) -> list[Group]
     rng = np.random.default_rng([int(cfg.seed), int(it), 31])
     out = []
     for _ in range(n_groups):
-        n = int(cfg.counts[int(rng.integers(0, len(cfg.counts)))])
+        n = int(cfg.counts[_count_index(rng, cfg)])
         own = not space.axes or rng.random() < cfg.own_share
         values = {} if own else space.sample(rng, near=bool(rng.random() < cfg.near_share))
         out.append(Group(n, values, space.features_of(values)))
     return out
+
+
+def _count_index(rng: np.random.Generator, cfg) -> int:
+    """Which of cfg.counts a group plays: evenly, or by cfg.count_shares."""
+    shares = getattr(cfg, "count_shares", ())
+    if not shares or len(cfg.counts) == 1:
+        return int(rng.integers(0, len(cfg.counts)))
+    p = np.asarray(shares, dtype=np.float64)
+    return int(rng.choice(len(p), p=p / p.sum()))
 
 
 def n_groups(games: int, per_group: int) -> int:
@@ -244,7 +254,7 @@ def distil_jobs(game, space: VariantSpace, cfg, teachers: dict[int, dict]) -> li
 
 def _only(cfg, n: int):
     """cfg with its counts narrowed to `n` (a distillation job plays one count)."""
-    return replace(cfg, counts=(int(n),))
+    return replace(cfg, counts=(int(n),), count_shares=())
 
 
 def teachers_of(game, counts) -> dict[int, dict]:

@@ -144,6 +144,7 @@ class AZConfig:
     rules: str = ""  # a rules-data override file (a variant) the whole run plays under
     conditioned: bool = False  # one network over the variant space and `counts` (module doc)
     counts: tuple[int, ...] = ()  # the player counts a conditioned run draws from
+    count_shares: tuple[float, ...] = ()  # how often each of `counts` is drawn (empty: evenly)
     own_share: float = 0.25  # the share of a conditioned run's groups at the game's own rules
     near_share: float = 0.5  # the share of its drawn variants near the defaults
     variant_games: int = 4  # self-play games per group (one count, one variant)
@@ -233,6 +234,16 @@ class AZConfig:
             "vtrl tournament at each count)",
         )
         need(self.variant_games >= 1, "--variant-games must be >= 1")
+        need(
+            not self.count_shares
+            or (
+                len(self.count_shares) == len(self.counts)
+                and all(x >= 0 for x in self.count_shares)
+                and sum(self.count_shares) > 0
+            ),
+            f"--count-shares needs one share >= 0 per count of --counts "
+            f"({len(self.counts)}), not all 0; got {','.join(map(str, self.count_shares))}",
+        )
         need(
             self.distil_games >= 0 and self.distil_steps >= 0, "--distil-games, --distil-steps >= 0"
         )
@@ -823,6 +834,12 @@ def build_parser():
     )
     p.add_argument("--counts", default="", help="with --conditioned: the player counts, e.g. 2,3,4")
     p.add_argument(
+        "--count-shares",
+        default="",
+        help="with --conditioned: how often each count of --counts is drawn, e.g. 2,1,1 "
+        "(normalised; default evenly)",
+    )
+    p.add_argument(
         "--own-share",
         type=float,
         default=d.own_share,
@@ -869,6 +886,12 @@ def main(argv: list[str] | None = None) -> int:
             counts = tuple(int(x) for x in a.counts.split(",") if x.strip())
         except ValueError:
             raise ValueError(f"--counts takes player counts like 2,3,4, got {a.counts!r}") from None
+        try:
+            shares = tuple(float(x) for x in a.count_shares.split(",") if x.strip())
+        except ValueError:
+            raise ValueError(
+                f"--count-shares takes numbers like 2,1,1, got {a.count_shares!r}"
+            ) from None
         if a.hidden is not None:
             hidden = tuple(int(x) for x in a.hidden.split(",") if x.strip())
         elif a.init:  # the start network's shape
@@ -919,6 +942,7 @@ def main(argv: list[str] | None = None) -> int:
             rules=a.rules or "",
             conditioned=a.conditioned,
             counts=counts,
+            count_shares=shares,
             own_share=a.own_share,
             near_share=a.near_share,
             variant_games=a.variant_games,

@@ -64,7 +64,7 @@ def training_command(settings: dict[str, Any]) -> str:
         if key in skip or value in ("", ()) or key not in flags:  # empty: the default, no flag
             continue
         if isinstance(value, (list, tuple)):
-            sep = "," if key in ("hidden", "counts") else " "
+            sep = "," if key in ("hidden", "counts", "count_shares") else " "
             parts.append(f"{flags[key]} {sep.join(str(v) for v in value)}")
         else:
             parts.append(f"{flags[key]} {value}")
