@@ -20,6 +20,7 @@ class Segment:
     hidden: bool  # not seen by every seat: RNG words, deck order, private cards
     doc: str
     offset: int = 0
+    per_seat: bool = False  # its first axis is the seat: rows past the player count are absent
 
     @property
     def size(self) -> int:
@@ -29,19 +30,30 @@ class Segment:
 class Layout:
     """An ordered set of segments; `offset(name)` gives the integer offset into the state array."""
 
-    def __init__(self, game: str, version: int, segments: list[tuple]):
+    def __init__(
+        self, game: str, version: int, segments: list[tuple], per_seat: tuple[str, ...] = ()
+    ):
+        """`segments`: (name, shape, lo, hi, hidden, doc) each, in state order; `per_seat`: the
+        segments whose first axis is the seat (a state sized for the most players keeps rows for
+        absent seats; views of the state, e.g. the generic board, drop them)."""
         self.game = game
         self.version = version
         self.segments: dict[str, Segment] = {}
         off = 0
         for name, shape, lo, hi, hidden, doc in segments:
             shape = tuple(shape)
-            seg = Segment(name, shape, lo, hi, hidden, doc, off)
+            seg = Segment(name, shape, lo, hi, hidden, doc, off, name in per_seat)
             if name in self.segments:
                 raise ValueError(f"duplicate segment {name}")
             self.segments[name] = seg
             off += seg.size
         self.size = off
+        for name in per_seat:
+            if name not in self.segments or not self.segments[name].shape:
+                raise ValueError(
+                    f"{game} layout: per_seat names {name!r}, which is not a segment with a "
+                    "first (seat) axis"
+                )
 
     def offset(self, name: str) -> int:
         return self.segments[name].offset

@@ -33,6 +33,14 @@ def test_layout_offsets_and_validation():
         lay.validate(np.zeros(7, dtype=np.int64))
 
 
+def test_per_seat_segments_are_marked_and_a_bad_mark_refused():
+    lay = Layout("g", 1, [("a", (4,), 0, 5, False, ""), ("b", (), 0, 1, False, "")], ("a",))
+    assert lay.segments["a"].per_seat and not lay.segments["b"].per_seat
+    for bad in ("b", "c"):  # a scalar has no seat axis; no such segment
+        with pytest.raises(ValueError, match=f"per_seat names '{bad}'"):
+            Layout("g", 1, [("a", (4,), 0, 5, False, ""), ("b", (), 0, 1, False, "")], (bad,))
+
+
 def test_serialize_round_trip_and_refusals():
     lay = Layout("g", 1, [("a", (3,), 0, 9, False, "")])
     s = np.array([1, 2, 3], dtype=np.int64)

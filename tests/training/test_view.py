@@ -20,7 +20,14 @@ from core.registry import game_names, get_game
 from training.arena.store import GameStore, pack_checks, unpack_checks
 from training.arena.tournament import run_tournament
 from training.view import __main__ as cli
-from training.view.positions import GENERIC_FIELDS, fields, generic_position, position, script
+from training.view.positions import (
+    GENERIC_FIELDS,
+    fields,
+    generic_position,
+    position,
+    public_board,
+    script,
+)
 from training.view.server import STATIC
 
 GAMES = tuple(game_names())
@@ -394,6 +401,17 @@ def test_generic_view_of_a_game_without_its_own(generic, tmp_path):
         run = run_page_smoke(out, game)
         assert run.returncode == 0, run.stderr[-2000:]
         assert run.stdout.strip().endswith("drawn by generic"), run.stdout
+
+
+def test_the_generic_board_shows_the_seats_at_the_table_only():
+    game = get_game("chipin")  # no view of its own; chips, score... are marked per seat
+    chips = game.rules_data.STARTING_CHIPS[2]
+    lines = dict(
+        line.split(": ", 1) for line in public_board(game, game.new_game(2, 3)).splitlines()
+    )
+    assert lines["chips"] == f"{chips} {chips}"  # two seats, not the layout's four
+    assert lines["score_src"] == f"{chips} 0 | {chips} 0"
+    assert len(lines["owner"].split()) == game.LAYOUT.segments["owner"].size  # per card, kept
 
 
 def test_generic_view_carries_no_hidden_information(generic):

@@ -35,7 +35,7 @@ GENERIC_FIELDS = {
     "scores": "every seat's public score (the game's `scores`), in seat order",
     "players": "per seat: seat, score, whether it is the seat to act",
     "board": "the text board: every segment of the state the layout does not mark hidden, "
-    "one line each (`name: values`)",
+    "one line each (`name: values`; a per-seat segment shows the seats at the table only)",
 }
 
 _SCRIPT_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}\.js")
@@ -93,13 +93,16 @@ def generic_position(game: ModuleType, state: np.ndarray) -> dict[str, Any]:
 
 def public_board(game: ModuleType, state: np.ndarray) -> str:
     """Every segment the layout does not mark hidden, one line each: `name: values` (rows of a
-    table separated by ` | `, tables of a 3-D segment by ` || `)."""
+    table separated by ` | `, tables of a 3-D segment by ` || `); a segment the layout marks
+    per seat shows the seats at the table only."""
     layout = game.LAYOUT
+    n = int(game.num_players(state))
     lines = []
     for seg in layout.segments.values():
         if seg.hidden:
             continue
-        lines.append(f"{seg.name}: {_values(layout.view(state, seg.name))}")
+        values = layout.view(state, seg.name)
+        lines.append(f"{seg.name}: {_values(values[:n] if seg.per_seat else values)}")
     return "\n".join(lines)
 
 

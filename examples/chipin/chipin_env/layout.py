@@ -98,7 +98,9 @@ SEGMENTS = [
     # not observed (the observation has the score); rows sum to `score` (checks.py)
     ("score_src", (P, N_SCORE_SOURCES), -BIG, BIG, False, "score by SCORE_SOURCES, per seat"),
 ]
-LAYOUT = Layout("chipin", VERSION, SEGMENTS)
+LAYOUT = Layout(
+    "chipin", VERSION, SEGMENTS, per_seat=("chips", "buries_left", "score", "score_src")
+)
 STATE_SIZE = LAYOUT.size
 _o = LAYOUT.offset
 S_GAME_ID, S_VERSION, S_NP, S_RNG = _o("game_id"), _o("version"), _o("n_players"), _o("rng")

@@ -25,7 +25,7 @@ SEGMENTS = [
     ("score", (MAXP,), 0, 1 << 20, False, "points per seat"),
     ("game_over", (), 0, 1, False, "terminal"),
 ]
-LAYOUT = Layout("toss", VERSION, SEGMENTS)
+LAYOUT = Layout("toss", VERSION, SEGMENTS, per_seat=("score",))
 STATE_SIZE = LAYOUT.size
 _o = LAYOUT.offset
 S_GAME_ID, S_VERSION, S_NP, S_RNG = _o("game_id"), _o("version"), _o("n_players"), _o("rng")
