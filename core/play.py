@@ -3,7 +3,8 @@
     python -m core.play --game village --players 4 --seed 0
     python -m core.play --game troyes --players 3 --seed 1
 
-The final line labels the tie-break columns with the game's `GameSpec.tiebreak_labels`.
+Lines `chance: ...` say what chance decided in a step (the game's `GameSpec.chance`). The final
+line labels the tie-break columns with the game's `GameSpec.tiebreak_labels`.
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ def play_log(
         a = bots[p].act(g, s)
         rnd = f"r{int(g.LAYOUT.view(s, 'round')[0]):<2d} " if has_round else ""
         lines.append(f"{k:4d} {rnd}player_{p} [{g.phase_name(s)}] {g.describe(a, s)}")
-        s = g.step(s, a)
+        before, s = s, g.step(s, a)
+        lines += [f"     chance: {w}" for w in g.chance_words(before, s)]
         k += 1
     lines.append(g.render(s))
     sc, tb = g.scores(s), g.tiebreaks(s)

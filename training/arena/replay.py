@@ -54,7 +54,8 @@ class ReplayMismatch(Exception):
 def replay(
     game, rec: GameRecord, describe: bool = False, visit: Callable[[np.ndarray], None] | None = None
 ) -> tuple[np.ndarray, list[dict]]:
-    """Re-simulate `rec`; (final state, per decision: seat, action, description if asked).
+    """Re-simulate `rec`; (final state, per decision: seat, action, and if asked its description
+    and what chance decided in it: `chance`, GameSpec.chance).
     ReplayMismatch names the first decision that differs from the record. `visit(state)` (if
     given) sees the first state and the state after every decision (decisions + 1 calls)."""
     if rec.rules_data_hash != game.RULES_DATA_HASH:
@@ -92,7 +93,9 @@ def replay(
         entry: dict[str, Any] = {"decision": k, "seat": seat, "action": int(a)}
         if describe:
             entry["description"] = game.describe(int(a), s)
-        s = game.step(s, int(a))
+        before, s = s, game.step(s, int(a))
+        if describe:
+            entry["chance"] = game.chance_words(before, s)
         if state_check(s) != rec.checks[k]:
             raise ReplayMismatch(
                 rec,
@@ -332,6 +335,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"game {rec.id}: {game_name}, {rec.players} players, seed {rec.seed}; {seats}")
     for st in steps:
         print(f"{st['decision']:5d}  seat {st['seat']}  {st['description']}")
+        for words in st["chance"]:
+            print(f"       chance: {words}")
     print(board)
     print(f"scores {rec.scores}, ranks {rec.ranks} (verified by replay)")
     return 0

@@ -188,6 +188,7 @@ class Viewer:
                     "seat": st["seat"],
                     "action": st["action"],
                     "describe": st["description"],
+                    "chance": st["chance"],
                 }
                 for st in steps
             ],

@@ -158,7 +158,8 @@ class PlayGame:
         seat = int(g.current_player(self.state))
         entry = {"decision": len(self.actions), "seat": seat, "action": int(a)}
         entry["describe"] = g.describe(int(a), self.state)
-        self.state = g.step(self.state, int(a))
+        before, self.state = self.state, g.step(self.state, int(a))
+        entry["chance"] = g.chance_words(before, self.state)
         self.actions.append(int(a))
         self.checks.append(state_check(self.state))
         self.log.append(entry)

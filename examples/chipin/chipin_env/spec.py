@@ -35,6 +35,13 @@ def describe(action: int, state: np.ndarray | None = None, T: np.ndarray = TABLE
     return f"bury {card} ({pot} chip{'s' * (pot != 1)} roll onto the next card)"
 
 
+def chance(before: np.ndarray, after: np.ndarray, T: np.ndarray = TABLES) -> list[str]:
+    """The card a step turned face up from the deck (public), if any."""
+    face = int(LAYOUT.view(after, "face_up")[0])
+    turned = face >= 0 and int(LAYOUT.view(after, "round")[0]) > LAYOUT.view(before, "round")[0]
+    return [f"{_value(face, T)} turned face up"] if turned else []
+
+
 def _runs(cards: list[int]) -> str:
     """Held cards grouped into runs of consecutive values: "5-7 12 20-21"."""
     out, i = [], 0
@@ -170,6 +177,7 @@ SPEC = GameSpec(
     compile_entry_points=api.compile_entry_points,
     keys=k_keys,
     describe=describe,
+    chance=chance,
     render=render,
     invariant_problems=invariant_problems,
     determinize=determinize,  # the deck order and the removed cards

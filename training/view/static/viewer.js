@@ -59,6 +59,11 @@ function plural(n, noun) {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
+// what chance decided in a step (the game's own words), after the decision's description
+function chanceText(st) {
+  return st.chance && st.chance.length ? ` (chance: ${st.chance.join("; ")})` : "";
+}
+
 function agentOf(seat) {
   const s = state.game.seats[seat];
   return s ? s.agent : "";
@@ -143,7 +148,7 @@ function showStep(k) {
     p.replaceChildren(el("span", { class: "label" }, label === "last" ? "Last decision: " : "Next decision: "));
     if (!st) { p.append(label === "last" ? "(start of the game)" : "(game over)"); return; }
     p.append(el("span", { class: `seat${st.seat}` }, `seat ${st.seat} (${agentOf(st.seat)})`),
-      `: ${st.describe}  [action ${st.action}]`);
+      `: ${st.describe}${chanceText(st)}  [action ${st.action}]`);
   };
   line("last", last);
   line("next", next);
@@ -211,7 +216,7 @@ const GENERIC = {
     const list = el("ol", { class: "generic-log" });
     for (const st of done.slice(0, 50)) {
       list.append(el("li", { value: st.decision + 1 },
-        el("span", { class: `seat${st.seat}` }, `seat ${st.seat}`), `: ${st.describe}`));
+        el("span", { class: `seat${st.seat}` }, `seat ${st.seat}`), `: ${st.describe}${chanceText(st)}`));
     }
     box.append(el("h3", {}, `Decisions so far (${done.length}, newest first)`), list);
   },
@@ -347,7 +352,7 @@ function showPlay(v) {
   for (const st of v.log.slice().reverse()) {
     log.append(el("li", {},
       el("span", { class: `seat${st.seat}` }, `#${st.decision} seat ${st.seat} (${agentOf(st.seat)})`),
-      `: ${st.describe}`));
+      `: ${st.describe}${chanceText(st)}`));
   }
   drawPosition(v.position);
   const h = `#play=${v.token}`;

@@ -35,6 +35,13 @@ def describe(action: int, state=None, T=None) -> str:
     return ACTIONS.decode(action)[0]
 
 
+def chance(before: np.ndarray, after: np.ndarray, T=None) -> list[str]:
+    """The coin a decision tossed for the next one (public); none after the last."""
+    if LAYOUT.view(after, "game_over")[0]:
+        return []
+    return ["the next coin lies " + ("heads" if LAYOUT.view(after, "coin")[0] else "tails")]
+
+
 def render(state: np.ndarray, T=None) -> str:
     v = lambda k: LAYOUT.view(state, k)  # noqa: E731
     n, actor = int(v("n_players")[0]), int(v("actor")[0])
@@ -91,6 +98,7 @@ SPEC = GameSpec(
     compile_entry_points=api.compile_entry_points,
     keys=k_keys,
     describe=describe,
+    chance=chance,
     render=render,
     invariant_problems=invariant_problems,
     game_id=GAME_ID,
