@@ -567,6 +567,10 @@ def test_tournament_takes_the_game_from_a_checkpoint_and_keys_on_its_contents(tr
     argv = ["--players", "2", "--agents", str(ckpt), "random", "--games", "2", "--db", str(db)]
     assert tn.main([*argv, "--no-progress", "--report", str(tmp_path / "rep")]) == 0
     assert GameStore.game_of(db) == "troyes"
+    board = (tmp_path / "rep" / "leaderboard.md").read_text()
+    assert "| ckpt |" in board and str(tmp_path) not in board  # the folder's name, not its path
+    with GameStore(db, "troyes") as st:
+        assert str(ckpt) in [spec for spec, _fp in st.entrants().values()]  # the store keeps it
     fp = agent_fingerprint(str(ckpt), "troyes", 2)
     assert fp.startswith("checkpoint sha256:")
     # the same path with other weights (a later checkpoint of the run): another entrant

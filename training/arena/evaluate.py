@@ -49,6 +49,7 @@ from core.registry import (
 from core.returns import compute_returns
 from core.rules_file import read_rules_file, rules_file_loaded, worker_under_rules
 from training.agents.checkpoint import CheckpointError, library_version
+from training.agents.names import entrant_labels
 from training.agents.registry import checkpoint_sidecar, machine_dependent, make_agent
 from training.arena.cli import OneLineParser
 from training.arena.ratings import wilson_interval
@@ -297,10 +298,7 @@ def _evaluate(
                 "and action sizes do not depend on the player count)",
                 file=sys.stderr,
             )
-    labels = [
-        s if agent_specs.count(s) == 1 else f"{s}#{agent_specs[: i + 1].count(s)}"
-        for i, s in enumerate(agent_specs)
-    ]
+    labels = entrant_labels(list(agent_specs))
     win = np.zeros(n)
     score = np.zeros(n)
     rank = np.zeros(n)

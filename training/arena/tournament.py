@@ -46,6 +46,7 @@ from core.registry import GameNotAvailableError, check_players, game_names, get_
 from core.rules_file import load_rules_file
 from core.workers import die_with_driver
 from training.agents.checkpoint import CheckpointError, library_version
+from training.agents.names import entrant_labels
 from training.agents.registry import (
     AgentSpecError,
     agent_fingerprint,
@@ -249,12 +250,14 @@ def run_jobs(
 
 def resolve_entrants(game_name: str, players: int, specs: list[str]) -> list[Entrant]:
     """Entrants from specs: each checked (one-line error naming what is accepted) and
-    fingerprinted; duplicate specs get #k labels."""
+    fingerprinted; labelled by training.agents.names.entrant_labels (short names for paths,
+    #k for a spec given twice)."""
     out = []
+    labels = entrant_labels(list(specs))
     for i, spec in enumerate(specs):
         make_agent(spec, game_name, players, 0)
         copy = specs[: i + 1].count(spec)
-        label = spec if specs.count(spec) == 1 else f"{spec}#{copy}"
+        label = labels[i]
         out.append(Entrant(spec, agent_fingerprint(spec, game_name, players), label, copy))
     return out
 

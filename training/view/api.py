@@ -11,6 +11,7 @@ from collections import OrderedDict
 from types import ModuleType
 from typing import Any
 
+from training.agents.names import entrant_labels
 from training.arena.replay import ReplayMismatch, replay
 from training.arena.store import BadGameError, GameRecord, GameStore, StoreError
 from training.view.positions import position
@@ -48,8 +49,12 @@ class Viewer:
             return self.store.db.execute(sql, args).fetchall()
 
     def _labels(self) -> dict[int, str]:
+        """Entrant id -> the name the page shows (training.agents.names: paths shortened)."""
         with self._lock:
-            return {i: lab for i, (lab, _fp) in self.store.entrants().items()}
+            entrants = self.store.entrants()
+        ids = sorted(entrants)
+        labels = entrant_labels([entrants[i][0] for i in ids])
+        return dict(zip(ids, labels, strict=True))
 
     # -- /api/store ------------------------------------------------------------------------------
     def summary(self) -> dict[str, Any]:
