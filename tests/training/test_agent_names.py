@@ -15,7 +15,8 @@ def test_a_path_shows_as_its_folder_and_a_generic_name_with_its_parent():
 def test_a_spec_keeps_everything_but_its_paths():
     assert display_name("/work/runs/s3/ppo-village-4p") == "ppo-village-4p"
     assert display_name("az:/home/me/runs/x/final,sims=0") == "az:x/final,sims=0"
-    assert display_name("restrict:forbid=market,agent=/a/b/net") == "restrict:forbid=market,agent=net"
+    spec = "restrict:forbid=market,agent=/a/b/net"
+    assert display_name(spec) == "restrict:forbid=market,agent=net"
     for spec in ("mcts:iters=100", "az:az-3p,sims=0", "heuristic", "py:pkg.mod:make"):
         assert display_name(spec) == spec
 
