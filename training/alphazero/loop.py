@@ -57,6 +57,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -80,9 +81,10 @@ from training.agents.az_agent import (
 )
 from training.agents.registry import make_agent
 from training.alphazero import conditioned as cond
+from training.alphazero import supervise
 from training.alphazero.backends import make_backend
 from training.alphazero.selfplay import FIELDS, Examples
-from training.arena.ray_backend import BACKENDS, check_backend
+from training.arena.ray_backend import BACKENDS, WorkerLostError, check_backend
 
 MAX_HOURS = 48.0
 TRAIN_THREADS = 2  # the most torch threads of the minibatch steps on the CPU
@@ -956,5 +958,15 @@ def main(argv: list[str] | None = None) -> int:
         check_backend(a.backend, a.address)
     except ValueError as e:
         p.error(str(e))
-    print(json.dumps(train(cfg, resume=a.resume, backend=a.backend, address=a.address), indent=2))
+    if a.backend == "ray" and not supervise.is_child():  # Ray may end its driver: watch it
+        args = list(sys.argv[1:] if argv is None else argv)
+        return supervise.run_child(args, Path(a.out), p.prog)
+    if supervise.is_child():
+        supervise.end_with_parent()
+    try:
+        result = train(cfg, resume=a.resume, backend=a.backend, address=a.address)
+    except WorkerLostError as e:
+        print(f"{p.prog}: {e}", file=sys.stderr)
+        return supervise.HANDLED if supervise.is_child() else 1
+    print(json.dumps(result, indent=2))
     return 0
