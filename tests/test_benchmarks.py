@@ -270,3 +270,23 @@ def test_the_measured_variants_are_drawn_from_the_space_by_a_fixed_procedure(tmp
     recorded = json.loads(committed.read_text())
     if recorded["variant_space"]["digest"] == space.digest():  # drawn from this space
         assert [r["values"] for r in recorded["variants"]][:3] == cv.draw("village", 3)
+
+
+def test_the_conditioned_strength_rows_are_the_issue_s_line_ups():
+    from benchmarks import conditioned_strength as cs
+
+    net = "benchmarks/results/conditioned/runs/troyes/final"
+    files = cs.variant_files("troyes")
+    assert [p.name for p in files][-1] == "troyes_cathedral_4.json" and len(files) == 7
+    rows = {r["name"]: r for r in cs.rows("troyes", net, {"own", "mcts", "variants"}, files, {})}
+    assert len(rows) == 6 + 14
+    assert rows["own-4p"]["agents"][1:] == ["az:az-4p"] * 3
+    # the 4-player row searches as az-4p does
+    assert rows["own-4p"]["agents"][0] == f"az:{net},root=gumbel,mix=0.5,opp=prior"
+    assert rows["mcts-3p"]["agents"] == [f"az:{net},mix=0.5", "mcts", "mcts"]
+    v = rows["variant-troyes-drawn-2-4p"]
+    assert v["agents"] == [f"az:{net},sims=0"] + ["az:az-4p,rules=any,sims=0"] * 3
+    assert v["rules"].endswith("troyes-drawn-2.json")
+    assert cs.games_at(3) == 201 and cs.games_at(4) == 200
+    given = cs.rows("troyes", net, {"own"}, [], {2: "root=gumbel"})
+    assert given[0]["agents"][0] == f"az:{net},root=gumbel"
