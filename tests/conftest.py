@@ -28,7 +28,7 @@ def games_of(item, names) -> set:
     """The registered games an item's parameters name (empty: not a generic test's item)."""
     spec = getattr(item, "callspec", None)
     found = set()
-    for value in (spec.params.values() if spec else ()):
+    for value in spec.params.values() if spec else ():
         if isinstance(value, (tuple, list)) and value:
             value = value[0]
         if isinstance(value, str) and value in names:
