@@ -2,7 +2,8 @@
 interpreter from the repository root and must exit cleanly. A block that quotes a file says so
 on the line before its fence, `<!-- excerpt: PATH -->`, and is checked to be in that file (its
 code lines in order, comments and blank lines aside); one that cannot run says why,
-`<!-- not run: REASON -->`, and is skipped with that reason."""
+`<!-- not run: REASON -->`, and is skipped with that reason. A block for an optional extra names
+the module it needs, `<!-- needs: MODULE -->`, and is skipped where that module is not installed."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-BLOCK = re.compile(r"(?:<!-- (excerpt|not run): ([^>]*?) -->\n)?```python\n(.*?)```", re.S)
+BLOCK = re.compile(r"(?:<!-- (excerpt|not run|needs): ([^>]*?) -->\n)?```python\n(.*?)```", re.S)
 TIMEOUT_S = 300
 
 
@@ -46,6 +47,8 @@ def test_the_pages_have_python_blocks():
 def test_a_docs_block_runs_as_written(name, kind, what, code):
     if kind == "not run":
         pytest.skip(f"{name}: {what}")
+    if kind == "needs":
+        pytest.importorskip(what.strip(), reason=f"{name} needs {what.strip()} (an optional extra)")
     if kind == "excerpt":
         want, have = code_lines(code), code_lines((ROOT / what).read_text())
         found = any(have[i : i + len(want)] == want for i in range(len(have) - len(want) + 1))

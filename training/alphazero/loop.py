@@ -72,9 +72,7 @@ from core.rules_file import rules_file_data, rules_file_loaded, variant_record
 from core.search import SearchConfig
 from core.variant_space import space_of
 from training.agents.az_agent import (
-    SIDECAR,
     TORCH_STATE,
-    checkpoint_dir,
     load_network,
     per_count_name,
     write_network,
@@ -84,6 +82,7 @@ from training.alphazero import conditioned as cond
 from training.alphazero import supervise
 from training.alphazero.backends import make_backend
 from training.alphazero.selfplay import FIELDS, Examples
+from training.alphazero.supervise import resume_point
 from training.arena.ray_backend import BACKENDS, WorkerLostError, check_backend
 
 MAX_HOURS = 48.0
@@ -341,24 +340,6 @@ class ReplayBuffer:
     def sample(self, rng: np.random.Generator, n: int) -> tuple[np.ndarray, ...]:
         idx = rng.integers(0, self.size, n)
         return tuple(getattr(self, f)[idx] for f in self.fields)
-
-
-def resume_point(root: Path) -> Path:
-    """The network a run folder goes on from: of `final/` and `checkpoints/iter_*`, the one of the
-    latest iteration (a run stopped before its end leaves checkpoints newer than the `final/` of
-    an earlier part); CheckpointError if the folder holds none."""
-    found = [root / "final"] if (root / "final" / SIDECAR).is_file() else []
-    found += [p.parent for p in (root / "checkpoints").glob(f"iter_*/{SIDECAR}")]
-    if not found:
-        return checkpoint_dir(root)  # its error names what a run folder should hold
-
-    def iteration(folder: Path) -> int:
-        try:
-            return int(json.loads((folder / SIDECAR).read_text())["iteration"])
-        except (OSError, ValueError, KeyError, TypeError):
-            return -1  # unreadable: load_network refuses it if it is the only one
-
-    return max(found, key=lambda f: (iteration(f), f.name != "final"))
 
 
 def resume_optimiser(opt, saved: dict, cfg: AZConfig) -> None:

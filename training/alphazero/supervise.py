@@ -19,6 +19,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from training.agents.az_agent import SIDECAR, checkpoint_dir
+
 CHILD_ENV = "VTRL_ALPHAZERO_PARENT"  # in the child: its parent's process id
 HANDLED = 3  # the child's exit status once it printed its own error line
 
@@ -35,13 +37,29 @@ def end_with_parent() -> None:
     die_with_driver(int(os.environ[CHILD_ENV]))
 
 
+def resume_point(root: Path) -> Path:
+    """The network a run folder goes on from: of `final/` and `checkpoints/iter_*`, the one of the
+    latest iteration (a run stopped before its end leaves checkpoints newer than the `final/` of
+    an earlier part); CheckpointError if the folder holds none."""
+    found = [root / "final"] if (root / "final" / SIDECAR).is_file() else []
+    found += [p.parent for p in (root / "checkpoints").glob(f"iter_*/{SIDECAR}")]
+    if not found:
+        return checkpoint_dir(root)  # its error names what a run folder should hold
+
+    def iteration(folder: Path) -> int:
+        try:
+            return int(json.loads((folder / SIDECAR).read_text())["iteration"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return -1  # unreadable: load_network refuses it if it is the only one
+
+    return max(found, key=lambda f: (iteration(f), f.name != "final"))
+
+
 def last_checkpoint(out: Path) -> str:
     """Words for the checkpoint `--resume` would go on from in the run folder `out`."""
-    from training.alphazero.loop import resume_point  # the trainer's own rule
-
     try:
         folder = resume_point(out)
-        it = int(json.loads((folder / "checkpoint.json").read_text())["iteration"])
+        it = int(json.loads((folder / SIDECAR).read_text())["iteration"])
     except Exception:  # noqa: BLE001 - no readable checkpoint: say so, whatever the cause
         return f"{out} holds no checkpoint yet: rerun the same command without --resume"
     return (

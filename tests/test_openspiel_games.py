@@ -1,0 +1,107 @@
+"""Every registered game as an OpenSpiel game (interop.openspiel; the extra [openspiel])."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from core.registry import game_names, get_game
+
+pyspiel = pytest.importorskip(
+    "pyspiel", reason='OpenSpiel needs the extra: pip install -e ".[openspiel]"'
+)
+spiel = pytest.importorskip("interop.openspiel")
+
+CASES = [(g, n) for g in game_names() for n in get_game(g).PLAYER_COUNTS]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{g}-{n}" for g, n in CASES])
+def test_openspiel_s_random_simulation_test_passes(case):
+    """OpenSpiel's own checks (sorted, unique action strings, clone equality, no legal action
+    for a seat not to act, returns within the utilities), as its Python games run them."""
+    name, n = case
+    game = pyspiel.load_game(spiel.short_name(name), {"players": n, "seed": 3})
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{g}-{n}" for g, n in CASES])
+def test_a_played_game_is_our_game_and_every_state_serialises_and_clones(case):
+    name, n = case
+    module = get_game(name)
+    game = pyspiel.load_game(spiel.short_name(name), {"players": n, "seed": 5})
+    state = game.new_initial_state()
+    ours = np.array(state.array)
+    assert module.num_players(ours) == n
+    rng = np.random.default_rng(0)
+    while not state.is_terminal():
+        p = state.current_player()
+        legal = state.legal_actions()
+        assert legal == np.flatnonzero(module.legal_mask(ours)).tolist()
+        assert p == module.current_player(ours)
+        np.testing.assert_array_equal(state.observation_tensor(p), module.observe(ours, p))
+        back = game.deserialize_state(state.serialize())
+        clone = state.clone()
+        assert str(back) == str(clone) == str(state)
+        np.testing.assert_array_equal(back.array, ours)
+        a = int(rng.choice(legal))
+        state.apply_action(a)
+        ours = module.step(ours, a)
+        np.testing.assert_array_equal(state.array, ours)
+    assert state.returns() == [float(x) for x in module.returns(ours)]
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_resampling_keeps_what_the_seat_sees(name):
+    module = get_game(name)
+    n = min(module.PLAYER_COUNTS)
+    game = pyspiel.load_game(spiel.short_name(name), {"players": n, "seed": 1})
+    state = game.new_initial_state()
+    for a in range(6):
+        if state.is_terminal():
+            break
+        state.apply_action(state.legal_actions()[a % len(state.legal_actions())])
+    if state.is_terminal():
+        pytest.skip(f"{name}: over within six decisions")
+    p = state.current_player()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    for _ in range(3):
+        other = state.resample_from_infostate(p, sampler)
+        assert other.observation_string(p) == state.observation_string(p)
+        assert other.legal_actions() == state.legal_actions()
+        assert other.history() == state.history()
+
+
+def test_deals_are_seeded_and_parameters_checked():
+    a = pyspiel.load_game("python_chipin", {"players": 3, "seed": 9})
+    b = pyspiel.load_game("python_chipin", {"players": 3, "seed": 9})
+    first = [np.array(a.new_initial_state().array) for _ in range(3)]
+    assert all(np.array_equal(x, np.array(b.new_initial_state().array)) for x in first)
+    assert not np.array_equal(first[0], first[1])  # the k-th deal of a game object
+    with pytest.raises(ValueError, match="players must be one of 2, 3, 4; got 5"):
+        pyspiel.load_game("python_chipin", {"players": 5})
+    with pytest.raises(ValueError, match="returns must be one of win_loss, rank"):
+        pyspiel.load_game("python_chipin", {"returns": "margin"})
+    assert a.get_type().chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+    assert a.num_distinct_actions() == get_game("chipin").NUM_ACTIONS
+    assert a.observation_tensor_size() == get_game("chipin").OBS_SIZE
+
+
+def test_a_rules_file_is_played_and_another_rules_data_loaded_later_is_refused():
+    module = get_game("troyes")
+    variant = "docs/rules_variants/troyes_cathedral_4.json"
+    try:
+        game = pyspiel.load_game("python_troyes", {"players": 2, "rules": variant})
+        assert (
+            game.rules_hash
+            == module.RULES_DATA_HASH
+            != module.GAME.spec.tables_hash(
+                module.GAME.spec.build_tables(module.GAME.spec.rules_data)
+            )
+        )
+        state = game.new_initial_state()
+        state.apply_action(state.legal_actions()[0])
+        module.load_rules_data()  # the game's own rules data again, behind the game's back
+        with pytest.raises(ValueError, match="this game was made under rules data"):
+            state.legal_actions()
+    finally:
+        module.load_rules_data()
