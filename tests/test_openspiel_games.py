@@ -105,3 +105,92 @@ def test_a_rules_file_is_played_and_another_rules_data_loaded_later_is_refused()
             state.legal_actions()
     finally:
         module.load_rules_data()
+
+
+# -- OpenSpiel's bots as our agents ----------------------------------------------------------------
+def _decision(name: str, moves: int = 8):
+    module = get_game(name)
+    s = module.new_game(min(module.PLAYER_COUNTS), 11)
+    rng = np.random.default_rng(4)
+    for _ in range(moves):
+        legal = np.flatnonzero(module.legal_mask(s))
+        if legal.size > 1 and _ >= moves - 1:
+            break
+        s = module.step(s, int(rng.choice(legal)))
+    return module, s
+
+
+@pytest.mark.parametrize("bot", ["ismcts,sims=8", "mcts,sims=8", "random"])
+@pytest.mark.parametrize("name", game_names())
+def test_an_openspiel_bot_decides_from_what_its_seat_sees_and_repeats_with_its_seed(name, bot):
+    from training.agents.registry import make_agent
+
+    module, s = _decision(name)
+    if module.is_terminal(s) or np.flatnonzero(module.legal_mask(s)).size < 2:
+        pytest.skip(f"{name}: no decision with a choice in the first moves of seed 11")
+    first = make_agent(f"openspiel:{bot}", name, None, seed=5).act(s)
+    assert module.legal_mask(s)[first]
+    assert make_agent(f"openspiel:{bot}", name, None, seed=5).act(s) == first
+    other = module.perturb_hidden(s, 99)  # only what no seat sees differs
+    assert make_agent(f"openspiel:{bot}", name, None, seed=5).act(other) == first
+
+
+def test_an_openspiel_spec_with_bad_parameters_is_one_line():
+    from training.agents.registry import AgentSpecError, make_agent
+
+    for spec, want in [
+        ("openspiel:alphago", "the bot is one of ismcts, mcts, random"),
+        ("openspiel:ismcts,depth=3", "parameters are sims, c, rollouts, samples"),
+        ("openspiel:mcts,sims=0", "sims and rollouts must be >= 1"),
+    ]:
+        with pytest.raises(AgentSpecError, match=want) as err:
+            make_agent(spec, "chipin", 2, 0)
+        assert "\n" not in str(err.value)
+
+
+# -- our agents as OpenSpiel bots ------------------------------------------------------------------
+def test_our_agents_play_inside_openspiel_s_evaluate_bots_as_in_our_arena():
+    from open_spiel.python.algorithms import evaluate_bots
+
+    from interop.openspiel_bots import agent_bot
+    from training.agents.registry import make_agent
+
+    module = get_game("troyes")
+    game = pyspiel.load_game("python_troyes", {"players": 2, "seed": 2})
+    specs = ["az:sims=0", "mcts:iters=30"]
+    state = game.new_initial_state()
+    start = np.array(state.array)
+    bots = [agent_bot(spec, game, p, seed=10 + p) for p, spec in enumerate(specs)]
+    returns = evaluate_bots.evaluate_bots(state, bots, np.random.RandomState(0))
+    # the same agents, seeds and deal in our own loop give the same game
+    agents = [make_agent(spec, "troyes", 2, 10 + p) for p, spec in enumerate(specs)]
+    s = start
+    while not module.is_terminal(s):
+        a = agents[module.current_player(s)].act(s)
+        s = module.step(s, a)
+        for agent in agents:
+            if hasattr(agent, "notify"):
+                agent.notify(a)
+    np.testing.assert_array_equal(state.array, s)
+    assert list(returns) == [float(x) for x in module.returns(s)]
+    with pytest.raises(ValueError, match="agent_bot plays the games interop.openspiel registers"):
+        agent_bot("heuristic", pyspiel.load_game("kuhn_poker"), 0)
+
+
+def test_a_tournament_with_an_openspiel_bot_is_stored_replayed_and_rated(tmp_path):
+    from training.arena import replay, tournament
+
+    db = tmp_path / "t.sqlite"
+    r = tournament.run_tournament(
+        "chipin", 2, ["openspiel:ismcts,sims=4", "random"], 4, db, progress=False
+    )
+    assert r["played_now"] == 4
+    labels = [e["label"] for e in r["entrants"]]
+    assert labels == ["openspiel:ismcts,sims=4", "random"]
+    assert replay.main(["--db", str(db), "--verify-all"]) == 0
+    again = tournament.run_tournament(
+        "chipin", 2, ["openspiel:ismcts,sims=4", "random"], 4, tmp_path / "u.sqlite", progress=False
+    )
+    rated = {e["name"]: e["win_share"] for e in r["board"]["entrants"]}
+    assert set(rated) == set(labels)  # rated like any other entrant
+    assert {e["name"]: e["win_share"] for e in again["board"]["entrants"]} == rated  # seeded

@@ -177,6 +177,24 @@ register_agent_kind(
 )
 
 
+def _openspiel(game_name: str, params: str, seed: int) -> Agent:
+    """OpenSpiel's bots (interop.openspiel_agents), where the extra [openspiel] is installed."""
+    try:
+        from interop.openspiel_agents import make_openspiel_agent
+    except ImportError as e:
+        raise ValueError(
+            f'OpenSpiel\'s bots need the extra [openspiel] (pip install -e ".[openspiel]"): {e}'
+        ) from None
+    return make_openspiel_agent(game_name, params, seed)
+
+
+register_agent_kind(
+    "openspiel",
+    _openspiel,
+    "openspiel:ismcts|mcts|random[,sims=N,c=X,rollouts=K,samples=W] (the extra [openspiel])",
+)
+
+
 class AgentSpecError(CheckpointError):
     """An agent spec names nothing usable (unknown name, broken `py:` factory, bad parameters)."""
 
