@@ -99,3 +99,21 @@ def test_bad_arguments_are_refused_in_one_line():
         GameVectorEnv("toss", num_envs=0)
     with pytest.raises(ValueError, match="players must be one of"):
         GameVectorEnv("toss", num_envs=2, players=7)
+
+
+def test_the_cleanrl_style_example_trains_and_evaluates(tmp_path):
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    out = tmp_path / "r.json"
+    cmd = [sys.executable, str(root / "examples" / "cleanrl_masked_ppo.py"), "--game", "toss"]
+    cmd += ["--timesteps", "256", "--envs", "4", "--steps", "16", "--minibatch", "32"]
+    cmd += ["--eval-games", "8", "--json", str(out)]
+    run = subprocess.run(cmd, cwd=root, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    result = json.loads(out.read_text())
+    assert result["timesteps"] >= 256 and result["eval"]["games"] == 8
+    assert 0.0 <= result["eval"]["ci95"][0] <= result["eval"]["win_share"] <= 1.0
