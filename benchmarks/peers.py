@@ -43,12 +43,16 @@ def versions() -> dict:
 
 
 # --- OpenSpiel (pyspiel), driven from Python -----------------------------------------------
-def spiel_rollout_fn(game_name: str, observe: bool = False, seed: int = 0):
+def spiel_rollout_fn(game_name: str, observe: bool = False, seed: int = 0, params=None):
     """One random game per call: uniform legal actions, chance sampled by its probabilities;
-    with observe, observation_tensor of the player to act before each decision."""
+    with observe, observation_tensor of the player to act before each decision. `params`: the
+    game's parameters (e.g. our games through interop.openspiel: {"players": 4})."""
     import pyspiel
 
-    game = pyspiel.load_game(game_name)
+    if str(game_name).startswith("python_"):  # one of ours: registered by the adapter
+        import interop.openspiel  # noqa: F401
+
+    game = pyspiel.load_game(game_name, dict(params or {}))
     rng = random.Random(seed)
 
     def one():

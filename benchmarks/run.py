@@ -554,6 +554,16 @@ def api_rows(b: Bench, games: list[str], players: int) -> None:
                 "open_spiel",
                 lambda s, n=name: timed(peers.spiel_rollout_fn(n, observe=True), s),
             )
+        for g in games:  # the cost of the OpenSpiel door (interop.openspiel) on our own games
+            b.row(
+                "api",
+                f"{g} through OpenSpiel (python_{g}) + observation_tensor",
+                "ours via open_spiel",
+                lambda s, g=g: timed(
+                    peers.spiel_rollout_fn(f"python_{g}", True, params={"players": players}), s
+                ),
+                note="pyspiel random play of interop.openspiel's game, driven from Python",
+            )
 
 
 def aec_rows(b: Bench, games: list[str], players: int) -> None:
