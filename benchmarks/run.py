@@ -120,6 +120,22 @@ TARGETS = [
         "<=",
     ),
     (
+        "search: a conditioned az decision <= 1.2x the per-count network's, 2 players (paired)",
+        "search:{g} conditioned az vs az-2p, 2 players",
+        None,
+        1.2,
+        "paired_ratio",
+        "<=",
+    ),
+    (
+        "search: a conditioned az decision <= 1.2x the per-count network's, 4 players (paired)",
+        "search:{g} conditioned az vs az-4p, 4 players",
+        None,
+        1.2,
+        "paired_ratio",
+        "<=",
+    ),
+    (
         "search: a 100-simulation az decision at 4 players <= 2x its 2-player time (median ms)",
         "search:{g} az sims=100 as shipped, 4 players",
         "search:{g} az sims=100 as shipped, 2 players",
@@ -611,6 +627,17 @@ def scaling_rows(b: Bench, g: str, players: int) -> None:
     )
 
 
+def conditioned_counts(g: str) -> list[int]:
+    """The counts at which `g` ships a conditioned network (the default `az` there)."""
+    from training.agents.az_agent import CONDITIONED, shipped_folders, shipped_networks
+
+    game = get_game(g)
+    if CONDITIONED not in shipped_folders(game):
+        return []
+    folder = shipped_folders(game)[CONDITIONED]
+    return sorted(n for n, f in shipped_networks(game).items() if f == folder)
+
+
 def smallest_and_largest(g: str) -> list[int]:
     """The game's smallest and largest player counts (one when they are equal)."""
     counts = get_game(g).PLAYER_COUNTS
@@ -691,6 +718,18 @@ def search_rows(b: Bench, games: list[str], players: int, quick: bool) -> None:
                 search_bench.guided_rate(g, n, params),
                 note=f"az:{params}, a {search_bench.GUIDED_HIDDEN} network, random weights",
             )
+            name = f"{g} conditioned az vs az-{n}p, {n} players"
+            if conditioned_counts(g) and n in conditioned_counts(g):
+                b.row(
+                    "search",
+                    name,
+                    "ours",
+                    search_bench.conditioned_pair(g, n),
+                    note="the shipped networks, 100 simulations each, alternating on the same "
+                    "positions; paired_ratio: median of per-position time ratios",
+                )
+            else:
+                b.skip("search", name, "ours", f"{g} ships no conditioned network at {n} players")
     if quick:
         return
     if peers.available("pyspiel"):

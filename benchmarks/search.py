@@ -153,6 +153,46 @@ def shipped_search(g: str, players: int) -> str:
     return ",".join(p for p in (found, "sims=100") if p)
 
 
+def conditioned_pair(g: str, players: int):
+    """Row function: the shipped conditioned network's `az` (`az`, 100 simulations, its search
+    settings for the count) and the network shipped for that count (`az:az-<N>p`), each as
+    make_agent builds it, deciding in turn at the same positions (the order alternating): the
+    median of their per-position time ratios (conditioned / per-count) and each one's median
+    milliseconds. The conditioned network folds its rules features into the first layer once,
+    so a decision should cost what the per-count network's does."""
+
+    def run(seconds: float) -> dict:
+        from training.agents.registry import make_agent
+
+        ours = make_agent("az", g, players, 0)
+        theirs = make_agent(f"az:az-{players}p", g, players, 0)
+        states = search_positions(g, players, 16)
+        ours.act(states[0]), theirs.act(states[0])  # compile or load outside the clock
+        ta, tb = [], []
+        t0 = time.perf_counter()
+        i = 0
+        while i < 2 * len(states) or time.perf_counter() - t0 < seconds:
+            s = states[i % len(states)]
+            for agent, out in ((ours, ta), (theirs, tb))[:: 1 if i % 2 == 0 else -1]:
+                c0 = time.perf_counter()
+                agent.act(s)
+                out.append(time.perf_counter() - c0)
+            i += 1
+        ratios = np.asarray(ta) / np.asarray(tb)
+        return {
+            "decisions_per_s": len(ta) / float(np.sum(ta)),
+            "games_per_s": None,
+            "decisions": len(ta),
+            "seconds": round(float(np.sum(ta) + np.sum(tb)), 3),
+            "median_decision_ms": float(np.median(ta) * 1000.0),
+            "per_count_median_ms": float(np.median(tb) * 1000.0),
+            "paired_ratio": float(np.median(ratios)),
+            "pairs": len(ratios),
+        }
+
+    return run
+
+
 def spiel_mcts(name: str, sims: int = 1000):
     """Row function: OpenSpiel's C++ MCTSBot (pyspiel.MCTSBot, RandomRolloutEvaluator with one
     rollout, UCT c = 2, `sims` simulations) deciding at positions of seeded random games."""
