@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from core.game import GameSpec, StateFields
@@ -72,9 +74,13 @@ def invariant_problems(state: np.ndarray, T: np.ndarray) -> list[str]:
     return bad
 
 
+# TOSS_PLAYER_COUNTS=3,4 (or 2, ...) narrows the counts Toss is played at, so that the generic
+# tests can be run on a game for other counts than 2-4 (tests/conftest.py: --game toss)
+COUNTS = tuple(int(x) for x in os.environ.get("TOSS_PLAYER_COUNTS", "2,3,4").split(","))
+
 SPEC = GameSpec(
     name="toss",
-    player_counts=(2, 3, 4),
+    player_counts=COUNTS,
     layout=LAYOUT,
     actions=ACTIONS,
     fields=StateFields(
