@@ -28,6 +28,14 @@ def _seats(i: int, name: str) -> tuple[str, ...]:
 
 
 SETUPS = {name: _seats(i, name) for i, name in enumerate(game_names())}
+
+
+def _stored(seats: tuple[str, ...]) -> list[str]:
+    """The store's labels of a line-up: the spec, `#k` for its k-th copy after the first."""
+    return [s if seats[:i].count(s) == 0 else f"{s}#{seats[: i + 1].count(s)}"
+            for i, s in enumerate(seats)]  # fmt: skip
+
+
 HIDDEN_CHECKS = 30  # decisions whose payload is checked against determinized states
 
 
@@ -79,21 +87,24 @@ def test_play_to_the_end_records_and_replays(played):
     assert rec.match_key.startswith("play/") and end["token"] in rec.match_key
     assert rec.decisions == end["decisions"] == len(end["log"]) == len(rec.actions)
     assert rec.scores == end["result"]["scores"] and rec.tournament_id is None
-    assert [entrants[e][0] for e in rec.seats] == list(SETUPS[game.NAME])
+    assert [entrants[e][0] for e in rec.seats] == _stored(SETUPS[game.NAME])
     assert entrants[rec.seats[end["seat"]]] == ("human", "human")
     rep = c.json(f"/api/games/{gid}")  # the replay viewer replays it like any other
     assert [s["action"] for s in rep["steps"]] == rec.actions
     assert [s["describe"] for s in rep["steps"]] == [e["describe"] for e in end["log"]]
     listed = c.json("/api/games")["games"]
     assert [g["id"] for g in listed] == [gid]
-    assert [s["agent"] for s in listed[0]["seats"]] == list(SETUPS[game.NAME])
+    assert [s["agent"] for s in listed[0]["seats"]] == _stored(SETUPS[game.NAME])
     st = c.json("/api/store")
     players = len(SETUPS[game.NAME])
     assert st["play"] == {
         "players": players,
         "seat": end["seat"],
-        "agents": list(SETUPS[game.NAME]),
+        "agents": host.labels,  # the spec, #k for each copy of one given twice
     }
+    seats = SETUPS[game.NAME]
+    assert host.labels == [s if seats.count(s) == 1 else f"{s}#{seats[: i + 1].count(s)}"
+                           for i, s in enumerate(seats)]  # fmt: skip
     # the view of a finished game is still there; the log is in decision order
     assert c.json(f"/api/play/{end['token']}") == end
     assert [e["decision"] for e in end["log"]] == list(range(len(end["log"])))

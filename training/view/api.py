@@ -11,7 +11,7 @@ from collections import OrderedDict
 from types import ModuleType
 from typing import Any
 
-from training.agents.names import entrant_labels
+from training.agents.names import display_name
 from training.arena.replay import ReplayMismatch, replay
 from training.arena.store import BadGameError, GameRecord, GameStore, StoreError
 from training.view.positions import position
@@ -51,10 +51,7 @@ class Viewer:
     def _labels(self) -> dict[int, str]:
         """Entrant id -> the name the page shows (training.agents.names: paths shortened)."""
         with self._lock:
-            entrants = self.store.entrants()
-        ids = sorted(entrants)
-        labels = entrant_labels([entrants[i][0] for i in ids])
-        return dict(zip(ids, labels, strict=True))
+            return {i: display_name(spec) for i, (spec, _fp) in self.store.entrants().items()}
 
     # -- /api/store ------------------------------------------------------------------------------
     def summary(self) -> dict[str, Any]:
