@@ -9,10 +9,22 @@ import pytest
 from core.agents import RandomAgent
 
 
-def state_with_masked_out_action(game, num_players: int = 2, seed: int = 0) -> np.ndarray:
-    """A decision of a seeded random game where some action is masked out (the first one); a
-    game that shows none in 100 seeded games skips the test that needs one (a legal game may
-    allow every action at every decision)."""
+def fewest(game) -> int:
+    """The game's smallest player count (a generic test's default table)."""
+    return min(game.PLAYER_COUNTS)
+
+
+def nth_count(game, k: int) -> int:
+    """The game's player counts in turn: the k-th (cycling), for tests that play several."""
+    counts = sorted(game.PLAYER_COUNTS)
+    return counts[k % len(counts)]
+
+
+def state_with_masked_out_action(game, num_players: int | None = None, seed: int = 0) -> np.ndarray:
+    """A decision of a seeded random game (at `num_players`, default the game's fewest) where
+    some action is masked out (the first one); a game that shows none in 100 seeded games skips
+    the test that needs one (a legal game may allow every action at every decision)."""
+    num_players = fewest(game) if num_players is None else num_players
     for k in range(100):
         s = game.new_game(num_players, seed + k)
         bot = RandomAgent(seed + k)

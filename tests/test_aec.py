@@ -55,7 +55,7 @@ def _play_out(e, seed=0):
 
 @pytest.mark.parametrize("factory", ["env", "raw_env"])
 def test_action_outside_the_space_names_it_and_the_range(game, factory):
-    e = getattr(game, factory)(num_players=2)
+    e = getattr(game, factory)(num_players=min(game.PLAYER_COUNTS))
     e.reset(seed=1)
     before = e.state()
     n = game.NUM_ACTIONS
@@ -109,7 +109,7 @@ def test_standing_ranks_share_places():
 
 
 def test_illegal_action_raise_is_the_default_and_keeps_the_game(game):
-    e = game.env(num_players=2)
+    e = game.env(num_players=min(game.PLAYER_COUNTS))
     assert e.illegal_action == "raise"
     e.reset(seed=3)
     _to_a_masked_out_action(e)
@@ -119,7 +119,7 @@ def test_illegal_action_raise_is_the_default_and_keeps_the_game(game):
     np.testing.assert_array_equal(e.state(), before)
     assert e.agent_selection == agent and not any(e.terminations.values())
     with pytest.raises(ValueError, match="illegal_action"):
-        game.env(num_players=2, illegal_action="ignore")
+        game.env(num_players=min(game.PLAYER_COUNTS), illegal_action="ignore")
 
 
 @pytest.mark.parametrize("factory", ["env", "raw_env"])
@@ -152,4 +152,6 @@ def test_illegal_action_penalty_ends_the_game(game, factory):
 
 
 def test_api_test_with_the_penalty_mode(game):
-    api_test(game.env(num_players=2, illegal_action="penalty"), num_cycles=200)
+    api_test(
+        game.env(num_players=min(game.PLAYER_COUNTS), illegal_action="penalty"), num_cycles=200
+    )

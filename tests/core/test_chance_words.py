@@ -13,7 +13,7 @@ from core.registry import game_names, get_game
 @pytest.mark.parametrize("name", game_names())
 def test_chance_words_are_a_list_of_text_for_every_step(name):
     g = get_game(name)
-    s = g.new_game(2, 5)
+    s = g.new_game(min(g.PLAYER_COUNTS), 5)
     rng = np.random.default_rng(0)
     for _ in range(30):
         if g.is_terminal(s):

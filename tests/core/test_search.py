@@ -236,7 +236,7 @@ def test_subtree_is_kept_between_decisions(name):
     game = get_game(name)
     agent = MCTSAgent(game, SearchConfig(iters=300, cutoff=5), seed=1)
     other = MCTSAgent(game, SearchConfig(iters=30, cutoff=5), seed=2)
-    s = game.new_game(2, 5)
+    s = game.new_game(min(game.PLAYER_COUNTS), 5)
     kept = 0
     for _ in range(30):
         if game.is_terminal(s):

@@ -26,10 +26,12 @@ def _work(name, fill=0):
 
 
 def _positions(g, games=6, every=9):
-    """States along random games of 2, 3 and 4 players (the final state included)."""
+    """States along random games at each of the game's player counts in turn (the final state
+    included)."""
     out = []
+    counts = sorted(g.PLAYER_COUNTS)
     for k in range(games):
-        n = 2 + k % 3
+        n = counts[k % len(counts)]
         s, agent, i = g.new_game(n, 100 + k), RandomAgent(k), 0
         while not g.is_terminal(s):
             if i % every == 0:
