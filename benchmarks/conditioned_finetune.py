@@ -44,7 +44,7 @@ def play(game: str, n: int, agents: list[str], rules: Path, out: Path, seed: int
 
 
 def table(out: Path) -> str:
-    lines = ["| row | rules | games | first agent's win share [95%] | mean score (first / second) |",
+    lines = ["| row | rules | games | first agent's win share [95%] | mean score: first / second |",
              "|---|---|---:|---|---|"]  # fmt: skip
     for path in sorted(out.glob("*.json")):
         d = json.loads(path.read_text())
