@@ -11,8 +11,23 @@ from core.maskbits import pick_nonzero
 from core.rng import rng_below, rng_seed, split_seed
 
 
-def _pick(mask, words):  # typing stub: the implementation is chosen per mask type below
-    raise NotImplementedError
+def _pick(mask, words):
+    """Plain Python (NUMBA_DISABLE_JIT=1): the entry-by-entry pick below, which gives the same
+    index as the 8-at-a-time one. Compiled callers get the implementation chosen per mask type
+    by the overload."""
+    n = 0
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            n += 1
+    if n == 0:
+        return -1
+    r = rng_below(words, 0, n)
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            if r == 0:
+                return a
+            r -= 1
+    return -1
 
 
 @overload(_pick)  # compiled into each caller (cached there; no cache of its own to go stale)

@@ -266,7 +266,8 @@ def jit(
             d = numba.njit(**opts)(f)
         finally:
             _numba_config.CACHE_DIR = saved
-        d.__class__ = OneSpecialisation
+        if isinstance(d, CPUDispatcher):  # NUMBA_DISABLE_JIT=1: the plain Python function
+            d.__class__ = OneSpecialisation
         return d
 
     return decorate if fn is None else decorate(fn)
@@ -294,6 +295,8 @@ def compile_exactly(dispatchers_and_signatures) -> None:
     """Compile (or load from the cache) each (dispatcher, signature) pair, then refuse every
     other specialisation. Called again with other table types, it adds their signatures."""
     for dispatcher, sig in dispatchers_and_signatures:
+        if not isinstance(dispatcher, CPUDispatcher):  # NUMBA_DISABLE_JIT=1: nothing to compile
+            continue
         dispatcher.disable_compile(False)
         dispatcher.compile(sig)
         dispatcher.disable_compile()
