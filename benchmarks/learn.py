@@ -25,12 +25,16 @@ import tempfile
 import time
 from pathlib import Path
 
-import training.learn.train as train_mod
 from training.learn.train import TrainConfig, train
 
 SETTINGS = ("before", "new")
-# the TrainConfig values of the defaults this benchmark compares against
+# the TrainConfig values of the defaults this benchmark compares against, and how they ran:
+# sb3-contrib's own policy and rollout buffer, torch's distribution checks and the bot opponents
+# played one slot at a time
 BEFORE = {
+    "sb3_parts": False,
+    "validate_distributions": True,
+    "batched_bots": False,
     "n_envs": 8,
     "n_steps": 512,
     "batch_size": 512,
@@ -42,25 +46,6 @@ BEFORE = {
     "snapshot_every": 25_000,
     "checkpoint_every": 100_000,
 }
-# and how they ran: train.py's switches for sb3-contrib's own policy and rollout buffer, torch's
-# distribution checks and the bot opponents played one slot at a time
-BEFORE_SWITCHES = {"SB3_PARTS": False, "VALIDATE_DISTRIBUTIONS": True, "BATCHED_BOTS": False}
-
-
-@contextlib.contextmanager
-def switches(settings: str):
-    """train.py's switches set as `settings` ran them, restored on exit."""
-    saved = {k: getattr(train_mod, k) for k in BEFORE_SWITCHES}
-    if settings == "before":
-        for k, v in BEFORE_SWITCHES.items():
-            setattr(train_mod, k, v)
-    try:
-        yield
-    finally:
-        for k, v in saved.items():
-            setattr(train_mod, k, v)
-
-
 def config(
     game: str,
     players: int,
@@ -105,7 +90,7 @@ def learn_throughput(game: str, players: int, settings: str, seconds: float, bus
     (at least two rollouts after a first, untimed one), with `busy` spinning neighbours."""
     probe = config(game, players, settings, 1, "-")
     rollout = probe.n_envs * probe.n_steps
-    with tempfile.TemporaryDirectory() as d, switches(settings), busy_neighbours(busy):
+    with tempfile.TemporaryDirectory() as d, busy_neighbours(busy):
         # one rollout and update first: compiles or loads the engine, warms torch
         first = train(config(game, players, settings, rollout, str(Path(d, "warm"))))
         rate = first["env_steps_per_s"]

@@ -46,10 +46,6 @@ from training.arena.progress import EVERY_S, interactive, progress_line
 from training.learn.env import SingleSeatEnv, parse_pool
 
 VEC_KINDS = ("dummy", "subproc", "batch")
-VALIDATE_DISTRIBUTIONS = False  # torch's argument checks while training (see train)
-BATCHED_BOTS = True  # compiled bots play every slot in one call (False: one slot at a time)
-SB3_PARTS = True  # training.learn.sb3_parts' policy and buffer (False: sb3-contrib's own)
-# (benchmarks.learn switches these three to time the settings today's defaults replaced)
 # games per vector step by default: the batch engine steps them all in one call; the others
 # pay Python (and with subproc a process) per game
 N_ENVS = {"batch": 256, "dummy": 8, "subproc": 8}
@@ -113,6 +109,13 @@ class TrainConfig:
     adapt_threads: bool = True  # fewer of those threads while other processes keep cores busy
     progress_bar: bool = True
     tensorboard: bool = True
+    # how the learner is built (benchmarks.learn turns these off to time the settings today's
+    # defaults replaced; no command-line flag): training.learn.sb3_parts' policy and buffer (False:
+    # sb3-contrib's own), compiled bots playing every slot in one call (False: one at a time),
+    # torch's checks of every distribution's arguments (see train)
+    sb3_parts: bool = True
+    batched_bots: bool = True
+    validate_distributions: bool = False
 
     def __post_init__(self) -> None:
         if self.n_envs is None:
@@ -452,7 +455,7 @@ def _run(cfg: TrainConfig, resume: bool, lineage: dict) -> dict[str, Any]:
     # logits come from our own code, so the checks are off while training.
     validate = torch.distributions.Distribution._validate_args
     threads = torch.get_num_threads()
-    torch.distributions.Distribution.set_default_validate_args(VALIDATE_DISTRIBUTIONS)
+    torch.distributions.Distribution.set_default_validate_args(cfg.validate_distributions)
     try:
         # numpy's BLAS gets one thread: the frozen snapshots' forward passes during rollouts are
         # tiny matrix products, and a second OpenBLAS thread competing with torch on a 2-core box
@@ -512,7 +515,7 @@ def _train(
             bots_only,
             cfg.reward,
             cfg.seed,
-            batched_bots=BATCHED_BOTS,
+            batched_bots=cfg.batched_bots,
             threads=cfg.engine_threads,
         )
     elif cfg.vec == "subproc" and cfg.n_envs > 1:
@@ -530,9 +533,9 @@ def _train(
     else:
         torch.manual_seed(cfg.seed)
         model = MaskablePPO(
-            MaskedPolicy if SB3_PARTS else "MlpPolicy",
+            MaskedPolicy if cfg.sb3_parts else "MlpPolicy",
             venv,
-            rollout_buffer_class=FlatRolloutBuffer if SB3_PARTS else None,
+            rollout_buffer_class=FlatRolloutBuffer if cfg.sb3_parts else None,
             learning_rate=cfg.learning_rate,
             n_steps=cfg.n_steps,
             batch_size=cfg.batch_size,
