@@ -20,6 +20,20 @@ def nth_count(game, k: int) -> int:
     return counts[k % len(counts)]
 
 
+def first_counts(game, k: int) -> list[int]:
+    """The game's `k` smallest player counts (all of them where it has fewer): 2 and 3 of 2-4."""
+    return sorted(game.PLAYER_COUNTS)[:k]
+
+
+def counts_beside(game, items) -> list[tuple]:
+    """(count, item) pairs: the game's counts in turn beside `items` in turn, as many pairs as the
+    longer of the two, so that every count and every item is played at least once: (2, a),
+    (3, b), (4, c) for counts 2-4 and items a, b, c."""
+    items = list(items)
+    n = max(len(game.PLAYER_COUNTS), len(items))
+    return [(nth_count(game, k), items[k % len(items)]) for k in range(n)]
+
+
 def state_with_masked_out_action(game, num_players: int | None = None, seed: int = 0) -> np.ndarray:
     """A decision of a seeded random game (at `num_players`, default the game's fewest) where
     some action is masked out (the first one); a game that shows none in 100 seeded games skips

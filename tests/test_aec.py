@@ -7,6 +7,7 @@ import importlib
 
 import numpy as np
 import pytest
+from game_helpers import fewest, nth_count
 from pettingzoo.test import api_test
 
 from core.aec import ILLEGAL_ACTION_PENALTY
@@ -55,7 +56,7 @@ def _play_out(e, seed=0):
 
 @pytest.mark.parametrize("factory", ["env", "raw_env"])
 def test_action_outside_the_space_names_it_and_the_range(game, factory):
-    e = getattr(game, factory)(num_players=min(game.PLAYER_COUNTS))
+    e = getattr(game, factory)(num_players=fewest(game))
     e.reset(seed=1)
     before = e.state()
     n = game.NUM_ACTIONS
@@ -70,7 +71,7 @@ def test_action_outside_the_space_names_it_and_the_range(game, factory):
 
 
 def test_state_is_a_copy_of_the_raw_state_array(game):
-    e = game.env(num_players=3)
+    e = game.env(num_players=nth_count(game, 1))  # 3 players at counts 2, 3, 4
     with pytest.raises(RuntimeError, match="reset"):
         e.state()
     e.reset(seed=2)
@@ -84,7 +85,7 @@ def test_state_is_a_copy_of_the_raw_state_array(game):
 
 
 def test_final_infos_carry_scores_ranks_and_tiebreaks(game):
-    e = game.env(num_players=3)
+    e = game.env(num_players=nth_count(game, 1))  # 3 players at counts 2, 3, 4
     e.reset(seed=4)
     final = _play_out(e, seed=4)
     assert sorted(final) == e.possible_agents
@@ -109,7 +110,7 @@ def test_standing_ranks_share_places():
 
 
 def test_illegal_action_raise_is_the_default_and_keeps_the_game(game):
-    e = game.env(num_players=min(game.PLAYER_COUNTS))
+    e = game.env(num_players=fewest(game))
     assert e.illegal_action == "raise"
     e.reset(seed=3)
     _to_a_masked_out_action(e)
@@ -119,12 +120,12 @@ def test_illegal_action_raise_is_the_default_and_keeps_the_game(game):
     np.testing.assert_array_equal(e.state(), before)
     assert e.agent_selection == agent and not any(e.terminations.values())
     with pytest.raises(ValueError, match="illegal_action"):
-        game.env(num_players=min(game.PLAYER_COUNTS), illegal_action="ignore")
+        game.env(num_players=fewest(game), illegal_action="ignore")
 
 
 @pytest.mark.parametrize("factory", ["env", "raw_env"])
 def test_illegal_action_penalty_ends_the_game(game, factory):
-    e = getattr(game, factory)(num_players=3, illegal_action="penalty")
+    e = getattr(game, factory)(num_players=nth_count(game, 1), illegal_action="penalty")
     e.reset(seed=3)
     e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))  # one legal
     _to_a_masked_out_action(e)
@@ -152,6 +153,4 @@ def test_illegal_action_penalty_ends_the_game(game, factory):
 
 
 def test_api_test_with_the_penalty_mode(game):
-    api_test(
-        game.env(num_players=min(game.PLAYER_COUNTS), illegal_action="penalty"), num_cycles=200
-    )
+    api_test(game.env(num_players=fewest(game), illegal_action="penalty"), num_cycles=200)

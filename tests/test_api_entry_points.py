@@ -8,6 +8,7 @@ import importlib
 
 import numpy as np
 import pytest
+from game_helpers import fewest, nth_count
 
 from core.agents import RandomAgent
 from core.errors import IllegalActionError, StateFormatError
@@ -26,11 +27,12 @@ def _cache_holds(game, s) -> bool:
 
 
 def test_cached_and_computed_paths_agree(game):
-    """Every decision of seeded 2-4 player games: the mask read from the cache equals the one
-    computed from scratch, and step with cached legality gives the same state as without."""
+    """Every decision of seeded games at each of the game's player counts in turn: the mask read
+    from the cache equals the one computed from scratch, and step with cached legality gives the
+    same state as without."""
     hits = decisions = 0
     for seed in range(6):
-        s = game.new_game(2 + seed % 3, seed)
+        s = game.new_game(nth_count(game, seed), seed)
         bot = RandomAgent(seed)
         while not game.is_terminal(s):
             hits += _cache_holds(game, s)
@@ -49,7 +51,7 @@ def test_cached_and_computed_paths_agree(game):
 
 
 def test_state_edited_in_place_gets_a_fresh_mask(game):
-    s = game.new_game(3, 5)
+    s = game.new_game(nth_count(game, 1), 5)  # 3 players at counts 2, 3, 4
     bot = RandomAgent(5)
     for _ in range(5):
         s = game.step(s, bot.act_mask(game.legal_mask(s)))
@@ -65,7 +67,7 @@ def test_state_edited_in_place_gets_a_fresh_mask(game):
 
 
 def test_a_returned_mask_is_the_callers_own(game):
-    s = game.new_game(2, 3)
+    s = game.new_game(fewest(game), 3)
     s = game.step(s, int(np.flatnonzero(game.legal_mask(s))[0]))
     first = game.legal_mask(s)
     want = first.copy()
@@ -74,7 +76,7 @@ def test_a_returned_mask_is_the_callers_own(game):
 
 
 def test_same_bytes_in_another_dtype_or_shape_miss_the_memo(game):
-    s = game.new_game(2, 4)
+    s = game.new_game(fewest(game), 4)
     s = game.step(s, int(np.flatnonzero(game.legal_mask(s))[0]))
     assert _cache_holds(game, s)
     for odd in (s.view(np.float64), s.view(np.uint64), s.reshape(1, -1)):
@@ -102,7 +104,7 @@ def test_read_only_and_non_contiguous_states_take_the_checked_path(game):
 
 @pytest.mark.parametrize("bad", ["int32", "short", "zeros", "2d", "list", "float"])
 def test_foreign_states_are_refused_by_every_entry_point(game, bad):
-    s = game.new_game(2, 0)
+    s = game.new_game(fewest(game), 0)
     odd = {
         "int32": lambda: s.astype(np.int32),
         "short": lambda: s[:-1].copy(),
@@ -117,15 +119,16 @@ def test_foreign_states_are_refused_by_every_entry_point(game, bad):
 
 
 def test_seat_must_be_an_integer_in_range(game):
-    s = game.new_game(3, 0)
-    np.testing.assert_array_equal(game.observe(s, np.int32(2)), game.observe(s, 2))
-    for bad in (1.5, 3, -1, "0", 2**70):
+    n = nth_count(game, 1)  # 3 players at counts 2, 3, 4
+    s = game.new_game(n, 0)
+    np.testing.assert_array_equal(game.observe(s, np.int32(n - 1)), game.observe(s, n - 1))
+    for bad in (1.5, n, -1, "0", 2**70):
         with pytest.raises(ValueError):
             game.observe(s, bad)
 
 
 def test_action_ids_beyond_int64_are_out_of_range(game):
-    s = game.new_game(2, 0)
+    s = game.new_game(fewest(game), 0)
     for a in (2**70, -(2**70)):
         with pytest.raises(IllegalActionError):
             game.step(s, a)
@@ -134,7 +137,7 @@ def test_action_ids_beyond_int64_are_out_of_range(game):
 def test_the_memo_hands_its_mask_out_once(game):
     """core.game's per-thread memo: a state equal entry by entry takes the very array step
     built, once; an edited state or new rules tables never do."""
-    s = game.new_game(2, 3)
+    s = game.new_game(fewest(game), 3)
     s = game.step(s, int(np.flatnonzero(game.legal_mask(s))[0]))
     edited = s.copy()
     edited[game.GAME.spec.fields.rng] ^= 1  # another future: same position, other bytes
@@ -149,7 +152,7 @@ def test_the_memo_hands_its_mask_out_once(game):
 
 
 def test_a_second_mask_of_the_same_state_is_computed(game):
-    s = game.new_game(3, 4)
+    s = game.new_game(nth_count(game, 1), 4)  # 3 players at counts 2, 3, 4
     s = game.step(s, int(np.flatnonzero(game.legal_mask(s))[0]))
     first = game.legal_mask(s)  # from the memo
     second = game.legal_mask(s)  # computed

@@ -6,6 +6,7 @@ import importlib
 
 import numpy as np
 import pytest
+from game_helpers import counts_beside, fewest, nth_count
 from numba.core.dispatcher import Dispatcher
 
 from core import contract_template, game_contract
@@ -66,8 +67,16 @@ def test_loops_template_imports():
                 fn(*[None] * fn.__code__.co_argcount)
 
 
-@pytest.mark.parametrize("name", GAMES)
-@pytest.mark.parametrize("players,kind", [(2, "win_loss"), (3, "rank"), (4, "margin")])
+# each game's player counts in turn, each beside a reward kind: (2, win_loss), (3, rank) and
+# (4, margin) for counts 2-4
+@pytest.mark.parametrize(
+    "name,players,kind",
+    [
+        (g, n, kind)
+        for g in GAMES
+        for n, kind in counts_beside(get_game(g), ("win_loss", "rank", "margin"))
+    ],
+)
 def test_batch_equals_single_games(name, players, kind):
     """B seeded games stepped together == B single games with the same seeds and actions,
     byte for byte, through game ends and automatic resets."""
@@ -134,8 +143,9 @@ def test_random_play_equals_random_agent_games(name):
 @pytest.mark.parametrize("name", GAMES)
 def test_same_seed_replays_and_subset_step(name):
     game = _game(name)
-    a = game.make_batch(4, 3, seed=5)
-    b = game.make_batch(4, 3, seed=5)
+    n = nth_count(game, 1)  # 3 players at counts 2, 3, 4
+    a = game.make_batch(4, n, seed=5)
+    b = game.make_batch(4, n, seed=5)
     for _ in range(50):
         acts = a.random_actions().copy()
         a.step(acts)
@@ -152,7 +162,7 @@ def test_same_seed_replays_and_subset_step(name):
 @pytest.mark.parametrize("name", GAMES)
 def test_illegal_action_rejected_before_any_slot_moves(name):
     game = _game(name)
-    eng = game.make_batch(3, 2, seed=1)
+    eng = game.make_batch(3, fewest(game), seed=1)
     for _ in range(MAX_SEARCH_STEPS):  # play on until slot 1 has a masked-out action
         if not eng.masks[1].all():
             break
@@ -207,7 +217,8 @@ def _vec(**kw):
 @pytest.mark.parametrize("name", GAMES)
 def test_batch_vec_env_api_and_learner_frame(name):
     game = _game(name)
-    env = _vec(game=name, n_envs=4, players=3, seed=3, reward_kind="rank")
+    players = nth_count(game, 1)  # 3 players at counts 2, 3, 4
+    env = _vec(game=name, n_envs=4, players=players, seed=3, reward_kind="rank")
     obs = env.reset()
     assert obs.shape == (4, game.OBS_SIZE) and obs.dtype == np.float32
     from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
@@ -238,8 +249,9 @@ def test_batch_vec_env_api_and_learner_frame(name):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_batch_vec_env_replays_from_seed(name):
-    a = _vec(game=name, n_envs=3, players=2, seed=9)
-    b = _vec(game=name, n_envs=3, players=2, seed=9)
+    players = fewest(_game(name))
+    a = _vec(game=name, n_envs=3, players=players, seed=9)
+    b = _vec(game=name, n_envs=3, players=players, seed=9)
     oa, ob = a.reset(), b.reset()
     bot = RandomAgent(1)
     for _ in range(200):
@@ -255,7 +267,7 @@ def test_batch_vec_env_maskable_ppo_smoke(name):
     pytest.importorskip("sb3_contrib")
     from sb3_contrib import MaskablePPO
 
-    env = _vec(game=name, n_envs=4, players=2, seed=0)
+    env = _vec(game=name, n_envs=4, players=fewest(_game(name)), seed=0)
     model = MaskablePPO(
         "MlpPolicy",
         env,

@@ -202,11 +202,16 @@ def test_head_to_head_counts_who_finished_ahead_at_the_same_tables():
 
 
 @pytest.mark.parametrize("name", game_names())
-def test_opponent_cost_rows(tmp_path, name):
+def test_opponent_cost_rows(tmp_path, name, monkeypatch):
     """benchmarks.opponent_cost: one row per setting, in order, with positive times and the
-    network calls a search made (opp=net calls the network for other seats too)."""
+    network calls a search made (opp=net calls the network for other seats too). Its rows are
+    at 2 and 4 players; here at the game's fewest and most (the same for counts 2-4)."""
     from benchmarks import opponent_cost
 
+    counts = get_game(name).PLAYER_COUNTS
+    at = {2: min(counts), 4: max(counts)}
+    rows = tuple((at[p], hidden, params) for p, hidden, params in opponent_cost.ROWS)
+    monkeypatch.setattr(opponent_cost, "ROWS", rows)
     out = tmp_path / "cost.json"
     assert opponent_cost.main(["--games", name, "--seconds", "0.01", "--json", str(out)]) == 0
     rows = json.loads(out.read_text())
@@ -215,8 +220,9 @@ def test_opponent_cost_rows(tmp_path, name):
     ]
     assert all(r["median_ms"] > 0 for r in rows)
     assert all(r["network_calls"] >= 1 for r in rows)
-    # with opp=tree every simulation evaluates one leaf: the same calls at 2 and 4 players; so
-    # does opp=prior / priormax, whose other seats play the policy stored in their nodes
+    # with opp=tree every simulation evaluates one leaf: the same calls at the fewest and the most
+    # players (2 and 4); so does opp=prior / priormax, whose other seats play the policy stored
+    # in their nodes
     prior = [r for r in rows if "opp=prior" in r["params"]]
     assert len(prior) == 2 and all(r["network_calls"] <= 101 for r in rows[:2] + prior)
 

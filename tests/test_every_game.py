@@ -40,13 +40,13 @@ def _second_agent(name: str) -> str:
 @pytest.mark.parametrize("name", GAMES)
 def test_evaluate_a_tournament_and_its_replay(name, tmp_path):
     n = _players(name)
-    agents = ["random", _second_agent(name)]
+    agents = ["random"] * (n - 1) + [_second_agent(name)]  # one agent a seat
     ev = evaluate(name, n, agents, games=2 * n, seed=0)
     assert ev["games"] == 2 * n and ev["game"] == name
     shares = sum(a["win_rate"] for a in ev["agents"])
     assert 0.0 < shares <= 1.0 + 1e-9  # ties are shared, never counted twice
     db = tmp_path / "t.sqlite"
-    specs = ["random", "mcts:iters=20", *agents[1:]] if n == 2 else ["random"] * (n - 1) + agents
+    specs = ["random", "mcts:iters=20", agents[-1]] if n == 2 else ["random", *agents]
     r = run_tournament(name, n, specs, n, db, progress=False)
     assert r["played_now"] > 0
     with GameStore(db, name, create=False) as store:
@@ -88,7 +88,7 @@ def test_the_benchmark_engine_rows(name):
 def test_a_tiny_training_run_and_a_balance_study(name, tmp_path):
     cfg = TrainConfig(
         game=name,
-        players=2 if 2 in get_game(name).PLAYER_COUNTS else _players(name),
+        players=_players(name),
         timesteps=512,
         n_envs=2,
         n_steps=128,
@@ -101,7 +101,8 @@ def test_a_tiny_training_run_and_a_balance_study(name, tmp_path):
     )
     summary = train(cfg)
     assert summary["timesteps"] >= 512
-    ev = evaluate(name, cfg.players, [summary["final_checkpoint"], "random"], 2 * cfg.players)
+    agents = [summary["final_checkpoint"]] + ["random"] * (cfg.players - 1)
+    ev = evaluate(name, cfg.players, agents, 2 * cfg.players)
     assert ev["games"] == 2 * cfg.players
     out = tmp_path / "balance"
     argv = ["--game", name, "--players", str(_players(name)), "--agents", "random"]

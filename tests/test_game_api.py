@@ -10,7 +10,7 @@ import threading
 
 import numpy as np
 import pytest
-from game_helpers import state_with_masked_out_action, tampered_accounting
+from game_helpers import fewest, nth_count, state_with_masked_out_action, tampered_accounting
 
 from core.errors import IllegalActionError, StateFormatError
 from core.game import API_FUNCTIONS, PUBLIC_NAMES, Game, GameModule
@@ -58,7 +58,7 @@ def _play(m, num_players: int, seed: int, rounds: int = 1) -> str:
 def test_two_threads_give_the_same_games_as_one():
     """Each thread steps its own games through the module-level API, interleaved with the
     other thread's (another game, then the same game): same results as alone."""
-    jobs = [(get_game(g), 2 + i % 3, 100 + i) for i, g in enumerate(GAMES * 2)]
+    jobs = [(get_game(g), nth_count(get_game(g), i), 100 + i) for i, g in enumerate(GAMES * 2)]
     alone = [_play(m, n, seed, rounds=2) for m, n, seed in jobs]
     got = [None] * len(jobs)
     barrier = threading.Barrier(len(jobs))
@@ -77,7 +77,7 @@ def test_two_threads_give_the_same_games_as_one():
 
 
 def test_the_mask_memo_is_per_thread(game):
-    s = game.new_game(2, seed=5)
+    s = game.new_game(fewest(game), seed=5)
     s2 = game.step(s, int(np.flatnonzero(game.legal_mask(s))[0]))
     assert game.GAME.memo_holds(s2)
     seen = []
@@ -92,15 +92,16 @@ def test_the_mask_memo_is_per_thread(game):
 
 
 def test_one_validation_path(game):
-    s = game.new_game(2, seed=1)
+    n = fewest(game)
+    s = game.new_game(n, seed=1)
     with pytest.raises(ValueError, match="seed must be an integer"):
-        game.new_game(2, seed=1.5)
+        game.new_game(n, seed=1.5)
     counts = re.escape(str(tuple(game.PLAYER_COUNTS)))
     with pytest.raises(ValueError, match=f"num_players must be one of {counts}"):
         game.new_game(max(game.PLAYER_COUNTS) + 1)
     allowed = ", ".join(game.OPTIONS)
     with pytest.raises(ValueError, match=f"unknown option 'colour'; allowed options: {allowed}"):
-        game.new_game(2, colour=1)
+        game.new_game(n, colour=1)
     with pytest.raises(ValueError, match=f"action ids are 0..{game.NUM_ACTIONS - 1}"):
         game.describe(99999)
     with pytest.raises(StateFormatError, match="layout version 0"):
@@ -111,7 +112,7 @@ def test_one_validation_path(game):
         game.step(s, game.NUM_ACTIONS)
     with pytest.raises(IllegalActionError, match="not an integer action"):
         game.step(s, 1.0)
-    s = state_with_masked_out_action(game, 2, seed=1)
+    s = state_with_masked_out_action(game, n, seed=1)
     before = s.copy()
     bad = int(np.flatnonzero(~game.legal_mask(s))[0])
     with pytest.raises(IllegalActionError, match=f"illegal action {bad} "):
@@ -157,7 +158,7 @@ def test_determinize_checks_its_arguments_as_observe_does(game):
 
 
 def test_from_bytes_checks_invariants_in_every_game(game):
-    s = game.new_game(3, seed=2)
+    s = game.new_game(nth_count(game, 1), seed=2)  # 3 players at counts 2, 3, 4
     assert np.array_equal(game.from_bytes(game.to_bytes(s)), s)
     assert game.check_invariants(s) == []
     # a state whose every entry is within its segment's range but whose accounting is broken

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from game_helpers import fewest
 
 from core.errors import IllegalActionError, StateFormatError
 from core.registry import game_names, get_game
@@ -82,8 +83,8 @@ def test_a_state_with_no_legal_action_before_the_end_is_refused(make):
 def test_other_bad_inputs_are_refused(game):
     """Other bad inputs (a non-integer seed; a state of another version, dtype, size or type):
     their errors say what came."""
-    s = game.new_game(2, seed=1)
-    e = _refusal(game.new_game, 2, 1.5)
+    s = game.new_game(fewest(game), seed=1)
+    e = _refusal(game.new_game, fewest(game), 1.5)
     assert "seed must be an integer, got 1.5" in str(e)
     e = _refusal(game.render, np.zeros_like(s))
     assert isinstance(e, StateFormatError) and "layout version 0" in str(e)
@@ -101,7 +102,8 @@ def test_other_bad_inputs_are_refused(game):
 
 
 def _mid_game_states(m, rng) -> list[np.ndarray]:
-    """States of real games of 2, 3 and 4 players after a few random legal actions each."""
+    """States of real games at each of the game's player counts after a few random legal
+    actions each."""
     out = []
     for n in m.PLAYER_COUNTS:
         for seed in (1, 2):

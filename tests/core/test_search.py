@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from game_helpers import fewest
 
 from core.registry import game_names, get_game
 from core.search import MAX_ITERS, MAX_TIME, MCTSAgent, SearchConfig, is_search_spec
@@ -236,7 +237,7 @@ def test_subtree_is_kept_between_decisions(name):
     game = get_game(name)
     agent = MCTSAgent(game, SearchConfig(iters=300, cutoff=5), seed=1)
     other = MCTSAgent(game, SearchConfig(iters=30, cutoff=5), seed=2)
-    s = game.new_game(min(game.PLAYER_COUNTS), 5)
+    s = game.new_game(fewest(game), 5)
     kept = 0
     for _ in range(30):
         if game.is_terminal(s):
@@ -251,7 +252,7 @@ def test_subtree_is_kept_between_decisions(name):
     assert kept > 0
     # without notify the tree starts afresh
     fresh = MCTSAgent(game, SearchConfig(iters=50, cutoff=5), seed=1)
-    s = positions(game, 2, 1, seed=9)[0]
+    s = positions(game, fewest(game), 1, seed=9)[0]
     fresh.act(s)
     fresh.act(s)
     assert fresh.last["reused_nodes"] == 0

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from bot_oracles import GreedyOracle, TroyesOracle
-from game_helpers import seeded_games_decisions
+from game_helpers import fewest, nth_count, seeded_games_decisions
 from numba.core.dispatcher import Dispatcher
 from training_helpers import GAMES
 
@@ -143,7 +143,8 @@ def test_batch_vec_env_plays_compiled_bots_without_python(name, monkeypatch):
         raise AssertionError("a compiled bot decided in Python")
 
     monkeypatch.setattr(CompiledBot, "act", no_python)
-    env = BatchVecEnv(name, n_envs=4, players=3, opponents="heuristic", seed=5)
+    n = nth_count(get_game(name), 1)  # 3 players at counts 2, 3, 4
+    env = BatchVecEnv(name, n_envs=4, players=n, opponents="heuristic", seed=5)
     calls = []
     play_seats = env.engine.play_seats
     monkeypatch.setattr(env.engine, "play_seats", lambda *a: calls.append(1) or play_seats(*a))
@@ -158,7 +159,7 @@ def test_batch_vec_env_plays_compiled_bots_without_python(name, monkeypatch):
             assert len(calls) - before == 1
             steps += 1
     assert steps > 0 and env.decisions > 60 * 4
-    assert (env.seat_codes[:, :3] != SEAT_CALLER).sum() == 4 * 2  # every opponent seat
+    assert (env.seat_codes[:, :n] != SEAT_CALLER).sum() == 4 * (n - 1)  # every opponent seat
 
 
 class _Replica(SingleSeatEnv):
@@ -232,7 +233,7 @@ def test_bots_shared_among_threads_play_the_one_thread_games(name):
     if numba.config.NUMBA_NUM_THREADS < 2:
         pytest.skip("one CPU: nothing to share")
     g = get_game(name)
-    B, n = 128, 2
+    B, n = 128, fewest(g)
     runs = []
     for threads, threading in ((1, "numba"), (2, "split")):
         eng = g.make_batch(B, n, seed=3, threads=threads, threading=threading)

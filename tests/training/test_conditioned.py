@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from game_helpers import fewest
 
 from core.mlp import actor_logits, fold_features, pack_actors
 from core.registry import game_names, get_game
@@ -51,11 +52,13 @@ def _net(g, hidden=(32, 16)):
 
 
 def conditioned_network(folder: Path, g, hidden=(32, 16)) -> Path:
-    """A conditioned network folder written as the trainer writes one (random weights)."""
+    """A conditioned network folder written as the trainer writes one (random weights), at the
+    game's fewest players."""
     net = _net(g, hidden)
     space = space_of(g)
     extra = {"players": list(g.PLAYER_COUNTS), "variant_space": space.record(), "search": ""}
-    return az_agent.write_network(folder, net.arrays(), g, 2, net.settings(), "rank", extra=extra)
+    n = fewest(g)
+    return az_agent.write_network(folder, net.arrays(), g, n, net.settings(), "rank", extra=extra)
 
 
 @pytest.mark.parametrize("game", WITH_SPACE)
@@ -90,7 +93,7 @@ def test_a_conditioned_network_plays_every_count_and_variant_of_its_space(tmp_pa
     g = get_game(game)
     space = space_of(g)
     folder = conditioned_network(tmp_path / "net", g)
-    arrays, meta = az_agent.load_network(folder, g, 2)
+    arrays, meta = az_agent.load_network(folder, g, fewest(g))
     spec = f"az:{folder},sims=0"
     for n in g.PLAYER_COUNTS:
         make_agent(spec, game, n, 0)
@@ -98,7 +101,7 @@ def test_a_conditioned_network_plays_every_count_and_variant_of_its_space(tmp_pa
     with g.GAME.using_rules_data(space.rules_data(values)):
         agent = make_agent(spec, game, max(g.PLAYER_COUNTS), 0)
         want = fold_features(arrays, g.OBS_SIZE, space.features_of(values))
-        blind = make_agent(f"{spec},rules=any", game, 2, 0)
+        blind = make_agent(f"{spec},rules=any", game, fewest(g), 0)
         zero = fold_features(arrays, g.OBS_SIZE, np.zeros(space.n_features, np.float32))
     w, _meta, _wid = pack_actors([want])
     np.testing.assert_array_equal(agent.packed[0], w)
@@ -134,8 +137,10 @@ def test_rules_outside_the_space_are_refused_and_nothing_is_written(tmp_path, ga
     folder = conditioned_network(tmp_path / "net", g)
     path, key = _outside_file(tmp_path, game)
     out = tmp_path / "eval.json"
-    argv = ["--game", game, "--players", "2", "--agents", f"az:{folder},sims=0", "random",
-            "--games", "2", "--rules", str(path), "--json", str(out), "--no-progress"]  # fmt: skip
+    n = fewest(g)
+    argv = ["--game", game, "--players", str(n), "--agents", f"az:{folder},sims=0",
+            *["random"] * (n - 1), "--games", str(n), "--rules", str(path), "--json", str(out),
+            "--no-progress"]  # fmt: skip
     with pytest.raises(SystemExit) as e:
         evaluate.main(argv)
     err = capsys.readouterr().err.strip().splitlines()

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from game_helpers import fewest, first_counts
 from gymnasium.utils.env_checker import check_env
 from training_helpers import GAMES
 
@@ -13,11 +14,13 @@ from training.learn.env import SingleSeatEnv, parse_pool
 @pytest.mark.filterwarnings("ignore::UserWarning")
 @pytest.mark.parametrize("game", GAMES)
 def test_check_env(game):
-    check_env(SingleSeatEnv(game, 2, "random"), skip_render_check=True)
+    check_env(SingleSeatEnv(game, fewest(get_game(game)), "random"), skip_render_check=True)
 
 
-@pytest.mark.parametrize("game", GAMES)
-@pytest.mark.parametrize("players", [2, 3])
+# each game at its two smallest player counts: 2 and 3 of 2-4
+@pytest.mark.parametrize(
+    "game,players", [(g, n) for g in GAMES for n in first_counts(get_game(g), 2)]
+)
 def test_masked_random_rollout(game, players):
     g = get_game(game)
     env = SingleSeatEnv(game, players, "random", reward_kind="win_loss", on_illegal="raise")

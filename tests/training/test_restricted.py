@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from game_helpers import fewest
 
 from core.guided import GuidedAgent
 from core.registry import game_names, get_game
@@ -41,8 +42,10 @@ def play(game, agents: list, seed: int, check=None) -> list[int]:
 
 
 def busiest_segment(game, seed: int = 0) -> str:
-    """The action segment seat 0 uses most in a random game (so forbidding it binds often)."""
-    agents = [make_agent("random", game.NAME, 2, seed + i) for i in range(2)]
+    """The action segment seat 0 uses most in a random game at the game's fewest players (so
+    forbidding it binds often)."""
+    n = fewest(game)
+    agents = [make_agent("random", game.NAME, n, seed + i) for i in range(n)]
     counts: dict[str, int] = {}
 
     def count(p, s, a):
@@ -90,11 +93,12 @@ class Checker:
 
 def run_restricted_games(game_name: str, spec: str, inner: str, games: int = 2) -> Checker:
     game = get_game(game_name)
+    n = fewest(game)
     checker = None
     for k in range(games):
-        seat = k % 2
-        agents = [make_agent(inner, game_name, 2, 10 + k) for _ in range(2)]
-        agents[seat] = make_agent(spec, game_name, 2, 20 + k)
+        seat = k % n
+        agents = [make_agent(inner, game_name, n, 10 + k) for _ in range(n)]
+        agents[seat] = make_agent(spec, game_name, n, 20 + k)
         if checker is None:
             checker = Checker(game, seat, agents[seat].restriction)
         checker.seat = seat
@@ -109,7 +113,7 @@ def run_restricted_games(game_name: str, spec: str, inner: str, games: int = 2) 
 def test_a_forbidden_segment_is_never_taken(game_name, inner):
     segment = busiest_segment(get_game(game_name))
     spec = rs.restricted_spec(inner, segment)
-    agent = make_agent(spec, game_name, 2, 0)
+    agent = make_agent(spec, game_name, fewest(get_game(game_name)), 0)
     assert agent.rule == rs.RULE_MASK  # the library's agents choose under the allowed mask
     checker = run_restricted_games(game_name, spec, inner)
     assert checker.binding > 0, f"forbidding {segment} never bound: the test shows nothing"
@@ -164,14 +168,15 @@ def test_trained_agents_choose_under_the_allowed_mask(game_name, kind):
         arrays = random_actor(game, game.NUM_ACTIONS + seats, 1)
         return GuidedAgent(game, arrays, "sims=0" if kind == "network-alone" else "sims=8", seed)
 
+    n = fewest(game)
     checker = Checker(game, 0, restriction)
     for k in range(2):
-        checker.seat = k % 2
-        agents = [make_agent("random", game_name, 2, k) for _ in range(2)]
-        agents[k % 2] = rs.RestrictedAgent(game, inner(k), restriction, seed=k)
-        assert agents[k % 2].rule == rs.RULE_MASK
+        checker.seat = k % n
+        agents = [make_agent("random", game_name, n, k) for _ in range(n)]
+        agents[k % n] = rs.RestrictedAgent(game, inner(k), restriction, seed=k)
+        assert agents[k % n].rule == rs.RULE_MASK
         play(game, agents, 200 + k, checker)
-        assert agents[k % 2].overruled == 0
+        assert agents[k % n].overruled == 0
     assert checker.binding > 0
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from game_helpers import fewest
 
 import village_env
 from core.registry import game_names, get_game
@@ -35,7 +36,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
-    """One RLlib training iteration (256 env steps) per game, 2 players: {game: run folder}."""
+    """One RLlib training iteration (256 env steps) per game, at its fewest players: {game: run
+    folder}."""
     ray = pytest.importorskip("ray", reason='needs the optional extra: pip install -e ".[ray]"')
     base = tmp_path_factory.mktemp("rllib")
     ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
@@ -44,7 +46,7 @@ def runs(tmp_path_factory):
         for i, game in enumerate(GAMES):
             cfg = rt.RLlibConfig(
                 game=game,
-                players=2,
+                players=fewest(GAMES[game]),
                 iterations=1,
                 train_batch=256,
                 minibatch=128,
@@ -69,22 +71,24 @@ def _copy(run: Path, dest: Path) -> Path:
 @pytest.mark.parametrize("game", list(GAMES))
 def test_checkpoint_plays_in_evaluate(runs, game):
     g = GAMES[game]
+    n = fewest(g)
     run = runs[game]
     meta = json.loads((run / "final" / SIDECAR).read_text())
-    assert meta["game"] == game and meta["players"] == 2
+    assert meta["game"] == game and meta["players"] == n
     assert meta["rules_data_hash"] == g.RULES_DATA_HASH
     assert set(meta["files"]) == {POLICY, RAY_DIR}
     for name in ("summary.json", "config.json"):
         assert json.loads((run / name).read_text())["rules_data_hash"] == g.RULES_DATA_HASH
     spec = f"rllib:{run}"  # a run folder names its final checkpoint
     assert checkpoint_sidecar(spec)["game"] == game
-    res = evaluate(None, 2, [spec, "random"], 4, seed=3)  # the game comes from the sidecar
-    assert res["game"] == game and res["games"] == 4
-    assert res["agents"][0]["trained_players"] == 2
+    agents = [spec] + ["random"] * (n - 1)
+    res = evaluate(None, n, agents, 2 * n, seed=3)  # the game comes from the sidecar
+    assert res["game"] == game and res["games"] == 2 * n
+    assert res["agents"][0]["trained_players"] == n
     assert res["rules_data_hash"] == g.RULES_DATA_HASH
     # every decision legal, the same for any seed (masked argmax)
-    a1, a2 = make_agent(spec, game, 2, seed=1), make_agent(spec, game, 2, seed=99)
-    s = g.new_game(2, 5)
+    a1, a2 = make_agent(spec, game, n, seed=1), make_agent(spec, game, n, seed=99)
+    s = g.new_game(n, 5)
     while not g.is_terminal(s):
         a = a1.act(s)
         assert g.legal_mask(s)[a] and a2.act(s) == a

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import torch
+from game_helpers import fewest
 from training_helpers import tiny_policy_checkpoint
 
 from core.registry import game_names, get_game
@@ -22,9 +23,10 @@ OTHER_HASH = "0123456789abcdef"  # rules data no game here has
 
 
 def _network(folder: Path, game) -> Path:
+    """A small network of random weights, as if trained at the game's fewest players."""
     torch.manual_seed(1)
     net = for_game(game, hidden=(16,))
-    return write_network(folder, net.arrays(), game, 2, net.settings(), "rank")
+    return write_network(folder, net.arrays(), game, fewest(game), net.settings(), "rank")
 
 
 def _trained_elsewhere(sidecar: Path) -> None:
@@ -37,35 +39,37 @@ def _trained_elsewhere(sidecar: Path) -> None:
 @pytest.mark.parametrize("name", game_names())
 def test_a_network_of_other_rules_data_plays_only_with_rules_any(name, tmp_path):
     game = get_game(name)
+    n = fewest(game)
     folder = _network(tmp_path / "net", game)
     _trained_elsewhere(folder / SIDECAR)
     with pytest.raises(CheckpointError) as e:
-        make_agent(f"az:{folder},sims=0", name, 2)
+        make_agent(f"az:{folder},sims=0", name, n)
     assert "rules_data_hash" in str(e.value) and "rules=any" in str(e.value)
     assert len(str(e.value).splitlines()) == 1
-    agent = make_agent(f"az:{folder},sims=0,rules=any", name, 2)
+    agent = make_agent(f"az:{folder},sims=0,rules=any", name, n)
     assert agent.name.endswith(",rules=any")
-    s = game.new_game(2, 0)
+    s = game.new_game(n, 0)
     assert game.legal_mask(s)[agent.act(s)]
-    fp = agent_fingerprint(f"az:{folder},sims=0,rules=any", name, 2)
+    fp = agent_fingerprint(f"az:{folder},sims=0,rules=any", name, n)
     assert f"rules:{OTHER_HASH}" in fp  # what it was trained under
     with pytest.raises(CheckpointError):  # the fingerprint checks as the agent does
-        agent_fingerprint(f"az:{folder},sims=0", name, 2)
+        agent_fingerprint(f"az:{folder},sims=0", name, n)
 
 
 @pytest.mark.parametrize("name", game_names())
 def test_a_policy_checkpoint_of_other_rules_data_plays_only_with_rules_any(name, tmp_path):
     game = get_game(name)
-    base = tiny_policy_checkpoint(tmp_path / "ppo", game)
-    make_agent(str(base), name, 2)  # loaded (and cached) while its rules data matched
+    n = fewest(game)
+    base = tiny_policy_checkpoint(tmp_path / "ppo", game, n)
+    make_agent(str(base), name, n)  # loaded (and cached) while its rules data matched
     _trained_elsewhere(Path(f"{base}.json"))
     with pytest.raises(CheckpointError) as e:  # the cache does not hide the change
-        make_agent(str(base), name, 2)
+        make_agent(str(base), name, n)
     assert "rules=any" in str(e.value)
-    agent = make_agent(f"{base},rules=any", name, 2)
-    s = game.new_game(2, 0)
+    agent = make_agent(f"{base},rules=any", name, n)
+    s = game.new_game(n, 0)
     assert game.legal_mask(s)[agent.act(s)]
-    assert f"rules:{OTHER_HASH}" in agent_fingerprint(f"{base},rules=any", name, 2)
+    assert f"rules:{OTHER_HASH}" in agent_fingerprint(f"{base},rules=any", name, n)
     assert relocated(f"{base},rules=any", tmp_path / "copy") == f"{tmp_path / 'copy'},rules=any"
 
 

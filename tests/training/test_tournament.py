@@ -149,7 +149,9 @@ SPECS = ["random", "heuristic", FIRST]
 
 
 def _specs(name: str) -> list[str]:
-    return ["random", _bot(name), FIRST]
+    """One entrant more than the game's fewest players: random, its bot, first-legal (and random
+    in the seats past 2)."""
+    return ["random", _bot(name), FIRST, *["random"] * (_fewest(name) - 2)]
 
 
 @pytest.mark.slow  # worker processes or many games: CI runs it, the fast loop skips it
@@ -160,7 +162,7 @@ def test_one_and_two_workers_give_identical_games_and_ratings(name, tmp_path):
     run = tn.run_tournament
     r1 = run(name, p, specs, games, tmp_path / "a.sqlite", progress=False)
     r2 = run(name, p, specs, games, tmp_path / "b.sqlite", workers=2, progress=False)
-    line_ups = math.comb(3, p)
+    line_ups = math.comb(len(specs), p)
     assert r1["played_now"] == r2["played_now"] == line_ups * games
     assert _games(tmp_path / "a.sqlite", name) == _games(tmp_path / "b.sqlite", name)
     assert r1["board"] == r2["board"]
@@ -174,8 +176,8 @@ def test_one_and_two_workers_give_identical_games_and_ratings(name, tmp_path):
     assert again["played_now"] == 0 and again["board"] == r1["board"]
     more = run(name, p, [*specs, "random"], games, tmp_path / "a.sqlite", progress=False)
     # only the line-ups with the second random are new
-    assert more["played_now"] == (math.comb(4, p) - line_ups) * games
-    assert more["stored_games"] == math.comb(4, p) * games
+    assert more["played_now"] == (math.comb(len(specs) + 1, p) - line_ups) * games
+    assert more["stored_games"] == math.comb(len(specs) + 1, p) * games
 
 
 @pytest.mark.slow  # worker processes or many games: CI runs it, the fast loop skips it
@@ -183,16 +185,17 @@ def test_one_and_two_workers_give_identical_games_and_ratings(name, tmp_path):
 def test_killed_worker_loses_and_duplicates_nothing(name, tmp_path, monkeypatch):
     db = tmp_path / "k.sqlite"
     g, p = get_game(name), _fewest(name)
+    games = math.lcm(12, p)  # 12 at 2, 3 or 4 players
     specs = ["random", "py:tournament_agents:killer", *["random"] * (p - 2)]
     ents = tn.resolve_entrants(name, p, specs)
-    jobs = tn.schedule(p, ents, "round-robin", 12, 0, g.RULES_DATA_HASH)
+    jobs = tn.schedule(p, ents, "round-robin", games, 0, g.RULES_DATA_HASH)
     victim = jobs[7]
     seat = victim.labels.index(specs[1])
     kill_file = tmp_path / "kill"
     kill_file.write_text(str(victim.agent_seeds[seat]))
     monkeypatch.setenv("TOURNAMENT_TEST_KILL_FILE", str(kill_file))
     with pytest.raises(BrokenProcessPool):
-        tn.run_tournament(name, p, specs, 12, db, workers=2, progress=False)
+        tn.run_tournament(name, p, specs, games, db, workers=2, progress=False)
     assert not kill_file.exists()  # the worker did die
     partial = _games(db, name)
     assert 0 < len(partial) < len(jobs)
@@ -200,12 +203,12 @@ def test_killed_worker_loses_and_duplicates_nothing(name, tmp_path, monkeypatch)
     with GameStore(db, name) as st:  # what was stored is whole: it replays
         for rec in st.games():
             replay(g, rec)
-    done = tn.run_tournament(name, p, specs, 12, db, workers=1, progress=False)
+    done = tn.run_tournament(name, p, specs, games, db, workers=1, progress=False)
     assert done["played_now"] == len(jobs) - len(partial)
     full = _games(db, name)
     assert len(full) == len(jobs) == len({r["match_key"] for r in full})
     clean = tmp_path / "clean.sqlite"
-    tn.run_tournament(name, p, specs, 12, clean, workers=1, progress=False)
+    tn.run_tournament(name, p, specs, games, clean, workers=1, progress=False)
     assert full == _games(clean, name)
 
 
@@ -295,8 +298,10 @@ def test_cli_report_and_errors(name, tmp_path, capsys):
         (["--agents", *["random"] * p, "--game", other], f"store of '{name}' games"),
         (["--agents", *pair, "--sprt", "x"], "ELO0,ELO1"),
     ]:
+        # a valid --games beside each error: the default (20) is no multiple of 3 players
+        base = ["--game", name, "--players", str(p), "--games", str(p)]
         with pytest.raises(SystemExit):
-            tn.main(["--game", name, "--players", str(p), *argv, "--db", str(db), "--no-progress"])
+            tn.main([*base, *argv, "--db", str(db), "--no-progress"])
         assert why in capsys.readouterr().err
 
 

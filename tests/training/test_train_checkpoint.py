@@ -593,7 +593,8 @@ def test_the_default_run_is_per_game_and_explicit_settings_win(game, tmp_path):
     if "opponents" in get_game(game).GAME.spec.default_run or "heuristic" in tr.bot_names(game):
         assert tr.default_run(game)["opponents"] == run["opponents"]
     run = tr.default_run(game)
-    cfg = tr.TrainConfig(game=game)
+    # at the game's fewest players (TrainConfig's default, 2, is no count of a game without 2)
+    cfg = tr.TrainConfig(game=game, players=min(get_game(game).PLAYER_COUNTS))
     assert {k: getattr(cfg, k) for k in tr.RUN_SETTINGS} == {k: run[k] for k in tr.RUN_SETTINGS}
     assert tr.TrainConfig(game=game, n_epochs=3).n_epochs == 3
     cfg.validate()

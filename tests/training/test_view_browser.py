@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from game_helpers import fewest
 from view_helpers import Client, serve, stop
 
 from core.bots import bot_names
@@ -53,10 +54,11 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 WIDTH = 1400
 WAIT_S = 60  # generous: the first request of a game compiles its engine in a cold cache
-# every registered game; the human sits first in every other game and second in the rest, so
-# that both a page waiting for the agent's first move and one starting with the human's are seen
+# every registered game at its fewest players; the human sits first in every other game and
+# second in the rest, so that both a page waiting for the agent's first move and one starting
+# with the human's are seen (random in the other seats)
 PLAY_SEATS = {
-    name: ("human", "random") if i % 2 == 0 else ("random", "human")
+    name: tuple("human" if k == i % 2 else "random" for k in range(fewest(get_game(name))))
     for i, name in enumerate(game_names())
 }
 
@@ -112,13 +114,14 @@ def _screenshot(d, name, tmp_path) -> Path:
 
 @pytest.fixture(scope="module", params=sorted(PLAY_SEATS))
 def stored(request, tmp_path_factory):
-    """A store with two games of `random` against the game's `heuristic` (or a small search),
-    served."""
+    """A store of a rotation of `random` against the game's `heuristic` (or a small search) at
+    its fewest players (two games at 2 players), served."""
     name = request.param
     game = get_game(name)
+    n = fewest(game)
     db = tmp_path_factory.mktemp(f"browser_{name}") / "results.sqlite"
     other = "heuristic" if "heuristic" in bot_names(name) else "mcts:iters=20"
-    run_tournament(name, 2, ["random", other], 2, db, progress=False)
+    run_tournament(name, n, ["random"] * (n - 1) + [other], n, db, progress=False)
     server = serve(db, game)
     yield game, db, server
     stop(server)
@@ -131,11 +134,12 @@ def _url(server, path="/"):
 
 def test_replay_a_stored_game(browser, stored, tmp_path):
     game, db, server = stored
+    players = fewest(game)  # as many stored games as players (a rotation), a panel a seat
     d = browser
     d.get(_url(server))
     rows = _wait(d, lambda: d.find_elements(By.CSS_SELECTOR, "#games tbody tr") or None)
-    assert len(rows) == 2
-    assert _text(d, "store-line") == f"{game.NAME}: 2 stored games, 1 tournament"
+    assert len(rows) == players
+    assert _text(d, "store-line") == f"{game.NAME}: {players} stored games, 1 tournament"
     assert not d.find_element(By.ID, "play-start").is_displayed()  # no play mode on this server
     _screenshot(d, f"{game.NAME}_list", tmp_path)
 
@@ -166,7 +170,7 @@ def test_replay_a_stored_game(browser, stored, tmp_path):
         assert len(lines) >= len(public)
         drawn = " ".join(t.text for t in lines)
         assert all(f"{name}:" in drawn for name in public), drawn[:300]
-    assert len(d.find_elements(By.CSS_SELECTOR, "#panels .panel")) == 2
+    assert len(d.find_elements(By.CSS_SELECTOR, "#panels .panel")) == players
     # a mid-game position for the pictures: a third of the way in
     d.execute_script(
         "const s = document.getElementById('slider'); s.value = arguments[0];"
