@@ -39,3 +39,18 @@ def test_a_game_the_registry_lacks_is_a_usage_error():
     _ids, run = _collected("tests/test_game_api.py", "--game", "nosuchgame")
     assert run.returncode != 0
     assert "--game must be one of " in run.stderr + run.stdout
+
+
+@pytest.mark.slow  # the generic suite for one small game, twice (about a minute each)
+@pytest.mark.parametrize("counts", ["2", "3,4"])
+def test_no_generic_test_hard_codes_a_player_count(counts):
+    """Toss narrowed to other player counts (TOSS_PLAYER_COUNTS) passes every generic test."""
+    import os
+
+    env = {**os.environ, "TOSS_PLAYER_COUNTS": counts}
+    cmd = [sys.executable, "-m", "pytest", "tests", "--game", "toss", "-m", "not slow", "-q"]
+    cmd += ["-p", "no:cacheprovider", "-x"]
+    run = subprocess.run(
+        cmd, cwd=HERE.parent, env=env, capture_output=True, text=True, timeout=1800
+    )
+    assert run.returncode == 0, run.stdout[-4000:]
