@@ -73,12 +73,16 @@ def rotation_seats(players: int, rotation: int) -> list[int]:
 
 @dataclass(frozen=True)
 class Entrant:
-    """A tournament entrant: its spec, the fingerprint of what the spec names, its label."""
+    """A tournament entrant: its spec, the fingerprint of what the spec names, its label (the
+    name reports show: training.agents.names)."""
 
     spec: str
     fingerprint: str
     label: str
     copy: int = 1  # the k-th entrant with this spec (a field may hold one agent twice)
+    # the spec, `#k` for the k-th copy of one given twice: the result's `entrant_ids` are keyed
+    # by it (the studies built on a tournament name their agents by spec)
+    key: str = ""
 
 
 def make_lineups(n_entrants: int, players: int, fmt: str, entrants: list[Entrant]) -> list:
@@ -257,8 +261,9 @@ def resolve_entrants(game_name: str, players: int, specs: list[str]) -> list[Ent
     for i, spec in enumerate(specs):
         make_agent(spec, game_name, players, 0)
         copy = specs[: i + 1].count(spec)
-        label = labels[i]
-        out.append(Entrant(spec, agent_fingerprint(spec, game_name, players), label, copy))
+        key = spec if specs.count(spec) == 1 else f"{spec}#{copy}"
+        fingerprint = agent_fingerprint(spec, game_name, players)
+        out.append(Entrant(spec, fingerprint, labels[i], copy, key))
     return out
 
 
@@ -464,7 +469,7 @@ def _run_tournament(
             }
             for e in entrants
         ],
-        "entrant_ids": dict(ids),
+        "entrant_ids": {e.key: ids[e.label] for e in entrants},
     }
     if results and rate:
         from training.arena.ratings import leaderboard
