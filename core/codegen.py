@@ -115,8 +115,9 @@ def _bound_names(node: ast.stmt) -> list[str]:
 
 
 def _game_imports(names: list[str], pkg: str, defined: dict[str, str]) -> str:
-    """`from <pkg>.engine.<module> import (...)` lines for contract `names`, each from the game
-    module that defines it; ValueError naming a required name the game does not define."""
+    """`from <pkg>.engine.<module> import (...)` for contract `names`, each from the game module
+    that defines it, as ONE line (statements joined by `; `), so that the rendered module keeps
+    its template's line numbers; ValueError naming a required name the game does not define."""
     by_module: dict[str, list[str]] = {}
     for name in names:
         if name not in defined:
@@ -125,16 +126,21 @@ def _game_imports(names: list[str], pkg: str, defined: dict[str, str]) -> str:
                 "the game contract (core/game_contract.py)"
             )
         by_module.setdefault(defined[name], []).append(name)
-    return "".join(
-        f"from {pkg}.engine.{mod} import (\n" + "".join(f"    {n},\n" for n in got) + ")\n"
-        for mod, got in by_module.items()
+    return (
+        "; ".join(
+            f"from {pkg}.engine.{mod} import ({', '.join(got)})" for mod, got in by_module.items()
+        )
+        + "\n"
     )
 
 
 def render(module: str, game: str, package: str) -> str:
     """The source of rendered module `module` (a key of TEMPLATES) for one game package (or
     any module in it, e.g. 'village_env.engine.kernels'): the template with its docstring
-    replaced and its marked contract imports pointed at the game's engine modules."""
+    replaced and its marked contract imports pointed at the game's engine modules, every line
+    where it is in the template (a replaced statement keeps its lines, blank after its first), so
+    a traceback or a coverage report of the rendered module names the template's lines; the
+    serial twins follow the template's last line."""
     pkg = package.split(".")[0]
     path = TEMPLATES[module]
     src = path.read_text()
@@ -154,7 +160,7 @@ def render(module: str, game: str, package: str) -> str:
             names = [a.name for a in node.names]
             lines[node.lineno - 1] = _game_imports(names, pkg, defined)
             for i in range(node.lineno, node.end_lineno):
-                lines[i] = ""
+                lines[i] = "\n"
             marked += 1
     if module == "contract":
         _take_the_games_own(lines, tree, pkg, defined)
@@ -167,11 +173,11 @@ def render(module: str, game: str, package: str) -> str:
         raise ValueError(f"{path}: expected a line among {list(CONTRACTS)}")
     body = "".join(lines[doc.end_lineno :])
     title = TITLES.get(module) or module.replace("_", " ").capitalize()
-    header = (
-        f'"""{title} for {game}: rendered from core/{path.name} by core.codegen at first\n'
-        f'import (never edited, never kept in the game package)."""\n'
+    header = (  # on the docstring's lines: one, then blank ones (a docstring has at least one)
+        f'"""{title} for {game}: rendered from core/{path.name} by core.codegen (never edited)."""'
+        + "\n" * (doc.end_lineno - doc.lineno + 1)
     )
-    return header + body + serial_twins(body)
+    return "\n" * (doc.lineno - 1) + header + body + serial_twins(body)
 
 
 def _take_the_games_own(lines: list[str], tree: ast.Module, pkg: str, defined: dict) -> None:
@@ -186,7 +192,7 @@ def _take_the_games_own(lines: list[str], tree: ast.Module, pkg: str, defined: d
         name = names[0]
         lines[first - 1] = f"from {pkg}.engine.{defined[name]} import {name}  # the game's own\n"
         for i in range(first, node.end_lineno):
-            lines[i] = ""
+            lines[i] = "\n"
 
 
 def _first_line(node: ast.stmt) -> int:

@@ -119,3 +119,47 @@ def test_the_games_own_names_replace_the_defaults():
             assert (own in src) == (opt in defined), (name, opt)
             assert (f"def {opt}(" in src or f"{opt} = " in src) == (opt not in defined)
         assert set(contract_template.__all__) <= set(dir(contract_template))
+
+
+@pytest.mark.parametrize("module", sorted(TEMPLATES))
+@pytest.mark.parametrize("name", list(PACKAGES))
+def test_a_rendered_module_keeps_its_template_s_line_numbers(name, module):
+    """Every line of the template that rendering keeps is at the same line number: what it
+    replaces (the docstring, the contract imports, a default the game defines) keeps its lines,
+    and the serial twins come after the template's last line."""
+    import ast
+
+    text = TEMPLATES[module].read_text()
+    template, rendered = text.splitlines(), render(module, name, PACKAGES[name]).splitlines()
+    doc_end = ast.parse(text).body[0].end_lineno
+    assert len(rendered) >= len(template)
+    for i, line in enumerate(template[doc_end:], start=doc_end):
+        got = rendered[i]
+        # kept where it was, or a replaced statement's first line (an import) or later lines
+        assert got in (line, "") or got.startswith("from "), (module, name, i + 1, got)
+    same = sum(a == b for a, b in zip(template, rendered, strict=False))
+    assert same >= len(template) - 40  # what rendering replaces is a few statements
+
+
+@pytest.mark.slow  # an interpreter in NUMBA_DISABLE_JIT mode
+def test_a_traceback_from_a_rendered_module_names_the_template_s_line():
+    import subprocess
+
+    code = (
+        "import traceback\n"
+        "from chipin_env.engine import api\n"
+        "try:\n"
+        "    api.state_ok(None)\n"
+        "except AttributeError as e:\n"
+        "    f = traceback.extract_tb(e.__traceback__)[-1]\n"
+        "    print(f.filename)\n"
+        "    print(f.lineno)\n"
+    )
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         timeout=300)  # fmt: skip
+    assert run.returncode == 0, run.stderr[-2000:]
+    filename, lineno = run.stdout.split()[-2:]
+    assert filename == str(rendered_file("api", "chipin_env"))
+    line = TEMPLATES["api"].read_text().splitlines()[int(lineno) - 1]
+    assert "s.shape[0] == STATE_SIZE" in line  # the template's line of the failing expression
