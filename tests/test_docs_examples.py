@@ -58,3 +58,10 @@ def test_a_docs_block_runs_as_written(name, kind, what, code):
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT_S
     )
     assert out.returncode == 0, f"{name} failed:\n{out.stderr[-3000:]}"
+
+
+def test_the_readme_stays_short():
+    """The README is the front page: two commands, the usage, the headline figures; at most 150
+    lines (the details live in docs/ and the results area)."""
+    lines = (ROOT / "README.md").read_text().splitlines()
+    assert len(lines) <= 150, f"README.md has {len(lines)} lines"
