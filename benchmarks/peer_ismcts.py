@@ -1,0 +1,131 @@
+"""Our `mcts` against OpenSpiel's information-set MCTS on our own games (extra [openspiel]).
+
+    python -m benchmarks.peer_ismcts --game troyes --players 2 --out DIR [--rows sims,time]
+    python -m benchmarks.peer_ismcts --out DIR --table
+
+Both searches evaluate a leaf with random rollouts to the end of the game, and both sample their
+worlds with the game's determinization: `openspiel:ismcts` (open_spiel.python.algorithms.ismcts,
+RandomRolloutEvaluator, UCT c = 2, nodes keyed on the seat's observation string) and our
+`mcts:rollout=random,cutoff=-1,c=2` (core.search, no cut-off). Rows, seats rotated, seeds
+`--seed` (none used to tune either agent), 200 games at 2 players and 100 at 4 (`--games`),
+`--workers`:
+
+- `sims`: the same simulations per decision, `--sims` (default 100);
+- `time`: the same wall-clock per decision, `--ms` (default 50): ours searches on its clock
+  (`mcts:time=S`); OpenSpiel's search has no clock, so it gets the simulations it runs in that
+  time on this machine, measured first (`--calibrate` positions of seeded random games, its
+  median simulations per second) and recorded with the row. A clock makes a row depend on the
+  machine and on what runs beside it: the JSON says so.
+
+Each row is one `training.arena.evaluate` run (JSON per row; a row whose JSON exists is not
+played again). `--table` prints the rows found in DIR.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from core.registry import get_game
+from core.testing import decision_positions
+from training.arena import evaluate
+
+OURS = "mcts:iters={sims},rollout=random,cutoff=-1,c=2"
+OURS_TIMED = "mcts:time={seconds},rollout=random,cutoff=-1,c=2"
+THEIRS = "openspiel:ismcts,sims={sims},c=2"
+
+
+def spiel_rate(game_name: str, players: int, positions: int = 6, sims: int = 30) -> float:
+    """OpenSpiel's ISMCTS simulations per second at `positions` decisions of seeded random games
+    (the median over positions)."""
+    from interop.openspiel_agents import OpenSpielAgent
+
+    game = get_game(game_name)
+    rates = []
+    for k, s in enumerate(decision_positions(game, players, positions, seed=11)):
+        agent = OpenSpielAgent(game_name, f"ismcts,sims={sims}", seed=k)
+        t0 = time.perf_counter()
+        agent.act(s)
+        rates.append(sims / (time.perf_counter() - t0))
+    return float(np.median(rates))
+
+
+def rows(a: argparse.Namespace) -> list[dict]:
+    out = []
+    if "sims" in a.rows:
+        out.append({"name": f"{a.game}-{a.players}p-sims{a.sims}",
+                    "agents": [OURS.format(sims=a.sims), THEIRS.format(sims=a.sims)]})  # fmt: skip
+    if "time" in a.rows:
+        rate = spiel_rate(a.game, a.players)
+        sims = max(1, int(rate * a.ms / 1000.0))
+        agents = [OURS_TIMED.format(seconds=a.ms / 1000.0), THEIRS.format(sims=sims)]
+        calibration = {"openspiel_sims_per_s": rate, "openspiel_sims": sims}
+        out.append({"name": f"{a.game}-{a.players}p-{a.ms}ms", "agents": agents,
+                    "calibration": calibration})  # fmt: skip
+    return out
+
+
+def play(a: argparse.Namespace, row: dict) -> None:
+    path = a.out / f"{row['name']}.json"
+    if path.exists():
+        return
+    games = a.games or (200 if a.players == 2 else 100)
+    games -= games % a.players
+    argv = ["--game", a.game, "--players", str(a.players), "--agents", *row["agents"]]
+    argv += [*row["agents"][1:] * (a.players - 2)]  # the other seats: OpenSpiel's search too
+    argv += ["--games", str(games), "--seed", str(a.seed), "--workers", str(a.workers)]
+    argv += ["--json", str(path), "--no-progress"]
+    print(f"{row['name']}: python -m training.arena.evaluate {' '.join(argv)}", flush=True)
+    if evaluate.main(argv):
+        raise SystemExit(f"{row['name']}: evaluate failed")
+    if "calibration" in row:
+        d = json.loads(path.read_text())
+        d["calibration"] = row["calibration"]
+        path.write_text(json.dumps(d, indent=1))
+
+
+def table(out: Path) -> str:
+    lines = ["| row | games | our mcts's win share [95%] | chance | mean rank: ours / theirs |",
+             "|---|---:|---|---:|---|"]  # fmt: skip
+    for path in sorted(out.glob("*.json")):
+        d = json.loads(path.read_text())
+        me, them = d["agents"][0], d["agents"][1:]
+        lo, hi = me["win_rate_ci95"]
+        theirs = np.mean([t["mean_rank"] for t in them])
+        share = f"{me['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]"
+        lines.append(f"| {path.stem} | {d['games']} | {share} | {1 / d['players']:.3f} | "
+                     f"{me['mean_rank']:.2f} / {theirs:.2f} |")  # fmt: skip
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.peer_ismcts",
+                                 description=__doc__.split("\n\n")[0])  # fmt: skip
+    ap.add_argument("--game", default="troyes")
+    ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--rows", default="sims,time")
+    ap.add_argument("--sims", type=int, default=100)
+    ap.add_argument("--ms", type=int, default=50)
+    ap.add_argument("--games", type=int, default=0, help="default 200 at 2 players, else 100")
+    ap.add_argument("--seed", type=int, default=4242)
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--out", required=True, type=Path)
+    ap.add_argument("--table", action="store_true")
+    a = ap.parse_args(argv)
+    if a.table:
+        print(table(a.out))
+        return 0
+    a.out.mkdir(parents=True, exist_ok=True)
+    for row in rows(a):
+        play(a, row)
+    print(table(a.out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
