@@ -178,15 +178,14 @@ def test_games_per_vector_step_default_to_what_each_vec_env_can_afford():
     assert cfg.n_envs == tr.N_ENVS["dummy"]
 
 
-def test_the_learn_benchmark_runs_before_as_it_was_and_restores_the_switches():
-    from benchmarks.learn import BEFORE, BEFORE_SWITCHES, config, switches
+def test_the_learn_benchmark_runs_before_as_it_was_with_the_learner_switches_off():
+    from benchmarks.learn import BEFORE, config
 
-    saved = {k: getattr(tr, k) for k in BEFORE_SWITCHES}
-    with switches("before"):
-        assert {k: getattr(tr, k) for k in BEFORE_SWITCHES} == BEFORE_SWITCHES
-    assert {k: getattr(tr, k) for k in BEFORE_SWITCHES} == saved
     cfg = config("village", 2, "before", None, "x")
     assert {k: getattr(cfg, k) for k in BEFORE} == BEFORE
+    assert (cfg.sb3_parts, cfg.batched_bots, cfg.validate_distributions) == (False, False, True)
+    new = config("village", 2, "new", None, "x")  # today's defaults
+    assert (new.sb3_parts, new.batched_bots, new.validate_distributions) == (True, True, False)
     assert cfg.timesteps == tr.default_run("village")["timesteps"]
     with pytest.raises(ValueError, match="settings must be one of"):
         config("village", 2, "old", 1, "x")

@@ -51,9 +51,10 @@ def evaluate_ladder(
                 seed=seed, progress=False, n_boot=1, rules_file=rules_file,
             )  # fmt: skip
             board = res["board"]
-            me = next(e for e in board["entrants"] if e["name"] == hero)
+            name = next(e["label"] for e in res["entrants"] if e["spec"] == hero)  # as shown
+            me = next(e for e in board["entrants"] if e["name"] == name)
             pw = board["pairwise"]
-            i = pw["entrants"].index(hero)
+            i = pw["entrants"].index(name)
             n = sum(x for x in pw["n"][i] if x)
             score = sum(x for x in pw["score"][i] if x)
             lo, hi = wilson_interval(score, int(n))
