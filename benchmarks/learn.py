@@ -46,6 +46,8 @@ BEFORE = {
     "snapshot_every": 25_000,
     "checkpoint_every": 100_000,
 }
+
+
 def config(
     game: str,
     players: int,
