@@ -74,95 +74,13 @@ def position(state: np.ndarray, T: np.ndarray, viewer: int | None = None) -> dic
             raise KeyError(f"hidden segment {name!r}")  # a guard: never reached by this code
         return tl.LAYOUT.view(state, name)
 
-    def own_chars(p: int) -> list[str]:  # only the viewer's own row of the hidden segment
-        assert viewer is not None and p == viewer
-        return [trd.CHARACTER_NAMES[int(x)] for x in tl.LAYOUT.view(state, "chars")[p] if x >= 0]
-
     over = int(tl.LAYOUT.view(state, "phase")[0]) == tl.PH_OVER
     n = int(v("n_players")[0])
-    spaces, lying = v("spaces"), v("lying")
-    buildings = []
-    for b, (rows, places) in enumerate(_T_ROWS):
-        own = spaces[b * tl.BLD_SPACES : (b + 1) * tl.BLD_SPACES]
-        buildings.append(
-            {
-                "building": _T_BUILDINGS[b],
-                "colour": _T_COLOURS[int(trd.BUILDING_COLOUR[trd.Building(b)])],
-                "rows": [
-                    [_owner(x) for x in own[r * places : (r + 1) * places]] for r in range(rows)
-                ],
-                "lying": {
-                    ("grey" if o == tl.GREY else str(o)): int(lying[b, o])
-                    for o in range(5)
-                    if lying[b, o]
-                },
-            }
-        )
-    ac, sup, cubes = v("act_card"), v("sup"), v("act_cubes")
-    activities = [
-        {
-            "position": f"{'YWR'[pos // 3]}{pos % 3 + 1}",
-            "colour": _T_COLOURS[pos // 3],
-            "level": pos % 3 + 1,
-            "card": trd.ACTIVITY_NAMES[int(ac[pos])] if ac[pos] >= 0 else None,
-            "supervisors": [
-                {"seat": q, "slot": _T_SLOTS[int(sup[pos, q])]} for q in range(n) if sup[pos, q]
-            ],
-            "cubes": {str(q): int(cubes[pos, q]) for q in range(n) if cubes[pos, q]},
-        }
-        for pos in range(tl.N_ACTPOS)
-    ]
-    rc, fl = v("row_card"), v("row_flags")
-    events = []
-    for i in range(tl.NROW):
-        c = int(rc[i])
-        if c < 0:
-            continue
-        card = trd.EVENT_CARDS[c]
-        events.append(
-            {
-                "position": i,
-                "card": trd.EVENT_NAMES[c],
-                "colour": "marauding" if card[2] < 0 else _T_COLOURS[int(card[2])],
-                "effect": trd.EventEffect(int(card[4])).name.lower().replace("_", " "),
-                "flags": [_owner(x) for x in fl[i, : int(card[9])]],
-            }
-        )
-    dice = v("dice")
-    districts = []
-    for d in range(tl.N_DIST):
-        if d >= n and d != tl.N_DIST - 1:
-            continue
-        districts.append(
-            {
-                "district": "neutral" if d == tl.N_DIST - 1 else d,
-                "dice": [
-                    {"colour": _T_COLOURS[c], "value": val + 1, "count": int(dice[d, c, val])}
-                    for c in range(tl.N_COL)
-                    for val in range(tl.N_VAL)
-                    if dice[d, c, val]
-                ],
-            }
-        )
-    players = []
-    for p in range(n):
-        pl = {
-            "seat": p,
-            "deniers": int(v("deniers")[p]),
-            "influence": int(v("influence")[p]),
-            "vp": int(v("vp")[p]),
-            "citizens_supply": int(v("supply")[p]),
-            "citizens_owned": int(v("owned")[p]),
-            "passed": bool(v("passed")[p]),
-            "district_deniers": int(v("dist_den")[p]),
-            "cubes_out": int(v("cubes_out")[p]),
-        }
-        if over:
-            pl["final"] = int(v("final")[p])
-            pl["characters"] = [trd.CHARACTER_NAMES[int(x)] for x in v("chars")[p] if x >= 0]
-        elif viewer is not None and p == int(viewer):
-            pl["characters"] = own_chars(p)
-        players.append(pl)
+    buildings = _buildings(v)
+    activities = _activities(v, n)
+    events = _events(v)
+    districts = _districts(v, n)
+    players = _players(state, v, n, over, viewer)
     kept = v("kept_by")
     return {
         "game": "troyes",
@@ -187,3 +105,118 @@ def position(state: np.ndarray, T: np.ndarray, viewer: int | None = None) -> dic
         "grey_supply": int(v("grey_supply")[0]),
         "over": over,
     }
+
+
+def _buildings(v) -> list[dict[str, Any]]:
+    """The buildings field: each building's rows of spaces (owners) and the citizens lying beside
+    it (`v` reads a named, non-hidden segment of the state)."""
+    spaces, lying = v("spaces"), v("lying")
+    buildings = []
+    for b, (rows, places) in enumerate(_T_ROWS):
+        own = spaces[b * tl.BLD_SPACES : (b + 1) * tl.BLD_SPACES]
+        buildings.append(
+            {
+                "building": _T_BUILDINGS[b],
+                "colour": _T_COLOURS[int(trd.BUILDING_COLOUR[trd.Building(b)])],
+                "rows": [
+                    [_owner(x) for x in own[r * places : (r + 1) * places]] for r in range(rows)
+                ],
+                "lying": {
+                    ("grey" if o == tl.GREY else str(o)): int(lying[b, o])
+                    for o in range(5)
+                    if lying[b, o]
+                },
+            }
+        )
+    return buildings
+
+
+def _activities(v, n: int) -> list[dict[str, Any]]:
+    """The activities field: the nine Activity card positions with their card (once revealed),
+    supervisors and cubes."""
+    ac, sup, cubes = v("act_card"), v("sup"), v("act_cubes")
+    return [
+        {
+            "position": f"{'YWR'[pos // 3]}{pos % 3 + 1}",
+            "colour": _T_COLOURS[pos // 3],
+            "level": pos % 3 + 1,
+            "card": trd.ACTIVITY_NAMES[int(ac[pos])] if ac[pos] >= 0 else None,
+            "supervisors": [
+                {"seat": q, "slot": _T_SLOTS[int(sup[pos, q])]} for q in range(n) if sup[pos, q]
+            ],
+            "cubes": {str(q): int(cubes[pos, q]) for q in range(n) if cubes[pos, q]},
+        }
+        for pos in range(tl.N_ACTPOS)
+    ]
+
+
+def _events(v) -> list[dict[str, Any]]:
+    """The events field: the cards of the event row with their effect and flag spaces."""
+    rc, fl = v("row_card"), v("row_flags")
+    events = []
+    for i in range(tl.NROW):
+        c = int(rc[i])
+        if c < 0:
+            continue
+        card = trd.EVENT_CARDS[c]
+        events.append(
+            {
+                "position": i,
+                "card": trd.EVENT_NAMES[c],
+                "colour": "marauding" if card[2] < 0 else _T_COLOURS[int(card[2])],
+                "effect": trd.EventEffect(int(card[4])).name.lower().replace("_", " "),
+                "flags": [_owner(x) for x in fl[i, : int(card[9])]],
+            }
+        )
+    return events
+
+
+def _districts(v, n: int) -> list[dict[str, Any]]:
+    """The districts field: the dice of each seat's district, then of the neutral one."""
+    dice = v("dice")
+    districts = []
+    for d in range(tl.N_DIST):
+        if d >= n and d != tl.N_DIST - 1:
+            continue
+        districts.append(
+            {
+                "district": "neutral" if d == tl.N_DIST - 1 else d,
+                "dice": [
+                    {"colour": _T_COLOURS[c], "value": val + 1, "count": int(dice[d, c, val])}
+                    for c in range(tl.N_COL)
+                    for val in range(tl.N_VAL)
+                    if dice[d, c, val]
+                ],
+            }
+        )
+    return districts
+
+
+def _players(state: np.ndarray, v, n: int, over: bool, viewer: int | None) -> list[dict[str, Any]]:
+    """The players field; the Character cards of every seat once the game is `over`, else only
+    the `viewer` seat's own ones."""
+
+    def own_chars(p: int) -> list[str]:  # only the viewer's own row of the hidden segment
+        assert viewer is not None and p == viewer
+        return [trd.CHARACTER_NAMES[int(x)] for x in tl.LAYOUT.view(state, "chars")[p] if x >= 0]
+
+    players = []
+    for p in range(n):
+        pl = {
+            "seat": p,
+            "deniers": int(v("deniers")[p]),
+            "influence": int(v("influence")[p]),
+            "vp": int(v("vp")[p]),
+            "citizens_supply": int(v("supply")[p]),
+            "citizens_owned": int(v("owned")[p]),
+            "passed": bool(v("passed")[p]),
+            "district_deniers": int(v("dist_den")[p]),
+            "cubes_out": int(v("cubes_out")[p]),
+        }
+        if over:
+            pl["final"] = int(v("final")[p])
+            pl["characters"] = [trd.CHARACTER_NAMES[int(x)] for x in v("chars")[p] if x >= 0]
+        elif viewer is not None and p == int(viewer):
+            pl["characters"] = own_chars(p)
+        players.append(pl)
+    return players

@@ -104,37 +104,9 @@ def position(state: np.ndarray, T: np.ndarray, viewer: int | None = None) -> dic
         return vl.LAYOUT.view(state, name)
 
     n = int(v("n_players")[0])
-    kinds = vrd.CUBE_KINDS
-    board, mem = v("board"), v("members")
-    players = []
+    mem = v("members")
     lap = int(T[vt.T_LAP])
-    for p in range(n):
-        family = {}
-        for loc in range(vl.N_LOC):
-            gens = [int(x) for x in mem[p, loc]]
-            if sum(gens):
-                family[_loc_name(loc)] = gens
-        players.append(
-            {
-                "seat": p,
-                "prestige": int(v("prestige")[p]),
-                "time": int(v("time")[p]),
-                "lap": int(v("time")[p]) % lap,
-                "lap_length": lap,
-                "coins": int(v("coins")[p]),
-                "grain": int(v("grain")[p]),
-                "cubes": {c: int(v("cubes")[p, i]) for i, c in enumerate(vrd.COLOURS)},
-                "goods": {g: int(v("goods")[p, i]) for i, g in enumerate(vrd.GOODS)},
-                "family": family,
-                "travel_markers": [
-                    vrd.CITIES[c] for c in range(len(vrd.CITIES)) if v("markers")[p, c]
-                ],
-                "customers": [
-                    f"T{t + 1}" for t in range(v("tile_owner").shape[0]) if v("tile_owner")[t] == p
-                ],
-            }
-        )
-    chron = v("chron_used")
+    players = [_player(v, mem, p, lap) for p in range(n)]
     return {
         "game": "village",
         "players": players,
@@ -144,6 +116,56 @@ def position(state: np.ndarray, T: np.ndarray, viewer: int | None = None) -> dic
         "turn_player": int(v("turn_player")[0]),
         "start_player": int(v("start_player")[0]),
         "next_start_player": _seat(v("ns_holder")[0]),
+        **_spaces_and_market(v, T),
+        "travel": {
+            "village": vrd.VILLAGE_NODE,
+            "cities": [
+                {"city": c, "reward": {"kind": k, "amount": int(a)}}
+                for c, (k, a) in zip(vrd.CITIES, _city_rewards(T), strict=True)
+            ],
+            "roads": _roads(T),
+        },
+        **_family_places(v, mem, n),
+        "chronicle": _chronicle(v, T),
+        "end": {
+            "triggered": bool(v("triggered")[0]),
+            "final_turns": bool(v("in_final")[0]),
+            "over": bool(v("game_over")[0]),
+            "truncated": bool(v("truncated")[0]),
+        },
+    }
+
+
+def _player(v, mem: np.ndarray, p: int, lap: int) -> dict[str, Any]:
+    """Seat `p`'s entry of the position's players (`v` reads a named segment of the state)."""
+    family = {}
+    for loc in range(vl.N_LOC):
+        gens = [int(x) for x in mem[p, loc]]
+        if sum(gens):
+            family[_loc_name(loc)] = gens
+    return {
+        "seat": p,
+        "prestige": int(v("prestige")[p]),
+        "time": int(v("time")[p]),
+        "lap": int(v("time")[p]) % lap,
+        "lap_length": lap,
+        "coins": int(v("coins")[p]),
+        "grain": int(v("grain")[p]),
+        "cubes": {c: int(v("cubes")[p, i]) for i, c in enumerate(vrd.COLOURS)},
+        "goods": {g: int(v("goods")[p, i]) for i, g in enumerate(vrd.GOODS)},
+        "family": family,
+        "travel_markers": [vrd.CITIES[c] for c in range(len(vrd.CITIES)) if v("markers")[p, c]],
+        "customers": [
+            f"T{t + 1}" for t in range(v("tile_owner").shape[0]) if v("tile_owner")[t] == p
+        ],
+    }
+
+
+def _spaces_and_market(v, T: np.ndarray) -> dict[str, Any]:
+    """The fields spaces, bag, supply and market of the position."""
+    kinds = vrd.CUBE_KINDS
+    board = v("board")
+    return {
         "spaces": [
             {
                 "letter": "ABCDEFG"[sp],
@@ -165,14 +187,13 @@ def position(state: np.ndarray, T: np.ndarray, viewer: int | None = None) -> dic
             "waiting": [_tile(int(t), T) for t in v("queue")],
             "pile": int(v("pile").sum()),
         },
-        "travel": {
-            "village": vrd.VILLAGE_NODE,
-            "cities": [
-                {"city": c, "reward": {"kind": k, "amount": int(a)}}
-                for c, (k, a) in zip(vrd.CITIES, _city_rewards(T), strict=True)
-            ],
-            "roads": _roads(T),
-        },
+    }
+
+
+def _family_places(v, mem: np.ndarray, n: int) -> dict[str, Any]:
+    """The fields council, crafts, cities and church of the position: the family members (seat,
+    generation) at each place, the travel markers of each city and the monks in the bag."""
+    return {
         "council": [
             {"level": lv + 1, "members": _members_at(mem, n, vl.LOC_COUNCIL + lv)}
             for lv in range(vl.N_LEVELS)
@@ -197,20 +218,19 @@ def position(state: np.ndarray, T: np.ndarray, viewer: int | None = None) -> dic
                 for w in range(vl.N_WINDOWS)
             ],
         },
-        "chronicle": {
-            "sections": [
-                {"section": s, "used": int(chron[i]), "spaces": _chronicle_spaces(T, i)}
-                for i, s in enumerate(vrd.SECTIONS)
-            ],
-            "graves_used": int(v("graves_used")[0]),
-            "graves": int(T[vt.T_GRAVES : vt.T_GRAVES + vt.SHAPES["graves"][0]].sum()),
-        },
-        "end": {
-            "triggered": bool(v("triggered")[0]),
-            "final_turns": bool(v("in_final")[0]),
-            "over": bool(v("game_over")[0]),
-            "truncated": bool(v("truncated")[0]),
-        },
+    }
+
+
+def _chronicle(v, T: np.ndarray) -> dict[str, Any]:
+    """The chronicle field: spaces used and spaces in all per section, anonymous graves."""
+    chron = v("chron_used")
+    return {
+        "sections": [
+            {"section": s, "used": int(chron[i]), "spaces": _chronicle_spaces(T, i)}
+            for i, s in enumerate(vrd.SECTIONS)
+        ],
+        "graves_used": int(v("graves_used")[0]),
+        "graves": int(T[vt.T_GRAVES : vt.T_GRAVES + vt.SHAPES["graves"][0]].sum()),
     }
 
 

@@ -382,126 +382,160 @@ def train(
 def _train(cfg: AZConfig, resume: bool, out, variant: dict | None, where) -> dict[str, Any]:
     import torch
 
-    from training.alphazero.net import PolicyValueNet, for_game
+    run = _Run(cfg, resume, out, variant, where, torch)
+    try:
+        if not resume:
+            run.iteration_zero()
+        while run.goes_on():
+            run.iteration()
+    finally:
+        run.pool.close()
+        torch.set_num_threads(run.threads_before)
+    return run.finish()
 
-    say = out or (lambda line: print(line, flush=True))
-    game = get_game(cfg.game)
-    root = Path(cfg.out)
-    root.mkdir(parents=True, exist_ok=True)
-    torch.manual_seed(cfg.seed)
-    space = space_of(game) if cfg.conditioned else None
-    features = space.n_features if space is not None else 0
-    net = for_game(game, cfg.hidden, features=features)
-    parent = None
-    if cfg.init:  # its shape (validate checked --hidden) and weights; a fresh optimiser
-        arrays0, meta0, parent = init_network(cfg.init, game, cfg.players, bool(cfg.rules))
-        net = PolicyValueNet(**meta0["network"])
-        net.load_arrays(arrays0)
-        say(
-            f"starting from {parent['folder']} (trained at {parent['players']} players, rules "
-            f"data {parent['rules_data_hash']})"
+
+class _Run:
+    """An expert-iteration run under way (_train): its network and optimiser, replay buffer,
+    self-play backend (`pool`, closed by _train), history and counters; each phase a method.
+    `say` prints a line (or the caller's `out`)."""
+
+    def __init__(self, cfg: AZConfig, resume: bool, out, variant: dict | None, where, torch):
+        self.cfg, self.torch = cfg, torch
+        self.say = out or (lambda line: print(line, flush=True))
+        self.game = game = get_game(cfg.game)
+        self.root = root = Path(cfg.out)
+        root.mkdir(parents=True, exist_ok=True)
+        torch.manual_seed(cfg.seed)
+        self.space = space_of(game) if cfg.conditioned else None
+        self.features = self.space.n_features if self.space is not None else 0
+        parent, it0, spent0 = self._network(resume)
+        self.lineage = {k: v for k, v in (("init", parent), ("rules_file", variant)) if v}
+        (root / "config.json").write_text(json.dumps(asdict(cfg), indent=2))
+        self.buf = ReplayBuffer(cfg.buffer, game, self.net.seats, self.features)
+        self.rng = np.random.default_rng([cfg.seed, it0])
+        self.pool = make_backend(
+            where[0],
+            cfg.workers,
+            cfg.game,
+            cfg.rules or None,
+            where[1],
+            (cfg.opponent, cfg.warm_agent),
         )
-    if cfg.rules:
-        say(f"under the rules variant {cfg.rules} (rules data {game.RULES_DATA_HASH})")
-    opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
-    it0, spent0, history = 0, 0.0, []
-    if resume:
-        folder = resume_point(root)
-        _arrays, meta = load_network(folder, game, cfg.players)
-        state = torch.load(folder / TORCH_STATE, weights_only=True, map_location="cpu")
-        net = PolicyValueNet(**meta["network"])
-        net.load_state_dict(state["net"])
-        parent = meta.get("init")
+        history = self.history
+        self.lost_total = int(history[-1].get("lost_total", 0)) if history else 0
+        self.feats: list[np.ndarray] = []  # a conditioned run's rules features per example
+        self.dropped: list[
+            dict
+        ] = []  # a conditioned iteration's jobs dropped for a game without end
+        self.t0 = time.monotonic() - spent0
+        self.deadline = self.t0 + cfg.hours * 3600
+        self.it = it0
+        self.games_played = int(history[-1]["games"]) if history else 0
+        self.cpu = self.device == "cpu"
+        self.free = FreeCores() if cfg.adapt_threads and self.cpu else None
+        self.threads = 1 if self.free is not None else TRAIN_THREADS
+        self.threads_before = torch.get_num_threads()  # given back when the run ends
+
+    def _network(self, resume: bool) -> tuple[dict | None, int, float]:
+        """The network and optimiser (new, from --init, or the latest iteration's with
+        `resume`) on the training device, and the history so far; (the --init network's record,
+        the iteration and the seconds the run had reached)."""
+        from training.alphazero.net import PolicyValueNet, for_game
+
+        cfg, game, torch = self.cfg, self.game, self.torch
+        net = for_game(game, cfg.hidden, features=self.features)
+        parent = None
+        if cfg.init:  # its shape (validate checked --hidden) and weights; a fresh optimiser
+            arrays0, meta0, parent = init_network(cfg.init, game, cfg.players, bool(cfg.rules))
+            net = PolicyValueNet(**meta0["network"])
+            net.load_arrays(arrays0)
+            self.say(
+                f"starting from {parent['folder']} (trained at {parent['players']} players, rules "
+                f"data {parent['rules_data_hash']})"
+            )
+        if cfg.rules:
+            self.say(f"under the rules variant {cfg.rules} (rules data {game.RULES_DATA_HASH})")
         opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
-        resume_optimiser(opt, state["opt"], cfg)
-        it0, spent0 = int(meta["iteration"]), float(meta["seconds"])
-        history = (
-            json.loads((root / "progress.json").read_text())
-            if (root / "progress.json").exists()
-            else []
-        )
-        say(f"resuming after iteration {it0} ({spent0 / 60:.1f} min)")
-    device = train_device(cfg.device, torch)
-    if device != "cpu":  # the optimiser's state follows its parameters
-        net.to(device)
-        opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
+        it0, spent0, self.history = 0, 0.0, []
         if resume:
+            folder = resume_point(self.root)
+            _arrays, meta = load_network(folder, game, cfg.players)
+            state = torch.load(folder / TORCH_STATE, weights_only=True, map_location="cpu")
+            net = PolicyValueNet(**meta["network"])
+            net.load_state_dict(state["net"])
+            parent = meta.get("init")
+            opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
             resume_optimiser(opt, state["opt"], cfg)
-    lineage = {k: v for k, v in (("init", parent), ("rules_file", variant)) if v}
-    (root / "config.json").write_text(json.dumps(asdict(cfg), indent=2))
-    buf = ReplayBuffer(cfg.buffer, game, net.seats, features)
-    rng = np.random.default_rng([cfg.seed, it0])
-    pool = make_backend(
-        where[0], cfg.workers, cfg.game, cfg.rules or None, where[1], (cfg.opponent, cfg.warm_agent)
-    )
-    lost_total = int(history[-1].get("lost_total", 0)) if history else 0
+            it0, spent0 = int(meta["iteration"]), float(meta["seconds"])
+            progress = self.root / "progress.json"
+            self.history = json.loads(progress.read_text()) if progress.exists() else []
+            self.say(f"resuming after iteration {it0} ({spent0 / 60:.1f} min)")
+        self.device = train_device(cfg.device, torch)
+        if self.device != "cpu":  # the optimiser's state follows its parameters
+            net.to(self.device)
+            opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
+            if resume:
+                resume_optimiser(opt, state["opt"], cfg)
+        self.net, self.opt = net, opt
+        return parent, it0, spent0
 
-    def played(it: int, kind: str, jobs: list, seeds_of) -> tuple[Examples, int]:
+    def played(self, it: int, kind: str, jobs: list, seeds_of) -> tuple[Examples, int]:
         """The jobs' examples and how many jobs were lost and played again; their provenance
         appended to games.jsonl. For a conditioned run's jobs, `feats` gets the rules features
         of each example."""
-        nonlocal lost_total
-        parts, info = pool.map(kind, jobs)
+        parts, info = self.pool.map(kind, jobs)
         lost = sum(len(i.get("lost", [])) for i in info)
-        lost_total += lost
+        self.lost_total += lost
         line = {
             "iteration": it,
-            "backend": pool.name,
+            "backend": self.pool.name,
             "jobs": [
                 {**i, "seeds": seeds_of(j), "examples": len(ex)}
                 for j, i, ex in zip(jobs, info, parts, strict=True)
             ],
         }
-        with (root / "games.jsonl").open("a") as f:
+        with (self.root / "games.jsonl").open("a") as f:
             f.write(json.dumps(line) + "\n")
-        if space is not None:
-            feats[:] = [
-                np.tile(space.features_of(j.values), (len(ex), 1))
+        if self.space is not None:
+            self.feats[:] = [
+                np.tile(self.space.features_of(j.values), (len(ex), 1))
                 for j, ex in zip(jobs, parts, strict=True)
             ]
         return Examples.concat(parts), lost
 
-    feats: list[np.ndarray] = []
-    dropped: list[dict] = []  # a conditioned iteration's jobs dropped for a game without end
-
-    def played_jobs(it: int, jobs: list) -> tuple[Examples, int]:
+    def played_jobs(self, it: int, jobs: list) -> tuple[Examples, int]:
         """A conditioned run's jobs (objects), played: a job with a game without end
         (conditioned.EndlessGameError) is dropped and recorded in `dropped`, the rest played
         again; the run stops if none is left."""
-        dropped.clear()
+        self.dropped.clear()
         while True:
             try:
-                return played(it, "job", jobs, lambda j: j.seed_list())
+                return self.played(it, "job", jobs, lambda j: j.seed_list())
             except cond.EndlessGameError as e:
                 bad = [j for j in jobs if j.version == e.version]
                 if not bad or len(bad) == len(jobs):
                     raise
-                say(f"iteration {it}: {e}; its group is dropped")
-                dropped.append({"players": bad[0].players, "values": e.values, "why": e.message})
+                self.say(f"iteration {it}: {e}; its group is dropped")
+                self.dropped.append(
+                    {"players": bad[0].players, "values": e.values, "why": e.message}
+                )
                 jobs = [j for j in jobs if j.version != e.version]
 
-    def add(ex: Examples) -> None:
-        buf.add(ex, np.concatenate(feats) if space is not None else None)
+    def add(self, ex: Examples) -> None:
+        self.buf.add(ex, np.concatenate(self.feats) if self.space is not None else None)
 
-    t0 = time.monotonic() - spent0
-    deadline = t0 + cfg.hours * 3600
-    it = it0
-    games_played = int(history[-1]["games"]) if history else 0
-
-    cpu = device == "cpu"
-    free = FreeCores() if cfg.adapt_threads and cpu else None
-    threads = [1 if free is not None else TRAIN_THREADS]
-    threads_before = torch.get_num_threads()  # given back when the run ends
-
-    def fit(steps: int) -> tuple[float, float]:
-        if cpu:
-            torch.set_num_threads(threads[0])
+    def fit(self, steps: int) -> tuple[float, float]:
+        """`steps` minibatches from the replay buffer; the mean (policy, value) losses. On the
+        CPU the next call's threads: as many as other processes left cores free meanwhile."""
+        torch, net, opt, free = self.torch, self.net, self.opt, self.free
+        if self.cpu:
+            torch.set_num_threads(self.threads)
         if free is not None:
             free.update()  # the interval measured: these minibatches (the workers wait)
         net.train()
         pl = vl = 0.0
         for _ in range(steps):
-            p_loss, v_loss = losses(net, buf.sample(rng, cfg.batch), torch)
+            p_loss, v_loss = losses(net, self.buf.sample(self.rng, self.cfg.batch), torch)
             opt.zero_grad()
             (p_loss + v_loss).backward()
             opt.step()
@@ -511,53 +545,19 @@ def _train(cfg: AZConfig, resume: bool, out, variant: dict | None, where) -> dic
         if free is not None:
             left = free.update()
             if left is not None:
-                threads[0] = threads_for_free(left, TRAIN_THREADS)
+                self.threads = threads_for_free(left, TRAIN_THREADS)
         return pl, vl
 
-    def iteration_zero(kind: str, jobs: list, seeds_of, games: int, steps: int, source: dict):
-        """Iteration 0: the jobs' games (a warm start or distillation) fill the buffer, the
-        network trains on them for `steps` minibatches, then the checkpoint and its row."""
-        nonlocal games_played
-        ts = time.monotonic()
-        ex, lost = played_jobs(0, jobs) if kind == "job" else played(0, kind, jobs, seeds_of)
-        add(ex)
-        games_played += games
-        t_play = time.monotonic() - ts
-        ts = time.monotonic()
-        pl, vl = fit(steps)
-        spent = time.monotonic() - t0
-        row = {
-            "iteration": 0,
-            **source,
-            "games": games_played,
-            "examples": len(ex),
-            "buffer": buf.size,
-            "policy_loss": round(pl, 4),
-            "value_loss": round(vl, 4),
-            "play_s": round(t_play, 1),
-            "train_s": round(time.monotonic() - ts, 1),
-            "lost": lost,
-            "lost_total": lost_total,
-            "seconds": round(spent, 1),
-        }
-        if kind == "job" and dropped:
-            row["dropped"] = list(dropped)
-        ck = _save(net, opt, game, cfg, root / "checkpoints" / "iter_00000", 0, spent, lineage)
-        if cfg.eval_every:
-            row["eval"] = _evaluate(cfg, ck, root)
-        history.append(row)
-        (root / "progress.json").write_text(json.dumps(history, indent=1))
-        if "eval" in row:
-            _curve(history, root, cfg, game)
-        say(json.dumps(row))
-
-    try:
-        if cfg.conditioned and cfg.distil_games and not resume:  # iteration 0: the teachers
-            jobs = cond.distil_jobs(game, space, cfg, cond.teachers_of(game, cfg.counts))
+    def iteration_zero(self) -> None:
+        """Iteration 0 of a new run, where it has one: a conditioned run's distillation of the
+        shipped networks, and the games of a warm start (plain mcts or --warm-agent)."""
+        cfg, game = self.cfg, self.game
+        if cfg.conditioned and cfg.distil_games:  # iteration 0: the teachers
+            jobs = cond.distil_jobs(game, self.space, cfg, cond.teachers_of(game, cfg.counts))
             games = sum(len(j.seeds) for j in jobs)
             source = {"distil": {str(n): per_count_name(n) for n in cfg.counts}}
-            iteration_zero("job", jobs, None, games, cfg.distil_steps, source)
-        if cfg.warm_games and not resume:  # iteration 0: the network learns plain mcts's play
+            self._iteration_zero("job", jobs, None, games, cfg.distil_steps, source)
+        if cfg.warm_games:  # iteration 0: the network learns plain mcts's play
             seeds = [10**9 + cfg.seed * 1_000_003 + k for k in range(cfg.warm_games)]
             jobs = [
                 (
@@ -574,93 +574,149 @@ def _train(cfg: AZConfig, resume: bool, out, variant: dict | None, where) -> dic
             ]
             source = {"warm": cfg.warm_agent or f"mcts:{cfg.warm_mcts}"}
             seeds_of = lambda j: list(j[-1])  # noqa: E731
-            iteration_zero("expert", jobs, seeds_of, cfg.warm_games, cfg.warm_steps, source)
-        while time.monotonic() < deadline and (cfg.iterations == 0 or it < cfg.iterations):
-            it += 1
-            arrays = net.arrays()
-            against = round(cfg.opponent_share * cfg.games) if cfg.opponent else 0
-            seeds = [
-                (cfg.seed * 1_000_003 + it * 10_007 + k, k < against) for k in range(cfg.games)
-            ]
-            chunks = [
-                seeds[w :: cfg.workers] for w in range(cfg.workers) if seeds[w :: cfg.workers]
-            ]
-            groups = []
-            if cfg.conditioned:  # a group of games per drawn count and variant
-                groups = cond.draw_groups(
-                    space, cfg, it, cond.n_groups(cfg.games, cfg.variant_games)
-                )
-                jobs = cond.variant_jobs(arrays, groups, cfg, it, seeds)
-            else:
-                jobs = [
-                    (
-                        cfg.game,
-                        cfg.players,
-                        arrays,
-                        cfg.guided(),
-                        cfg.explore,
-                        cfg.noise,
-                        cfg.qmix,
-                        cfg.opponent,
-                        it,
-                        c,
-                    )  # fmt: skip
-                    for c in chunks
-                ]
-            ts = time.monotonic()
-            if cfg.conditioned:
-                ex, lost = played_jobs(it, jobs)
-            else:
-                ex, lost = played(it, "play", jobs, lambda j: [[s, bool(a)] for s, a in j[-1]])
-            add(ex)
-            games_played += cfg.games
-            t_play = time.monotonic() - ts
-            ts = time.monotonic()
-            used = threads[0]
-            pl, vl = fit(cfg.steps)
-            t_train = time.monotonic() - ts
-            spent = time.monotonic() - t0
-            row = {
-                "iteration": it,
-                "games": games_played,
-                "examples": len(ex),
-                "buffer": buf.size,
-                "policy_loss": round(pl, 4),
-                "value_loss": round(vl, 4),
-                "play_s": round(t_play, 1),
-                "train_s": round(t_train, 1),
-                "threads": used if cpu else None,
-                "lost": lost,
-                "lost_total": lost_total,
-                "seconds": round(spent, 1),
-            }
-            if groups:
-                row["groups"] = [g.record() for g in groups]
-            if cfg.conditioned and dropped:
-                row["dropped"] = list(dropped)
-            ck = _save(
-                net, opt, game, cfg, root / "checkpoints" / f"iter_{it:05d}", it, spent, lineage
+            self._iteration_zero("expert", jobs, seeds_of, cfg.warm_games, cfg.warm_steps, source)
+
+    def _iteration_zero(
+        self, kind: str, jobs: list, seeds_of, games: int, steps: int, source: dict
+    ) -> None:
+        """Iteration 0: the jobs' games (a warm start or distillation) fill the buffer, the
+        network trains on them for `steps` minibatches, then the checkpoint and its row."""
+        ts = time.monotonic()
+        if kind == "job":
+            ex, lost = self.played_jobs(0, jobs)
+        else:
+            ex, lost = self.played(0, kind, jobs, seeds_of)
+        self.add(ex)
+        self.games_played += games
+        t_play = time.monotonic() - ts
+        ts = time.monotonic()
+        pl, vl = self.fit(steps)
+        spent = time.monotonic() - self.t0
+        row = {
+            "iteration": 0,
+            **source,
+            "games": self.games_played,
+            "examples": len(ex),
+            "buffer": self.buf.size,
+            "policy_loss": round(pl, 4),
+            "value_loss": round(vl, 4),
+            "play_s": round(t_play, 1),
+            "train_s": round(time.monotonic() - ts, 1),
+            "lost": lost,
+            "lost_total": self.lost_total,
+            "seconds": round(spent, 1),
+        }
+        if kind == "job" and self.dropped:
+            row["dropped"] = list(self.dropped)
+        self._checkpoint(row, 0, spent, bool(self.cfg.eval_every))
+
+    def goes_on(self) -> bool:
+        """Whether another iteration starts: time is left and --iterations is not reached."""
+        cfg = self.cfg
+        return time.monotonic() < self.deadline and (
+            cfg.iterations == 0 or self.it < cfg.iterations
+        )
+
+    def _self_play_jobs(self, it: int) -> tuple[list, list]:
+        """Iteration `it`'s self-play jobs, one per worker (a conditioned run's: one per group
+        of games of a drawn count and variant), and the groups drawn."""
+        cfg = self.cfg
+        arrays = self.net.arrays()
+        against = round(cfg.opponent_share * cfg.games) if cfg.opponent else 0
+        seeds = [(cfg.seed * 1_000_003 + it * 10_007 + k, k < against) for k in range(cfg.games)]
+        chunks = [seeds[w :: cfg.workers] for w in range(cfg.workers) if seeds[w :: cfg.workers]]
+        if cfg.conditioned:  # a group of games per drawn count and variant
+            groups = cond.draw_groups(
+                self.space, cfg, it, cond.n_groups(cfg.games, cfg.variant_games)
             )
-            if cfg.eval_every and it % cfg.eval_every == 0:
-                row["eval"] = _evaluate(cfg, ck, root)
-            history.append(row)
-            (root / "progress.json").write_text(json.dumps(history, indent=1))
-            if "eval" in row:
-                _curve(history, root, cfg, game)
-            say(json.dumps(row))
-    finally:
-        pool.close()
-        torch.set_num_threads(threads_before)
-    final = _save(net, opt, game, cfg, root / "final", it, time.monotonic() - t0, lineage)
-    summary = {
-        "final": str(final),
-        "iterations": it,
-        "games": games_played,
-        "seconds": round(time.monotonic() - t0, 1),
-        "rules_data_hash": game.RULES_DATA_HASH,
-    }
-    (root / "summary.json").write_text(json.dumps(summary, indent=2))
-    return summary
+            return cond.variant_jobs(arrays, groups, cfg, it, seeds), groups
+        jobs = [
+            (
+                cfg.game,
+                cfg.players,
+                arrays,
+                cfg.guided(),
+                cfg.explore,
+                cfg.noise,
+                cfg.qmix,
+                cfg.opponent,
+                it,
+                c,
+            )  # fmt: skip
+            for c in chunks
+        ]
+        return jobs, []
+
+    def iteration(self) -> None:
+        """One iteration: its self-play games into the buffer, the minibatches on it, then the
+        checkpoint and the row of progress.json (and the ladder every --eval-every)."""
+        cfg = self.cfg
+        self.it += 1
+        it = self.it
+        jobs, groups = self._self_play_jobs(it)
+        ts = time.monotonic()
+        if cfg.conditioned:
+            ex, lost = self.played_jobs(it, jobs)
+        else:
+            ex, lost = self.played(it, "play", jobs, lambda j: [[s, bool(a)] for s, a in j[-1]])
+        self.add(ex)
+        self.games_played += cfg.games
+        t_play = time.monotonic() - ts
+        ts = time.monotonic()
+        used = self.threads
+        pl, vl = self.fit(cfg.steps)
+        t_train = time.monotonic() - ts
+        spent = time.monotonic() - self.t0
+        row = {
+            "iteration": it,
+            "games": self.games_played,
+            "examples": len(ex),
+            "buffer": self.buf.size,
+            "policy_loss": round(pl, 4),
+            "value_loss": round(vl, 4),
+            "play_s": round(t_play, 1),
+            "train_s": round(t_train, 1),
+            "threads": used if self.cpu else None,
+            "lost": lost,
+            "lost_total": self.lost_total,
+            "seconds": round(spent, 1),
+        }
+        if groups:
+            row["groups"] = [g.record() for g in groups]
+        if cfg.conditioned and self.dropped:
+            row["dropped"] = list(self.dropped)
+        self._checkpoint(row, it, spent, bool(cfg.eval_every and it % cfg.eval_every == 0))
+
+    def _checkpoint(self, row: dict[str, Any], it: int, spent: float, ladder: bool) -> None:
+        """Iteration `it`'s checkpoint, its ladder where `ladder`, its `row` appended to
+        progress.json (and curve.png redrawn after a ladder), the row said."""
+        cfg, root = self.cfg, self.root
+        folder = root / "checkpoints" / f"iter_{it:05d}"
+        ck = _save(self.net, self.opt, self.game, cfg, folder, it, spent, self.lineage)
+        if ladder:
+            row["eval"] = _evaluate(cfg, ck, root)
+        self.history.append(row)
+        (root / "progress.json").write_text(json.dumps(self.history, indent=1))
+        if "eval" in row:
+            _curve(self.history, root, cfg, self.game)
+        self.say(json.dumps(row))
+
+    def finish(self) -> dict[str, Any]:
+        """final/ and the run's summary (written to summary.json)."""
+        cfg, root = self.cfg, self.root
+        elapsed = time.monotonic() - self.t0
+        final = _save(
+            self.net, self.opt, self.game, cfg, root / "final", self.it, elapsed, self.lineage
+        )
+        summary = {
+            "final": str(final),
+            "iterations": self.it,
+            "games": self.games_played,
+            "seconds": round(time.monotonic() - self.t0, 1),
+            "rules_data_hash": self.game.RULES_DATA_HASH,
+        }
+        (root / "summary.json").write_text(json.dumps(summary, indent=2))
+        return summary
 
 
 def _save(net, opt, game, cfg: AZConfig, folder: Path, it: int, seconds: float, lineage) -> Path:
@@ -721,11 +777,34 @@ def build_parser():
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    _add_run_arguments(p, d)
+    _add_self_play_arguments(p, d)
+    _add_training_arguments(p, d)
+    _add_ladder_arguments(p, d)
+    _add_start_arguments(p, d)
+    _add_conditioned_arguments(p, d)
+    p.add_argument(
+        "--fixed-threads",
+        action="store_true",
+        help=f"train on {TRAIN_THREADS} torch threads even while other processes keep cores busy",
+    )
+    p.add_argument(
+        "--resume", action="store_true", help="go on from the latest iteration saved in --out"
+    )
+    return p
+
+
+def _add_run_arguments(p: argparse.ArgumentParser, d: AZConfig) -> None:
+    """The game, the run folder, the player count and the run's length."""
     p.add_argument("--game", required=True)
     p.add_argument("--out", required=True, help="the run folder (checkpoints, progress, final/)")
     p.add_argument("--players", type=int, default=d.players)
     p.add_argument("--hours", type=float, default=d.hours, help="wall-clock budget of the run")
     p.add_argument("--iterations", type=int, default=d.iterations, help="0: as --hours allows")
+
+
+def _add_self_play_arguments(p: argparse.ArgumentParser, d: AZConfig) -> None:
+    """The self-play games and their search."""
     p.add_argument("--games", type=int, default=d.games, help="self-play games per iteration")
     p.add_argument("--sims", type=int, default=d.sims, help="simulations per self-play decision")
     p.add_argument("--root", default=d.root, help="the self-play root: puct or gumbel")
@@ -755,6 +834,10 @@ def build_parser():
         help="the share of an iteration's games played against --opponent",
     )
     p.add_argument("--returns", default=d.returns)
+
+
+def _add_training_arguments(p: argparse.ArgumentParser, d: AZConfig) -> None:
+    """The network and its minibatches, where the games are played, where it trains."""
     p.add_argument(
         "--hidden",
         default=None,
@@ -785,10 +868,18 @@ def build_parser():
         "local Ray instance)",
     )
     p.add_argument("--device", default=d.device, help="where the network trains: auto, cpu, cuda")
+
+
+def _add_ladder_arguments(p: argparse.ArgumentParser, d: AZConfig) -> None:
+    """The ladder the network plays every --eval-every iterations."""
     p.add_argument("--eval-every", type=int, default=d.eval_every)
     p.add_argument("--eval-games", type=int, default=d.eval_games)
     p.add_argument("--eval-sims", type=int, default=d.eval_sims)
     p.add_argument("--ladder", nargs="+", default=list(d.ladder))
+
+
+def _add_start_arguments(p: argparse.ArgumentParser, d: AZConfig) -> None:
+    """What the run starts from: a warm start, a network, the seed, a rules variant."""
     p.add_argument(
         "--warm-games", type=int, default=d.warm_games, help="games of plain mcts to start from"
     )
@@ -809,6 +900,10 @@ def build_parser():
         help="train under this rules variant (a rules-data override file, docs/rules_data.md), "
         "e.g. from --init az: a network fine-tuned for the variant",
     )
+
+
+def _add_conditioned_arguments(p: argparse.ArgumentParser, d: AZConfig) -> None:
+    """A conditioned run's counts, variants and distillation."""
     p.add_argument(
         "--conditioned",
         action="store_true",
@@ -850,15 +945,6 @@ def build_parser():
     p.add_argument(
         "--distil-steps", type=int, default=d.distil_steps, help="minibatches on those games"
     )
-    p.add_argument(
-        "--fixed-threads",
-        action="store_true",
-        help=f"train on {TRAIN_THREADS} torch threads even while other processes keep cores busy",
-    )
-    p.add_argument(
-        "--resume", action="store_true", help="go on from the latest iteration saved in --out"
-    )
-    return p
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -32,6 +32,7 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -270,26 +271,8 @@ def _evaluate(
 ) -> dict[str, Any]:
     """evaluate() with the game resolved and its rules data loaded (`rules_file` for workers)."""
     game = get_game(game_name)
-    n = check_players(game, players)
-    if len(agent_specs) != n:
-        raise ValueError(
-            f"--agents needs exactly --players = {n} agents, got "
-            f"{len(agent_specs)}: {' '.join(agent_specs)}"
-        )
-    if games <= 0 or games % n:
-        raise ValueError(
-            f"--games must be a positive multiple of --players ({n}) so every agent "
-            f"plays every seat equally often; got {games}"
-        )
-    if workers < 1:
-        raise ValueError(f"--workers must be >= 1, got {workers}")
-    trained_players: dict[str, int | None] = {}
-    trained_rules: dict[str, str | None] = {}  # beside the rules data played under
-    for spec in agent_specs:  # fail fast with a clear message on a bad name or checkpoint
-        make_agent(spec, game_name, n, 0, deterministic)
-        meta = checkpoint_sidecar(spec)
-        trained_players[spec] = None if meta is None else meta.get("players")
-        trained_rules[spec] = None if meta is None else meta.get("rules_data_hash")
+    n = _checked_players(game, players, agent_specs, games, workers)
+    trained_players, trained_rules = _trained_on(game_name, n, agent_specs, deterministic)
     clocked = clocked_agents(game_name, agent_specs, n)
     for spec, tp in trained_players.items():  # once per checkpoint
         if tp is not None and n not in (tp if isinstance(tp, list) else [tp]):
@@ -299,74 +282,20 @@ def _evaluate(
                 file=sys.stderr,
             )
     labels = entrant_labels(list(agent_specs))
-    win = np.zeros(n)
-    score = np.zeros(n)
-    rank = np.zeros(n)
-    seat_count = np.zeros((n, n), dtype=np.int64)
-    seat_win = np.zeros((n, n))
-    truncated = 0
-    records = []
+    tally = _SeatTally.empty(n)
     jobs = [(game_name, n, list(agent_specs), seed, b, deterministic) for b in range(games // n)]
     t_start = time.perf_counter()
-    pool = None
-    if workers > 1:
-        import multiprocessing as mp
-
-        pool = mp.get_context("spawn").Pool(
-            workers, worker_under_rules, (os.getpid(), game_name, rules_file)
-        )
-        blocks = pool.imap(_play_block_args, jobs)
-    else:
-        blocks = map(_play_block_args, jobs)
-    if progress:
-        from training.arena.progress import progress as show_progress
-
-        blocks = show_progress(blocks, len(jobs), "evaluate", "block")
-    try:
-        for block in blocks:
-            for rec in block:
-                seat_of = rec["seats"]
-                truncated += rec["truncated"]
-                for i in range(n):
-                    p = seat_of[i]
-                    win[i] += rec["win_shares"][p]
-                    score[i] += rec["scores"][p]
-                    rank[i] += rec["ranks"][p]
-                    seat_count[i, p] += 1
-                    seat_win[i, p] += rec["win_shares"][p]
-                records.append(rec)
-    finally:
-        if pool is not None:
-            pool.close()
-            pool.join()
+    _play_blocks(tally, jobs, workers, progress, (os.getpid(), game_name, rules_file))
     results = []
     for i in range(n):
-        lo, hi = wilson_interval(win[i], games)
+        spec = agent_specs[i]
         results.append(
             {
                 "agent": labels[i],
-                "spec": agent_specs[i],
-                "trained_players": trained_players[agent_specs[i]],
-                "trained_rules_data_hash": trained_rules[agent_specs[i]],
-                "games": games,
-                "win_rate": win[i] / games,
-                "win_rate_ci95": [lo, hi],
-                "wins": win[i],
-                "mean_score": score[i] / games,
-                "mean_rank": rank[i] / games,
-                "truncated_games": truncated,
-                "games_per_seat": seat_count[i].tolist(),
-                "win_rate_by_seat": [
-                    {
-                        "seat": p,
-                        "games": int(seat_count[i, p]),
-                        "win_rate": seat_win[i, p] / max(int(seat_count[i, p]), 1),
-                        "win_rate_ci95": list(
-                            wilson_interval(seat_win[i, p], int(seat_count[i, p]))
-                        ),
-                    }
-                    for p in range(n)
-                ],
+                "spec": spec,
+                "trained_players": trained_players[spec],
+                "trained_rules_data_hash": trained_rules[spec],
+                **tally.agent_figures(i, games),
             }
         )
     return {
@@ -384,8 +313,134 @@ def _evaluate(
         "agents": results,
         "workers": workers,
         "wall_seconds": round(time.perf_counter() - t_start, 1),
-        "games_played": records,
+        "games_played": tally.records,
     }
+
+
+def _checked_players(
+    game: ModuleType, players: int, agent_specs: list[str], games: int, workers: int
+) -> int:
+    """The player count, after checking that there is one agent per seat, that the games are a
+    positive multiple of it and that there is at least one worker."""
+    n = check_players(game, players)
+    if len(agent_specs) != n:
+        raise ValueError(
+            f"--agents needs exactly --players = {n} agents, got "
+            f"{len(agent_specs)}: {' '.join(agent_specs)}"
+        )
+    if games <= 0 or games % n:
+        raise ValueError(
+            f"--games must be a positive multiple of --players ({n}) so every agent "
+            f"plays every seat equally often; got {games}"
+        )
+    if workers < 1:
+        raise ValueError(f"--workers must be >= 1, got {workers}")
+    return n
+
+
+def _trained_on(
+    game_name: str, n: int, agent_specs: list[str], deterministic: bool
+) -> tuple[dict[str, int | None], dict[str, str | None]]:
+    """Per agent spec, the player count(s) and the rules data hash its checkpoint was trained at
+    (None for an agent without a checkpoint); every agent is made once first, so that a bad name
+    or checkpoint fails fast with a clear message."""
+    trained_players: dict[str, int | None] = {}
+    trained_rules: dict[str, str | None] = {}  # beside the rules data played under
+    for spec in agent_specs:
+        make_agent(spec, game_name, n, 0, deterministic)
+        meta = checkpoint_sidecar(spec)
+        trained_players[spec] = None if meta is None else meta.get("players")
+        trained_rules[spec] = None if meta is None else meta.get("rules_data_hash")
+    return trained_players, trained_rules
+
+
+@dataclass(eq=False)
+class _SeatTally:
+    """An evaluation's running sums, by agent i (and seat p): win shares, scores, ranks, games
+    and win shares at each seat; the truncated games and every game's record, in order."""
+
+    win: np.ndarray
+    score: np.ndarray
+    rank: np.ndarray
+    seat_count: np.ndarray
+    seat_win: np.ndarray
+    truncated: int = 0
+    records: list[dict[str, Any]] = field(default_factory=list)
+
+    @classmethod
+    def empty(cls, n: int) -> _SeatTally:
+        return cls(
+            np.zeros(n),
+            np.zeros(n),
+            np.zeros(n),
+            np.zeros((n, n), dtype=np.int64),
+            np.zeros((n, n)),
+        )
+
+    def add(self, rec: dict[str, Any]) -> None:
+        """Count one game's record (`seats`: the seat of each agent)."""
+        seat_of = rec["seats"]
+        self.truncated += rec["truncated"]
+        for i in range(len(self.win)):
+            p = seat_of[i]
+            self.win[i] += rec["win_shares"][p]
+            self.score[i] += rec["scores"][p]
+            self.rank[i] += rec["ranks"][p]
+            self.seat_count[i, p] += 1
+            self.seat_win[i, p] += rec["win_shares"][p]
+        self.records.append(rec)
+
+    def agent_figures(self, i: int, games: int) -> dict[str, Any]:
+        """Agent i's figures over `games` games: win rate (Wilson 95%), wins, mean score and rank,
+        the truncated games, and its games and win rate at each seat."""
+        lo, hi = wilson_interval(self.win[i], games)
+        seat_count, seat_win = self.seat_count, self.seat_win
+        return {
+            "games": games,
+            "win_rate": self.win[i] / games,
+            "win_rate_ci95": [lo, hi],
+            "wins": self.win[i],
+            "mean_score": self.score[i] / games,
+            "mean_rank": self.rank[i] / games,
+            "truncated_games": self.truncated,
+            "games_per_seat": seat_count[i].tolist(),
+            "win_rate_by_seat": [
+                {
+                    "seat": p,
+                    "games": int(seat_count[i, p]),
+                    "win_rate": seat_win[i, p] / max(int(seat_count[i, p]), 1),
+                    "win_rate_ci95": list(wilson_interval(seat_win[i, p], int(seat_count[i, p]))),
+                }
+                for p in range(len(self.win))
+            ],
+        }
+
+
+def _play_blocks(
+    tally: _SeatTally, jobs: list[tuple], workers: int, progress: bool, initargs: tuple
+) -> None:
+    """Play every block of games of `jobs` and count their records in `tally`, in block order:
+    here, or in `workers` spawned processes (each started by worker_under_rules(*initargs))."""
+    pool = None
+    if workers > 1:
+        import multiprocessing as mp
+
+        pool = mp.get_context("spawn").Pool(workers, worker_under_rules, initargs)
+        blocks = pool.imap(_play_block_args, jobs)
+    else:
+        blocks = map(_play_block_args, jobs)
+    if progress:
+        from training.arena.progress import progress as show_progress
+
+        blocks = show_progress(blocks, len(jobs), "evaluate", "block")
+    try:
+        for block in blocks:
+            for rec in block:
+                tally.add(rec)
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
 
 
 def format_table(result: dict[str, Any]) -> str:

@@ -720,63 +720,14 @@ def leaderboard(
     are None; an entrant without games gets strength 0 with the prior's width.
     """
     idx = _index(results, entrants)
-    k = len(entrants)
-    games = np.zeros(k, dtype=int)
-    rank_terms: list[list[float]] = [[] for _ in range(k)]
-    share_terms: list[list[float]] = [[] for _ in range(k)]
-    win_terms: list[list[float]] = [[] for _ in range(k)]
-    widest = np.zeros(k, dtype=int)
-    players: dict[str, int] = {}
-    for names, ranks in results:
-        players[str(len(names))] = players.get(str(len(names)), 0) + 1
-        best = min(ranks)
-        n_best = sum(1 for r in ranks if r == best)
-        for name, r in zip(names, ranks, strict=True):
-            i = idx[name]
-            games[i] += 1
-            rank_terms[i].append(float(r))
-            widest[i] = max(widest[i], len(names))
-            win_terms[i].append(1.0 / n_best if r == best else 0.0)
-    for i in range(k):
-        # (rank - 1) / (P - 1) lies in [0, 1] at every table of at most P players
-        share_terms[i] = [(r - 1.0) / (widest[i] - 1.0) for r in rank_terms[i]]
+    tally = _Tally.of(results, idx, len(entrants))
     fit = plackett_luce(results, entrants, prior_sd=prior_sd)
-    strength, ranges = fit.strengths, fit.rank_ranges
     os_rating = openskill_ratings(results, entrants)
     spread = openskill_order_range(results, entrants, n_orders=n_boot, seed=seed, groups=groups)
-    rows = []
-    for name in entrants:
-        i = idx[name]
-        n = int(games[i])
-        wins = math.fsum(win_terms[i])  # exactly rounded: the same whatever the order
-        lo, hi = wilson_interval(wins, n)
-        if n:
-            mean_rank = math.fsum(rank_terms[i]) / n
-            s_lo, s_hi = wilson_interval(math.fsum(share_terms[i]), n)
-            rank_ci = [1.0 + (widest[i] - 1.0) * s_lo, 1.0 + (widest[i] - 1.0) * s_hi]
-            rank_ci = [min(rank_ci[0], mean_rank), max(rank_ci[1], mean_rank)]
-        else:
-            mean_rank, rank_ci = None, [None, None]
-        s = strength[name]
-        r = os_rating[name]
-        rows.append(
-            {
-                "name": name,
-                "games": n,
-                "rank_range": list(ranges[name]),
-                "strength": s.elo,
-                "strength_ci95": [s.lo, s.hi],
-                "wins": wins,
-                "win_share": wins / n if n else None,
-                "win_share_ci95": [lo, hi],
-                "mean_rank": mean_rank,
-                "mean_rank_ci95": rank_ci,
-                "mu": r.mu,
-                "sigma": r.sigma,
-                "ordinal": r.ordinal,
-                "mu_order_range": [_finite(v) for v in spread[name]],
-            }
-        )
+    rows = [
+        _leaderboard_row(name, idx[name], tally, fit, os_rating[name], spread[name])
+        for name in entrants
+    ]
     # strengths equal up to the fit's rounding (identical records fitted in another entrant
     # order differ in the last bits) are ties: listed by name
     rows.sort(key=lambda row: (-round(row["strength"], STRENGTH_DIGITS), row["name"]))
@@ -787,7 +738,7 @@ def leaderboard(
     return {
         "entrants": rows,
         "games": len(results),
-        "players": dict(sorted(players.items())),
+        "players": dict(sorted(tally.players.items())),
         "pairwise": {
             "entrants": order,
             **{
@@ -804,6 +755,78 @@ def leaderboard(
         "n_orders": n_boot,
         "seed": seed,
         "model": "plackett_luce",
+    }
+
+
+@dataclass(frozen=True, eq=False)
+class _Tally:
+    """The leaderboard's per-entrant records (by entrant index): games played, the rank of each
+    game, its (rank - 1) / (P - 1) share, its win share (1/k for k tied firsts), the largest table
+    P sat at; and the number of games per player count (a string)."""
+
+    games: np.ndarray
+    rank_terms: list[list[float]]
+    share_terms: list[list[float]]
+    win_terms: list[list[float]]
+    widest: np.ndarray
+    players: dict[str, int]
+
+    @classmethod
+    def of(cls, results: Sequence[GameResult], idx: Mapping[str, int], k: int) -> _Tally:
+        games = np.zeros(k, dtype=int)
+        rank_terms: list[list[float]] = [[] for _ in range(k)]
+        share_terms: list[list[float]] = [[] for _ in range(k)]
+        win_terms: list[list[float]] = [[] for _ in range(k)]
+        widest = np.zeros(k, dtype=int)
+        players: dict[str, int] = {}
+        for names, ranks in results:
+            players[str(len(names))] = players.get(str(len(names)), 0) + 1
+            best = min(ranks)
+            n_best = sum(1 for r in ranks if r == best)
+            for name, r in zip(names, ranks, strict=True):
+                i = idx[name]
+                games[i] += 1
+                rank_terms[i].append(float(r))
+                widest[i] = max(widest[i], len(names))
+                win_terms[i].append(1.0 / n_best if r == best else 0.0)
+        for i in range(k):
+            # (rank - 1) / (P - 1) lies in [0, 1] at every table of at most P players
+            share_terms[i] = [(r - 1.0) / (widest[i] - 1.0) for r in rank_terms[i]]
+        return cls(games, rank_terms, share_terms, win_terms, widest, players)
+
+
+def _leaderboard_row(
+    name: str, i: int, tally: _Tally, fit: PlackettLuceFit, r: Rating, spread: Sequence[float]
+) -> dict[str, Any]:
+    """Entrant `name`'s (index `i`) row of the leaderboard: its records, its strength and rank
+    range from `fit`, its openskill rating `r` and mu order range `spread`."""
+    n = int(tally.games[i])
+    wins = math.fsum(tally.win_terms[i])  # exactly rounded: the same whatever the order
+    lo, hi = wilson_interval(wins, n)
+    widest = tally.widest[i]
+    if n:
+        mean_rank = math.fsum(tally.rank_terms[i]) / n
+        s_lo, s_hi = wilson_interval(math.fsum(tally.share_terms[i]), n)
+        rank_ci = [1.0 + (widest - 1.0) * s_lo, 1.0 + (widest - 1.0) * s_hi]
+        rank_ci = [min(rank_ci[0], mean_rank), max(rank_ci[1], mean_rank)]
+    else:
+        mean_rank, rank_ci = None, [None, None]
+    s = fit.strengths[name]
+    return {
+        "name": name,
+        "games": n,
+        "rank_range": list(fit.rank_ranges[name]),
+        "strength": s.elo,
+        "strength_ci95": [s.lo, s.hi],
+        "wins": wins,
+        "win_share": wins / n if n else None,
+        "win_share_ci95": [lo, hi],
+        "mean_rank": mean_rank,
+        "mean_rank_ci95": rank_ci,
+        "mu": r.mu,
+        "sigma": r.sigma,
+        "ordinal": r.ordinal,
+        "mu_order_range": [_finite(v) for v in spread],
     }
 
 

@@ -38,6 +38,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -312,26 +313,42 @@ def sequential_sprt(samples: list[float], elo0: float, elo1: float):
     return res
 
 
+@dataclass(frozen=True)
+class TournamentPlan:
+    """What a tournament plays and how (run_tournament's arguments, in its order, with its
+    defaults): `games` per line-up into the store `db`; `fmt` round-robin or gauntlet:SPEC;
+    `sprt` (ELO0, ELO1) a head-to-head that stops once the test decides; `pool_rules` rates the
+    games of other rules data too; `n_boot` random orders for the openskill spread; `rules_file`
+    a rules variant; `keep_records`, `rate`, `backend`, `address`: see run_tournament."""
+
+    game_name: str
+    players: int
+    specs: list[str]
+    games: int
+    db: str | Path
+    fmt: str = "round-robin"
+    workers: int | None = 1
+    seed: int = 0
+    sprt: tuple[float, float] | None = None
+    pool_rules: bool = False
+    progress: bool = True
+    n_boot: int = 200
+    rules_file: str | Path | None = None
+    keep_records: bool = False
+    rate: bool = True
+    backend: str = "process"
+    address: str | None = None
+
+
 def run_tournament(
-    game_name: str,
-    players: int,
-    specs: list[str],
-    games: int,
-    db: str | Path,
-    fmt: str = "round-robin",
-    workers: int | None = 1,
-    seed: int = 0,
-    sprt: tuple[float, float] | None = None,
-    pool_rules: bool = False,
-    progress: bool = True,
-    n_boot: int = 200,
-    rules_file: str | Path | None = None,
-    keep_records: bool = False,
-    rate: bool = True,
-    backend: str = "process",
-    address: str | None = None,
+    game_name: str, players: int, specs: list[str], games: int, db: str | Path, *args, **kwargs
 ) -> dict[str, Any]:
     """Play what the store lacks of a tournament and rate it; the result as a dict (see main).
+
+    The arguments after `db`, positional in this order or by keyword, are TournamentPlan's: fmt
+    ("round-robin"), workers (1), seed (0), sprt (None), pool_rules (False), progress (True),
+    n_boot (200), rules_file (None), keep_records (False), rate (True), backend ("process"),
+    address (None); `play_tournament` takes the plan itself.
 
     `rules_file`: play and rate under a rules variant (docs/rules_data.md), loaded for the run
     only. `keep_records`: also return this tournament's GameRecords under "records" (schedule
@@ -342,27 +359,90 @@ def run_tournament(
     plays on a clock makes the games depend on the machine: the result's "machine_dependent"
     lists those entrants (also recorded in the store's tournament configuration) and its
     "notice" says what that means (None when no entrant does)."""
+    return play_tournament(TournamentPlan(game_name, players, specs, games, db, *args, **kwargs))
+
+
+def play_tournament(plan: TournamentPlan) -> dict[str, Any]:
+    """run_tournament of a plan."""
     from training.arena.ray_backend import check_backend, import_ray
 
-    check_backend(backend, address)
-    if backend == "ray":
+    check_backend(plan.backend, plan.address)
+    if plan.backend == "ray":
         import_ray()  # the extra missing: say so before anything is opened or played
-    if backend == "process" and workers is None:
-        workers = 1
-    game = get_game(game_name)
-    args = (game, game_name, players, specs, games, db, fmt, workers, seed, sprt, pool_rules)
-    more = (keep_records, rate, backend, address)
-    if rules_file is None:
-        return _run_tournament(*args, progress, n_boot, None, *more)
-    with game.GAME.using_rules_data(load_rules_file(rules_file, game_name)) as h:
-        return _run_tournament(*args, progress, n_boot, (str(rules_file), h), *more)
+    if plan.backend == "process" and plan.workers is None:
+        plan = dataclasses.replace(plan, workers=1)
+    game = get_game(plan.game_name)
+    if plan.rules_file is None:
+        return _run_tournament(game, plan, None)
+    with game.GAME.using_rules_data(load_rules_file(plan.rules_file, plan.game_name)) as h:
+        return _run_tournament(game, plan, (str(plan.rules_file), h))
+
+
+@dataclass(frozen=True, eq=False)
+class _Schedule:
+    """A tournament's games and what they rest on: the player count, the entrants, those of
+    their specs that play on a clock, the rules data hash played under, every game in schedule
+    order, the configuration and its key in the store, and the rules data hash each entrant's
+    checkpoint was trained under (None: no checkpoint)."""
+
+    n: int
+    entrants: list[Entrant]
+    clocked: list[str]
+    rules_hash: str
+    jobs: list[Job]
+    config: dict[str, Any]
+    key: str
+    trained: dict[str, str | None]
 
 
 def _run_tournament(
-    game, game_name, players, specs, games, db, fmt, workers, seed, sprt, pool_rules, progress,
-    n_boot, rules, keep_records, rate, backend, address,
-) -> dict[str, Any]:  # fmt: skip
-    n = check_players(game, players)
+    game: ModuleType, plan: TournamentPlan, rules: tuple[str, str] | None
+) -> dict[str, Any]:
+    """play_tournament with the game resolved and its rules data in use (`rules`: the rules file
+    and its hash, for the workers; None: the default rules)."""
+    sched = _schedule_tournament(game, plan)
+    t0 = time.perf_counter()
+    with GameStore(plan.db, plan.game_name) as store:
+        # recorded beside the configuration, not in the key: the flag follows from the entrants
+        tid = store.tournament_id(
+            sched.key,
+            sched.n,
+            dict(
+                sched.config, machine_dependent=sched.clocked, trained_rules_data_hash=sched.trained
+            ),
+        )
+        ids = {e.label: store.entrant_id(e.spec, e.fingerprint, e.copy) for e in sched.entrants}
+        labels = {v: k for k, v in ids.items()}
+        order = {j.match_key: j.order for j in sched.jobs}
+        played = _play_missing(store, plan, sched, tid, ids, order, rules)
+        wall = time.perf_counter() - t0
+        records, other_rules = _tournament_records(store, plan, sched, order)
+    results, groups = results_for_ratings(records, order, labels)
+    out = _result(plan, sched, ids, rules, (len(records), played, wall, other_rules))
+    if results and plan.rate:
+        from training.arena.ratings import leaderboard
+
+        names = [e.label for e in sched.entrants]
+        out["board"] = leaderboard(
+            results, names, n_boot=plan.n_boot, seed=plan.seed, groups=groups
+        )
+    if plan.keep_records:
+        out["records"] = sorted(records, key=lambda r: order[r.match_key])
+    if plan.sprt is not None:
+        from training.arena.ratings import sprt_text
+
+        first, second = sched.entrants[0], sched.entrants[1]
+        samples = sprt_samples(records, order, ids[first.label])
+        res = sequential_sprt(samples, plan.sprt[0], plan.sprt[1])
+        out["sprt"] = dict(dataclasses.asdict(res), text=sprt_text(res, first.label, second.label))
+    return out
+
+
+def _schedule_tournament(game: ModuleType, plan: TournamentPlan) -> _Schedule:
+    """The plan checked (one line naming what is wrong), its entrants resolved and its games
+    scheduled."""
+    n = check_players(game, plan.players)
+    specs, games, workers, sprt = plan.specs, plan.games, plan.workers, plan.sprt
     if len(specs) < n:
         raise ValueError(f"--agents needs at least --players = {n} entrants, got {len(specs)}")
     if games <= 0 or games % n:
@@ -374,119 +454,129 @@ def _run_tournament(
         raise ValueError(f"--workers must be >= 1, got {workers}")
     if sprt is not None and (n != 2 or len(specs) != 2):
         raise ValueError("--sprt is a head-to-head: it needs --players 2 and exactly two --agents")
-    entrants = resolve_entrants(game_name, n, specs)
-    clocked = clocked_agents(game_name, specs, n)  # distinct specs, in --agents order
+    entrants = resolve_entrants(plan.game_name, n, specs)
+    clocked = clocked_agents(plan.game_name, specs, n)  # distinct specs, in --agents order
     rules_hash = str(game.RULES_DATA_HASH)
-    jobs = schedule(n, entrants, fmt, games, seed, rules_hash)
+    jobs = schedule(n, entrants, plan.fmt, games, plan.seed, rules_hash)
     config = {
-        "game": game_name,
+        "game": plan.game_name,
         "players": n,
-        "format": fmt,
+        "format": plan.fmt,
         "games_per_lineup": games,
-        "seed": seed,
+        "seed": plan.seed,
         "entrants": [[e.spec, e.fingerprint] for e in entrants],
         "sprt": list(sprt) if sprt else None,
     }
     key = hashlib.sha256(json.dumps(config, sort_keys=True).encode()).hexdigest()[:24]
     # the rules data each learned entrant was trained under, beside the rules data played
     trained = {e.spec: (checkpoint_sidecar(e.spec) or {}).get("rules_data_hash") for e in entrants}
-    t0 = time.perf_counter()
-    with GameStore(db, game_name) as store:
-        # recorded beside the configuration, not in the key: the flag follows from the entrants
-        tid = store.tournament_id(
-            key, n, dict(config, machine_dependent=clocked, trained_rules_data_hash=trained)
+    return _Schedule(n, entrants, clocked, rules_hash, jobs, config, key, trained)
+
+
+def _play_missing(
+    store: GameStore,
+    plan: TournamentPlan,
+    sched: _Schedule,
+    tid: int,
+    ids: dict[str, int],
+    order: dict[str, int],
+    rules: tuple[str, str] | None,
+) -> int:
+    """Play the scheduled games the store lacks (none once a head-to-head's SPRT has decided);
+    the number played."""
+    have = store.has_keys(order)
+    todo = [(j, [ids[lab] for lab in j.labels]) for j in sched.jobs if j.match_key not in have]
+    stop = None
+    if plan.sprt is not None:
+        a_id = ids[sched.entrants[0].label]
+        elo0, elo1 = plan.sprt[0], plan.sprt[1]
+
+        def stop(st: GameStore) -> bool:
+            recs = list(st.games(match_keys=order))
+            res = sequential_sprt(sprt_samples(recs, order, a_id), elo0, elo1)
+            return res.decision is not None
+
+        if stop(store):
+            todo = []
+    jobs = sched.jobs
+    k_lineups = len({j.lineup for j in jobs})
+    if plan.progress:  # the total up front: --games counts per line-up
+        print(
+            f"{len(jobs)} games: {k_lineups} line-up{'s' if k_lineups != 1 else ''} x "
+            f"{plan.games} games each; {len(todo)} to play, {len(jobs) - len(todo)} already in "
+            "the store",
+            file=sys.stderr,
+            flush=True,
         )
-        ids = {e.label: store.entrant_id(e.spec, e.fingerprint, e.copy) for e in entrants}
-        labels = {v: k for k, v in ids.items()}
-        order = {j.match_key: j.order for j in jobs}
-        have = store.has_keys(order)
-        todo = [(j, [ids[lab] for lab in j.labels]) for j in jobs if j.match_key not in have]
-        stop = None
-        if sprt is not None:
-            a_id = ids[entrants[0].label]
+    return run_jobs(
+        store, plan.game_name, sched.n, todo, tid, plan.workers, plan.progress, stop, rules,
+        plan.backend, plan.address, sched.rules_hash,
+    )  # fmt: skip
 
-            def stop(st: GameStore) -> bool:
-                recs = list(st.games(match_keys=order))
-                res = sequential_sprt(sprt_samples(recs, order, a_id), sprt[0], sprt[1])
-                return res.decision is not None
 
-            if stop(store):
-                todo = []
-        k_lineups = len({j.lineup for j in jobs})
-        if progress:  # the total up front: --games counts per line-up
-            print(
-                f"{len(jobs)} games: {k_lineups} line-up{'s' if k_lineups != 1 else ''} x "
-                f"{games} games each; {len(todo)} to play, {len(jobs) - len(todo)} already in "
-                "the store",
-                file=sys.stderr,
-                flush=True,
-            )
-        played = run_jobs(
-            store, game_name, n, todo, tid, workers, progress, stop, rules, backend, address,
-            rules_hash,
-        )  # fmt: skip
-        wall = time.perf_counter() - t0
-        lineups = {j.lineup for j in jobs}
-        n_games = max(games // n, 1)
-        prefix = f"{n}p/s{seed}/"
-        records = [  # this tournament's games under any rules data
-            r
-            for r in store.games(players=n)
-            if r.lineup in lineups and r.game_index < n_games and r.match_key.startswith(prefix)
-        ]
-        other_rules = sum(r.rules_data_hash != rules_hash for r in records)
-        if not pool_rules:
-            records = [r for r in records if r.rules_data_hash == rules_hash]
-        for r in records:
-            order.setdefault(r.match_key, len(order) + r.id)
-    results, groups = results_for_ratings(records, order, labels)
-    out: dict[str, Any] = {
-        "game": game_name,
-        "players": n,
-        "format": fmt,
-        "seed": seed,
-        "games_per_lineup": games,
-        "scheduled_games": len(jobs),
-        "stored_games": len(records),
+def _tournament_records(
+    store: GameStore, plan: TournamentPlan, sched: _Schedule, order: dict[str, int]
+) -> tuple[list[GameRecord], int]:
+    """This tournament's stored games (under this rules data only, unless plan.pool_rules) and
+    the number of them played under other rules data; `order` gets every game's place."""
+    n, rules_hash = sched.n, sched.rules_hash
+    lineups = {j.lineup for j in sched.jobs}
+    n_games = max(plan.games // n, 1)
+    prefix = f"{n}p/s{plan.seed}/"
+    records = [  # this tournament's games under any rules data
+        r
+        for r in store.games(players=n)
+        if r.lineup in lineups and r.game_index < n_games and r.match_key.startswith(prefix)
+    ]
+    other_rules = sum(r.rules_data_hash != rules_hash for r in records)
+    if not plan.pool_rules:
+        records = [r for r in records if r.rules_data_hash == rules_hash]
+    for r in records:
+        order.setdefault(r.match_key, len(order) + r.id)
+    return records, other_rules
+
+
+def _result(
+    plan: TournamentPlan,
+    sched: _Schedule,
+    ids: dict[str, int],
+    rules: tuple[str, str] | None,
+    counts: tuple[int, int, float, int],
+) -> dict[str, Any]:
+    """The tournament's result before its ratings; `counts`: the games stored, played now, the
+    wall seconds and the games stored under other rules data."""
+    stored, played, wall, other_rules = counts
+    return {
+        "game": plan.game_name,
+        "players": sched.n,
+        "format": plan.fmt,
+        "seed": plan.seed,
+        "games_per_lineup": plan.games,
+        "scheduled_games": len(sched.jobs),
+        "stored_games": stored,
         "played_now": played,
         "wall_seconds": round(wall, 1),
-        "workers": workers,
-        "backend": backend,
-        "rules_data_hash": rules_hash,
+        "workers": plan.workers,
+        "backend": plan.backend,
+        "rules_data_hash": sched.rules_hash,
         "rules_file": rules[0] if rules else None,
-        "pooled_rules": pool_rules,
+        "pooled_rules": plan.pool_rules,
         "games_under_other_rules_data": other_rules,
         "library_version": library_version(),
-        "note": rules_note(get_game(game_name), rules_hash),
-        "machine_dependent": clocked,
-        "notice": machine_notice(clocked),
+        "note": rules_note(get_game(plan.game_name), sched.rules_hash),
+        "machine_dependent": sched.clocked,
+        "notice": machine_notice(sched.clocked),
         "entrants": [
             {
                 "label": e.label,
                 "spec": e.spec,
                 "fingerprint": e.fingerprint,
-                "trained_rules_data_hash": trained[e.spec],
+                "trained_rules_data_hash": sched.trained[e.spec],
             }
-            for e in entrants
+            for e in sched.entrants
         ],
-        "entrant_ids": {e.key: ids[e.label] for e in entrants},
+        "entrant_ids": {e.key: ids[e.label] for e in sched.entrants},
     }
-    if results and rate:
-        from training.arena.ratings import leaderboard
-
-        names = [e.label for e in entrants]
-        out["board"] = leaderboard(results, names, n_boot=n_boot, seed=seed, groups=groups)
-    if keep_records:
-        out["records"] = sorted(records, key=lambda r: order[r.match_key])
-    if sprt is not None:
-        from training.arena.ratings import sprt_text
-
-        samples = sprt_samples(records, order, ids[entrants[0].label])
-        res = sequential_sprt(samples, sprt[0], sprt[1])
-        out["sprt"] = dict(
-            dataclasses.asdict(res), text=sprt_text(res, entrants[0].label, entrants[1].label)
-        )
-    return out
 
 
 def write_report(result: dict[str, Any], out_dir: str | Path) -> list[Path]:
@@ -626,23 +716,24 @@ def main(argv: list[str] | None = None) -> int:
         notice = machine_notice(clocked_agents(args.game, args.agents, args.players))
         if notice:  # the first line: said before anything is played
             print(notice, flush=True)
-        result = run_tournament(
+        plan = TournamentPlan(
             args.game,
             args.players,
             args.agents,
             args.games,
             args.db,
-            args.format,
-            args.workers,
-            args.seed,
-            sprt,
-            args.pool_rules,
-            not args.no_progress,
-            args.bootstrap,
-            args.rules,
+            fmt=args.format,
+            workers=args.workers,
+            seed=args.seed,
+            sprt=sprt,
+            pool_rules=args.pool_rules,
+            progress=not args.no_progress,
+            n_boot=args.bootstrap,
+            rules_file=args.rules,
             backend=args.backend,
             address=args.address,
         )
+        result = play_tournament(plan)
     except (ValueError, CheckpointError, GameNotAvailableError, StoreError, AgentSpecError) as e:
         parser.error(str(e))
     except WorkerLostError as e:

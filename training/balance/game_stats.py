@@ -262,6 +262,31 @@ def collect(game_name: str, records: list, labels: dict[int, str] | None = None)
     """Statistics of `records` (all of one player count) by compiled replay."""
     game = get_game(game_name)
     pkg, meta, loops = stats_modules(game_name)
+    n, rules = _check_records(game, records)
+    sources, src = score_sources(pkg)
+    kinds = tuple(game.ACTIONS.segments)
+    track = _track_indices(game.LAYOUT, meta.RESOURCES, n)
+    G, R, K, Ni = len(records), len(meta.RESOURCES), len(kinds), len(meta.ITEMS)
+    out = _zero_stats(G, n, len(sources), R, K, Ni)
+    replay = _Replay(game, meta, loops, n, track, records)
+    for g, rec in enumerate(records):
+        replay.record(out, g, rec, src, len(sources))
+    return GameStats(
+        game=game_name,
+        players=n,
+        rules_data_hash=rules,
+        sources=sources,
+        resources=tuple(r[0] for r in meta.RESOURCES),
+        action_kinds=kinds,
+        items=tuple(meta.ITEMS),
+        labels=dict(labels or {}),
+        **out,
+    )
+
+
+def _check_records(game, records: list) -> tuple[int, str]:
+    """(player count, rules data hash) of `records`: some games, all of one player count, all
+    played under the loaded rules data (a StatsError otherwise)."""
     if not records:
         raise StatsError("no games to analyse")
     n = int(records[0].players)
@@ -274,14 +299,13 @@ def collect(game_name: str, records: list, labels: dict[int, str] | None = None)
                 f"game {r.id} was played under rules data {r.rules_data_hash}, the loaded rules "
                 f"data is {rules}: load the same rules data (or a variant file) to analyse it"
             )
-    L = game.LAYOUT
-    sources, src = score_sources(pkg)
-    n_src = len(sources)
-    kinds = tuple(game.ACTIONS.segments)
-    owner = game.ACTIONS.segment_index
-    track = _track_indices(L, meta.RESOURCES, n)
-    G, R, K, Ni = len(records), len(meta.RESOURCES), len(kinds), len(meta.ITEMS)
-    out = dict(
+    return n, rules
+
+
+def _zero_stats(G: int, n: int, n_src: int, R: int, K: int, Ni: int) -> dict[str, np.ndarray]:
+    """GameStats' arrays, zero (first actions -1), for G games of n seats, n_src score sources,
+    R resources, K action kinds and Ni items."""
+    return dict(
         points=np.zeros((G, n, n_src), np.int64),
         gained=np.zeros((G, n, R), np.int64),
         spent=np.zeros((G, n, R), np.int64),
@@ -304,29 +328,43 @@ def collect(game_name: str, records: list, labels: dict[int, str] | None = None)
         deal_seeds=np.zeros(G, np.int64),
         play_digests=np.zeros(G, np.int64),
     )
-    T = game.GAME.tables
-    mask = np.zeros(game.NUM_ACTIONS, dtype=np.bool_)
-    work = np.zeros(max(1, game.GAME.spec.work_size), dtype=np.int64)
-    prev = np.zeros(track.shape[0], np.int64)
-    gained = np.zeros(track.shape[0], np.int64)
-    spent = np.zeros(track.shape[0], np.int64)
-    keys = np.zeros((max(game.PLAYER_COUNTS), game.GAME.spec.n_keys), np.int64)
-    round_at, counts_rounds = round_field(game)
-    # a snapshot per round, or per turn (at most one per decision, and the end) without rounds
-    cap = MAX_ROUND_ROWS if counts_rounds else max(len(r.actions) for r in records) + 1
-    rows = np.zeros((cap, n), np.int64)
-    actors = np.zeros(0, np.int64)
-    legal = np.zeros(0, np.int64)
-    for g, rec in enumerate(records):
-        acts = np.asarray(rec.actions, dtype=np.int64)
-        if actors.shape[0] < acts.shape[0]:
-            actors = np.zeros(acts.shape[0] * 2, np.int64)
-            legal = np.zeros(acts.shape[0] * 2, np.int64)
-        s = game.new_game(n, rec.seed).copy()
-        gained[:] = 0
-        spent[:] = 0
-        scratch, into = (mask, work, prev, keys), (gained, spent, actors, legal, rows)
-        nrows = loops.replay_track(s, T, acts, track, round_at, scratch, into)
+
+
+class _Replay:
+    """collect's compiled replay of games of `n` seats (the game's stats module `meta` and its
+    generated loops), with the scratch buffers it reuses from game to game."""
+
+    def __init__(self, game, meta, loops, n: int, track: np.ndarray, records: list) -> None:
+        self.game, self.meta, self.loops, self.n, self.track = game, meta, loops, n, track
+        self.owner = game.ACTIONS.segment_index
+        self.T = game.GAME.tables
+        self.mask = np.zeros(game.NUM_ACTIONS, dtype=np.bool_)
+        self.work = np.zeros(max(1, game.GAME.spec.work_size), dtype=np.int64)
+        self.prev = np.zeros(track.shape[0], np.int64)
+        self.gained = np.zeros(track.shape[0], np.int64)
+        self.spent = np.zeros(track.shape[0], np.int64)
+        self.keys = np.zeros((max(game.PLAYER_COUNTS), game.GAME.spec.n_keys), np.int64)
+        self.round_at, self.counts_rounds = round_field(game)
+        # a snapshot per round, or per turn (at most one per decision, and the end) without rounds
+        cap = MAX_ROUND_ROWS if self.counts_rounds else max(len(r.actions) for r in records) + 1
+        self.rows = np.zeros((cap, n), np.int64)
+        self.actors = np.zeros(0, np.int64)
+        self.legal = np.zeros(0, np.int64)
+
+    def replay(self, rec, acts: np.ndarray) -> tuple[np.ndarray, int, np.ndarray]:
+        """Replay game `rec` (its actions `acts`): the final state, the number of score
+        snapshots, the final scores (a StatsError where the replay refuses a decision or ends
+        elsewhere than the record)."""
+        game = self.game
+        if self.actors.shape[0] < acts.shape[0]:
+            self.actors = np.zeros(acts.shape[0] * 2, np.int64)
+            self.legal = np.zeros(acts.shape[0] * 2, np.int64)
+        s = game.new_game(self.n, rec.seed).copy()
+        self.gained[:] = 0
+        self.spent[:] = 0
+        scratch = (self.mask, self.work, self.prev, self.keys)
+        into = (self.gained, self.spent, self.actors, self.legal, self.rows)
+        nrows = self.loops.replay_track(s, self.T, acts, self.track, self.round_at, scratch, into)
         if nrows < 0:
             raise StatsError(f"game {rec.id}: the replay refused decision {-nrows - 1}")
         sc = np.asarray(game.scores(s), dtype=np.int64)
@@ -335,14 +373,24 @@ def collect(game_name: str, records: list, labels: dict[int, str] | None = None)
                 f"game {rec.id}: the replay ends with scores {sc.tolist()}, the record says "
                 f"{list(rec.scores)} (other rules data or engine version?)"
             )
+        return s, nrows, sc
+
+    def record(self, out: dict[str, np.ndarray], g: int, rec, src, n_src: int) -> None:
+        """Replay game `rec` and write its statistics to row `g` of `out` (`src`: the layout
+        segment of the `n_src` points by source, None: the final score is the one source)."""
+        n, meta, rows = self.n, self.meta, self.rows
+        acts = np.asarray(rec.actions, dtype=np.int64)
+        s, nrows, sc = self.replay(rec, acts)
+        actors, legal = self.actors, self.legal
         if src is None:
             out["points"][g, :, 0] = sc
         else:
             out["points"][g] = s[src.offset : src.offset + src.size].reshape(-1, n_src)[:n]
-        out["gained"][g] = gained.reshape(n, R)
-        out["spent"][g] = spent.reshape(n, R)
+        R = len(meta.RESOURCES)
+        out["gained"][g] = self.gained.reshape(n, R)
+        out["spent"][g] = self.spent.reshape(n, R)
         na = acts.shape[0]
-        np.add.at(out["actions"][g], (actors[:na], owner[acts]), 1)
+        np.add.at(out["actions"][g], (actors[:na], self.owner[acts]), 1)
         for p in range(n):
             mine = np.flatnonzero(actors[:na] == p)
             if mine.size:
@@ -351,7 +399,7 @@ def collect(game_name: str, records: list, labels: dict[int, str] | None = None)
             out["deaths"][g] = meta.deaths(s, n)
         out["in_play"][g], out["taken"][g] = meta.items(s, n)
         out["decisions"][g] = na
-        out["rounds"][g] = int(s[round_at]) if counts_rounds else nrows
+        out["rounds"][g] = int(s[self.round_at]) if self.counts_rounds else nrows
         out["truncated"][g] = bool(rec.truncated)
         out["scores"][g] = sc
         ws = np.asarray(rec.win_shares, dtype=np.float64)
@@ -368,14 +416,3 @@ def collect(game_name: str, records: list, labels: dict[int, str] | None = None)
         out["lead_change_rate"][g] = lead_change_rate(changes, nrows)
         out["drama"][g], out["drama_max"][g] = drama_stats(rows[:nrows], winner)
         out["branching"][g], out["decision_moves"][g] = game_quality(legal[:na])
-    return GameStats(
-        game=game_name,
-        players=n,
-        rules_data_hash=rules,
-        sources=sources,
-        resources=tuple(r[0] for r in meta.RESOURCES),
-        action_kinds=kinds,
-        items=tuple(meta.ITEMS),
-        labels=dict(labels or {}),
-        **out,
-    )

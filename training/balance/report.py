@@ -375,7 +375,41 @@ def write_report(
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     title = f"{st.game}, {st.players} players"
-    paths = [
+    paths = _write_plots_and_tables(out, st, a, title)
+    lines = _intro_lines(st, a, title, tournament, command)
+    lines += _seats_lines(a["seats"])
+    lines += _scores_lines(a["scores"])
+    lines += _sources_lines(a["sources"])
+    lines += items_lines(st, a)
+    lines += _shape_lines(a)
+    lines += _actions_lines(a["actions"])
+    lines += resources_lines(st, a)
+    if a.get("measures"):
+        lines += measures_section(a["measures"])
+        m = a["measures"]
+        paths.append(write_csv(out / "values.csv", m["source_values"] + m["item_values"]))
+    if a.get("skill"):
+        lines += _skill_lines(a["skill"], out)
+        paths.append(out / "skill.csv")
+    if variant is not None:
+        variant_lines, variant_paths = _write_variant(out, st, variant, title)
+        lines += variant_lines
+        paths += variant_paths
+    if response is not None:
+        lines += response_section(response)
+        paths += [
+            write_csv(out / "response.csv", response["rows"]),
+            write_csv(out / "response_actions.csv", response["actions"]),
+        ]
+    lines += [""]
+    (out / "report.md").write_text("\n".join(lines))
+    _write_result_json(out, a, tournament, variant, response)
+    return paths + [out / "report.md", out / "result.json"]
+
+
+def _write_plots_and_tables(out: Path, st: GameStats, a: dict, title: str) -> list[Path]:
+    """The report's plots, its CSV tables of every section and the stats .npz, under `out`."""
+    return [
         plot_seats(a, out / "seats.png", title),
         plot_scores(st, out / "scores.png", title),
         plot_sources(a, out / "sources.png", title),
@@ -393,6 +427,12 @@ def write_report(
         ),
         st.save(out / "stats.npz"),
     ]
+
+
+def _intro_lines(
+    st: GameStats, a: dict, title: str, tournament: dict | None, command: str | None
+) -> list[str]:
+    """The report's title, the tournament's notice, the command, the games and the agents."""
     lines = [f"# Balance study: {title}", ""]
     if tournament is not None and tournament.get("notice"):
         lines += [tournament["notice"], ""]
@@ -412,8 +452,12 @@ def write_report(
             f"{tournament.get('analysis_seconds', 'n/a')} s); seed {tournament['seed']}.",
             "",
         ]
-    seats = a["seats"]
-    lines += ["## Seat (turn order) advantage", "", "![seats](seats.png)", ""]
+    return lines
+
+
+def _seats_lines(seats: dict) -> list[str]:
+    """The section on the seat (turn order) advantage: win shares and scores by seat."""
+    lines = ["## Seat (turn order) advantage", "", "![seats](seats.png)", ""]
     lines += table(
         ["seat", "games", "win share", "95%", "mean score", "95%"],
         [
@@ -433,21 +477,29 @@ def write_report(
         f"Chi-square test of equal win shares: chi2 = {num(seats['chi2'], '.2f')}, "
         f"df = {seats['df']}, p = {pval(seats['p'])}.",
         "",
-        "## Scores",
-        "",
-        "![scores](scores.png)",
-        "",
     ]
+    return lines
+
+
+def _scores_lines(scores: list[dict]) -> list[str]:
+    """The section on the scores: mean and quantiles by seat."""
+    lines = ["## Scores", "", "![scores](scores.png)", ""]
     lines += table(
         ["seat", "mean", "95%", "5%", "25%", "median", "75%", "95%"],
         [
             [str(r["seat"]), num(r["mean"], ".2f"), interval(r["lo"], r["hi"], ".2f")]
             + [num(r[k], ".0f") for k in ("q05", "q25", "q50", "q75", "q95")]
-            for r in a["scores"]
+            for r in scores
         ],
     )
-    lines += ["", "## Points by source: winners and the rest", "", "![sources](sources.png)", ""]
-    used = [r for r in a["sources"] if r["winners_mean"] or r["rest_mean"]]
+    return lines
+
+
+def _sources_lines(sources: list[dict]) -> list[str]:
+    """The section on the points by source of the winners and of the rest (sources that scored
+    nothing left out)."""
+    lines = ["", "## Points by source: winners and the rest", "", "![sources](sources.png)", ""]
+    used = [r for r in sources if r["winners_mean"] or r["rest_mean"]]
     lines += table(
         ["source", "winners: mean", "95%", "share", "rest: mean", "95%", "share"],
         [
@@ -465,12 +517,16 @@ def write_report(
     )
     lines += [
         "",
-        f"Sources that scored nothing in these games are left out ({len(a['sources']) - len(used)}"
+        f"Sources that scored nothing in these games are left out ({len(sources) - len(used)}"
         "; sources.csv has every row). Shares: of all points the side scored.",
     ]
-    lines += items_lines(st, a)
+    return lines
+
+
+def _shape_lines(a: dict) -> list[str]:
+    """The section on how games are decided (and the deaths per player, where there are any)."""
     sh = a["shape"]
-    lines += ["", "## How games are decided", "", "![shape](shape.png)", ""]
+    lines = ["", "## How games are decided", "", "![shape](shape.png)", ""]
     lines += table(
         ["figure", "mean", "95%", "n"],
         [
@@ -490,7 +546,12 @@ def write_report(
         d = a["deaths"]
         spread = interval(d["lo"], d["hi"], ".2f")
         lines += ["", f"Deaths per player: {num(d['mean'], '.2f')} {spread}."]
-    lines += ["", "## Actions and resources", ""]
+    return lines
+
+
+def _actions_lines(actions: list[dict]) -> list[str]:
+    """The head of the section on actions and resources: the table of action kinds."""
+    lines = ["", "## Actions and resources", ""]
     lines += table(
         ["action kind", "per player and game", "95%", "share"],
         [
@@ -500,65 +561,76 @@ def write_report(
                 interval(r["lo"], r["hi"], ".2f"),
                 num(r["share"]),
             ]
-            for r in a["actions"]
+            for r in actions
         ],
     )
     lines += [""]
-    lines += resources_lines(st, a)
-    if a.get("measures"):
-        lines += measures_section(a["measures"])
-        m = a["measures"]
-        paths.append(write_csv(out / "values.csv", m["source_values"] + m["item_values"]))
-    if a.get("skill"):
-        pw = a["skill"]
-        names = pw["entrants"]
-        lines += [
-            "",
-            "## Skill sensitivity",
-            "",
-            "Row agent's score against the column agent (win 1, tie 0.5) with its Wilson 95% "
-            "interval; `*`: Holm-adjusted p < 0.05 against an even pair.",
-            "",
-        ]
-        cells = []
-        for i, a_name in enumerate(names):
-            row = [a_name]
-            for j in range(len(names)):
-                r, lo, hi = pw["rate"][i][j], pw["lo"][i][j], pw["hi"][i][j]
-                ph = pw["p_holm"][i][j]
-                mark = "*" if ph is not None and ph < 0.05 else ""
-                cell = f"{r:.2f}{mark} {interval(lo, hi, '.2f')}" if r is not None else "-"
-                row.append("-" if i == j else cell)
-            cells.append(row)
-        lines += table(["vs"] + names, cells)
-        write_csv(
-            out / "skill.csv",
-            [{"agent": c[0], **dict(zip(names, c[1:], strict=True))} for c in cells],
-        )
-        paths.append(out / "skill.csv")
-    if variant is not None:
-        vst, va, comp, vt = variant
-        lines += variant_section(st, vst, comp, (vt or {}).get("rules_file"))
-        vdir = out / "variant"
-        paths += write_report(vdir, vst, va, vt)
-        paths += [
-            plot_variant(comp, st.rules_data_hash, vst.rules_data_hash, out / "variant.png", title),
-            write_csv(out / "variant.csv", comp["rows"]),
-            write_csv(out / "variant_wins.csv", comp["mcnemar"]),
-        ]
-        lines += ["", "The variant's full report: [variant/report.md](variant/report.md)."]
-    if response is not None:
-        lines += response_section(response)
-        paths += [
-            write_csv(out / "response.csv", response["rows"]),
-            write_csv(out / "response_actions.csv", response["actions"]),
-        ]
-    lines += [""]
-    (out / "report.md").write_text("\n".join(lines))
+    return lines
+
+
+def _skill_lines(pw: dict, out: Path) -> list[str]:
+    """The section on skill sensitivity: every agent's score against every other (the
+    tournament's pairwise table `pw`); writes the same table to skill.csv under `out`."""
+    names = pw["entrants"]
+    lines = [
+        "",
+        "## Skill sensitivity",
+        "",
+        "Row agent's score against the column agent (win 1, tie 0.5) with its Wilson 95% "
+        "interval; `*`: Holm-adjusted p < 0.05 against an even pair.",
+        "",
+    ]
+    cells = []
+    for i, a_name in enumerate(names):
+        row = [a_name]
+        for j in range(len(names)):
+            r, lo, hi = pw["rate"][i][j], pw["lo"][i][j], pw["hi"][i][j]
+            ph = pw["p_holm"][i][j]
+            mark = "*" if ph is not None and ph < 0.05 else ""
+            cell = f"{r:.2f}{mark} {interval(lo, hi, '.2f')}" if r is not None else "-"
+            row.append("-" if i == j else cell)
+        cells.append(row)
+    lines += table(["vs"] + names, cells)
+    write_csv(
+        out / "skill.csv",
+        [{"agent": c[0], **dict(zip(names, c[1:], strict=True))} for c in cells],
+    )
+    return lines
+
+
+def _write_variant(
+    out: Path,
+    st: GameStats,
+    variant: tuple[GameStats, dict, list[dict], dict | None],
+    title: str,
+) -> tuple[list[str], list[Path]]:
+    """The section comparing the rules variant with the base game, and the files behind it: the
+    variant's full report under `out`/variant, its comparison plot and CSV tables."""
+    vst, va, comp, vt = variant
+    lines = variant_section(st, vst, comp, (vt or {}).get("rules_file"))
+    vdir = out / "variant"
+    paths = write_report(vdir, vst, va, vt)
+    paths += [
+        plot_variant(comp, st.rules_data_hash, vst.rules_data_hash, out / "variant.png", title),
+        write_csv(out / "variant.csv", comp["rows"]),
+        write_csv(out / "variant_wins.csv", comp["mcnemar"]),
+    ]
+    lines += ["", "The variant's full report: [variant/report.md](variant/report.md)."]
+    return lines, paths
+
+
+def _write_result_json(
+    out: Path,
+    a: dict,
+    tournament: dict | None,
+    variant: tuple[GameStats, dict, list[dict], dict | None] | None,
+    response: dict | None,
+) -> None:
+    """result.json under `out`: the analysis, the tournament, the variant's analysis and
+    comparison and the strategic response, where there are any."""
     result = {"analysis": a, "tournament": tournament}
     if variant is not None:
         result["variant"] = {"analysis": variant[1], "comparison": variant[2]}
     if response is not None:
         result["strategic_response"] = response
     (out / "result.json").write_text(json.dumps(result, indent=1, default=json_default) + "\n")
-    return paths + [out / "report.md", out / "result.json"]

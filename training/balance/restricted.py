@@ -38,7 +38,9 @@ import json
 import math
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -190,6 +192,28 @@ def restriction_counts(game, records: list, seat_id: int, r: Restriction) -> dic
 
 
 # --- running ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class RestrictedStudy:
+    """What a restricted-play study plays (run_study's arguments, in its order, with its
+    defaults): `agent` forbidden each class of `forbid` in turn against unrestricted copies of
+    itself, `games` per class into the store `db`; `alpha` and `correction` (holm or bh) of the
+    adjusted tests; `workers`, `seed`, `progress`, `backend`, `address` as run_tournament's."""
+
+    game_name: str
+    players: int
+    agent: str
+    forbid: list[str]
+    games: int
+    db: str | Path
+    workers: int | None = 1
+    seed: int = 0
+    alpha: float = 0.05
+    correction: str = "holm"
+    progress: bool = True
+    backend: str = "process"
+    address: str | None = None
+
+
 def run_study(
     game_name: str,
     players: int,
@@ -197,83 +221,35 @@ def run_study(
     forbid: list[str],
     games: int,
     db: str | Path,
-    workers: int | None = 1,
-    seed: int = 0,
-    alpha: float = 0.05,
-    correction: str = "holm",
-    progress: bool = True,
-    backend: str = "process",
-    address: str | None = None,
+    *args,
+    **kwargs,
 ) -> dict[str, Any]:
     """Play what the store lacks of every class's tournament and test each class (module
-    docstring); the result as a JSON-serialisable dict with one row per class."""
+    docstring); the result as a JSON-serialisable dict with one row per class. The arguments
+    after `db`, positional in this order or by keyword, are RestrictedStudy's: workers (1), seed
+    (0), alpha (0.05), correction ("holm"), progress (True), backend ("process"), address
+    (None); `play_study` takes the study itself."""
+    return play_study(
+        RestrictedStudy(game_name, players, agent, forbid, games, db, *args, **kwargs)
+    )
+
+
+def play_study(study: RestrictedStudy) -> dict[str, Any]:
+    """run_study of a RestrictedStudy."""
+    game_name, agent = study.game_name, study.agent
+    alpha, correction = study.alpha, study.correction
     game = get_game(game_name)
-    n = check_players(game, players)
+    n = check_players(game, study.players)
     if correction not in CORRECTIONS:
         raise ValueError(
             f"--correction must be one of {', '.join(CORRECTIONS)}; got {correction!r}"
         )
     if not 0.0 < alpha < 1.0:
         raise ValueError(f"--alpha must be in (0, 1); got {alpha}")
-    classes = forbid_classes(game_name, forbid)
+    classes = forbid_classes(game_name, study.forbid)
     make_agent(agent, game_name, n, 0)  # a bad agent spec: refused before anything is played
     p0 = 1.0 / n
-    rows: list[dict[str, Any]] = []
-    for label, r in classes:
-        spec = restricted_spec(agent, label)
-        restricted = make_agent(spec, game_name, n, 0)
-        t = run_tournament(
-            game_name,
-            n,
-            [spec] + [agent] * (n - 1),
-            games,
-            db,
-            workers=workers,
-            seed=seed,
-            progress=progress,
-            keep_records=True,
-            rate=False,
-            backend=backend,
-            address=address,
-        )
-        records = t.pop("records")
-        rid = t["entrant_ids"][spec]
-        shares, own, others = [], [], []
-        for rec in records:
-            seat = list(rec.seats).index(rid)
-            shares.append(float(rec.win_shares[seat]))
-            own.append(float(rec.scores[seat]))
-            others.extend(float(x) for q, x in enumerate(rec.scores) if q != seat)
-        g = len(shares)
-        wins = float(np.sum(shares))
-        lo, hi = wilson_interval(wins, g)
-        z, p = score_test(wins, g, p0)
-        counts = restriction_counts(game, records, rid, r)
-        rows.append(
-            {
-                "forbid": label,
-                "kind": class_kind(r),
-                "spec": spec,
-                "games": g,
-                "wins": wins,
-                "win_share": wins / g if g else None,
-                "lo": lo if g else None,
-                "hi": hi if g else None,
-                "null_share": p0,
-                "z": z,
-                "p": p,
-                "mean_score_restricted": float(np.mean(own)) if own else None,
-                "mean_score_unrestricted": float(np.mean(others)) if others else None,
-                **counts,
-                "binding_share": counts["binding"] / counts["decisions"]
-                if counts["decisions"]
-                else None,
-                "rule": restricted.rule,
-                "description": restricted.description,
-                "tournament_games": t["stored_games"],
-                "played_now": t["played_now"],
-            }
-        )
+    rows = [_class_row(study, game, n, label, r) for label, r in classes]
     adjust_rows(rows, alpha, correction)
     rules_hash = str(game.RULES_DATA_HASH)
     clocked = clocked_agents(game_name, [agent], n)
@@ -281,8 +257,8 @@ def run_study(
         "game": game_name,
         "players": n,
         "agent": agent,
-        "games_per_class": games,
-        "seed": seed,
+        "games_per_class": study.games,
+        "seed": study.seed,
         "alpha": alpha,
         "correction": correction,
         "null_share": p0,
@@ -291,6 +267,65 @@ def run_study(
         "notice": machine_notice(clocked),
         "library_version": library_version(),
         "rows": rows,
+    }
+
+
+def _class_row(
+    study: RestrictedStudy, game: ModuleType, n: int, label: str, r: Restriction
+) -> dict[str, Any]:
+    """Play (what the store lacks of) the tournament of class `label` (restriction `r`) at `n`
+    players and its row of the result, before the adjusted tests."""
+    agent, game_name = study.agent, study.game_name
+    p0 = 1.0 / n
+    spec = restricted_spec(agent, label)
+    restricted = make_agent(spec, game_name, n, 0)
+    t = run_tournament(
+        game_name,
+        n,
+        [spec] + [agent] * (n - 1),
+        study.games,
+        study.db,
+        workers=study.workers,
+        seed=study.seed,
+        progress=study.progress,
+        keep_records=True,
+        rate=False,
+        backend=study.backend,
+        address=study.address,
+    )
+    records = t.pop("records")
+    rid = t["entrant_ids"][spec]
+    shares, own, others = [], [], []
+    for rec in records:
+        seat = list(rec.seats).index(rid)
+        shares.append(float(rec.win_shares[seat]))
+        own.append(float(rec.scores[seat]))
+        others.extend(float(x) for q, x in enumerate(rec.scores) if q != seat)
+    g = len(shares)
+    wins = float(np.sum(shares))
+    lo, hi = wilson_interval(wins, g)
+    z, p = score_test(wins, g, p0)
+    counts = restriction_counts(game, records, rid, r)
+    return {
+        "forbid": label,
+        "kind": class_kind(r),
+        "spec": spec,
+        "games": g,
+        "wins": wins,
+        "win_share": wins / g if g else None,
+        "lo": lo if g else None,
+        "hi": hi if g else None,
+        "null_share": p0,
+        "z": z,
+        "p": p,
+        "mean_score_restricted": float(np.mean(own)) if own else None,
+        "mean_score_unrestricted": float(np.mean(others)) if others else None,
+        **counts,
+        "binding_share": counts["binding"] / counts["decisions"] if counts["decisions"] else None,
+        "rule": restricted.rule,
+        "description": restricted.description,
+        "tournament_games": t["stored_games"],
+        "played_now": t["played_now"],
     }
 
 
@@ -508,7 +543,7 @@ def main(argv: list[str] | None = None) -> int:
         if notice:  # the first line: said before anything is played
             print(notice, flush=True)
         with backend_session(args.backend, args.address, args.workers):
-            result = run_study(
+            study = RestrictedStudy(
                 args.game,
                 args.players,
                 args.agent,
@@ -523,6 +558,7 @@ def main(argv: list[str] | None = None) -> int:
                 backend=args.backend,
                 address=args.address,
             )
+            result = play_study(study)
         return result
 
     out, code = guarded(parser, play)

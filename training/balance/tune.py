@@ -481,6 +481,23 @@ def write_tune_report(ev, obj, res, args_text: str, out: Path, games: int, check
         "values": res["final_overrides"],
     }
     (out / "tuned.json").write_text(json.dumps(tuned, indent=1, default=json_default) + "\n")
+    _plot_search(ev, obj, res, out / "tune.png", games, check_games)
+    lines = _summary_lines(ev, obj, res, args_text, check_games)
+    lines += _search_lines(ev, res, games)
+    for k, c in enumerate(res["check_rounds"]):
+        lines += _check_lines(ev, k, c)
+    if res["simplified"]:
+        lines += _simplified_lines(ev, res["simplified"])
+    if "adapted" in res:
+        lines += adapted_lines(res["adapted"], obj)
+    (out / "report.md").write_text("\n".join(lines))
+    (out / "result.json").write_text(json.dumps(res, indent=1, default=json_default) + "\n")
+    return [out / "tuned.json", out / "tune.png", out / "report.md", out / "result.json"]
+
+
+def _plot_search(ev, obj, res, path: Path, games: int, check_games: int) -> None:
+    """The loss of every point the search evaluated, in order, beside the check's losses of the
+    starting and the tuned rules."""
     hist = res["search"]["history"]
     fig = figure(6.5, 3.2)
     ax = fig.add_subplot()
@@ -496,9 +513,14 @@ def write_tune_report(ev, obj, res, args_text: str, out: Path, games: int, check
         f"{stamp(games, ev.base_hash)} (starting rules)",
         fontsize=8,
     )
-    fig.savefig(out / "tune.png", dpi=110)
+    fig.savefig(path, dpi=110)
+
+
+def _summary_lines(ev, obj, res, args_text: str, check_games: int) -> list[str]:
+    """The report's title, command, objective and agents, and the result against the starting
+    rules with the verdict of the one-step-deviation check."""
     vc = res["vs_current"]
-    lines = [
+    return [
         f"# Rules tuning: {ev.game}, {ev.players} players",
         "",
         "```",
@@ -525,9 +547,13 @@ def write_tune_report(ev, obj, res, args_text: str, out: Path, games: int, check
         "",
         "![tune](tune.png)",
         "",
-        f"## Search (NTBEA, {len(hist)} evaluations of {games} games, the same deals)",
-        "",
     ]
+
+
+def _search_lines(ev, res, games: int) -> list[str]:
+    """The section on the search: the 15 distinct points of lowest loss and its recommendation."""
+    hist = res["search"]["history"]
+    lines = [f"## Search (NTBEA, {len(hist)} evaluations of {games} games, the same deals)", ""]
     seen = {}
     for h in hist:
         seen.setdefault(h["point"], -h["fitness"])
@@ -541,39 +567,43 @@ def write_tune_report(ev, obj, res, args_text: str, out: Path, games: int, check
         f"search: {_pt(ev, res['search']['best'])}.",
         "",
     ]
-    for k, c in enumerate(res["check_rounds"]):
-        lines += [
-            f"## Check {k + 1}: {_pt(ev, c['point'])} (loss {num(c['loss'])})",
-            "",
-            "Each one-key deviation's loss minus this point's, paired over the check's deals "
-            "(bootstrap 95%, Holm-adjusted p):",
-            "",
-        ]
-        lines += table(
-            ["deviation", "loss", "difference", "95%", "p_holm"],
-            [
-                [_pt(ev, r["point"]), num(r["loss"]), num(r["diff"]), interval(r["lo"], r["hi"])]
-                + [pval(r["p_holm"])]
-                for r in c["rows"]
-            ],
-        )
-        lines += [""]
-    if res["simplified"]:
-        lines += ["## Fewer changes", ""]
-        lines += table(
-            ["back to the starting value", "loss difference", "95%", "p", "reverted"],
-            [
-                [_pt(ev, r["point"]), num(r["diff"]), interval(r["lo"], r["hi"]), pval(r["p"])]
-                + ["yes" if r["reverted"] else "no"]
-                for r in res["simplified"]
-            ],
-        )
-        lines += [""]
-    if "adapted" in res:
-        lines += adapted_lines(res["adapted"], obj)
-    (out / "report.md").write_text("\n".join(lines))
-    (out / "result.json").write_text(json.dumps(res, indent=1, default=json_default) + "\n")
-    return [out / "tuned.json", out / "tune.png", out / "report.md", out / "result.json"]
+    return lines
+
+
+def _check_lines(ev, k: int, c: dict) -> list[str]:
+    """The section on round `k` (from 0) of the one-step-deviation check, `c`."""
+    lines = [
+        f"## Check {k + 1}: {_pt(ev, c['point'])} (loss {num(c['loss'])})",
+        "",
+        "Each one-key deviation's loss minus this point's, paired over the check's deals "
+        "(bootstrap 95%, Holm-adjusted p):",
+        "",
+    ]
+    lines += table(
+        ["deviation", "loss", "difference", "95%", "p_holm"],
+        [
+            [_pt(ev, r["point"]), num(r["loss"]), num(r["diff"]), interval(r["lo"], r["hi"])]
+            + [pval(r["p_holm"])]
+            for r in c["rows"]
+        ],
+    )
+    lines += [""]
+    return lines
+
+
+def _simplified_lines(ev, simplified: list[dict]) -> list[str]:
+    """The section on the changes tried back at their starting value, and which were reverted."""
+    lines = ["## Fewer changes", ""]
+    lines += table(
+        ["back to the starting value", "loss difference", "95%", "p", "reverted"],
+        [
+            [_pt(ev, r["point"]), num(r["diff"]), interval(r["lo"], r["hi"]), pval(r["p"])]
+            + ["yes" if r["reverted"] else "no"]
+            for r in simplified
+        ],
+    )
+    lines += [""]
+    return lines
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -239,79 +239,18 @@ def train(cfg: RLlibConfig) -> dict[str, Any]:
     run = Path(cfg.out)
     check_out(cfg)
     game = get_game(cfg.game)
-    started_ray = False
-    if not ray.is_initialized():
-        if cfg.address:
-            try:
-                ray.init(address=cfg.address, log_to_driver=False)
-            except ConnectionError as e:
-                raise ConnectionError(
-                    f"--address {cfg.address}: {e}. A cluster with token authentication (Ray "
-                    "2.60 turns it on) needs RAY_AUTH_MODE=token with an explicit HOST:PORT"
-                ) from None
-        else:  # "local": a new instance, never a cluster found on this machine or in RAY_ADDRESS
-            ray.init(address="local", include_dashboard=False, log_to_driver=False)
-        started_ray = True
+    started_ray = _init_ray(ray, cfg)
     import torch
 
     torch.set_num_threads(1)  # the learner's tiny MLP: more threads only slow a loaded box
     algo = None
-    rows: list[dict[str, Any]] = []
-    train_wall = 0.0
-    steps = 0
     try:
         algo = ppo_config(cfg).build_algo()
         run.mkdir(parents=True, exist_ok=True)
         recorded = {**asdict(cfg), "rules_data_hash": game.RULES_DATA_HASH}
         (run / "config.json").write_text(json.dumps(recorded, indent=2))
         t_start = time.time()
-        with open(run / "progress.csv", "w", newline="") as f:
-            writer = None
-            for it in range(1, cfg.iterations + 1):
-                t0 = time.time()
-                result = algo.train()
-                dt = time.time() - t0
-                train_wall += dt
-                total = int(
-                    _metric(
-                        result,
-                        "env_runners/num_env_steps_sampled_lifetime",
-                        "num_env_steps_sampled_lifetime",
-                        default=0,
-                    )
-                )
-                row: dict[str, Any] = {
-                    "iteration": it,
-                    "env_steps": total,
-                    "iter_s": round(dt, 2),
-                    "env_steps_per_s": round((total - steps) / dt, 1),
-                    "episodes": int(
-                        _metric(result, "env_runners/num_episodes_lifetime", default=0)
-                    ),
-                    "episode_len_mean": _metric(result, "env_runners/episode_len_mean"),
-                    "entropy": _metric(result, f"learners/{MODULE_ID}/entropy"),
-                }
-                steps = total
-                ckpt = None
-                if it % cfg.checkpoint_every == 0 or (cfg.eval_every and it % cfg.eval_every == 0):
-                    ckpt = save_rllib_checkpoint(
-                        algo,
-                        cfg,
-                        run / "checkpoints" / f"iter_{it:06d}",
-                        {"kind": "periodic", "iteration": it, "env_steps": total},
-                    )
-                if cfg.eval_every and it % cfg.eval_every == 0:
-                    row.update(_eval_vs_random(cfg, ckpt))
-                rows.append(row)
-                if writer is None:
-                    keys = list(row) + [
-                        k for k in ("win_rate", "ci95_lo", "ci95_hi") if k not in row
-                    ]
-                    writer = csv.DictWriter(f, fieldnames=keys)
-                    writer.writeheader()
-                writer.writerow(row)
-                f.flush()
-                print(_progress_line(row, cfg), file=sys.stderr, flush=True)
+        rows, steps, train_wall = _iterate(algo, cfg, run)
         final = save_rllib_checkpoint(
             algo,
             cfg,
@@ -323,11 +262,105 @@ def train(cfg: RLlibConfig) -> dict[str, Any]:
             algo.stop()
         if started_ray:
             ray.shutdown()
+    summary = _summary(cfg, game, rows, steps, train_wall, t_start, final, ray.__version__)
+    (run / "summary.json").write_text(json.dumps(summary, indent=2))
+    return summary
+
+
+def _init_ray(ray, cfg: RLlibConfig) -> bool:
+    """Connect to the cluster at cfg.address, or start a local Ray instance, unless Ray is
+    running in this process already; whether it was started here (and is shut down after)."""
+    if ray.is_initialized():
+        return False
+    if cfg.address:
+        try:
+            ray.init(address=cfg.address, log_to_driver=False)
+        except ConnectionError as e:
+            raise ConnectionError(
+                f"--address {cfg.address}: {e}. A cluster with token authentication (Ray "
+                "2.60 turns it on) needs RAY_AUTH_MODE=token with an explicit HOST:PORT"
+            ) from None
+    else:  # "local": a new instance, never a cluster found on this machine or in RAY_ADDRESS
+        ray.init(address="local", include_dashboard=False, log_to_driver=False)
+    return True
+
+
+def _iterate(algo, cfg: RLlibConfig, run: Path) -> tuple[list[dict[str, Any]], int, float]:
+    """cfg.iterations training iterations of `algo`, each a row of progress.csv and a line on
+    stderr, with the periodic checkpoints and evaluations; (the rows, the env steps sampled in
+    all, the seconds spent in training iterations)."""
+    rows: list[dict[str, Any]] = []
+    train_wall = 0.0
+    steps = 0
+    with open(run / "progress.csv", "w", newline="") as f:
+        writer = None
+        for it in range(1, cfg.iterations + 1):
+            t0 = time.time()
+            result = algo.train()
+            dt = time.time() - t0
+            train_wall += dt
+            row = _iteration_row(result, it, dt, steps)
+            total = steps = row["env_steps"]
+            ckpt = None
+            if it % cfg.checkpoint_every == 0 or (cfg.eval_every and it % cfg.eval_every == 0):
+                ckpt = save_rllib_checkpoint(
+                    algo,
+                    cfg,
+                    run / "checkpoints" / f"iter_{it:06d}",
+                    {"kind": "periodic", "iteration": it, "env_steps": total},
+                )
+            if cfg.eval_every and it % cfg.eval_every == 0:
+                row.update(_eval_vs_random(cfg, ckpt))
+            rows.append(row)
+            if writer is None:
+                keys = list(row) + [k for k in ("win_rate", "ci95_lo", "ci95_hi") if k not in row]
+                writer = csv.DictWriter(f, fieldnames=keys)
+                writer.writeheader()
+            writer.writerow(row)
+            f.flush()
+            print(_progress_line(row, cfg), file=sys.stderr, flush=True)
+    return rows, steps, train_wall
+
+
+def _iteration_row(result: dict, it: int, dt: float, steps: int) -> dict[str, Any]:
+    """Iteration `it`'s row of progress.csv from RLlib's `result`: it took `dt` seconds, and
+    `steps` env steps were sampled before it."""
+    total = int(
+        _metric(
+            result,
+            "env_runners/num_env_steps_sampled_lifetime",
+            "num_env_steps_sampled_lifetime",
+            default=0,
+        )
+    )
+    return {
+        "iteration": it,
+        "env_steps": total,
+        "iter_s": round(dt, 2),
+        "env_steps_per_s": round((total - steps) / dt, 1),
+        "episodes": int(_metric(result, "env_runners/num_episodes_lifetime", default=0)),
+        "episode_len_mean": _metric(result, "env_runners/episode_len_mean"),
+        "entropy": _metric(result, f"learners/{MODULE_ID}/entropy"),
+    }
+
+
+def _summary(
+    cfg: RLlibConfig,
+    game,
+    rows: list[dict[str, Any]],
+    steps: int,
+    train_wall: float,
+    t_start: float,
+    final: Path,
+    ray_version: str,
+) -> dict[str, Any]:
+    """summary.json of a run: its size, its throughput (in all and after the first iteration,
+    which pays for the start-up), where its final checkpoint is and the versions it rests on."""
     later = rows[1:]
     steady = sum(r["env_steps_per_s"] * r["iter_s"] for r in later) / max(
         sum(r["iter_s"] for r in later), 1e-9
     )
-    summary = {
+    return {
         "game": cfg.game,
         "players": cfg.players,
         "iterations": cfg.iterations,
@@ -341,13 +374,11 @@ def train(cfg: RLlibConfig) -> dict[str, Any]:
         "env_steps_per_s_after_first_iteration": round(steady, 1) if later else None,
         "final_checkpoint": str(final),
         "agent_spec": f"rllib:{final}",
-        "ray_version": ray.__version__,
+        "ray_version": ray_version,
         "rules_data_hash": game.RULES_DATA_HASH,
         "library_version": library_version(),
         "note": rules_note(game),
     }
-    (run / "summary.json").write_text(json.dumps(summary, indent=2))
-    return summary
 
 
 def _eval_vs_random(cfg: RLlibConfig, ckpt: Path) -> dict[str, Any]:

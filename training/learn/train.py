@@ -224,191 +224,208 @@ def opponent_kind(name: str, bots: list[str]) -> str:
     return name if name in bots else SELF
 
 
+class _SelfPlay:
+    """The hooks of the run's SB3 callback (`_self_play_callback` puts them on SB3's
+    BaseCallback, imported only when training): snapshots, checkpoints, opponent-pool updates
+    and the learning curve (progress.csv)."""
+
+    def __init__(self, cfg: TrainConfig, run: Path, state: dict[str, Any]):
+        super().__init__()
+        self.cfg, self.run, self.state = cfg, run, state
+        self.game = get_game(cfg.game)
+        self.bots = bot_names(cfg.game)
+        self.windows: dict[str, deque] = defaultdict(lambda: deque(maxlen=200))
+        self.episodes = 0
+        self.t0 = time.time()
+        self.steps0 = 0
+        # the cores other processes leave free, read at each rollout's end (cores.py)
+        self.free = FreeCores() if cfg.adapt_threads else None
+        self.threads = (cfg.torch_threads, cfg.engine_threads)
+        # a thread count changes (and is said) only when the measurement holds it for
+        # three rollouts in a row
+        self.steady = Steady(self.threads, runs=THREADS_STEADY)
+        self.stopped_by = "timesteps"
+        self.lineage: dict[str, Any] = {}  # the sidecars' init and rules_file (train)
+
+    def _update_pool(self) -> None:
+        snaps = [str(self.run / p) for p in self.state["snapshots"]]
+        self.training_env.env_method("set_opponents", opponent_pool(self.cfg, snaps))
+
+    def _save_state(self) -> None:
+        (self.run / "state.json").write_text(json.dumps(self.state, indent=2))
+
+    def _snapshot(self) -> None:
+        n = self.num_timesteps
+        path = save_checkpoint(
+            self.model,
+            self.run / "pool" / f"snap_{n:010d}",
+            self.game,
+            self.cfg.players,
+            {"kind": "snapshot"},
+            with_zip=False,
+        )
+        self.state["snapshots"].append(str(path.relative_to(self.run)))
+        self.state["last_snapshot"] = n
+        self._update_pool()
+        self._save_state()
+
+    def checkpoint(self, name: str | None = None) -> Path:
+        n = self.num_timesteps
+        path = save_checkpoint(
+            self.model,
+            self.run / "checkpoints" / (name or f"step_{n:010d}"),
+            self.game,
+            self.cfg.players,
+            {"kind": "checkpoint", "config": asdict(self.cfg), **self.lineage},
+        )
+        self.state["latest_checkpoint"] = str(path.relative_to(self.run))
+        self.state["last_checkpoint"] = n
+        self._save_state()
+        return path
+
+    def _on_training_end(self) -> None:
+        if self.cfg.progress_bar and not interactive() and hasattr(self, "_last_row"):
+            line = progress_line(
+                "train", self.num_timesteps, self.cfg.timesteps, "step", self._t0_perf
+            )
+            print(f"{line}; done", file=sys.stderr, flush=True)
+
+    def _on_training_start(self) -> None:
+        self.t0, self.steps0 = time.time(), self.num_timesteps
+        self._t0_perf = time.perf_counter()
+        if not self.state["snapshots"]:
+            self._snapshot()  # the untrained policy is the first self-play opponent
+        else:
+            self._update_pool()
+
+    def _on_step(self) -> bool:
+        for info in self.locals.get("infos", []):
+            out = info.get("outcome")
+            if out is None:
+                continue
+            kinds = sorted({opponent_kind(o, self.bots) for o in out.get("opponents", ())})
+            # 1 win, 1/k for a win shared by k, 0 loss (a VecEnv without win_share: 2p rule)
+            win = out.get("win_share", (out["win_loss"] + 1.0) / 2.0)
+            kinds = kinds or ["mixed"]
+            self.windows["+".join(kinds)].append(win)
+            self.windows["all"].append(win)
+            self.episodes += 1
+        n = self.num_timesteps
+        if n - self.state["last_snapshot"] >= self.cfg.snapshot_every:
+            self._snapshot()
+        if n - self.state["last_checkpoint"] >= self.cfg.checkpoint_every:
+            self.checkpoint()
+        if self.cfg.minutes is not None and time.time() - self.t0 >= 60 * self.cfg.minutes:
+            self.stopped_by = "minutes"  # the rollout under way is not trained on
+            return False
+        return True
+
+    def _on_rollout_start(self) -> None:
+        # Rollouts interleave torch's small forward passes with the compiled engine: a
+        # second torch thread there only waits for work. The PPO update's minibatches are
+        # large matrix products, where it pays (about 1.8x on 2 cores).
+        import torch
+
+        torch.set_num_threads(1)
+
+    def _choose_threads(self) -> None:
+        """The threads of the next update and rollout: the configured ones, or as many as the
+        cores other processes left free over the last rollouts and updates (at least one),
+        changed once THREADS_STEADY measurements in a row ask for the same new count."""
+        most = (self.cfg.torch_threads, self.cfg.engine_threads)
+        if self.free is None:
+            return
+        free = self.free.update()
+        if free is None:
+            return
+        threads = self.steady.propose(tuple(threads_for_free(free, k) for k in most))
+        if threads != self.threads:
+            print(
+                f"note: other processes keep about {self.free.cores - free:.1f} of "
+                f"{self.free.cores} cores busy: the PPO updates run on {threads[0]} thread(s), "
+                f"the bots' loop on {threads[1]} (--fixed-threads keeps {most[0]} and "
+                f"{most[1]})",
+                file=sys.stderr,
+                flush=True,
+            )
+            self.threads = threads
+        env = self.training_env
+        while hasattr(env, "venv"):  # VecMonitor around BatchVecEnv
+            env = env.venv
+        engine = getattr(env, "engine", None)
+        if engine is not None and hasattr(engine, "threads"):
+            engine.threads = threads[1]
+
+    def _on_rollout_end(self) -> None:
+        import torch
+
+        self._choose_threads()
+        torch.set_num_threads(self.threads[0])  # the update that follows
+        row = {
+            "timesteps": self.num_timesteps,
+            "episodes": self.episodes,
+            "elapsed_s": round(time.time() - self.t0, 1),
+            "steps_per_s": round(
+                (self.num_timesteps - self.steps0) / max(time.time() - self.t0, 1e-9), 1
+            ),
+            "threads": f"{self.threads[0]}/{self.threads[1]}",  # updates / bots' loop
+        }
+        for kind, win in sorted(self.windows.items()):
+            if win:
+                rate = float(np.mean(win))
+                row[f"win_rate_vs_{kind}"] = round(rate, 4)
+                self.logger.record(f"selfplay/win_rate_vs_{kind}", rate)
+        self._last_row = row
+        self._rollouts = getattr(self, "_rollouts", 0) + 1
+        if self.cfg.progress_bar and not interactive():  # a log: a clean line now and then
+            self._progress_line(row)
+        self._append_progress(row)
+
+    def _progress_line(self, row: dict[str, Any]) -> None:
+        """A line on stderr, at most every EVERY_S seconds: the progress, the speed and the
+        rolling win rates of the learning curve's `row`."""
+        now = time.time()
+        if now - getattr(self, "_last_line", 0.0) >= EVERY_S:
+            self._last_line = now
+            # the first rollout has had no update yet: its rate would promise far too
+            # little time, so the time left is estimated from the second rollout on
+            total = self.cfg.timesteps if self._rollouts > 1 else None
+            line = progress_line("train", self.num_timesteps, total, "step", self._t0_perf)
+            if total is None:
+                line += " (time left: after the first update)"
+            rates = ", ".join(
+                f"{k.removeprefix('win_rate_vs_')} {v:.2f}"
+                for k, v in sorted(row.items())
+                if k.startswith("win_rate_vs_")
+            )
+            print(
+                f"{line}; {row['steps_per_s']} steps/s; win rate vs {rates or '-'}",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    def _append_progress(self, row: dict[str, Any]) -> None:
+        """The learning curve's `row` appended to progress.csv (rewritten whole: a row may bring
+        a column the earlier ones lack)."""
+        path = self.run / "progress.csv"
+        rows = []
+        if path.exists():
+            with open(path, newline="") as f:
+                rows = list(csv.DictReader(f))
+        rows.append({k: str(v) for k, v in row.items()})
+        cols = list(dict.fromkeys(k for r in rows for k in r))
+        with open(path, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=cols)
+            w.writeheader()
+            w.writerows(rows)
+
+
 def _self_play_callback():
+    """The run's SB3 callback class: _SelfPlay's hooks on SB3's BaseCallback."""
     from stable_baselines3.common.callbacks import BaseCallback
 
-    class SelfPlayCallback(BaseCallback):
+    class SelfPlayCallback(_SelfPlay, BaseCallback):
         """Snapshots, checkpoints, opponent-pool updates and the learning curve (progress.csv)."""
-
-        def __init__(self, cfg: TrainConfig, run: Path, state: dict[str, Any]):
-            super().__init__()
-            self.cfg, self.run, self.state = cfg, run, state
-            self.game = get_game(cfg.game)
-            self.bots = bot_names(cfg.game)
-            self.windows: dict[str, deque] = defaultdict(lambda: deque(maxlen=200))
-            self.episodes = 0
-            self.t0 = time.time()
-            self.steps0 = 0
-            # the cores other processes leave free, read at each rollout's end (cores.py)
-            self.free = FreeCores() if cfg.adapt_threads else None
-            self.threads = (cfg.torch_threads, cfg.engine_threads)
-            # a thread count changes (and is said) only when the measurement holds it for
-            # three rollouts in a row
-            self.steady = Steady(self.threads, runs=THREADS_STEADY)
-            self.stopped_by = "timesteps"
-            self.lineage: dict[str, Any] = {}  # the sidecars' init and rules_file (train)
-
-        def _update_pool(self) -> None:
-            snaps = [str(self.run / p) for p in self.state["snapshots"]]
-            self.training_env.env_method("set_opponents", opponent_pool(self.cfg, snaps))
-
-        def _save_state(self) -> None:
-            (self.run / "state.json").write_text(json.dumps(self.state, indent=2))
-
-        def _snapshot(self) -> None:
-            n = self.num_timesteps
-            path = save_checkpoint(
-                self.model,
-                self.run / "pool" / f"snap_{n:010d}",
-                self.game,
-                self.cfg.players,
-                {"kind": "snapshot"},
-                with_zip=False,
-            )
-            self.state["snapshots"].append(str(path.relative_to(self.run)))
-            self.state["last_snapshot"] = n
-            self._update_pool()
-            self._save_state()
-
-        def checkpoint(self, name: str | None = None) -> Path:
-            n = self.num_timesteps
-            path = save_checkpoint(
-                self.model,
-                self.run / "checkpoints" / (name or f"step_{n:010d}"),
-                self.game,
-                self.cfg.players,
-                {"kind": "checkpoint", "config": asdict(self.cfg), **self.lineage},
-            )
-            self.state["latest_checkpoint"] = str(path.relative_to(self.run))
-            self.state["last_checkpoint"] = n
-            self._save_state()
-            return path
-
-        def _on_training_end(self) -> None:
-            if self.cfg.progress_bar and not interactive() and hasattr(self, "_last_row"):
-                line = progress_line(
-                    "train", self.num_timesteps, self.cfg.timesteps, "step", self._t0_perf
-                )
-                print(f"{line}; done", file=sys.stderr, flush=True)
-
-        def _on_training_start(self) -> None:
-            self.t0, self.steps0 = time.time(), self.num_timesteps
-            self._t0_perf = time.perf_counter()
-            if not self.state["snapshots"]:
-                self._snapshot()  # the untrained policy is the first self-play opponent
-            else:
-                self._update_pool()
-
-        def _on_step(self) -> bool:
-            for info in self.locals.get("infos", []):
-                out = info.get("outcome")
-                if out is None:
-                    continue
-                kinds = sorted({opponent_kind(o, self.bots) for o in out.get("opponents", ())})
-                # 1 win, 1/k for a win shared by k, 0 loss (a VecEnv without win_share: 2p rule)
-                win = out.get("win_share", (out["win_loss"] + 1.0) / 2.0)
-                kinds = kinds or ["mixed"]
-                self.windows["+".join(kinds)].append(win)
-                self.windows["all"].append(win)
-                self.episodes += 1
-            n = self.num_timesteps
-            if n - self.state["last_snapshot"] >= self.cfg.snapshot_every:
-                self._snapshot()
-            if n - self.state["last_checkpoint"] >= self.cfg.checkpoint_every:
-                self.checkpoint()
-            if self.cfg.minutes is not None and time.time() - self.t0 >= 60 * self.cfg.minutes:
-                self.stopped_by = "minutes"  # the rollout under way is not trained on
-                return False
-            return True
-
-        def _on_rollout_start(self) -> None:
-            # Rollouts interleave torch's small forward passes with the compiled engine: a
-            # second torch thread there only waits for work. The PPO update's minibatches are
-            # large matrix products, where it pays (about 1.8x on 2 cores).
-            import torch
-
-            torch.set_num_threads(1)
-
-        def _choose_threads(self) -> None:
-            """The threads of the next update and rollout: the configured ones, or as many as the
-            cores other processes left free over the last rollouts and updates (at least one),
-            changed once THREADS_STEADY measurements in a row ask for the same new count."""
-            most = (self.cfg.torch_threads, self.cfg.engine_threads)
-            if self.free is None:
-                return
-            free = self.free.update()
-            if free is None:
-                return
-            threads = self.steady.propose(tuple(threads_for_free(free, k) for k in most))
-            if threads != self.threads:
-                print(
-                    f"note: other processes keep about {self.free.cores - free:.1f} of "
-                    f"{self.free.cores} cores busy: the PPO updates run on {threads[0]} thread(s), "
-                    f"the bots' loop on {threads[1]} (--fixed-threads keeps {most[0]} and "
-                    f"{most[1]})",
-                    file=sys.stderr,
-                    flush=True,
-                )
-                self.threads = threads
-            env = self.training_env
-            while hasattr(env, "venv"):  # VecMonitor around BatchVecEnv
-                env = env.venv
-            engine = getattr(env, "engine", None)
-            if engine is not None and hasattr(engine, "threads"):
-                engine.threads = threads[1]
-
-        def _on_rollout_end(self) -> None:
-            import torch
-
-            self._choose_threads()
-            torch.set_num_threads(self.threads[0])  # the update that follows
-            row = {
-                "timesteps": self.num_timesteps,
-                "episodes": self.episodes,
-                "elapsed_s": round(time.time() - self.t0, 1),
-                "steps_per_s": round(
-                    (self.num_timesteps - self.steps0) / max(time.time() - self.t0, 1e-9), 1
-                ),
-                "threads": f"{self.threads[0]}/{self.threads[1]}",  # updates / bots' loop
-            }
-            for kind, win in sorted(self.windows.items()):
-                if win:
-                    rate = float(np.mean(win))
-                    row[f"win_rate_vs_{kind}"] = round(rate, 4)
-                    self.logger.record(f"selfplay/win_rate_vs_{kind}", rate)
-            self._last_row = row
-            self._rollouts = getattr(self, "_rollouts", 0) + 1
-            if self.cfg.progress_bar and not interactive():  # a log: a clean line now and then
-                now = time.time()
-                if now - getattr(self, "_last_line", 0.0) >= EVERY_S:
-                    self._last_line = now
-                    # the first rollout has had no update yet: its rate would promise far too
-                    # little time, so the time left is estimated from the second rollout on
-                    total = self.cfg.timesteps if self._rollouts > 1 else None
-                    line = progress_line("train", self.num_timesteps, total, "step", self._t0_perf)
-                    if total is None:
-                        line += " (time left: after the first update)"
-                    rates = ", ".join(
-                        f"{k.removeprefix('win_rate_vs_')} {v:.2f}"
-                        for k, v in sorted(row.items())
-                        if k.startswith("win_rate_vs_")
-                    )
-                    print(
-                        f"{line}; {row['steps_per_s']} steps/s; win rate vs {rates or '-'}",
-                        file=sys.stderr,
-                        flush=True,
-                    )
-            path = self.run / "progress.csv"
-            rows = []
-            if path.exists():
-                with open(path, newline="") as f:
-                    rows = list(csv.DictReader(f))
-            rows.append({k: str(v) for k, v in row.items()})
-            cols = list(dict.fromkeys(k for r in rows for k in r))
-            with open(path, "w", newline="") as f:
-                w = csv.DictWriter(f, fieldnames=cols)
-                w.writeheader()
-                w.writerows(rows)
 
     return SelfPlayCallback
 
@@ -476,11 +493,12 @@ def _train(
         raise ValueError(
             f"{cfg.out} already holds a training run; use --resume {cfg.out} or another --out"
         )
+    # what training imports, up front: a missing extra fails before anything is written
+    import sb3_contrib  # noqa: F401
+    import stable_baselines3.common.vec_env  # noqa: F401
     import torch
-    from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
-    from training.learn.sb3_parts import FlatRolloutBuffer, MaskedPolicy
+    import training.learn.sb3_parts  # noqa: F401
 
     torch.set_num_threads(1)  # rollouts: one thread (SelfPlayCallback switches for the updates)
     game = get_game(cfg.game)
@@ -498,6 +516,52 @@ def _train(
             "latest_checkpoint": None,
         }
     (run / "config.json").write_text(json.dumps(asdict(cfg), indent=2))
+    venv = _vec_env(cfg, run, compiling)
+    tb = str(run / "tb") if cfg.tensorboard else None
+    if resume:
+        latest = state.get("latest_checkpoint")
+        if not latest:
+            raise CheckpointError(f"{run}: nothing to resume (no checkpoint recorded)")
+        model, _meta = load_checkpoint(run / latest, game, cfg.players, env=venv, device=device)
+        model.tensorboard_log = tb
+    else:
+        model = _new_model(cfg, game, venv, device, tb)
+    if tb is None:
+        model.set_logger(silent_logger())
+    if not resume:
+        state["last_snapshot"] = state["last_checkpoint"] = int(model.num_timesteps)
+    remaining = _remaining_steps(cfg, model)
+    cb = _self_play_callback()(cfg, run, state)
+    cb.lineage = lineage
+    t0 = time.time()
+    steps0 = model.num_timesteps
+    model.learn(
+        total_timesteps=remaining,
+        callback=cb,
+        progress_bar=cfg.progress_bar and interactive(),  # else periodic lines (callback)
+        reset_num_timesteps=not (resume or cfg.init_from),
+        tb_log_name="ppo",
+    )
+    wall = time.time() - t0
+    cb.checkpoint()
+    final = save_checkpoint(
+        model,
+        run / "final",
+        game,
+        cfg.players,
+        {"kind": "final", "config": asdict(cfg), **lineage},
+    )
+    venv.close()
+    summary = _summary(cfg, game, model, steps0, wall, cb.stopped_by, device, final)
+    (run / "summary.json").write_text(json.dumps(summary, indent=2))
+    return summary
+
+
+def _vec_env(cfg: TrainConfig, run: Path, compiling: BatchCompile | None):
+    """The run's vectorised env (cfg.vec: the compiled batch engine, subprocesses or one
+    process), playing the pool's bots until the first snapshot joins; monitored into
+    monitor.csv."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
     bots_only = [(s, w) for s, w in parse_pool(cfg.opponents) if s != SELF] or [("random", 1.0)]
     fns = [
@@ -522,55 +586,60 @@ def _train(
         venv = SubprocVecEnv(fns)
     else:
         venv = DummyVecEnv(fns)
-    venv = VecMonitor(venv, str(run / "monitor.csv"))
-    tb = str(run / "tb") if cfg.tensorboard else None
-    if resume:
-        latest = state.get("latest_checkpoint")
-        if not latest:
-            raise CheckpointError(f"{run}: nothing to resume (no checkpoint recorded)")
-        model, _meta = load_checkpoint(run / latest, game, cfg.players, env=venv, device=device)
-        model.tensorboard_log = tb
-    else:
-        torch.manual_seed(cfg.seed)
-        model = MaskablePPO(
-            MaskedPolicy if cfg.sb3_parts else "MlpPolicy",
-            venv,
-            rollout_buffer_class=FlatRolloutBuffer if cfg.sb3_parts else None,
-            learning_rate=cfg.learning_rate,
-            n_steps=cfg.n_steps,
-            batch_size=cfg.batch_size,
-            n_epochs=cfg.n_epochs,
-            gamma=cfg.gamma,
-            gae_lambda=cfg.gae_lambda,
-            ent_coef=cfg.ent_coef,
-            seed=cfg.seed,
-            device=device,
-            tensorboard_log=tb,
-            verbose=0,
-            policy_kwargs={"net_arch": {"pi": list(cfg.net_arch), "vf": list(cfg.net_arch)}},
+    return VecMonitor(venv, str(run / "monitor.csv"))
+
+
+def _new_model(cfg: TrainConfig, game, venv, device: str, tb: str | None):
+    """A new MaskablePPO model as configured (seeded), with the weights and step count of
+    cfg.init_from where the run starts from a checkpoint (this run's settings, a fresh
+    optimiser)."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from training.learn.sb3_parts import FlatRolloutBuffer, MaskedPolicy
+
+    torch.manual_seed(cfg.seed)
+    model = MaskablePPO(
+        MaskedPolicy if cfg.sb3_parts else "MlpPolicy",
+        venv,
+        rollout_buffer_class=FlatRolloutBuffer if cfg.sb3_parts else None,
+        learning_rate=cfg.learning_rate,
+        n_steps=cfg.n_steps,
+        batch_size=cfg.batch_size,
+        n_epochs=cfg.n_epochs,
+        gamma=cfg.gamma,
+        gae_lambda=cfg.gae_lambda,
+        ent_coef=cfg.ent_coef,
+        seed=cfg.seed,
+        device=device,
+        tensorboard_log=tb,
+        verbose=0,
+        policy_kwargs={"net_arch": {"pi": list(cfg.net_arch), "vf": list(cfg.net_arch)}},
+    )
+    if cfg.init_from:  # its weights and step count; this run's settings and a fresh optimiser
+        start, meta = load_checkpoint(
+            cfg.init_from, game, cfg.players, device=device, any_rules=cfg.rules is not None
         )
-        if cfg.init_from:  # its weights and step count; this run's settings and a fresh optimiser
-            start, meta = load_checkpoint(
-                cfg.init_from, game, cfg.players, device=device, any_rules=cfg.rules is not None
+        try:
+            model.policy.load_state_dict(start.policy.state_dict())
+        except RuntimeError as e:  # a value network unlike the policy network
+            first = str(e).strip().splitlines()[0]
+            raise ValueError(
+                f"--init-from {cfg.init_from}: its networks do not fit: {first}"
+            ) from None
+        model.num_timesteps = int(start.num_timesteps)
+        if meta.get("players") != cfg.players:
+            print(
+                f"note: --init-from {cfg.init_from} was trained at {meta.get('players')} "
+                f"players; training on at {cfg.players}",
+                file=sys.stderr,
             )
-            try:
-                model.policy.load_state_dict(start.policy.state_dict())
-            except RuntimeError as e:  # a value network unlike the policy network
-                first = str(e).strip().splitlines()[0]
-                raise ValueError(
-                    f"--init-from {cfg.init_from}: its networks do not fit: {first}"
-                ) from None
-            model.num_timesteps = int(start.num_timesteps)
-            if meta.get("players") != cfg.players:
-                print(
-                    f"note: --init-from {cfg.init_from} was trained at {meta.get('players')} "
-                    f"players; training on at {cfg.players}",
-                    file=sys.stderr,
-                )
-    if tb is None:
-        model.set_logger(silent_logger())
-    if not resume:
-        state["last_snapshot"] = state["last_checkpoint"] = int(model.num_timesteps)
+    return model
+
+
+def _remaining_steps(cfg: TrainConfig, model) -> int:
+    """The steps left to cfg.timesteps (a ValueError where none are); a note on stderr where
+    whole rollouts take the run beyond it."""
     remaining = cfg.timesteps - model.num_timesteps
     if remaining <= 0:
         raise ValueError(
@@ -586,27 +655,21 @@ def _train(
             f"{planned} steps, to {model.num_timesteps + planned} in all",
             file=sys.stderr,
         )
-    cb = _self_play_callback()(cfg, run, state)
-    cb.lineage = lineage
-    t0 = time.time()
-    steps0 = model.num_timesteps
-    model.learn(
-        total_timesteps=remaining,
-        callback=cb,
-        progress_bar=cfg.progress_bar and interactive(),  # else periodic lines (callback)
-        reset_num_timesteps=not (resume or cfg.init_from),
-        tb_log_name="ppo",
-    )
-    wall = time.time() - t0
-    cb.checkpoint()
-    final = save_checkpoint(
-        model,
-        run / "final",
-        game,
-        cfg.players,
-        {"kind": "final", "config": asdict(cfg), **lineage},
-    )
-    venv.close()
+    return remaining
+
+
+def _summary(
+    cfg: TrainConfig,
+    game,
+    model,
+    steps0: int,
+    wall: float,
+    stopped_by: str,
+    device: str,
+    final: Path,
+) -> dict[str, Any]:
+    """summary.json of a run: the steps trained (in all and in this call, from `steps0`) in
+    `wall` seconds, why it stopped, the final checkpoint and the rules data."""
     summary = {
         "game": cfg.game,
         "players": cfg.players,
@@ -614,7 +677,7 @@ def _train(
         "timesteps_requested": int(cfg.timesteps),
         "trained_this_call": int(model.num_timesteps - steps0),
         "wall_s": round(wall, 1),
-        "stopped_by": cb.stopped_by,
+        "stopped_by": stopped_by,
         "env_steps_per_s": round((model.num_timesteps - steps0) / wall, 1),
         "device": device,
         "final_checkpoint": str(final),
@@ -622,12 +685,11 @@ def _train(
         "library_version": library_version(),
         "note": rules_note(game),
     }
-    if cb.stopped_by == "minutes":
+    if stopped_by == "minutes":
         summary["notice"] = (
             f"stopped by --minutes {cfg.minutes:g} before --timesteps: how far it got depends on "
             "the machine's speed and load"
         )
-    (run / "summary.json").write_text(json.dumps(summary, indent=2))
     return summary
 
 
