@@ -106,7 +106,7 @@ def table(out: Path) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.peer_ismcts",
                                  description=__doc__.split("\n\n")[0])  # fmt: skip
-    ap.add_argument("--game", default="troyes")
+    ap.add_argument("--game", required=True)
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--rows", default="sims,time")
     ap.add_argument("--sims", type=int, default=100)
