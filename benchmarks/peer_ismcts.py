@@ -1,7 +1,7 @@
 """Our `mcts` against OpenSpiel's information-set MCTS on our own games (extra [openspiel]).
 
     python -m benchmarks.peer_ismcts --game troyes --players 2 --out DIR [--rows sims,time]
-    python -m benchmarks.peer_ismcts --out DIR --table
+    python -m benchmarks.peer_ismcts --game G --out DIR --table
 
 Both searches evaluate a leaf with random rollouts to the end of the game, and both sample their
 worlds with the game's determinization: `openspiel:ismcts` (open_spiel.python.algorithms.ismcts,
