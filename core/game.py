@@ -109,9 +109,10 @@ class GameSpec:
     render: Callable[[np.ndarray, np.ndarray], str]  # (valid state, T) -> text board
     invariant_problems: Callable[[np.ndarray, np.ndarray], list[str]]  # (state, T) -> broken laws
     determinize: Callable | None = None  # (state, observer, seed, T) -> state; None: reseed
-    # (before, after, T) -> words for what chance decided in the step between two states (a die
-    # rolled, a card turned face up; the forced steps the engine settles within a step included),
-    # public outcomes only; None: the game's printed games and logs say nothing of chance
+    # (before, action, after, T) -> words for what chance decided in the step `action` made from
+    # `before` to `after` (a die rolled, a card turned face up; the forced steps the engine
+    # settles within a step included), public outcomes only; None: the game's printed games and
+    # logs say nothing of chance
     chance: Callable | None = None
     perturb_hidden: Callable | None = None  # (state, seed, T) -> state; None: reseed
     game_id: int = 0
@@ -572,12 +573,16 @@ class Game:
             raise ValueError(f"{self.name}: action ids are 0..{self.num_actions - 1}, got {a}")
         return self.spec.describe(a, None if state is None else self._check(state), self.tables)
 
-    def chance_words(self, before: np.ndarray, after: np.ndarray) -> list[str]:
-        """Words for what chance decided in the step from `before` to `after` (GameSpec.chance;
-        public outcomes only), empty when nothing did or the game does not say."""
+    def chance_words(self, before: np.ndarray, action: int, after: np.ndarray) -> list[str]:
+        """Words for what chance decided in the step `action` made from `before` to `after`
+        (GameSpec.chance; public outcomes only), empty when nothing did or the game does not
+        say."""
         if self.spec.chance is None:
             return []
-        return list(self.spec.chance(self._check(before), self._check(after), self.tables))
+        a = int(action)
+        if not 0 <= a < self.num_actions:
+            raise ValueError(f"{self.name}: action ids are 0..{self.num_actions - 1}, got {a}")
+        return list(self.spec.chance(self._check(before), a, self._check(after), self.tables))
 
     def render(self, state: np.ndarray) -> str:
         """A readable text board."""
@@ -809,7 +814,7 @@ class GameModule(Protocol):
     def returns(self, state: np.ndarray, kind: str = "win_loss") -> np.ndarray: ...
     def observe(self, state: np.ndarray, player: int) -> np.ndarray: ...
     def describe(self, action: int, state: np.ndarray | None = None) -> str: ...
-    def chance_words(self, before: np.ndarray, after: np.ndarray) -> list[str]: ...
+    def chance_words(self, before: np.ndarray, action: int, after: np.ndarray) -> list[str]: ...
     def render(self, state: np.ndarray) -> str: ...
     def to_bytes(self, state: np.ndarray) -> bytes: ...
     def from_bytes(self, data: bytes) -> np.ndarray: ...

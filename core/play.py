@@ -41,7 +41,7 @@ def play_log(
         rnd = f"r{int(g.LAYOUT.view(s, 'round')[0]):<2d} " if has_round else ""
         lines.append(f"{k:4d} {rnd}player_{p} [{g.phase_name(s)}] {g.describe(a, s)}")
         before, s = s, g.step(s, a)
-        lines += [f"     chance: {w}" for w in g.chance_words(before, s)]
+        lines += [f"     chance: {w}" for w in g.chance_words(before, a, s)]
         k += 1
     lines.append(g.render(s))
     sc, tb = g.scores(s), g.tiebreaks(s)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from core.game import GameSpec, StateFields
-from troyes_env import hidden, render, rules_data, tables
+from troyes_env import chance, hidden, render, rules_data, tables
 from troyes_env.actions import ACTIONS
 from troyes_env.bots import TroyesHeuristic
 from troyes_env.engine import api
@@ -55,6 +55,7 @@ SPEC = GameSpec(
     compile_entry_points=api.compile_entry_points,
     keys=k_keys,
     describe=render.describe,
+    chance=chance.chance,  # a round's cards and dice, the black dice, a reroll (chance.py)
     render=render.render,
     invariant_problems=invariant_problems,
     determinize=hidden.determinize,  # other players' characters, deck orders, face-down cards

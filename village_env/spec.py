@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from core.game import GameSpec, StateFields
-from village_env import render, rules_data, tables
+from village_env import chance, render, rules_data, tables
 from village_env.actions import ACTIONS
 from village_env.engine import api
 from village_env.engine.checks import INVARIANT_MESSAGES, check_invariants_code
@@ -57,6 +57,7 @@ SPEC = GameSpec(
     compile_entry_points=api.compile_entry_points,
     keys=k_keys,
     describe=render.describe,
+    chance=chance.chance,  # the bag's and the pile's draws, the Mass's (chance.py)
     render=render.render,
     invariant_problems=invariant_problems,
     # ED-35: only future draws are hidden (the pile's composition is public and its order is

@@ -20,7 +20,7 @@ def test_chance_words_are_a_list_of_text_for_every_step(name):
             break
         a = int(rng.choice(np.flatnonzero(g.legal_mask(s))))
         after = g.step(s, a)
-        words = g.chance_words(s, after)
+        words = g.chance_words(s, a, after)
         assert isinstance(words, list) and all(isinstance(w, str) and w for w in words)
         s = after
 
@@ -32,10 +32,10 @@ def test_chip_in_names_the_card_a_take_turns_up_and_nothing_after_a_payment():
     low = int(g.TABLES[T_CARD_LOW])
     s = g.new_game(2, 4)
     paid = g.step(s, A_PAY)
-    assert g.chance_words(s, paid) == []  # the same card stays face up
+    assert g.chance_words(s, A_PAY, paid) == []  # the same card stays face up
     taken = g.step(paid, A_TAKE)
     face = int(LAYOUT.view(taken, "face_up")[0])
-    assert face >= 0 and g.chance_words(paid, taken) == [f"{low + face} turned face up"]
+    assert face >= 0 and g.chance_words(paid, A_TAKE, taken) == [f"{low + face} turned face up"]
 
 
 def test_toss_names_the_coin_for_the_next_decision_and_nothing_after_the_last():
@@ -43,10 +43,10 @@ def test_toss_names_the_coin_for_the_next_decision_and_nothing_after_the_last():
     s = g.new_game(2, 1)
     after = g.step(s, 0)
     side = "heads" if g.LAYOUT.view(after, "coin")[0] else "tails"
-    assert g.chance_words(s, after) == [f"the next coin lies {side}"]
+    assert g.chance_words(s, 0, after) == [f"the next coin lies {side}"]
     while not g.is_terminal(s):
         s, last = g.step(s, 0), s
-    assert g.chance_words(last, s) == []
+    assert g.chance_words(last, 0, s) == []
 
 
 def test_a_printed_game_shows_what_chance_decided():
@@ -70,7 +70,7 @@ def test_a_replay_gives_each_decision_the_chance_words_of_its_step():
         before, s = s, g.step(s, a)
         actions.append(a)
         checks.append(state_check(s))
-        want.append(g.chance_words(before, s))
+        want.append(g.chance_words(before, a, s))
     n = len(actions)
     rec = GameRecord(
         "m", 2, "x", 0, 0, 9, [0, 1], [0, 0], [int(x) for x in g.scores(s)], [1.0, 2.0],

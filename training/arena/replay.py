@@ -95,7 +95,7 @@ def replay(
             entry["description"] = game.describe(int(a), s)
         before, s = s, game.step(s, int(a))
         if describe:
-            entry["chance"] = game.chance_words(before, s)
+            entry["chance"] = game.chance_words(before, int(a), s)
         if state_check(s) != rec.checks[k]:
             raise ReplayMismatch(
                 rec,

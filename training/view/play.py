@@ -159,7 +159,7 @@ class PlayGame:
         entry = {"decision": len(self.actions), "seat": seat, "action": int(a)}
         entry["describe"] = g.describe(int(a), self.state)
         before, self.state = self.state, g.step(self.state, int(a))
-        entry["chance"] = g.chance_words(before, self.state)
+        entry["chance"] = g.chance_words(before, int(a), self.state)
         self.actions.append(int(a))
         self.checks.append(state_check(self.state))
         self.log.append(entry)

@@ -35,7 +35,7 @@ def describe(action: int, state: np.ndarray | None = None, T: np.ndarray = TABLE
     return f"bury {card} ({pot} chip{'s' * (pot != 1)} roll onto the next card)"
 
 
-def chance(before: np.ndarray, after: np.ndarray, T: np.ndarray = TABLES) -> list[str]:
+def chance(before: np.ndarray, action: int, after: np.ndarray, T: np.ndarray = TABLES) -> list[str]:
     """The card a step turned face up from the deck (public), if any."""
     face = int(LAYOUT.view(after, "face_up")[0])
     turned = face >= 0 and int(LAYOUT.view(after, "round")[0]) > LAYOUT.view(before, "round")[0]

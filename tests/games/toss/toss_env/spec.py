@@ -37,7 +37,7 @@ def describe(action: int, state=None, T=None) -> str:
     return ACTIONS.decode(action)[0]
 
 
-def chance(before: np.ndarray, after: np.ndarray, T=None) -> list[str]:
+def chance(before: np.ndarray, action: int, after: np.ndarray, T=None) -> list[str]:
     """The coin a decision tossed for the next one (public); none after the last."""
     if LAYOUT.view(after, "game_over")[0]:
         return []
