@@ -8,12 +8,17 @@ worlds with the game's determinization: `openspiel:ismcts` (open_spiel.python.al
 RandomRolloutEvaluator, UCT c = 2, nodes keyed on the seat's observation string) and our
 `mcts:rollout=random,cutoff=-1,c=2` (core.search, no cut-off). Rows, seats rotated, seeds
 `--seed` (none used to tune either agent), 200 games at 2 players and 100 at 4 (`--games`),
-`--workers`:
+`--workers`. At 4 players one seat is OpenSpiel's and three are ours (its search runs in Python:
+one seat keeps a row's time in reach); its win share is read against 1/4.
 
-- `sims`: the same simulations per decision, `--sims` (default 100);
+- `sims`: the same simulations per decision, `--sims` (default 100). OpenSpiel's rollouts are
+  played on the state array (`fast=1`, interop.openspiel_agents.ArrayRollouts): the same uniform
+  random rollouts as its RandomRolloutEvaluator, fewer Python calls per step, so the row measures
+  the two searches and not the two rollout loops;
 - `time`: the same wall-clock per decision, `--ms` (default 50): ours searches on its clock
   (`mcts:time=S`); OpenSpiel's search has no clock, so it gets the simulations it runs in that
-  time on this machine, measured first (`--calibrate` positions of seeded random games, its
+  time on this machine with its own RandomRolloutEvaluator (what a user of the door gets),
+  measured first (six positions of seeded random games, its
   median simulations per second) and recorded with the row. A clock makes a row depend on the
   machine and on what runs beside it: the JSON says so.
 
@@ -37,7 +42,7 @@ from training.arena import evaluate
 
 OURS = "mcts:iters={sims},rollout=random,cutoff=-1,c=2"
 OURS_TIMED = "mcts:time={seconds},rollout=random,cutoff=-1,c=2"
-THEIRS = "openspiel:ismcts,sims={sims},c=2"
+THEIRS = "openspiel:ismcts,sims={sims},c=2,fast={fast}"
 
 
 def spiel_rate(game_name: str, players: int, positions: int = 6, sims: int = 30) -> float:
@@ -58,12 +63,12 @@ def spiel_rate(game_name: str, players: int, positions: int = 6, sims: int = 30)
 def rows(a: argparse.Namespace) -> list[dict]:
     out = []
     if "sims" in a.rows:
-        out.append({"name": f"{a.game}-{a.players}p-sims{a.sims}",
-                    "agents": [OURS.format(sims=a.sims), THEIRS.format(sims=a.sims)]})  # fmt: skip
+        agents = [OURS.format(sims=a.sims), THEIRS.format(sims=a.sims, fast=1)]
+        out.append({"name": f"{a.game}-{a.players}p-sims{a.sims}", "agents": agents})
     if "time" in a.rows:
         rate = spiel_rate(a.game, a.players)
         sims = max(1, int(rate * a.ms / 1000.0))
-        agents = [OURS_TIMED.format(seconds=a.ms / 1000.0), THEIRS.format(sims=sims)]
+        agents = [OURS_TIMED.format(seconds=a.ms / 1000.0), THEIRS.format(sims=sims, fast=0)]
         calibration = {"openspiel_sims_per_s": rate, "openspiel_sims": sims}
         out.append({"name": f"{a.game}-{a.players}p-{a.ms}ms", "agents": agents,
                     "calibration": calibration})  # fmt: skip
@@ -76,8 +81,9 @@ def play(a: argparse.Namespace, row: dict) -> None:
         return
     games = a.games or (200 if a.players == 2 else 100)
     games -= games % a.players
-    argv = ["--game", a.game, "--players", str(a.players), "--agents", *row["agents"]]
-    argv += [*row["agents"][1:] * (a.players - 2)]  # the other seats: OpenSpiel's search too
+    ours, theirs = row["agents"]
+    lineup = [ours, theirs] if a.players == 2 else [theirs] + [ours] * (a.players - 1)
+    argv = ["--game", a.game, "--players", str(a.players), "--agents", *lineup]
     argv += ["--games", str(games), "--seed", str(a.seed), "--workers", str(a.workers)]
     argv += ["--json", str(path), "--no-progress"]
     print(f"{row['name']}: python -m training.arena.evaluate {' '.join(argv)}", flush=True)
@@ -90,16 +96,16 @@ def play(a: argparse.Namespace, row: dict) -> None:
 
 
 def table(out: Path) -> str:
-    lines = ["| row | games | our mcts's win share [95%] | chance | mean rank: ours / theirs |",
-             "|---|---:|---|---:|---|"]  # fmt: skip
+    lines = ["| row | games | OpenSpiel ISMCTS's win share [95%] | chance | mean rank: "
+             "theirs / ours |", "|---|---:|---|---:|---|"]  # fmt: skip
     for path in sorted(out.glob("*.json")):
         d = json.loads(path.read_text())
-        me, them = d["agents"][0], d["agents"][1:]
-        lo, hi = me["win_rate_ci95"]
-        theirs = np.mean([t["mean_rank"] for t in them])
-        share = f"{me['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]"
+        (them,) = [x for x in d["agents"] if x["spec"].startswith("openspiel:")]
+        ours = np.mean([x["mean_rank"] for x in d["agents"] if x is not them])
+        lo, hi = them["win_rate_ci95"]
+        share = f"{them['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]"
         lines.append(f"| {path.stem} | {d['games']} | {share} | {1 / d['players']:.3f} | "
-                     f"{me['mean_rank']:.2f} / {theirs:.2f} |")  # fmt: skip
+                     f"{them['mean_rank']:.2f} / {ours:.2f} |")  # fmt: skip
     return "\n".join(lines)
 
 

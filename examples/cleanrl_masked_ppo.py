@@ -22,6 +22,7 @@ import torch
 from torch import nn
 from torch.distributions import Categorical
 
+from core.registry import get_game
 from training.arena.ratings import wilson_interval
 from training.learn.gym_vector import GameVectorEnv
 
@@ -174,6 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(2)
     agent, run = train(a)
     result = {**vars(a), **run, "eval": evaluate(agent, a)}
+    result["rules_data_hash"] = get_game(a.game).RULES_DATA_HASH  # what the figure was played under
     e = result["eval"]
     print(f"greedy vs {a.opponents}: win share {e['win_share']:.3f} "
           f"[{e['ci95'][0]:.3f}, {e['ci95'][1]:.3f}] over {e['games']} games")  # fmt: skip

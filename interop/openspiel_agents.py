@@ -9,7 +9,10 @@
 Parameters: `sims` (simulations per decision, default 100), `c` (the UCT constant, default 2.0,
 OpenSpiel's examples' value), `rollouts` (random rollouts per leaf, default 1; both searches
 evaluate leaves with OpenSpiel's RandomRolloutEvaluator), `samples` (ISMCTS: the most
-determinizations it keeps per decision; default 0, a new one every simulation).
+determinizations it keeps per decision; default 0, a new one every simulation), `fast` (1: the
+random rollouts are played on the state array through the game's own API rather than through
+pyspiel state objects; the same evaluation, a uniform legal action at every decision and the
+returns at the end, several times faster; default 0, OpenSpiel's RandomRolloutEvaluator).
 
 Every bot decides on the game as `interop.openspiel` presents it, from a root the acting seat
 could not tell from the true position: the game's determinization for that seat (what the seat
@@ -31,8 +34,8 @@ from core.registry import get_game
 from interop import openspiel as spiel
 
 BOTS = ("ismcts", "mcts", "random")
-USAGE = "openspiel:ismcts|mcts|random[,sims=N,c=X,rollouts=K,samples=W]"
-DEFAULTS = {"sims": 100, "c": 2.0, "rollouts": 1, "samples": 0}
+USAGE = "openspiel:ismcts|mcts|random[,sims=N,c=X,rollouts=K,samples=W,fast=0|1]"
+DEFAULTS = {"sims": 100, "c": 2.0, "rollouts": 1, "samples": 0, "fast": 0}
 
 
 def parse(params: str) -> tuple[str, dict]:
@@ -51,7 +54,34 @@ def parse(params: str) -> tuple[str, dict]:
             raise ValueError(f"{key} takes a number; got {value!r}") from None
     if settings["sims"] < 1 or settings["rollouts"] < 1 or settings["samples"] < 0:
         raise ValueError("sims and rollouts must be >= 1, samples >= 0")
+    if settings["fast"] not in (0, 1):
+        raise ValueError(f"fast is 0 or 1; got {settings['fast']}")
     return parts[0], settings
+
+
+class ArrayRollouts(mcts.Evaluator):
+    """Random rollouts to the end of the game, as mcts.RandomRolloutEvaluator plays them (a
+    uniform legal action at every decision, the returns averaged over `n` rollouts; the prior
+    uniform over the legal actions), played on the state array with the game's own API instead
+    of cloned pyspiel states: the same evaluation at a fraction of the Python per step."""
+
+    def __init__(self, module, n: int, returns_kind: str, rng: np.random.Generator):
+        self.module, self.n, self.kind, self.rng = module, int(n), returns_kind, rng
+
+    def evaluate(self, state):
+        m = self.module
+        total = np.zeros(state.num_players())
+        for _ in range(self.n):
+            s = state.array
+            while not m.is_terminal(s):
+                legal = np.flatnonzero(m.legal_mask(s))
+                s = m.step(s, int(legal[self.rng.integers(legal.size)]))
+            total += m.returns(s, self.kind)
+        return total / self.n
+
+    def prior(self, state):
+        legal = state.legal_actions(state.current_player())
+        return [(a, 1.0 / len(legal)) for a in legal]
 
 
 class OpenSpielAgent:
@@ -75,7 +105,11 @@ class OpenSpielAgent:
         if self.bot_name == "random":
             self.bot = pyspiel.make_uniform_random_bot(seat, int(self.rng.integers(0, 2**31 - 1)))
             return
-        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=s["rollouts"], random_state=state)
+        if s["fast"]:
+            rng = np.random.default_rng(int(self.rng.integers(0, 2**31 - 1)))
+            evaluator = ArrayRollouts(self.module, s["rollouts"], self.game.returns_kind, rng)
+        else:
+            evaluator = mcts.RandomRolloutEvaluator(n_rollouts=s["rollouts"], random_state=state)
         if self.bot_name == "mcts":
             self.bot = mcts.MCTSBot(
                 self.game, s["c"], s["sims"], evaluator, solve=False, random_state=state

@@ -120,7 +120,7 @@ def _decision(name: str, moves: int = 8):
     return module, s
 
 
-@pytest.mark.parametrize("bot", ["ismcts,sims=8", "mcts,sims=8", "random"])
+@pytest.mark.parametrize("bot", ["ismcts,sims=8", "ismcts,sims=8,fast=1", "mcts,sims=8", "random"])
 @pytest.mark.parametrize("name", game_names())
 def test_an_openspiel_bot_decides_from_what_its_seat_sees_and_repeats_with_its_seed(name, bot):
     from training.agents.registry import make_agent
@@ -135,6 +135,23 @@ def test_an_openspiel_bot_decides_from_what_its_seat_sees_and_repeats_with_its_s
     assert make_agent(f"openspiel:{bot}", name, None, seed=5).act(other) == first
 
 
+def test_array_rollouts_give_a_finished_game_its_returns_and_a_uniform_prior():
+    """ArrayRollouts (`fast=1`) plays OpenSpiel's random rollouts on the state array: a rollout
+    from a finished game is its returns, and the prior is uniform over the legal actions."""
+    from interop.openspiel_agents import ArrayRollouts
+
+    module = get_game("chipin")
+    game = pyspiel.load_game(spiel.short_name("chipin"), {"players": 3, "seed": 1})
+    state = game.new_initial_state()
+    legal = state.legal_actions(state.current_player())
+    ev = ArrayRollouts(module, 4, "win_loss", np.random.default_rng(0))
+    assert ev.prior(state) == [(a, 1.0 / len(legal)) for a in legal]
+    rng = np.random.default_rng(2)
+    while not state.is_terminal():
+        state.apply_action(int(rng.choice(state.legal_actions(state.current_player()))))
+    assert ev.evaluate(state).tolist() == state.returns()
+
+
 def test_an_openspiel_spec_with_bad_parameters_is_one_line():
     from training.agents.registry import AgentSpecError, make_agent
 
@@ -142,6 +159,7 @@ def test_an_openspiel_spec_with_bad_parameters_is_one_line():
         ("openspiel:alphago", "the bot is one of ismcts, mcts, random"),
         ("openspiel:ismcts,depth=3", "parameters are sims, c, rollouts, samples"),
         ("openspiel:mcts,sims=0", "sims and rollouts must be >= 1"),
+        ("openspiel:ismcts,fast=2", "fast is 0 or 1"),
     ]:
         with pytest.raises(AgentSpecError, match=want) as err:
             make_agent(spec, "chipin", 2, 0)
