@@ -126,21 +126,21 @@ def test_strategic_response_figures_on_a_constructed_case():
     fixed = constructed_stats(base_win, actions=shares, digests=np.arange(g) + (np.arange(g) < 5))
     adapted = constructed_stats(np.ones(g), actions=adapted_actions, digests=np.arange(g) + 100)
     res = rs.response(base, fixed, adapted)
-    row = {r["figure"]: r for r in res["rows"]}["win share, seat 0"]
-    assert row["current"] == row["fixed"] == 0.5 and row["adapted"] == 1.0
-    assert row["effect_fixed"] == 0.0 and row["effect_adapted"] == 0.5 and row["response"] == 0.5
+    row = {r.figure: r for r in res.rows}["win share, seat 0"]
+    assert row.current == row.fixed == 0.5 and row.adapted == 1.0
+    assert row.effect_fixed == 0.0 and row.effect_adapted == 0.5 and row.response == 0.5
     sd = np.std(1.0 - base_win, ddof=1) / np.sqrt(g)
-    assert row["response_hi"] - row["response"] == pytest.approx(2.093024 * sd, rel=1e-5)
-    changed = {c["comparison"]: (c["pairs"], c["of"]) for c in res["changed"]}
+    assert row.response_hi - row.response == pytest.approx(2.093024 * sd, rel=1e-5)
+    changed = {c.comparison: (c.pairs, c.of) for c in res.changed}
     assert changed == {
         "fixed vs current": (5, g),
         "adapted vs current": (g, g),
         "adapted vs fixed": (g, g),
     }
-    mix = {r["kind"]: r for r in res["actions"]}
+    mix = {r.kind: r for r in res.actions}
     assert set(mix) == {"a", "b"}  # kinds nobody took are left out
-    assert mix["b"]["fixed"] == 0.5 and mix["b"]["adapted"] == 0.75
-    assert mix["b"]["diff"] == pytest.approx(0.25) and mix["a"]["diff"] == pytest.approx(-0.25)
+    assert mix["b"].fixed == 0.5 and mix["b"].adapted == 0.75
+    assert mix["b"].diff == pytest.approx(0.25) and mix["a"].diff == pytest.approx(-0.25)
 
 
 def test_relabel_pairs_an_adapted_study_with_the_base():
@@ -158,12 +158,12 @@ def test_the_adaptation_check_says_whether_it_converged_and_by_how_much():
         return {"agents": [{**agent, "mean_score": 1.0}, {"spec": "az:rules=any"}]}
 
     ok = rs.check_row(result(0.7, 0.63, 0.76), 2)
-    assert ok["converged"] and ok["short_by"] is None and rs.verdict(ok) == "converged"
+    assert ok.converged and ok.short_by is None and rs.verdict(ok) == "converged"
     no = rs.check_row(result(0.52, 0.45, 0.59), 2)
-    assert not no["converged"] and no["short_by"] == pytest.approx(0.05)
+    assert not no.converged and no.short_by == pytest.approx(0.05)
     assert "did not converge" in rs.verdict(no) and "0.050 below chance" in rs.verdict(no)
     four = rs.check_row(result(0.30, 0.26, 0.35), 4)  # chance 1/4 at four players
-    assert four["converged"] and four["chance"] == 0.25
+    assert four.converged and four.chance == 0.25
 
 
 @pytest.mark.slow

@@ -59,24 +59,24 @@ def test_paired_interval_and_test_on_known_values():
     r = paired.paired_ci(d)
     se = math.sqrt(2.5) / math.sqrt(5)  # sample sd sqrt(2.5)
     t = sps.t.ppf(0.975, 4)  # 2.776
-    assert r["diff"] == 3.0 and r["n_pairs"] == 5 and r["df"] == 4
-    assert r["lo"] == pytest.approx(3.0 - t * se) and r["hi"] == pytest.approx(3.0 + t * se)
-    assert r["p"] == pytest.approx(sps.ttest_1samp(d, 0.0).pvalue)
-    assert 1.0 <= r["boot_lo"] < 3.0 < r["boot_hi"] <= 5.0
+    assert r.diff == 3.0 and r.n_pairs == 5 and r.df == 4
+    assert r.lo == pytest.approx(3.0 - t * se) and r.hi == pytest.approx(3.0 + t * se)
+    assert r.p == pytest.approx(sps.ttest_1samp(d, 0.0).pvalue)
+    assert 1.0 <= r.boot_lo < 3.0 < r.boot_hi <= 5.0
     assert paired.paired_ci(d, seed=3) == paired.paired_ci(d, seed=3)  # seeded bootstrap
     zero = paired.paired_ci(np.zeros(50))  # identical play: exactly no difference
-    assert (zero["diff"], zero["lo"], zero["hi"], zero["p"]) == (0.0, 0.0, 0.0, 1.0)
-    assert (zero["boot_lo"], zero["boot_hi"]) == (0.0, 0.0)
-    assert paired.paired_ci(np.array([np.nan, 1.0]))["diff"] is None  # one pair: no interval
+    assert (zero.diff, zero.lo, zero.hi, zero.p) == (0.0, 0.0, 0.0, 1.0)
+    assert (zero.boot_lo, zero.boot_hi) == (0.0, 0.0)
+    assert paired.paired_ci(np.array([np.nan, 1.0])).diff is None  # one pair: no interval
 
 
 def test_mcnemar_counts_flips_and_matches_the_exact_binomial_test():
     base = np.array([1] * 10 + [0] * 2 + [1] * 5 + [0] * 3, dtype=bool)
     var = np.array([0] * 10 + [1] * 2 + [1] * 5 + [0] * 3, dtype=bool)
     m = paired.mcnemar(base, var)
-    assert (m["base_only"], m["variant_only"], m["n_pairs"]) == (10, 2, 20)
-    assert m["p"] == pytest.approx(2 * (1 + 12 + 66) / 4096)  # two-sided, 2 of 12 at 1/2
-    assert paired.mcnemar(base, base)["p"] == 1.0
+    assert (m.base_only, m.variant_only, m.n_pairs) == (10, 2, 20)
+    assert m.p == pytest.approx(2 * (1 + 12 + 66) / 4096)  # two-sided, 2 of 12 at 1/2
+    assert paired.mcnemar(base, base).p == 1.0
 
 
 def test_games_pair_by_deal_seed_and_seating_whatever_their_order():
@@ -124,17 +124,17 @@ def test_a_planted_seat_edge_is_found_by_pairing_and_missed_unpaired():
     base = constructed(base_win0, digests=digests)
     var = constructed(var_win0, digests=var_digests, rules="b" * 16)
     comp = paired.paired_differences(base, var)
-    assert comp["pairs"] == 200 and comp["changed"]["pairs"] == 30
-    assert comp["changed"]["share"] == pytest.approx(0.15)
-    row = next(r for r in comp["rows"] if r["figure"] == "win share, seat 0")
-    assert row["diff"] == pytest.approx(0.09)
-    assert row["p_bh"] < 0.05 and row["adj_lo"] > 0 and row["boot_lo"] > 0
-    assert row["welch_p"] > 0.05 and row["welch_lo"] < 0 < row["welch_hi"]  # unpaired misses it
-    seat0 = comp["mcnemar"][0]
-    assert (seat0["base_only"], seat0["variant_only"]) == (6, 24)
-    assert seat0["p"] == pytest.approx(sps.binomtest(6, 30, 0.5).pvalue) and seat0["p"] < 0.05
-    rounds = next(r for r in comp["rows"] if r["figure"] == "rounds")
-    assert (rounds["diff"], rounds["lo"], rounds["hi"], rounds["p"]) == (0.0, 0.0, 0.0, 1.0)
+    assert comp.pairs == 200 and comp.changed.pairs == 30
+    assert comp.changed.share == pytest.approx(0.15)
+    row = next(r for r in comp.rows if r.figure == "win share, seat 0")
+    assert row.diff == pytest.approx(0.09)
+    assert row.p_bh < 0.05 and row.adj_lo > 0 and row.boot_lo > 0
+    assert row.welch_p > 0.05 and row.welch_lo < 0 < row.welch_hi  # unpaired misses it
+    seat0 = comp.mcnemar[0]
+    assert (seat0.base_only, seat0.variant_only) == (6, 24)
+    assert seat0.p == pytest.approx(sps.binomtest(6, 30, 0.5).pvalue) and seat0.p < 0.05
+    rounds = next(r for r in comp.rows if r.figure == "rounds")
+    assert (rounds.diff, rounds.lo, rounds.hi, rounds.p) == (0.0, 0.0, 0.0, 1.0)
 
 
 def test_an_identity_variant_is_refused():

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 
+import balance_helpers as bh
 import numpy as np
 import pytest
 from scipy import stats as sps
@@ -14,6 +15,7 @@ from scipy import stats as sps
 from training.arena.ratings import wilson_interval
 from training.balance import plan, play, sizing
 from training.balance.game_stats import GameStats
+from training.balance.results import StudyRun
 
 
 def binomial_band(target: float, studies: int, z: float = 3.29) -> float:
@@ -55,13 +57,13 @@ def test_a_planned_study_finds_the_planted_seat_edge_with_the_planned_power(play
     the study's test rejects in a share within the 99.9% binomial range of the computed power."""
     n = sizing.games_for_seat_edge(edge, players)
     target = sizing.power_seat_edge(n, edge, players)
-    sim = sizing.simulate_power(n, edge, players, studies=4000, seed=seed)
+    sim = bh.simulate_power(n, edge, players, studies=4000, seed=seed)
     assert abs(sim["rate"] - target) <= binomial_band(target, 4000), (sim, target)
     # the check can fail: a planner that left out the power term (z_power = 0) plans a study
     # with about 50% power, far outside the range around 0.8
     p0 = 1 / players
     n_half = math.ceil((sps.norm.isf(0.025) * math.sqrt(p0 * (1 - p0)) / edge) ** 2)
-    half = sizing.simulate_power(n_half, edge, players, studies=4000, seed=seed)
+    half = bh.simulate_power(n_half, edge, players, studies=4000, seed=seed)
     assert abs(half["rate"] - 0.8) > 5 * binomial_band(0.8, 4000), half
 
 
@@ -69,7 +71,7 @@ def test_the_equal_shares_test_at_three_players_has_its_planned_power():
     n = sizing.games_for_equal_shares(0.05, 3)
     target = sizing.power_equal_shares(n, 0.05, 3)
     assert n > sizing.games_for_seat_edge(0.05, 3)  # an omnibus test needs more games
-    sim = sizing.simulate_power(n, 0.05, 3, studies=4000, seed=4, test="chi2")
+    sim = bh.simulate_power(n, 0.05, 3, studies=4000, seed=4, test="chi2")
     assert abs(sim["rate"] - target) <= binomial_band(target, 4000), (sim, target)
 
 
@@ -83,13 +85,13 @@ def test_planned_deal_pairs_find_the_planted_variant_edge_with_the_planned_power
     raw = (za * math.sqrt(flips) + zb * math.sqrt(flips - edge**2)) ** 2 / edge**2
     assert n == math.ceil(raw)
     target = sizing.power_paired_edge(n, edge, flips)
-    sim = sizing.simulate_paired_power(n, edge, flips, studies=4000, seed=seed)
+    sim = bh.simulate_paired_power(n, edge, flips, studies=4000, seed=seed)
     assert abs(sim["rate"] - target) <= binomial_band(target, 4000), (sim, target)
     ne = sizing.pairs_for_paired_edge(edge, flips, exact=True)
     assert ne > n  # the exact test is conservative: it needs more pairs
     exact = sizing.power_paired_edge(ne, edge, flips, exact=True)
     assert exact >= 0.8 > sizing.power_paired_edge(n, edge, flips, exact=True)
-    sim = sizing.simulate_paired_power(ne, edge, flips, studies=2000, seed=seed, exact=True)
+    sim = bh.simulate_paired_power(ne, edge, flips, studies=2000, seed=seed, exact=True)
     assert abs(sim["rate"] - exact) <= binomial_band(exact, 2000), (sim, exact)
 
 
@@ -122,10 +124,10 @@ def test_the_design_effect_of_identical_rotations_is_the_number_of_rotations():
     deals = np.repeat(np.arange(1000), 3)
     same = np.repeat(rng.random(1000) < 0.4, 3).astype(float)  # every rotation alike
     d = sizing.design_effect(same, deals)
-    assert d["rho"] == pytest.approx(1.0) and d["design_effect"] == pytest.approx(3.0)
+    assert d.rho == pytest.approx(1.0) and d.design_effect == pytest.approx(3.0)
     indep = (rng.random(3000) < 0.4).astype(float)  # rotations independent
     d = sizing.design_effect(indep, deals)
-    assert abs(d["rho"]) < 0.06 and 0.88 < d["design_effect"] < 1.12
+    assert abs(d.rho) < 0.06 and 0.88 < d.design_effect < 1.12
 
 
 # --- sequential stopping ------------------------------------------------------------------------
@@ -133,7 +135,7 @@ def test_repeated_looks_keep_the_false_edge_rate_where_naive_wilson_looks_do_not
     """2,000 fair 2-player studies looked at every 50 games up to 2,000 (40 looks): the
     sequential test calls an edge in at most alpha of them (99.9% binomial range), repeated 95%
     Wilson looks at the same games in far more."""
-    sim = sizing.simulate_sequential([0.5, 0.5], 50, 2000, 0.05, studies=2000, seed=5)
+    sim = bh.simulate_sequential([0.5, 0.5], 50, 2000, 0.05, studies=2000, seed=5)
     limit = 0.05 + binomial_band(0.05, 2000)
     assert sim["edge"]["rate"] <= limit, sim["edge"]
     assert sim["naive_edge"]["lo"] > 0.05 and sim["naive_edge"]["rate"] > 3 * limit
@@ -141,7 +143,7 @@ def test_repeated_looks_keep_the_false_edge_rate_where_naive_wilson_looks_do_not
 
 
 def test_repeated_looks_at_three_players_keep_the_false_edge_rate():
-    sim = sizing.simulate_sequential([1 / 3] * 3, 60, 1800, 0.08, studies=1000, seed=7)
+    sim = bh.simulate_sequential([1 / 3] * 3, 60, 1800, 0.08, studies=1000, seed=7)
     assert sim["edge"]["rate"] <= 0.05 + binomial_band(0.05, 1000), sim["edge"]
     assert sim["naive_edge"]["lo"] > 0.05
     assert sim["fair"]["rate"] > 0.9  # the fair game is called fair within 0.08
@@ -150,7 +152,7 @@ def test_repeated_looks_at_three_players_keep_the_false_edge_rate():
 def test_with_a_seat_edge_the_sequential_test_stops_early():
     """Seat 0 wins 60%: every one of 1,000 sequential studies (cap 2,000 games) finds the edge,
     on average after fewer games than a fixed-size study with 99% power would play."""
-    sim = sizing.simulate_sequential([0.6, 0.4], 50, 2000, 0.05, studies=1000, seed=8)
+    sim = bh.simulate_sequential([0.6, 0.4], 50, 2000, 0.05, studies=1000, seed=8)
     assert sim["edge"]["lo"] > 0.99
     fixed = sizing.games_for_seat_edge(0.1, 2, power=0.99)
     assert sim["mean_games"]["hi"] < fixed < 2000 / 2, (sim["mean_games"], fixed)
@@ -160,8 +162,8 @@ def test_the_sequential_test_decides_as_the_simulation_and_its_interval_agrees()
     """SequentialSeatTest fed the simulation's games batch by batch (rows grouped by deal) stops
     where simulate_sequential says, and each look's interval matches its decision."""
     shares, batch, cap, tol = [0.56, 0.44], 50, 1000, 0.1
-    sim = sizing.simulate_sequential(shares, batch, cap, tol, studies=12, seed=9)
-    ws = sizing.synthetic_deals(shares, cap // 2, 12, 9).reshape(12, cap, 2)
+    sim = bh.simulate_sequential(shares, batch, cap, tol, studies=12, seed=9)
+    ws = bh.synthetic_deals(shares, cap // 2, 12, 9).reshape(12, cap, 2)
     decisions = set()
     for i in range(12):
         test = sizing.SequentialSeatTest(2, tol)
@@ -170,11 +172,11 @@ def test_the_sequential_test_decides_as_the_simulation_and_its_interval_agrees()
             lo, g = g, g + batch
             look = test.update(ws[i, lo:g], np.arange(lo, g) // 2, last=g >= cap)
             (row,) = look.seats
-            excludes = row["lo"] > 0.5 or row["hi"] < 0.5
-            inside = 0.5 - tol < row["lo"] and row["hi"] < 0.5 + tol
+            excludes = row.lo > 0.5 or row.hi < 0.5
+            inside = 0.5 - tol < row.lo and row.hi < 0.5 + tol
             assert (look.decision == "edge") == excludes
             assert (look.decision == "fair") == (inside and not excludes)
-            assert row["wilson_lo"] <= row["share"] <= row["wilson_hi"]
+            assert row.wilson_lo <= row.share <= row.wilson_hi
         assert look.decision == sizing.DECISIONS[sim["decision"][i]]
         assert look.games == sim["stop_games"][i] and look.units == look.games // 2
         decisions.add(look.decision)
@@ -191,7 +193,7 @@ def test_the_sequential_test_refuses_a_deal_split_over_batches_and_bad_settings(
     with pytest.raises(ValueError, match=r"\(0, 1/P\) = \(0, 0.3333\)"):
         sizing.SequentialSeatTest(3, 0.4)
     with pytest.raises(ValueError, match="multiple of P"):
-        sizing.simulate_sequential([0.5, 0.5], 51, 1000, 0.05)
+        bh.simulate_sequential([0.5, 0.5], 51, 1000, 0.05)
 
 
 def test_the_confidence_sequence_holds_its_level_at_every_time():
@@ -258,28 +260,25 @@ def test_replicates_give_the_between_seed_and_the_pooled_interval(monkeypatch):
     def fake_run_study(game, players, agents, games, db, **kw):
         calls.append((game, players, tuple(agents), games, str(db), kw))
         k = round(per_seed[kw["seed"]] * games)
-        return {
-            "tournament": {"seed": kw["seed"]},
-            "stats": constructed([1] * k + [0] * (games - k)),
-        }
+        return StudyRun({"seed": kw["seed"]}, constructed([1] * k + [0] * (games - k)))
 
     monkeypatch.setattr(play, "run_study", fake_run_study)
     res = plan.replicate_study("village", 2, ["heuristic"], 20, "x.sqlite", [3, 4, 5], workers=2)
     assert [c[5] for c in calls] == [{"seed": s, "workers": 2} for s in (3, 4, 5)]
-    assert res["seeds"] == [3, 4, 5] and res["games_per_seed"] == [20, 20, 20]
-    s0 = res["seats"][0]
-    assert [r["share"] for r in s0["per_seed"]] == [0.6, 0.5, 0.55]
-    assert s0["per_seed"][0]["lo"] == wilson_interval(12.0, 20)[0]
+    assert res.summary.seeds == [3, 4, 5] and res.games_per_seed == [20, 20, 20]
+    s0 = res.summary.seats[0]
+    assert [r.share for r in s0.per_seed] == [0.6, 0.5, 0.55]
+    assert s0.per_seed[0].lo == wilson_interval(12.0, 20)[0]
     half = sps.t.ppf(0.975, 2) * 0.05 / math.sqrt(3)  # seed shares' sd is 0.05
-    b = s0["between"]
-    assert b["mean"] == pytest.approx(0.55) and b["sd"] == pytest.approx(0.05)
-    assert (b["lo"], b["hi"]) == pytest.approx((0.55 - half, 0.55 + half))
-    assert s0["pooled"]["games"] == 60 and s0["pooled"]["share"] == pytest.approx(0.55)
-    assert (s0["pooled"]["lo"], s0["pooled"]["hi"]) == pytest.approx(wilson_interval(33.0, 60))
+    b = s0.between
+    assert b.mean == pytest.approx(0.55) and b.sd == pytest.approx(0.05)
+    assert (b.lo, b.hi) == pytest.approx((0.55 - half, 0.55 + half))
+    assert s0.pooled.games == 60 and s0.pooled.share == pytest.approx(0.55)
+    assert (s0.pooled.lo, s0.pooled.hi) == pytest.approx(wilson_interval(33.0, 60))
     chi2 = 20 * (0.05**2 + 0.05**2) / (0.55 * 0.45)
-    assert s0["dispersion"]["chi2"] == pytest.approx(chi2)
-    assert s0["dispersion"]["p"] == pytest.approx(sps.chi2.sf(chi2, 2))
-    assert res["seats"][1]["between"]["mean"] == pytest.approx(0.45)
+    assert s0.dispersion.chi2 == pytest.approx(chi2)
+    assert s0.dispersion.p == pytest.approx(sps.chi2.sf(chi2, 2))
+    assert res.summary.seats[1].between.mean == pytest.approx(0.45)
     text = "\n".join(plan.replicate_text(res))
     assert "Student-t 95%, K = 3 seeds" in text and "N = 60 games" in text
     with pytest.raises(ValueError, match="2 distinct seeds"):
@@ -290,9 +289,9 @@ def test_replicates_give_the_between_seed_and_the_pooled_interval(monkeypatch):
 
 def test_seeds_that_differ_beyond_chance_are_flagged():
     ws = [constructed([1] * k + [0] * (400 - k)).win_shares for k in (160, 240, 200, 280)]
-    s0 = sizing.replicate_summary(ws)["seats"][0]
-    assert s0["dispersion"]["p"] < 1e-6 and s0["dispersion"]["ratio"] > 10
-    assert s0["between"]["hi"] - s0["between"]["lo"] > 3 * (s0["pooled"]["hi"] - s0["pooled"]["lo"])
+    s0 = sizing.replicate_summary(ws).seats[0]
+    assert s0.dispersion.p < 1e-6 and s0.dispersion.ratio > 10
+    assert s0.between.hi - s0.between.lo > 3 * (s0.pooled.hi - s0.pooled.lo)
 
 
 def test_replicates_of_a_real_tiny_study(tmp_path, capsys):
@@ -303,13 +302,13 @@ def test_replicates_of_a_real_tiny_study(tmp_path, capsys):
     assert "2 seeds (0, 1) of village at 2 players, 8 games in all" in out
     assert "K = 2 seeds" in out and "N = 8 games" in out
     res = plan.replicate_study("village", 2, ["random"], 4, db, [0, 1], progress=False)
-    assert res["games_per_seed"] == [4, 4]  # replayed from the store, nothing new played
-    seeds = [t["seed"] for t in res["tournaments"]]
-    assert seeds == [0, 1] and all(t["played_now"] == 0 for t in res["tournaments"])
-    for r in res["seats"]:
-        assert r["between"]["lo"] <= r["between"]["mean"] <= r["between"]["hi"]
-        assert r["pooled"]["games"] == 8
-    assert sum(r["pooled"]["share"] for r in res["seats"]) == pytest.approx(1.0)
+    assert res.games_per_seed == [4, 4]  # replayed from the store, nothing new played
+    seeds = [t["seed"] for t in res.tournaments]
+    assert seeds == [0, 1] and all(t["played_now"] == 0 for t in res.tournaments)
+    for r in res.summary.seats:
+        assert r.between.lo <= r.between.mean <= r.between.hi
+        assert r.pooled.games == 8
+    assert sum(r.pooled.share for r in res.summary.seats) == pytest.approx(1.0)
 
 
 # --- the command line ---------------------------------------------------------------------------
@@ -357,7 +356,7 @@ def test_a_sequential_study_grows_the_store_and_stops_on_an_edge(monkeypatch, ca
 
     def fake_run_study(game, players, agents, games, db, **kw):
         calls.append(games)
-        return {"tournament": {}, "stats": constructed((np.arange(games) % 10 != 9) * 1.0)}
+        return StudyRun({}, constructed((np.arange(games) % 10 != 9) * 1.0))
 
     monkeypatch.setattr(play, "run_study", fake_run_study)
     args = ["--sequential", "--game", "village", "--players", "2", "--agents", "heuristic"]

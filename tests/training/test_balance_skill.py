@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from training.balance import skill
+from training.balance.results import FigureRow
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 from test_balance_paired import constructed  # noqa: E402
@@ -31,13 +33,13 @@ def test_the_trend_on_exact_data_recovers_slope_and_prediction():
     doubling beyond 800 (1600) predicts 0.40 + 0.02 * log2(1600 / 100) = 0.48."""
     budgets = [100, 200, 400, 800]
     rows = [
-        {"mean": 0.40 + 0.02 * k, "lo": 0.40 + 0.02 * k - 0.05, "hi": 0.40 + 0.02 * k + 0.05}
+        FigureRow("s", 0.40 + 0.02 * k, 0.40 + 0.02 * k - 0.05, 0.40 + 0.02 * k + 0.05, "", 100)
         for k in range(4)
     ]
     fit = skill.extrapolate(budgets, rows)
-    assert fit["slope_per_doubling"] == pytest.approx(0.02)
-    assert fit["next_budget"] == 1600 and fit["predicted"] == pytest.approx(0.48)
-    assert fit["slope_lo"] < 0.02 < fit["slope_hi"] and fit["predicted_lo"] < 0.48
+    assert fit.slope_per_doubling == pytest.approx(0.02)
+    assert fit.next_budget == 1600 and fit.predicted == pytest.approx(0.48)
+    assert fit.slope_lo < 0.02 < fit.slope_hi and fit.predicted_lo < 0.48
     assert skill.extrapolate(budgets[:2], rows[:2]) is None  # two levels: no trend
 
 
@@ -46,25 +48,25 @@ def test_the_next_budget_is_one_exact_doubling_and_a_share_stays_inside_0_1():
     rising 0.3 per doubling is predicted past 1, and its interval is clipped to [0, 1]."""
     budgets = [25, 50, 100]
     rows = [
-        {"mean": 0.3 + 0.3 * k, "lo": 0.25 + 0.3 * k, "hi": 0.35 + 0.3 * k, "unit": "win share"}
+        FigureRow("s", 0.3 + 0.3 * k, 0.25 + 0.3 * k, 0.35 + 0.3 * k, "win share", 100)
         for k in range(3)
     ]
     fit = skill.extrapolate(budgets, rows)
-    assert fit["next_budget"] == 200
-    assert fit["predicted"] == fit["predicted_hi"] == 1.0 and 0.0 <= fit["predicted_lo"] <= 1.0
-    margin = [{**r, "mean": 3 - 3 * k, "unit": "points"} for k, r in enumerate(rows)]
+    assert fit.next_budget == 200
+    assert fit.predicted == fit.predicted_hi == 1.0 and 0.0 <= fit.predicted_lo <= 1.0
+    margin = [replace(r, mean=3 - 3 * k, unit="points") for k, r in enumerate(rows)]
     fit = skill.extrapolate(budgets, margin)
-    assert fit["predicted"] == fit["predicted_lo"] == 0.0  # a margin is never negative
+    assert fit.predicted == fit.predicted_lo == 0.0  # a margin is never negative
 
 
 def test_figures_of_constructed_games():
     st = constructed(np.array([True] * 6 + [False] * 4))  # seat 0 wins 6 of 10, margins 5
     seats = skill.figure_rows(st, "seats")
-    assert [r["mean"] for r in seats] == [0.6, 0.4] and seats[0]["lo"] < 0.6 < seats[0]["hi"]
+    assert [r.mean for r in seats] == [0.6, 0.4] and seats[0].lo < 0.6 < seats[0].hi
     (src,) = skill.figure_rows(st, "sources")  # one source: every point from it
-    assert (src["mean"], src["lo"], src["hi"]) == (1.0, 1.0, 1.0)
+    assert (src.mean, src.lo, src.hi) == (1.0, 1.0, 1.0)
     (margin,) = skill.figure_rows(st, "margin")
-    assert margin["mean"] == 5.0
+    assert margin.mean == 5.0
     with pytest.raises(ValueError, match="no item"):
         skill.check_figures(["item:Z"], ("A",))
     with pytest.raises(ValueError, match="use seats"):

@@ -29,7 +29,7 @@ def test_ntbea_finds_the_optimum_of_a_noisy_synthetic_objective():
         def f(x, rng=rng):
             return -((x[0] - 4) ** 2 + (x[1] - 1) ** 2 + (x[2] - 3) ** 2) + rng.normal(0, 2)
 
-        best = nt.ntbea((6, 6, 6), f, 150, seed=seed)["best"]
+        best = nt.ntbea((6, 6, 6), f, 150, seed=seed).best
         found += best == (4, 1, 3)
         near += sum(abs(a - b) for a, b in zip(best, (4, 1, 3), strict=True)) <= 1
     assert found >= 7 and near == 10
@@ -40,7 +40,7 @@ def test_ntbea_is_deterministic_and_refuses_an_empty_budget():
         return -abs(x[0] - 2)
 
     a = nt.ntbea((5,), f, 10, seed=3)
-    assert a == nt.ntbea((5,), f, 10, seed=3) and a["best"] == (2,)
+    assert a == nt.ntbea((5,), f, 10, seed=3) and a.best == (2,)
     with pytest.raises(ValueError, match="budget"):
         nt.ntbea((5,), f, 0)
 
@@ -83,13 +83,13 @@ def test_the_check_moves_to_a_significantly_better_deviation_then_confirms_it():
     obj = tune.parse_objective("seat-fairness")
     columns = synthetic_columns({(0,): 0.10, (1,): 0.04, (2,): 0.0})
     first = tune.check(obj, columns, (0,), (3,))
-    assert first["better"] == (2,)
-    rows = {r["point"]: r for r in first["rows"]}
-    assert rows[(2,)]["diff"] < 0 and rows[(2,)]["p_holm"] < 0.05
+    assert first.better == (2,)
+    rows = {r.point: r for r in first.rows}
+    assert rows[(2,)].diff < 0 and rows[(2,)].p_holm < 0.05
     second = tune.check(obj, columns, (2,), (3,))
-    assert second["better"] is None
+    assert second.better is None
     same = tune.paired_loss_difference(obj, columns((0,)), columns((0,)))
-    assert (same["diff"], same["lo"], same["hi"], same["p"]) == (0.0, 0.0, 0.0, 1.0)
+    assert (same.diff, same.lo, same.hi, same.p) == (0.0, 0.0, 0.0, 1.0)
 
 
 def test_fewer_changes_reverts_a_key_that_does_not_matter():
@@ -99,7 +99,7 @@ def test_fewer_changes_reverts_a_key_that_does_not_matter():
     edges = {(0, 0): 0.10, (0, 1): 0.10, (1, 0): 0.0, (1, 1): 0.0}
     point, log = tune.simplify(obj, synthetic_columns(edges), (1, 1), (0, 0))
     assert point == (1, 0)
-    assert [(r["dimension"], r["reverted"]) for r in log] == [(0, False), (1, True)]
+    assert [(r.dimension, r.reverted) for r in log] == [(0, False), (1, True)]
 
 
 def test_tune_command_end_to_end_and_its_refusals(tmp_path, capsys):

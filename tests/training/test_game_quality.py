@@ -59,12 +59,12 @@ def test_lead_changes_per_round_transition():
 def test_share_interval_stays_in_0_1_and_has_width_at_either_bound():
     n = 100
     ones, zeros = share_ci(np.ones(n)), share_ci(np.zeros(n))
-    assert ones["mean"] == 1.0 and ones["hi"] == 1.0
-    assert ones["lo"] == pytest.approx(1 - 3.6889 / n, abs=1e-4)  # the Poisson bound, mirrored
-    assert zeros["lo"] == 0.0 and zeros["hi"] == pytest.approx(3.6889 / n, abs=1e-4)
+    assert ones.mean == 1.0 and ones.hi == 1.0
+    assert ones.lo == pytest.approx(1 - 3.6889 / n, abs=1e-4)  # the Poisson bound, mirrored
+    assert zeros.lo == 0.0 and zeros.hi == pytest.approx(3.6889 / n, abs=1e-4)
     r = share_ci(np.array([0.9, 1.0, 1.0, 0.8, np.nan]))
-    assert r["n"] == 4 and r["mean"] == pytest.approx(0.925) and r["lo"] < 0.925 < r["hi"] <= 1.0
-    assert share_ci(np.array([np.nan]))["mean"] is None
+    assert r.n == 4 and r.mean == pytest.approx(0.925) and r.lo < 0.925 < r.hi <= 1.0
+    assert share_ci(np.array([np.nan])).mean is None
 
 
 def _api_replay(game, rec):
@@ -108,8 +108,8 @@ def test_replayed_quality_metrics_match_a_plain_python_replay(tmp_path, name):
         np.testing.assert_array_equal([st.drama[g], st.drama_max[g]], drama_stats(rows, winner))
     assert (st.branching >= 1).all() and ((st.decision_moves >= 0) & (st.decision_moves <= 1)).all()
     shape = game_shape(st)
-    assert shape["branching_factor"]["n"] == shape["decision_moves"]["n"] == len(st)
-    assert shape["branching_factor"]["mean"] == pytest.approx(st.branching.mean())
+    assert shape.branching_factor.n == shape.decision_moves.n == len(st)
+    assert shape.branching_factor.mean == pytest.approx(st.branching.mean())
 
 
 def test_stats_without_the_quality_fields_read_as_nan(tmp_path):
@@ -143,7 +143,7 @@ def test_stats_without_the_quality_fields_read_as_nan(tmp_path):
     old = GameStats.load(tmp_path / "old.npz")
     assert np.isnan(old.drama).all() and np.isnan(old.branching).all()
     assert len(old.subset(np.array([0, 2]))) == 2
-    assert game_shape(old)["branching_factor"]["mean"] is None
+    assert game_shape(old).branching_factor.mean is None
     # and the new fields survive a save and load
     st.branching[:] = [2.0, 3.0, 4.0]
     back = GameStats.load(st.save(tmp_path / "new.npz"))

@@ -16,6 +16,7 @@ from training.agents.policy import PolicyAgent
 from training.agents.registry import AgentSpecError, agent_fingerprint, make_agent
 from training.arena.evaluate import evaluate
 from training.balance import restricted as study
+from training.balance.results import ClassRow
 
 GAMES = game_names()
 INNER = ["random", "heuristic", "mcts:iters=8"]
@@ -335,12 +336,12 @@ def test_the_planted_case_has_share_exactly_zero(tmp_path):
     res = study.run_study(
         "chipin", 2, "heuristic", ["pay+bury"], 8, tmp_path / "c.sqlite", progress=False
     )
-    (row,) = res["rows"]
-    assert row["games"] == 8 and row["wins"] == 0.0 and row["win_share"] == 0.0
-    assert row["lo"] == 0.0 and 0.0 < row["hi"] < 0.5
-    assert row["significant"] and row["p_adj"] < 0.01 and row["adj_hi"] < 0.5
-    assert row["binding"] == row["decisions"] > 0 and row["forced"] == row["violations"] == 0
-    assert row["mean_score_unrestricted"] == 11.0
+    (row,) = res.rows
+    assert row.games == 8 and row.wins == 0.0 and row.win_share == 0.0
+    assert row.lo == 0.0 and 0.0 < row.hi < 0.5
+    assert row.significant and row.p_adj < 0.01 and row.adj_hi < 0.5
+    assert row.binding == row.decisions > 0 and row.forced == row.violations == 0
+    assert row.mean_score_unrestricted == 11.0
 
 
 def test_the_study_cli_runs_end_to_end(tmp_path, capsys):
@@ -384,6 +385,17 @@ def test_the_study_cli_refuses_in_one_line(tmp_path, capsys, extra, words):
         assert w in err, err
 
 
+def class_row(wins: float, games: int, p: float | None) -> ClassRow:
+    """A class's row with its wins, games and score-test p (the rest as a study leaves it)."""
+    return ClassRow(
+        forbid="take", kind="segment", spec="restrict:forbid=take,agent=random", games=games,
+        wins=wins, win_share=wins / games, lo=None, hi=None, null_share=0.5, z=None, p=p,
+        mean_score_restricted=None, mean_score_unrestricted=None, decisions=0, binding=0,
+        forced=0, violations=0, binding_share=None, rule="", description="", tournament_games=0,
+        played_now=0,
+    )  # fmt: skip
+
+
 @pytest.mark.parametrize("correction", ["holm", "bh"])
 def test_adjusted_intervals_exclude_the_null_exactly_when_significant(correction):
     rng = np.random.default_rng(5)
@@ -394,11 +406,10 @@ def test_adjusted_intervals_exclude_the_null_exactly_when_significant(correction
         for share in rng.uniform(0.1, 0.6, size=m):
             wins = float(rng.binomial(n, share))
             z, p = study.score_test(wins, n, 0.5)
-            rows.append({"wins": wins, "games": n, "p": p})
-        study.adjust_rows(rows, 0.05, correction)
-        for r in rows:
-            excludes = r["adj_lo"] > 0.5 or r["adj_hi"] < 0.5
-            assert excludes == r["significant"], (correction, r)
+            rows.append(class_row(wins, n, p))
+        for r in study.adjust_rows(rows, 0.05, correction):
+            excludes = r.adj_lo > 0.5 or r.adj_hi < 0.5
+            assert excludes == r.significant, (correction, r)
 
 
 def test_holm_adjusted_p_values_match_the_definition():

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from training.balance.results import Evaluation, SearchResult
+
 EPS = 0.5  # keeps an unseen combination's bonus finite
 
 
@@ -98,10 +100,10 @@ def ntbea(
     k: float = 2.0,
     neighbours: int = 50,
     mutation: float | None = None,
-) -> dict:
-    """Maximise a noisy `evaluate(point)` with `budget` evaluations; a dict with "best" (the
-    recommended point), "estimate" (its model estimate) and "history" (every evaluated point and
-    its fitness, in order). `start`: the first point (default: a random one)."""
+) -> SearchResult:
+    """Maximise a noisy `evaluate(point)` with `budget` evaluations: the recommended point, its
+    model estimate and every evaluated point with its fitness, in order. `start`: the first point
+    (default: a random one)."""
     if budget < 1:
         raise ValueError(f"budget {budget}: at least 1 evaluation")
     if not sizes or min(sizes) < 1:
@@ -118,7 +120,7 @@ def ntbea(
             point = max(cands, key=model.ucb)
         f = float(evaluate(point))
         model.add(point, f)
-        history.append({"point": point, "fitness": f})
-    seen = sorted({h["point"] for h in history})
+        history.append(Evaluation(point, f))
+    seen = sorted({h.point for h in history})
     best = max(seen, key=lambda q: model.estimate(q))
-    return {"best": best, "estimate": model.estimate(best), "history": history}
+    return SearchResult(best, model.estimate(best), history)

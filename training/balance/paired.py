@@ -23,6 +23,7 @@ out. A variant whose rules data hash equals the base's is the same game and is n
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 from scipy import stats as sps
@@ -30,6 +31,14 @@ from scipy import stats as sps
 from training.arena.ratings import wilson_interval
 from training.balance import stats as bs
 from training.balance.game_stats import GameStats, StatsError, score_sources, stats_modules
+from training.balance.results import (
+    ChangedPlay,
+    FigureDifference,
+    McNemar,
+    PairedComparison,
+    PairedDifference,
+    SeatFlips,
+)
 
 N_BOOT = 2000
 
@@ -75,7 +84,7 @@ def match_pairs(base: GameStats, var: GameStats) -> tuple[np.ndarray, np.ndarray
     return np.asarray(ib, dtype=np.int64), np.asarray(iv, dtype=np.int64)
 
 
-def paired_ci(d: np.ndarray, n_boot: int = N_BOOT, seed: int = 0) -> dict:
+def paired_ci(d: np.ndarray, n_boot: int = N_BOOT, seed: int = 0) -> PairedDifference:
     """Mean of the paired differences `d` with a Student-t 95% interval, the paired t-test's
     two-sided p, a percentile bootstrap 95% interval (pairs resampled `n_boot` times from a
     generator seeded with `seed`), its standard error and degrees of freedom; nan pairs are
@@ -83,18 +92,14 @@ def paired_ci(d: np.ndarray, n_boot: int = N_BOOT, seed: int = 0) -> dict:
     d = np.asarray(d, dtype=np.float64)
     d = d[~np.isnan(d)]
     n = int(d.size)
-    out = {"diff": None, "lo": None, "hi": None, "p": None, "se": None, "df": None}
-    out.update(boot_lo=None, boot_hi=None, n_pairs=n)
     if n < 2:
-        return out
+        return PairedDifference(None, None, None, None, None, None, None, None, n)
     m = float(d.mean())
     se = float(d.std(ddof=1)) / math.sqrt(n)
-    out.update(diff=m, se=se, df=n - 1)
     if se == 0.0:
-        out.update(lo=m, hi=m, boot_lo=m, boot_hi=m, p=1.0 if m == 0.0 else 0.0)
-        return out
+        return PairedDifference(m, m, m, 1.0 if m == 0.0 else 0.0, se, n - 1, m, m, n)
     t = float(sps.t.ppf(0.975, n - 1))
-    out.update(lo=m - t * se, hi=m + t * se, p=float(2.0 * sps.t.sf(abs(m) / se, n - 1)))
+    p = float(2.0 * sps.t.sf(abs(m) / se, n - 1))
     rng = np.random.default_rng(seed)
     means = np.empty(n_boot)
     chunk = max(1, 2_000_000 // n)  # resampled rows held at once
@@ -102,11 +107,10 @@ def paired_ci(d: np.ndarray, n_boot: int = N_BOOT, seed: int = 0) -> dict:
         b = min(chunk, n_boot - k)
         means[k : k + b] = d[rng.integers(0, n, size=(b, n))].mean(axis=1)
     lo, hi = np.quantile(means, [0.025, 0.975])
-    out.update(boot_lo=float(lo), boot_hi=float(hi))
-    return out
+    return PairedDifference(m, m - t * se, m + t * se, p, se, n - 1, float(lo), float(hi), n)
 
 
-def mcnemar(base_won: np.ndarray, var_won: np.ndarray) -> dict:
+def mcnemar(base_won: np.ndarray, var_won: np.ndarray) -> McNemar:
     """McNemar's exact test on paired wins: b pairs won only under the base rules, c only under
     the variant; p is the two-sided binomial test of b against b + c at 1/2 (1 when no pair
     flipped)."""
@@ -115,7 +119,7 @@ def mcnemar(base_won: np.ndarray, var_won: np.ndarray) -> dict:
     b = int((bw & ~vw).sum())
     c = int((vw & ~bw).sum())
     p = 1.0 if b + c == 0 else float(sps.binomtest(b, b + c, 0.5).pvalue)
-    return {"base_only": b, "variant_only": c, "p": p, "n_pairs": int(bw.size)}
+    return McNemar(b, c, p, int(bw.size))
 
 
 def _figures(st: GameStats, rows: np.ndarray) -> list[tuple[str, str, np.ndarray]]:
@@ -144,11 +148,9 @@ def figure_names(game_name: str, players: int) -> list[str]:
     return names + [f"points from {s} (per player)" for s in sources]
 
 
-def paired_differences(base: GameStats, var: GameStats, seed: int = 0) -> dict:
-    """The paired comparison (module docstring): a dict with "pairs", "unpaired_base",
-    "unpaired_variant", "changed" (deal pairs whose play changed, with its Wilson 95% interval),
-    "mcnemar" (a row per seat) and "rows" (a row per figure: figure, unit, base, variant, diff,
-    lo, hi, p, p_bh, adj_lo, adj_hi, boot_lo, boot_hi, n_pairs, welch_lo, welch_hi, welch_p)."""
+def paired_differences(base: GameStats, var: GameStats, seed: int = 0) -> PairedComparison:
+    """The paired comparison (module docstring): the deal pairs, the games without a twin, the
+    pairs whose play changed (Wilson 95%), McNemar's test per seat and a row per figure."""
     ib, iv = match_pairs(base, var)
     n = int(ib.size)
     if n < 2:
@@ -158,41 +160,58 @@ def paired_differences(base: GameStats, var: GameStats, seed: int = 0) -> dict:
         )
     changed = int((base.play_digests[ib] != var.play_digests[iv]).sum())
     lo, hi = wilson_interval(float(changed), n)
-    rows = []
-    for (name, unit, a), (_, _, b) in zip(_figures(base, ib), _figures(var, iv), strict=True):
-        d = paired_ci(b.astype(np.float64) - a.astype(np.float64), seed=seed)
-        w = bs.diff_ci(b, a)
-        rows.append(
-            {
-                "figure": name,
-                "unit": unit,
-                "base": _mean(a),
-                "variant": _mean(b),
-                **d,
-                "welch_lo": w["lo"],
-                "welch_hi": w["hi"],
-                "welch_p": w["p"],
-            }
-        )
-    adj = bs.bh([r["p"] for r in rows])
-    for r, v in zip(rows, adj, strict=True):
-        r["p_bh"] = v
-    bs.fcr_intervals(rows, "diff")
-    flips = []
-    for p in range(base.players):
-        m = mcnemar(base.win_shares[ib, p] == 1.0, var.win_shares[iv, p] == 1.0)
-        flips.append({"seat": p, **m})
-    adj = bs.bh([f["p"] for f in flips])
-    for f, v in zip(flips, adj, strict=True):
-        f["p_bh"] = v
-    return {
-        "pairs": n,
-        "unpaired_base": len(base) - n,
-        "unpaired_variant": len(var) - n,
-        "changed": {"pairs": changed, "share": changed / n, "lo": lo, "hi": hi},
-        "mcnemar": flips,
-        "rows": rows,
-    }
+    rows = [
+        _figure_row(name, unit, a, b, seed)
+        for (name, unit, a), (_, _, b) in zip(_figures(base, ib), _figures(var, iv), strict=True)
+    ]
+    p_bh = bs.bh([r.p for r in rows])
+    est, se, df = [r.diff for r in rows], [r.se for r in rows], [r.df for r in rows]
+    bounds = bs.fcr_bounds(est, se, df, [r.p for r in rows], p_bh)
+    rows = [
+        replace(r, p_bh=v, adj_lo=a_lo, adj_hi=a_hi)
+        for r, v, (a_lo, a_hi) in zip(rows, p_bh, bounds, strict=True)
+    ]
+    tests = [
+        mcnemar(base.win_shares[ib, p] == 1.0, var.win_shares[iv, p] == 1.0)
+        for p in range(base.players)
+    ]
+    flips = [
+        SeatFlips(p, m.base_only, m.variant_only, m.p, m.n_pairs, v)
+        for p, (m, v) in enumerate(zip(tests, bs.bh([m.p for m in tests]), strict=True))
+    ]
+    return PairedComparison(
+        pairs=n,
+        unpaired_base=len(base) - n,
+        unpaired_variant=len(var) - n,
+        changed=ChangedPlay(changed, changed / n, lo, hi),
+        mcnemar=flips,
+        rows=rows,
+    )
+
+
+def _figure_row(name: str, unit: str, a: np.ndarray, b: np.ndarray, seed: int) -> FigureDifference:
+    """One figure's row: base values `a` and variant values `b` of the paired games, before the
+    adjustment over the figures."""
+    d = paired_ci(b.astype(np.float64) - a.astype(np.float64), seed=seed)
+    w = bs.diff_ci(b, a)
+    return FigureDifference(
+        figure=name,
+        unit=unit,
+        base=_mean(a),
+        variant=_mean(b),
+        diff=d.diff,
+        lo=d.lo,
+        hi=d.hi,
+        p=d.p,
+        se=d.se,
+        df=d.df,
+        boot_lo=d.boot_lo,
+        boot_hi=d.boot_hi,
+        n_pairs=d.n_pairs,
+        welch_lo=w.lo,
+        welch_hi=w.hi,
+        welch_p=w.p,
+    )
 
 
 def _mean(x: np.ndarray) -> float | None:

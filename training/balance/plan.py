@@ -39,6 +39,7 @@ from training.arena.evaluate import clocked_agents, machine_notice
 from training.arena.tournament import add_backend_arguments
 from training.balance import cli, play, sizing
 from training.balance.game_stats import StatsError
+from training.balance.results import ReplicateStudy
 
 
 def replicate_study(
@@ -49,29 +50,28 @@ def replicate_study(
     db: str | Path,
     seeds: list[int],
     **kw: Any,
-) -> dict[str, Any]:
+) -> ReplicateStudy:
     """The study (training.balance.play.run_study, `kw` passed on) once per tournament seed in
     `seeds` (different deals, the same store), and the seat win shares per seed, between seeds
-    and pooled (sizing.replicate_summary). Adds "game", "agents", "games_per_seed",
-    "rules_data_hash" and the tournaments' results."""
+    and pooled (sizing.replicate_summary), with what was played and the tournaments'
+    results."""
     if "seed" in kw:
         raise TypeError("replicate_study takes its seeds in `seeds`, not `seed`")
     seeds = [int(s) for s in seeds]
     if len(seeds) < 2 or len(set(seeds)) != len(seeds):
         raise ValueError(f"replicates need at least 2 distinct seeds, got {seeds}")
     runs = [play.run_study(game, players, agents, games, db, seed=s, **kw) for s in seeds]
-    hashes = {r["stats"].rules_data_hash for r in runs}
+    hashes = {r.stats.rules_data_hash for r in runs}
     if len(hashes) != 1:
         raise StatsError(f"the replicates rest on different rules data: {sorted(hashes)}")
-    out = sizing.replicate_summary([r["stats"].win_shares for r in runs], seeds)
-    out.update(
+    return ReplicateStudy(
+        summary=sizing.replicate_summary([r.stats.win_shares for r in runs], seeds),
         game=game,
         agents=list(agents),
-        games_per_seed=[len(r["stats"]) for r in runs],
+        games_per_seed=[len(r.stats) for r in runs],
         rules_data_hash=hashes.pop(),
-        tournaments=[r["tournament"] for r in runs],
+        tournaments=[r.tournament for r in runs],
     )
-    return out
 
 
 def sequential_study(
@@ -104,7 +104,7 @@ def sequential_study(
     games = 0
     while test.decision == "continue":
         games = min(games + batch, max_games)
-        st = play.run_study(game, players, agents, games, db, seed=seed, **kw)["stats"]
+        st = play.run_study(game, players, agents, games, db, seed=seed, **kw).stats
         new = ~np.isin(st.deal_seeds, np.array(sorted(test.seen), dtype=st.deal_seeds.dtype))
         if not new.any():
             raise StatsError(f"the study returned no new deal at {games} games per line-up")
@@ -263,29 +263,25 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def replicate_text(res: dict) -> list[str]:
-    k = len(res["seeds"])
+def replicate_text(res: ReplicateStudy) -> list[str]:
+    sm = res.summary
     lines = [
-        f"{k} seeds ({', '.join(map(str, res['seeds']))}) of {res['game']} at {res['players']} "
-        f"players, {res['games']} games in all (rules data {res['rules_data_hash']}); seat win "
-        "shares:"
+        f"{len(sm.seeds)} seeds ({', '.join(map(str, sm.seeds))}) of {res.game} at {sm.players} "
+        f"players, {sm.games} games in all (rules data {res.rules_data_hash}); seat win shares:"
     ]
-    for r in res["seats"]:
-        b, pl, dsp = r["between"], r["pooled"], r["dispersion"]
+    for r in sm.seats:
+        b, pl, dsp = r.between, r.pooled, r.dispersion
         per = ", ".join(
-            f"{x['share']:.3f} [{x['lo']:.3f}, {x['hi']:.3f}] (N = {x['games']})"
-            for x in r["per_seed"]
+            f"{x.share:.3f} [{x.lo:.3f}, {x.hi:.3f}] (N = {x.games})" for x in r.per_seed
         )
-        lines.append(f"seat {r['seat']}: per seed {per}")
+        lines.append(f"seat {r.seat}: per seed {per}")
         disp = (
-            "n/a"
-            if dsp["chi2"] is None
-            else f"chi2 = {dsp['chi2']:.2f} on {dsp['df']} df, p = {dsp['p']:.3f}"
+            "n/a" if dsp.chi2 is None else f"chi2 = {dsp.chi2:.2f} on {dsp.df} df, p = {dsp.p:.3f}"
         )
         lines.append(
-            f"  between seeds {b['mean']:.3f} [{b['lo']:.3f}, {b['hi']:.3f}] (Student-t 95%, "
-            f"K = {b['seeds']} seeds); pooled {pl['share']:.3f} [{pl['lo']:.3f}, {pl['hi']:.3f}] "
-            f"(Wilson 95%, N = {pl['games']} games); seeds differ beyond chance: {disp}"
+            f"  between seeds {b.mean:.3f} [{b.lo:.3f}, {b.hi:.3f}] (Student-t 95%, "
+            f"K = {b.seeds} seeds); pooled {pl.share:.3f} [{pl.lo:.3f}, {pl.hi:.3f}] "
+            f"(Wilson 95%, N = {pl.games} games); seeds differ beyond chance: {disp}"
         )
     return lines
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
 
 from core.registry import get_game
 from core.rules_file import load_rules_file, rules_file_loaded
 from training.agents.registry import make_agent
 from training.arena.tournament import run_tournament
 from training.balance.game_stats import collect
+from training.balance.results import StudyRun
 
 
 def study_specs(agents: list[str], players: int) -> list[str]:
@@ -35,9 +35,9 @@ def run_study(
     progress: bool = True,
     backend: str = "process",
     address: str | None = None,
-) -> dict[str, Any]:
-    """Play what the store lacks and collect the statistics; a dict with "tournament" (the
-    tournament result without records) and "stats" (GameStats). `backend`, `address`: as
+) -> StudyRun:
+    """Play what the store lacks and collect the statistics: the tournament result (without
+    records) and the GameStats. `backend`, `address`: as
     training.arena.tournament.run_tournament (Ray tasks with backend="ray")."""
     specs = study_specs(agents, players)
     t = run_tournament(
@@ -66,7 +66,7 @@ def run_study(
         with game.GAME.using_rules_data(load_rules_file(rules_file, game_name)):
             st = collect(game_name, records, labels)
     t["analysis_seconds"] = round(time.perf_counter() - t0, 2)
-    return {"tournament": t, "stats": st}
+    return StudyRun(t, st)
 
 
 def check_agents_under(game_name: str, players: int, agents: list[str], rules_files) -> None:

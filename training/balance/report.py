@@ -7,7 +7,6 @@ from __future__ import annotations
 import csv
 import json
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -20,6 +19,17 @@ from training.balance.markdown import interval, num, pval, table
 from training.balance.measures import measures
 from training.balance.measures import section as measures_section
 from training.balance.response import section as response_section
+from training.balance.results import (
+    ActionFrequency,
+    Analysis,
+    PairedComparison,
+    Record,
+    ScoreQuantiles,
+    SeatAdvantage,
+    SourceShare,
+    StrategicResponse,
+    plain,
+)
 
 PROVISIONAL = (
     "Rules data {h} is PROVISIONAL in places (docs/rules_data.md lists every provisional "
@@ -29,52 +39,49 @@ PROVISIONAL = (
 RULES_NOTE = "Every figure holds for rules data {h}."
 
 
-def analyse(st: GameStats, tournament: dict | None = None) -> dict[str, Any]:
-    """Every table of the report (JSON-serialisable)."""
-    out: dict[str, Any] = {
-        "game": st.game,
-        "players": st.players,
-        "games": len(st),
-        "rules_data_hash": st.rules_data_hash,
-        "note": (
-            PROVISIONAL if get_game(st.game).GAME.spec.provisional_rules else RULES_NOTE
-        ).format(h=st.rules_data_hash),
-        "seats": bs.seat_advantage(st.win_shares, st.scores),
-        "scores": _score_quantiles(st),
-        "sources": bs.source_shares(st),
-        "items": bs.item_lifts(st),
-        "shape": bs.game_shape(st),
-        "actions": bs.action_frequencies(st),
-        "resources": bs.resource_flows(st),
-        "deaths": bs.mean_ci(st.deaths.ravel()) if st.deaths.any() else None,
-        "measures": measures(st),
-    }
+def analyse(st: GameStats, tournament: dict | None = None) -> Analysis:
+    """Every table of the report; `skill` when the tournament had several agents."""
+    skill = None
     if tournament is not None and len({e["spec"] for e in tournament["entrants"]}) > 1:
-        out["skill"] = tournament.get("board", {}).get("pairwise")
-    return out
+        skill = tournament.get("board", {}).get("pairwise")
+    note = PROVISIONAL if get_game(st.game).GAME.spec.provisional_rules else RULES_NOTE
+    return Analysis(
+        game=st.game,
+        players=st.players,
+        games=len(st),
+        rules_data_hash=st.rules_data_hash,
+        note=note.format(h=st.rules_data_hash),
+        seats=bs.seat_advantage(st.win_shares, st.scores),
+        scores=_score_quantiles(st),
+        sources=bs.source_shares(st),
+        items=bs.item_lifts(st),
+        shape=bs.game_shape(st),
+        actions=bs.action_frequencies(st),
+        resources=bs.resource_flows(st),
+        deaths=bs.mean_ci(st.deaths.ravel()) if st.deaths.any() else None,
+        measures=measures(st),
+        skill=skill,
+    )
 
 
-def _score_quantiles(st: GameStats) -> list[dict]:
+def _score_quantiles(st: GameStats) -> list[ScoreQuantiles]:
     rows = []
     for p in range(st.players):
         x = st.scores[:, p]
-        q = np.quantile(x, [0.05, 0.25, 0.5, 0.75, 0.95])
-        rows.append(
-            {
-                "seat": p,
-                **bs.mean_ci(x),
-                **dict(zip(("q05", "q25", "q50", "q75", "q95"), q.tolist(), strict=True)),
-            }
-        )
+        q = np.quantile(x, [0.05, 0.25, 0.5, 0.75, 0.95]).tolist()
+        m = bs.mean_ci(x)
+        rows.append(ScoreQuantiles(p, m.mean, m.lo, m.hi, m.n, *q))
     return rows
 
 
 # --- report -----------------------------------------------------------------------------------
-def write_csv(path: Path, rows: list[dict]) -> Path:
-    """Rows (dicts) as a CSV table; the columns are every key in first-seen order, None is empty."""
+def write_csv(path: Path, rows: list[dict] | list[Record]) -> Path:
+    """Rows (dicts or results, as their JSON) as a CSV table; the columns are every key in
+    first-seen order, None is empty."""
     if not rows:
         path.write_text("")
         return path
+    rows = [plain(r) for r in rows]
     with path.open("w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(dict.fromkeys(k for r in rows for k in r)))
         w.writeheader()
@@ -83,20 +90,20 @@ def write_csv(path: Path, rows: list[dict]) -> Path:
     return path
 
 
-def plot_seats(a: dict, path: Path, title: str) -> Path:
+def plot_seats(a: Analysis, path: Path, title: str) -> Path:
     fig = figure(5.5, 3.2)
     ax = fig.add_subplot()
-    seats = a["seats"]["seats"]
+    seats = a.seats.seats
     x = np.arange(len(seats))
-    y = np.array([s["win_share"] for s in seats])
-    lo = y - np.array([s["win_share_lo"] for s in seats])
-    hi = np.array([s["win_share_hi"] for s in seats]) - y
+    y = np.array([s.win_share for s in seats])
+    lo = y - np.array([s.win_share_lo for s in seats])
+    hi = np.array([s.win_share_hi for s in seats]) - y
     ax.bar(x, y, yerr=[lo, hi], capsize=4, color="#4c72b0")
     ax.axhline(1 / len(seats), color="grey", ls="--", lw=1, label="equal share")
-    ax.set_xticks(x, [f"seat {s['seat']}" for s in seats])
+    ax.set_xticks(x, [f"seat {s.seat}" for s in seats])
     ax.set_ylabel("win share (95% Wilson)")
     ax.set_title(
-        f"{title}: p(equal) = {pval(a['seats']['p'])}\n{stamp(a['games'], a['rules_data_hash'])}",
+        f"{title}: p(equal) = {pval(a.seats.p)}\n{stamp(a.games, a.rules_data_hash)}",
         fontsize=9,
     )
     ax.legend(fontsize=8)
@@ -119,8 +126,8 @@ def plot_scores(st: GameStats, path: Path, title: str) -> Path:
     return path
 
 
-def plot_sources(a: dict, path: Path, title: str) -> Path:
-    rows = [r for r in a["sources"] if (r["winners_mean"] or 0) or (r["rest_mean"] or 0)]
+def plot_sources(a: Analysis, path: Path, title: str) -> Path:
+    rows = [r.to_json() for r in a.sources if (r.winners_mean or 0) or (r.rest_mean or 0)]
     fig = figure(6.5, 0.8 + 0.28 * max(len(rows), 1))
     ax = fig.add_subplot()
     y = np.arange(len(rows))
@@ -147,8 +154,7 @@ def plot_sources(a: dict, path: Path, title: str) -> Path:
     ax.axvline(0, color="black", lw=0.5)
     ax.set_xlabel("mean points per player (95%)")
     ax.set_title(
-        f"{title}: points by source, winners vs the rest\n"
-        f"{stamp(a['games'], a['rules_data_hash'])}",
+        f"{title}: points by source, winners vs the rest\n{stamp(a.games, a.rules_data_hash)}",
         fontsize=9,
     )
     ax.legend(fontsize=8)
@@ -162,24 +168,24 @@ def stamp(n: int, rules_hash: str, what: str = "games") -> str:
 
 
 def _difference_axis(ax, rows, key, label, xlabel: str) -> None:
-    """Horizontal bars of rows[key] with their false-coverage-rate adjusted 95% intervals
-    (adj_lo, adj_hi: the intervals that go with the Benjamini-Hochberg adjusted p), labelled by
-    rows[label]; red where that interval excludes 0."""
+    """Horizontal bars of each row's field `key` with their false-coverage-rate adjusted 95%
+    intervals (adj_lo, adj_hi: the intervals that go with the Benjamini-Hochberg adjusted p),
+    labelled by its field `label`; red where that interval excludes 0."""
     y = np.arange(len(rows))
-    m = np.array([r[key] for r in rows], dtype=np.float64)
-    lo = np.array([m[i] if r["adj_lo"] is None else r["adj_lo"] for i, r in enumerate(rows)])
-    hi = np.array([m[i] if r["adj_hi"] is None else r["adj_hi"] for i, r in enumerate(rows)])
+    m = np.array([getattr(r, key) for r in rows], dtype=np.float64)
+    lo = np.array([m[i] if r.adj_lo is None else r.adj_lo for i, r in enumerate(rows)])
+    hi = np.array([m[i] if r.adj_hi is None else r.adj_hi for i, r in enumerate(rows)])
     colours = np.where((lo > 0) | (hi < 0), "#c44e52", "#8c8c8c").tolist()
     ax.barh(y, m, xerr=[m - lo, hi - m], color=colours, capsize=2)
-    ax.set_yticks(y, [r[label] for r in rows], fontsize=7)
+    ax.set_yticks(y, [getattr(r, label) for r in rows], fontsize=7)
     ax.invert_yaxis()
     ax.axvline(0, color="black", lw=0.5)
     ax.set_xlabel(xlabel, fontsize=8)
 
 
-def plot_items(a: dict, path: Path, title: str, top: int = 15) -> Path:
-    rows = [r for r in a["items"] if r["comparison"] == "taken" and r["lift"] is not None]
-    rows.sort(key=lambda r: (r["p_bh"] if r["p_bh"] is not None else 2.0, -abs(r["lift"])))
+def plot_items(a: Analysis, path: Path, title: str, top: int = 15) -> Path:
+    rows = [r for r in a.items if r.comparison == "taken" and r.lift is not None]
+    rows.sort(key=lambda r: (r.p_bh if r.p_bh is not None else 2.0, -abs(r.lift)))
     rows = rows[:top]
     fig = figure(6.5, 1.1 + 0.28 * max(len(rows), 1))
     ax = fig.add_subplot()
@@ -188,7 +194,7 @@ def plot_items(a: dict, path: Path, title: str, top: int = 15) -> Path:
         "win-share lift of the takers; BH-adjusted (FCR) 95%; red: excludes 0",
     )  # fmt: skip
     ax.set_title(
-        f"{title}: items taken, most significant first\n{stamp(a['games'], a['rules_data_hash'])}",
+        f"{title}: items taken, most significant first\n{stamp(a.games, a.rules_data_hash)}",
         fontsize=9,
     )
     fig.savefig(path, dpi=110)
@@ -214,39 +220,41 @@ def plot_shape(st: GameStats, path: Path, title: str) -> Path:
     return path
 
 
-def plot_variant(comparison: dict, base_hash: str, var_hash: str, path: Path, title: str) -> Path:
+def plot_variant(
+    comparison: PairedComparison, base_hash: str, var_hash: str, path: Path, title: str
+) -> Path:
     """One panel per unit (win share, points, rounds, ...): each figure's paired difference,
     variant minus current rules, with its BH-adjusted (FCR) 95% interval; red: excludes 0."""
-    rows = [r for r in comparison["rows"] if r["diff"] is not None]
-    units = list(dict.fromkeys(r["unit"] for r in rows))
-    heights = [0.5 + 0.28 * sum(1 for r in rows if r["unit"] == u) for u in units]
+    rows = [r for r in comparison.rows if r.diff is not None]
+    units = list(dict.fromkeys(r.unit for r in rows))
+    heights = [0.5 + 0.28 * sum(1 for r in rows if r.unit == u) for u in units]
     fig = figure(6.5, 0.9 + sum(heights) + 0.45 * len(units))
     axes = fig.subplots(len(units), 1, gridspec_kw={"height_ratios": heights}, squeeze=False)
     for ax, unit in zip(axes[:, 0], units, strict=True):
-        sel = [r for r in rows if r["unit"] == unit]
+        sel = [r for r in rows if r.unit == unit]
         _difference_axis(ax, sel, "diff", "figure", f"difference in {unit}")
     fig.suptitle(
         f"{title}: variant minus current rules, paired by deal; BH-adjusted (FCR) 95%; red: "
-        f"excludes 0\n{stamp(comparison['pairs'], f'{base_hash} -> {var_hash}', 'deal pairs')}",
+        f"excludes 0\n{stamp(comparison.pairs, f'{base_hash} -> {var_hash}', 'deal pairs')}",
         fontsize=8,
     )
     fig.savefig(path, dpi=110)
     return path
 
 
-def variant_section(st: GameStats, vst: GameStats, comp: dict, rules_file) -> list[str]:
+def variant_section(st: GameStats, vst: GameStats, comp: PairedComparison, rules_file) -> list[str]:
     """The report's "Rules variant" section: the paired comparison (training.balance.paired)."""
-    ch = comp["changed"]
+    ch = comp.changed
     lines = [
         "",
         "## Rules variant",
         "",
         f"Variant `{rules_file}` (rules data `{vst.rules_data_hash}`) against the current rules "
-        f"(`{st.rules_data_hash}`): {comp['pairs']} deal pairs, each the same deal seed and "
+        f"(`{st.rules_data_hash}`): {comp.pairs} deal pairs, each the same deal seed and "
         "agents in the same seats under both rules data (games without a twin left out: "
-        f"{comp['unpaired_base']} current, {comp['unpaired_variant']} variant). The play "
-        f"changed in {ch['pairs']} of them ({num(ch['share'])} "
-        f"{interval(ch['lo'], ch['hi'])}, Wilson 95%); in the others both rules data gave the "
+        f"{comp.unpaired_base} current, {comp.unpaired_variant} variant). The play "
+        f"changed in {ch.pairs} of them ({num(ch.share)} "
+        f"{interval(ch.lo, ch.hi)}, Wilson 95%); in the others both rules data gave the "
         "same game, a difference of exactly 0.",
         "",
         "Differences are variant minus current, per deal pair: the mean difference with its "
@@ -271,16 +279,16 @@ def variant_section(st: GameStats, vst: GameStats, comp: dict, rules_file) -> li
         ],
         [
             [
-                r["figure"],
-                num(r["base"]),
-                num(r["variant"]),
-                num(r["diff"]),
-                interval(r["lo"], r["hi"]),
-                interval(r["boot_lo"], r["boot_hi"]),
-                pval(r["p_bh"]),
-                interval(r["welch_lo"], r["welch_hi"]),
+                r.figure,
+                num(r.base),
+                num(r.variant),
+                num(r.diff),
+                interval(r.lo, r.hi),
+                interval(r.boot_lo, r.boot_hi),
+                pval(r.p_bh),
+                interval(r.welch_lo, r.welch_hi),
             ]
-            for r in comp["rows"]
+            for r in comp.rows
         ],
     )
     lines += [
@@ -293,26 +301,25 @@ def variant_section(st: GameStats, vst: GameStats, comp: dict, rules_file) -> li
     lines += table(
         ["seat", "won only under current", "won only under the variant", "p", "p_bh"],
         [
-            [str(f["seat"]), str(f["base_only"]), str(f["variant_only"])]
-            + [pval(f["p"]), pval(f["p_bh"])]
-            for f in comp["mcnemar"]
+            [str(f.seat), str(f.base_only), str(f.variant_only), pval(f.p), pval(f.p_bh)]
+            for f in comp.mcnemar
         ],
     )
     return lines
 
 
-def items_lines(st: GameStats, a: dict) -> list[str]:
+def items_lines(st: GameStats, a: Analysis) -> list[str]:
     """The report's section on cards, tiles and characters: the most significant win-share lifts,
     or a line saying the game names no items."""
     head = ["", "## Cards, tiles, characters", ""]
-    if not a["items"]:
+    if not a.items:
         return head + [
             f"{st.game} names no items (a statistics module's ITEMS, docs/adding_a_game.md): "
             "nothing to compare."
         ]
-    items = [r for r in a["items"] if r["p"] is not None]
-    items.sort(key=lambda r: (r["p_bh"], -abs(r["lift"])))
-    n_sig = sum(1 for r in items if r["p_bh"] < 0.05)
+    items = [r for r in a.items if r.p is not None]
+    items.sort(key=lambda r: (r.p_bh, -abs(r.lift)))
+    n_sig = sum(1 for r in items if r.p_bh < 0.05)
     lines = head + [
         f"{len(items)} comparisons tested (items.csv has every row, including those with too "
         f"few games to test); {n_sig} with BH-adjusted p < 0.05. The 15 most significant:",
@@ -324,25 +331,25 @@ def items_lines(st: GameStats, a: dict) -> list[str]:
         ["item", "comparison", "with", "without", "lift", "95%", "n with", "n without", "p_bh"],
         [
             [
-                r["item"],
-                r["comparison"],
-                num(r["rate_with"]),
-                num(r["rate_without"]),
-                num(r["lift"]),
-                interval(r["lo"], r["hi"]),
-                str(r["n_with"]),
-                str(r["n_without"]),
-                pval(r["p_bh"]),
+                r.item,
+                r.comparison,
+                num(r.rate_with),
+                num(r.rate_without),
+                num(r.lift),
+                interval(r.lo, r.hi),
+                str(r.n_with),
+                str(r.n_without),
+                pval(r.p_bh),
             ]
             for r in items[:15]
         ],
     )
 
 
-def resources_lines(st: GameStats, a: dict) -> list[str]:
+def resources_lines(st: GameStats, a: Analysis) -> list[str]:
     """The table of resources gained and spent per player and game, or a line saying the game
     counts none."""
-    if not a["resources"]:
+    if not a.resources:
         return [
             f"{st.game} counts no resources (a statistics module's RESOURCES, "
             "docs/adding_a_game.md)."
@@ -351,13 +358,13 @@ def resources_lines(st: GameStats, a: dict) -> list[str]:
         ["resource", "gained", "95%", "spent", "95%"],
         [
             [
-                r["resource"],
-                num(r["gained"], ".2f"),
-                interval(r["gained_lo"], r["gained_hi"], ".2f"),
-                num(r["spent"], ".2f"),
-                interval(r["spent_lo"], r["spent_hi"], ".2f"),
+                r.resource,
+                num(r.gained, ".2f"),
+                interval(r.gained_lo, r.gained_hi, ".2f"),
+                num(r.spent, ".2f"),
+                interval(r.spent_lo, r.spent_hi, ".2f"),
             ]
-            for r in a["resources"]
+            for r in a.resources
         ],
     )
 
@@ -365,11 +372,11 @@ def resources_lines(st: GameStats, a: dict) -> list[str]:
 def write_report(
     out_dir: str | Path,
     st: GameStats,
-    a: dict,
+    a: Analysis,
     tournament: dict | None = None,
-    variant: tuple[GameStats, dict, list[dict], dict | None] | None = None,
+    variant: tuple[GameStats, Analysis, PairedComparison, dict | None] | None = None,
     command: str | None = None,
-    response: dict | None = None,
+    response: StrategicResponse | None = None,
 ) -> list[Path]:
     """report.md, PNG plots, CSV tables, result.json and the stats .npz under out_dir."""
     out = Path(out_dir)
@@ -377,19 +384,18 @@ def write_report(
     title = f"{st.game}, {st.players} players"
     paths = _write_plots_and_tables(out, st, a, title)
     lines = _intro_lines(st, a, title, tournament, command)
-    lines += _seats_lines(a["seats"])
-    lines += _scores_lines(a["scores"])
-    lines += _sources_lines(a["sources"])
+    lines += _seats_lines(a.seats)
+    lines += _scores_lines(a.scores)
+    lines += _sources_lines(a.sources)
     lines += items_lines(st, a)
     lines += _shape_lines(a)
-    lines += _actions_lines(a["actions"])
+    lines += _actions_lines(a.actions)
     lines += resources_lines(st, a)
-    if a.get("measures"):
-        lines += measures_section(a["measures"])
-        m = a["measures"]
-        paths.append(write_csv(out / "values.csv", m["source_values"] + m["item_values"]))
-    if a.get("skill"):
-        lines += _skill_lines(a["skill"], out)
+    m = a.measures
+    lines += measures_section(m)
+    paths.append(write_csv(out / "values.csv", m.source_values + m.item_values))
+    if a.skill:
+        lines += _skill_lines(a.skill, out)
         paths.append(out / "skill.csv")
     if variant is not None:
         variant_lines, variant_paths = _write_variant(out, st, variant, title)
@@ -398,8 +404,8 @@ def write_report(
     if response is not None:
         lines += response_section(response)
         paths += [
-            write_csv(out / "response.csv", response["rows"]),
-            write_csv(out / "response_actions.csv", response["actions"]),
+            write_csv(out / "response.csv", response.rows),
+            write_csv(out / "response_actions.csv", response.actions),
         ]
     lines += [""]
     (out / "report.md").write_text("\n".join(lines))
@@ -407,7 +413,7 @@ def write_report(
     return paths + [out / "report.md", out / "result.json"]
 
 
-def _write_plots_and_tables(out: Path, st: GameStats, a: dict, title: str) -> list[Path]:
+def _write_plots_and_tables(out: Path, st: GameStats, a: Analysis, title: str) -> list[Path]:
     """The report's plots, its CSV tables of every section and the stats .npz, under `out`."""
     return [
         plot_seats(a, out / "seats.png", title),
@@ -415,22 +421,19 @@ def _write_plots_and_tables(out: Path, st: GameStats, a: dict, title: str) -> li
         plot_sources(a, out / "sources.png", title),
         plot_items(a, out / "items.png", title),
         plot_shape(st, out / "shape.png", title),
-        write_csv(out / "seats.csv", a["seats"]["seats"]),
-        write_csv(out / "scores.csv", a["scores"]),
-        write_csv(out / "sources.csv", a["sources"]),
-        write_csv(out / "items.csv", a["items"]),
-        write_csv(out / "actions.csv", a["actions"]),
-        write_csv(out / "resources.csv", a["resources"]),
-        write_csv(
-            out / "shape.csv",
-            [{"figure": k, **v} for k, v in a["shape"].items() if isinstance(v, dict)],
-        ),
+        write_csv(out / "seats.csv", a.seats.seats),
+        write_csv(out / "scores.csv", a.scores),
+        write_csv(out / "sources.csv", a.sources),
+        write_csv(out / "items.csv", a.items),
+        write_csv(out / "actions.csv", a.actions),
+        write_csv(out / "resources.csv", a.resources),
+        write_csv(out / "shape.csv", [{"figure": k, **v.to_json()} for k, v in a.shape.figures()]),
         st.save(out / "stats.npz"),
     ]
 
 
 def _intro_lines(
-    st: GameStats, a: dict, title: str, tournament: dict | None, command: str | None
+    st: GameStats, a: Analysis, title: str, tournament: dict | None, command: str | None
 ) -> list[str]:
     """The report's title, the tournament's notice, the command, the games and the agents."""
     lines = [f"# Balance study: {title}", ""]
@@ -439,7 +442,7 @@ def _intro_lines(
     if command:
         lines += ["```", command, "```", ""]
     lines += [
-        f"{len(st)} games; rules data `{st.rules_data_hash}`. {a['note']}",
+        f"{len(st)} games; rules data `{st.rules_data_hash}`. {a.note}",
         "Intervals are 95%; a win shared by k tied winners counts 1/k; p_bh: "
         "Benjamini-Hochberg adjusted over the comparisons of its table.",
         "",
@@ -455,62 +458,62 @@ def _intro_lines(
     return lines
 
 
-def _seats_lines(seats: dict) -> list[str]:
+def _seats_lines(seats: SeatAdvantage) -> list[str]:
     """The section on the seat (turn order) advantage: win shares and scores by seat."""
     lines = ["## Seat (turn order) advantage", "", "![seats](seats.png)", ""]
     lines += table(
         ["seat", "games", "win share", "95%", "mean score", "95%"],
         [
             [
-                str(s["seat"]),
-                str(s["games"]),
-                num(s["win_share"]),
-                interval(s["win_share_lo"], s["win_share_hi"]),
-                num(s["mean_score"], ".2f"),
-                interval(s["score_lo"], s["score_hi"], ".2f"),
+                str(s.seat),
+                str(s.games),
+                num(s.win_share),
+                interval(s.win_share_lo, s.win_share_hi),
+                num(s.mean_score, ".2f"),
+                interval(s.score_lo, s.score_hi, ".2f"),
             ]
-            for s in seats["seats"]
+            for s in seats.seats
         ],
     )
     lines += [
         "",
-        f"Chi-square test of equal win shares: chi2 = {num(seats['chi2'], '.2f')}, "
-        f"df = {seats['df']}, p = {pval(seats['p'])}.",
+        f"Chi-square test of equal win shares: chi2 = {num(seats.chi2, '.2f')}, "
+        f"df = {seats.df}, p = {pval(seats.p)}.",
         "",
     ]
     return lines
 
 
-def _scores_lines(scores: list[dict]) -> list[str]:
+def _scores_lines(scores: list[ScoreQuantiles]) -> list[str]:
     """The section on the scores: mean and quantiles by seat."""
     lines = ["## Scores", "", "![scores](scores.png)", ""]
     lines += table(
         ["seat", "mean", "95%", "5%", "25%", "median", "75%", "95%"],
         [
-            [str(r["seat"]), num(r["mean"], ".2f"), interval(r["lo"], r["hi"], ".2f")]
-            + [num(r[k], ".0f") for k in ("q05", "q25", "q50", "q75", "q95")]
+            [str(r.seat), num(r.mean, ".2f"), interval(r.lo, r.hi, ".2f")]
+            + [num(q, ".0f") for q in (r.q05, r.q25, r.q50, r.q75, r.q95)]
             for r in scores
         ],
     )
     return lines
 
 
-def _sources_lines(sources: list[dict]) -> list[str]:
+def _sources_lines(sources: list[SourceShare]) -> list[str]:
     """The section on the points by source of the winners and of the rest (sources that scored
     nothing left out)."""
     lines = ["", "## Points by source: winners and the rest", "", "![sources](sources.png)", ""]
-    used = [r for r in sources if r["winners_mean"] or r["rest_mean"]]
+    used = [r for r in sources if r.winners_mean or r.rest_mean]
     lines += table(
         ["source", "winners: mean", "95%", "share", "rest: mean", "95%", "share"],
         [
             [
-                r["source"],
-                num(r["winners_mean"], ".2f"),
-                interval(r["winners_lo"], r["winners_hi"], ".2f"),
-                num(r["winners_share"]),
-                num(r["rest_mean"], ".2f"),
-                interval(r["rest_lo"], r["rest_hi"], ".2f"),
-                num(r["rest_share"]),
+                r.source,
+                num(r.winners_mean, ".2f"),
+                interval(r.winners_lo, r.winners_hi, ".2f"),
+                num(r.winners_share),
+                num(r.rest_mean, ".2f"),
+                interval(r.rest_lo, r.rest_hi, ".2f"),
+                num(r.rest_share),
             ]
             for r in used
         ],
@@ -523,43 +526,39 @@ def _sources_lines(sources: list[dict]) -> list[str]:
     return lines
 
 
-def _shape_lines(a: dict) -> list[str]:
+def _shape_lines(a: Analysis) -> list[str]:
     """The section on how games are decided (and the deaths per player, where there are any)."""
-    sh = a["shape"]
+    sh = a.shape
     lines = ["", "## How games are decided", "", "![shape](shape.png)", ""]
     lines += table(
         ["figure", "mean", "95%", "n"],
-        [
-            [k, num(v["mean"], ".2f"), interval(v["lo"], v["hi"], ".2f"), str(v["n"])]
-            for k, v in sh.items()
-            if isinstance(v, dict)
-        ],
+        [[k, num(v.mean, ".2f"), interval(v.lo, v.hi, ".2f"), str(v.n)] for k, v in sh.figures()],
     )
     lines += [
         "",
-        f"Truncated by the round cap: {sh['truncated']} of {sh['games']}. Decided at: the share "
+        f"Truncated by the round cap: {sh.truncated} of {sh.games}. Decided at: the share "
         "of score snapshots (one per round, one after final scoring) before the one from which "
         "the final winner led alone to the end (0 = from the first round; 1 = never alone, a "
         "tie-break win; shared wins excluded).",
     ]
-    if a.get("deaths"):
-        d = a["deaths"]
-        spread = interval(d["lo"], d["hi"], ".2f")
-        lines += ["", f"Deaths per player: {num(d['mean'], '.2f')} {spread}."]
+    if a.deaths:
+        d = a.deaths
+        spread = interval(d.lo, d.hi, ".2f")
+        lines += ["", f"Deaths per player: {num(d.mean, '.2f')} {spread}."]
     return lines
 
 
-def _actions_lines(actions: list[dict]) -> list[str]:
+def _actions_lines(actions: list[ActionFrequency]) -> list[str]:
     """The head of the section on actions and resources: the table of action kinds."""
     lines = ["", "## Actions and resources", ""]
     lines += table(
         ["action kind", "per player and game", "95%", "share"],
         [
             [
-                r["kind"],
-                num(r["per_player_game"], ".2f"),
-                interval(r["lo"], r["hi"], ".2f"),
-                num(r["share"]),
+                r.kind,
+                num(r.per_player_game, ".2f"),
+                interval(r.lo, r.hi, ".2f"),
+                num(r.share),
             ]
             for r in actions
         ],
@@ -601,7 +600,7 @@ def _skill_lines(pw: dict, out: Path) -> list[str]:
 def _write_variant(
     out: Path,
     st: GameStats,
-    variant: tuple[GameStats, dict, list[dict], dict | None],
+    variant: tuple[GameStats, Analysis, PairedComparison, dict | None],
     title: str,
 ) -> tuple[list[str], list[Path]]:
     """The section comparing the rules variant with the base game, and the files behind it: the
@@ -612,8 +611,8 @@ def _write_variant(
     paths = write_report(vdir, vst, va, vt)
     paths += [
         plot_variant(comp, st.rules_data_hash, vst.rules_data_hash, out / "variant.png", title),
-        write_csv(out / "variant.csv", comp["rows"]),
-        write_csv(out / "variant_wins.csv", comp["mcnemar"]),
+        write_csv(out / "variant.csv", comp.rows),
+        write_csv(out / "variant_wins.csv", comp.mcnemar),
     ]
     lines += ["", "The variant's full report: [variant/report.md](variant/report.md)."]
     return lines, paths
@@ -621,16 +620,16 @@ def _write_variant(
 
 def _write_result_json(
     out: Path,
-    a: dict,
+    a: Analysis,
     tournament: dict | None,
-    variant: tuple[GameStats, dict, list[dict], dict | None] | None,
-    response: dict | None,
+    variant: tuple[GameStats, Analysis, PairedComparison, dict | None] | None,
+    response: StrategicResponse | None,
 ) -> None:
     """result.json under `out`: the analysis, the tournament, the variant's analysis and
     comparison and the strategic response, where there are any."""
-    result = {"analysis": a, "tournament": tournament}
+    result = {"analysis": a.to_json(), "tournament": tournament}
     if variant is not None:
-        result["variant"] = {"analysis": variant[1], "comparison": variant[2]}
+        result["variant"] = {"analysis": variant[1].to_json(), "comparison": variant[2].to_json()}
     if response is not None:
-        result["strategic_response"] = response
+        result["strategic_response"] = response.to_json()
     (out / "result.json").write_text(json.dumps(result, indent=1, default=json_default) + "\n")

@@ -20,7 +20,6 @@ for the adaptation to count as converged; otherwise the report says it did not, 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 import numpy as np
 
@@ -31,6 +30,17 @@ from training.balance.game_stats import GameStats
 from training.balance.markdown import interval, num, pval, table
 from training.balance.measures import compare, compare_lines
 from training.balance.play import run_study
+from training.balance.results import (
+    ActionMixRow,
+    Adaptation,
+    AdaptationCheck,
+    AdaptedVariant,
+    ChangedComparison,
+    PairedComparison,
+    ResponsePairs,
+    ResponseRow,
+    StrategicResponse,
+)
 
 
 def relabel(st: GameStats, names: dict[str, str]) -> GameStats:
@@ -53,7 +63,9 @@ def kind_shares(st: GameStats) -> np.ndarray:
     return np.divide(per, total, out=np.zeros_like(per), where=total > 0)
 
 
-def action_mix(base: GameStats, fixed: GameStats, adapted: GameStats, seed: int = 0) -> list[dict]:
+def action_mix(
+    base: GameStats, fixed: GameStats, adapted: GameStats, seed: int = 0
+) -> list[ActionMixRow]:
     """A row per action kind: its mean share of decisions in each study and the paired
     difference adapted - fixed (deal by deal) with its interval and BH-adjusted p."""
     i_f, i_a = paired.match_pairs(fixed, adapted)
@@ -63,90 +75,81 @@ def action_mix(base: GameStats, fixed: GameStats, adapted: GameStats, seed: int 
         if not (sb[:, k].any() or sf[:, k].any() or sa[:, k].any()):
             continue  # a kind nobody took
         d = paired.paired_ci(sa[i_a, k] - sf[i_f, k], seed=seed)
-        rows.append(
-            {
-                "kind": name,
-                "current": float(sb[:, k].mean()),
-                "fixed": float(sf[:, k].mean()),
-                "adapted": float(sa[:, k].mean()),
-                "diff": d["diff"],
-                "lo": d["lo"],
-                "hi": d["hi"],
-                "p": d["p"],
-            }
-        )
-    for r, v in zip(rows, bs.bh([r["p"] for r in rows]), strict=True):
-        r["p_bh"] = v
-    return rows
+        means = (float(sb[:, k].mean()), float(sf[:, k].mean()), float(sa[:, k].mean()))
+        rows.append(ActionMixRow(name, *means, d.diff, d.lo, d.hi, d.p))
+    return [replace(r, p_bh=v) for r, v in zip(rows, bs.bh([r.p for r in rows]), strict=True)]
 
 
-def response(base: GameStats, fixed: GameStats, adapted: GameStats, seed: int = 0) -> dict:
+def _changed(name: str, comp: PairedComparison) -> ChangedComparison:
+    c = comp.changed
+    return ChangedComparison(name, comp.pairs, c.pairs, c.share, c.lo, c.hi)
+
+
+def response(
+    base: GameStats, fixed: GameStats, adapted: GameStats, seed: int = 0
+) -> StrategicResponse:
     """The strategic-response comparison (module docstring) of three studies on the same deals
     (labels already mapped to the specs as given)."""
     eff_f = paired.paired_differences(base, fixed, seed=seed)
     eff_a = paired.paired_differences(base, adapted, seed=seed)
     resp = paired.paired_differences(fixed, adapted, seed=seed)
-    rows = []
-    for rf, ra, rr in zip(eff_f["rows"], eff_a["rows"], resp["rows"], strict=True):
-        rows.append(
-            {
-                "figure": rf["figure"],
-                "unit": rf["unit"],
-                "current": rf["base"],
-                "fixed": rf["variant"],
-                "adapted": ra["variant"],
-                "effect_fixed": rf["diff"],
-                "effect_fixed_lo": rf["lo"],
-                "effect_fixed_hi": rf["hi"],
-                "effect_adapted": ra["diff"],
-                "effect_adapted_lo": ra["lo"],
-                "effect_adapted_hi": ra["hi"],
-                "response": rr["diff"],
-                "response_lo": rr["lo"],
-                "response_hi": rr["hi"],
-                "response_p_bh": rr["p_bh"],
-            }
+    rows = [
+        ResponseRow(
+            figure=rf.figure,
+            unit=rf.unit,
+            current=rf.base,
+            fixed=rf.variant,
+            adapted=ra.variant,
+            effect_fixed=rf.diff,
+            effect_fixed_lo=rf.lo,
+            effect_fixed_hi=rf.hi,
+            effect_adapted=ra.diff,
+            effect_adapted_lo=ra.lo,
+            effect_adapted_hi=ra.hi,
+            response=rr.diff,
+            response_lo=rr.lo,
+            response_hi=rr.hi,
+            response_p_bh=rr.p_bh,
         )
-    return {
-        "pairs": {"fixed": eff_f["pairs"], "adapted": eff_a["pairs"], "response": resp["pairs"]},
-        "changed": [
-            {"comparison": name, "of": comp["pairs"], **comp["changed"]}
-            for name, comp in (
-                ("fixed vs current", eff_f),
-                ("adapted vs current", eff_a),
-                ("adapted vs fixed", resp),
-            )
+        for rf, ra, rr in zip(eff_f.rows, eff_a.rows, resp.rows, strict=True)
+    ]
+    return StrategicResponse(
+        pairs=ResponsePairs(eff_f.pairs, eff_a.pairs, resp.pairs),
+        changed=[
+            _changed("fixed vs current", eff_f),
+            _changed("adapted vs current", eff_a),
+            _changed("adapted vs fixed", resp),
         ],
-        "rows": rows,
-        "actions": action_mix(base, fixed, adapted, seed=seed),
-        "measures": compare([("current", base), ("fixed", fixed), ("adapted", adapted)], seed),
-    }
+        rows=rows,
+        actions=action_mix(base, fixed, adapted, seed=seed),
+        measures=compare([("current", base), ("fixed", fixed), ("adapted", adapted)], seed),
+    )
 
 
-def check_row(result: dict, players: int) -> dict:
+def check_row(result: dict, players: int) -> AdaptationCheck:
     """The adaptation check's verdict from an evaluation of [adapted] + [unadapted] x (P - 1)."""
     a = result["agents"][0]
     lo, hi = a["win_rate_ci95"]
     chance = 1.0 / players
     converged = lo > chance
-    return {
-        "adapted": a["spec"],
-        "unadapted": result["agents"][1]["spec"],
-        "games": a["games"],
-        "win_share": a["win_rate"],
-        "lo": lo,
-        "hi": hi,
-        "chance": chance,
-        "converged": bool(converged),
-        "short_by": None if converged else chance - lo,
-        "mean_score": a["mean_score"],
-        "wall_seconds": result.get("wall_seconds"),
-    }
+    return AdaptationCheck(
+        adapted=a["spec"],
+        unadapted=result["agents"][1]["spec"],
+        games=a["games"],
+        win_share=a["win_rate"],
+        lo=lo,
+        hi=hi,
+        chance=chance,
+        converged=bool(converged),
+        short_by=None if converged else chance - lo,
+        mean_score=a["mean_score"],
+        wall_seconds=result.get("wall_seconds"),
+    )
 
 
 def adaptation_check(
     game_name: str, players: int, pair: Adapted, rules_file, games: int, seed: int, workers: int
-) -> dict:
+) -> AdaptationCheck:
     """Play the adapted network in one seat against its unadapted self in the others, under the
     variant, seats rotated (training.arena.evaluate); check_row's verdict."""
     from training.arena.evaluate import evaluate
@@ -173,13 +176,13 @@ def adapted_variant(
     seed: int = 0,
     say=print,
     **kw,
-) -> dict[str, Any]:
+) -> AdaptedVariant:
     """Adapt the learned agents to `rules_file` (training.balance.adapt: conditioned networks
     read it, the others are fine-tuned for `minutes`, or stay fixed without), play the variant
     with them fixed and adapted (what the store lacks; kw: run_study's workers, progress,
-    backend, address), and compare with `base` (the current rules' statistics). A dict: "fixed"
-    and "adapted" (run_study's results, labels mapped to the agents as given) and "response"
-    (`response(...)` with "checks" and "adaptations")."""
+    backend, address), and compare with `base` (the current rules' statistics): the two studies
+    (labels mapped to the agents as given) and the response with its checks and
+    adaptations."""
     pairs = adapt(agents, game_name, players, rules_file, minutes, cache, say=say)
     studies = {}
     for which in ("fixed", "adapted"):
@@ -187,40 +190,37 @@ def adapted_variant(
         spec_of.update({p.spec: getattr(p, which) for p in pairs})
         field = [spec_of.get(a, a) for a in agents]
         out = run_study(game_name, players, field, games, db, rules_file, seed=seed, **kw)
-        out["stats"] = relabel(out["stats"], {v: k for k, v in spec_of.items()})
-        studies[which] = out
-    res = response(base, studies["fixed"]["stats"], studies["adapted"]["stats"], seed=seed)
+        studies[which] = replace(out, stats=relabel(out.stats, {v: k for k, v in spec_of.items()}))
+    res = response(base, studies["fixed"].stats, studies["adapted"].stats, seed=seed)
     workers = kw.get("workers") or 1
-    res["checks"] = [
+    checks = [
         adaptation_check(game_name, players, p, rules_file, games, seed, workers) for p in pairs
     ]
-    res["adaptations"] = [
-        {"spec": p.spec, "fixed": p.fixed, "adapted": p.adapted, "record": p.record} for p in pairs
-    ]
-    return {**studies, "response": res}
+    adaptations = [Adaptation(p.spec, p.fixed, p.adapted, p.record) for p in pairs]
+    res = replace(res, checks=checks, adaptations=adaptations)
+    return AdaptedVariant(studies["fixed"], studies["adapted"], res)
 
 
-def verdict(c: dict) -> str:
-    if c["converged"]:
+def verdict(c: AdaptationCheck) -> str:
+    if c.converged:
         return "converged"
     return (
-        f"**did not converge**: its interval reaches {c['short_by']:.3f} below chance "
-        f"({c['chance']:.3f})"
+        f"**did not converge**: its interval reaches {c.short_by:.3f} below chance ({c.chance:.3f})"
     )
 
 
-def adapted_word(res: dict) -> str:
+def adapted_word(res: StrategicResponse) -> str:
     """ "conditioned" when every learned agent of a response read the variant's rules (no
     fine-tuning), else "adapted"."""
-    ad = res.get("adaptations", [])
-    conditioned = ad and all(a["record"].get("how") == "conditioned" for a in ad)
+    ad = res.adaptations
+    conditioned = ad and all(a.record.get("how") == "conditioned" for a in ad)
     return "conditioned" if conditioned else "adapted"
 
 
-def section(res: dict, title: str | None = None) -> list[str]:
+def section(res: StrategicResponse, title: str | None = None) -> list[str]:
     """The report's lines for one variant's `response(...)` plus its checks and adaptations
     ("conditioned" in place of "adapted" where every learned agent read the rules)."""
-    ad = res.get("adaptations", [])
+    ad = res.adaptations
     word = adapted_word(res)
     how = (
         "with the learned agents reading its rules (conditioned networks; fixed: the same "
@@ -239,18 +239,18 @@ def section(res: dict, title: str | None = None) -> list[str]:
         "",
     ]
     for a in ad:
-        rec = a["record"]
+        rec = a.record
         if rec.get("how") == "conditioned":
             lines.append(
-                f"- `{a['spec']}` reads the variant's rules (conditioned network, variant space "
+                f"- `{a.spec}` reads the variant's rules (conditioned network, variant space "
                 f"`{rec.get('variant_space')}`, rules data `{rec['variant_rules_data_hash']}`): "
-                f"`{a['adapted']}` beside `{a['fixed']}`"
+                f"`{a.adapted}` beside `{a.fixed}`"
             )
             continue
         lines.append(
-            f"- `{a['spec']}` adapted for {rec['key']['minutes']:g} min "
+            f"- `{a.spec}` adapted for {rec['key']['minutes']:g} min "
             f"({rec.get('seconds', 'n/a')} s, {rec.get('iterations', 'n/a')} iterations, "
-            f"rules data `{rec['key']['variant_rules_data_hash']}`): `{a['adapted']}`"
+            f"rules data `{rec['key']['variant_rules_data_hash']}`): `{a.adapted}`"
         )
     lines += [""] if ad else []
     lines += table(
@@ -258,23 +258,21 @@ def section(res: dict, title: str | None = None) -> list[str]:
          "response [95%]", "p_bh"],
         [
             [
-                r["figure"], num(r["current"]), num(r["fixed"]), num(r["adapted"]),
-                f"{num(r['effect_fixed'])} {interval(r['effect_fixed_lo'], r['effect_fixed_hi'])}",
-                f"{num(r['effect_adapted'])} "
-                f"{interval(r['effect_adapted_lo'], r['effect_adapted_hi'])}",
-                f"{num(r['response'])} {interval(r['response_lo'], r['response_hi'])}",
-                pval(r["response_p_bh"]),
+                r.figure, num(r.current), num(r.fixed), num(r.adapted),
+                f"{num(r.effect_fixed)} {interval(r.effect_fixed_lo, r.effect_fixed_hi)}",
+                f"{num(r.effect_adapted)} {interval(r.effect_adapted_lo, r.effect_adapted_hi)}",
+                f"{num(r.response)} {interval(r.response_lo, r.response_hi)}",
+                pval(r.response_p_bh),
             ]
-            for r in res["rows"]
+            for r in res.rows
         ],
     )  # fmt: skip
     lines += ["", "Deal pairs whose play changed (Wilson 95%):", ""]
     lines += table(
         ["comparison", "pairs", "changed", "share", "95%"],
         [
-            [c["comparison"], str(c["of"]), str(c["pairs"]), num(c["share"]),
-             interval(c["lo"], c["hi"])]
-            for c in res["changed"]
+            [c.comparison, str(c.of), str(c.pairs), num(c.share), interval(c.lo, c.hi)]
+            for c in res.changed
         ],
     )  # fmt: skip
     lines += [
@@ -285,9 +283,9 @@ def section(res: dict, title: str | None = None) -> list[str]:
     lines += table(
         ["action kind", "current", "fixed", word, f"{word} - fixed [95%]", "p_bh"],
         [
-            [r["kind"], num(r["current"]), num(r["fixed"]), num(r["adapted"]),
-             f"{num(r['diff'])} {interval(r['lo'], r['hi'])}", pval(r["p_bh"])]
-            for r in res["actions"]
+            [r.kind, num(r.current), num(r.fixed), num(r.adapted),
+             f"{num(r.diff)} {interval(r.lo, r.hi)}", pval(r.p_bh)]
+            for r in res.actions
         ],
     )  # fmt: skip
     lines += [
@@ -296,8 +294,8 @@ def section(res: dict, title: str | None = None) -> list[str]:
         f"rules and the variant, fixed and {word} (95% intervals):",
         "",
     ]
-    lines += compare_lines(res["measures"], ["current", "fixed", "adapted"])
-    checks = res.get("checks", [])
+    lines += compare_lines(res.measures, ["current", "fixed", "adapted"])
+    checks = res.checks
     if checks:
         lines += [
             "",
@@ -309,8 +307,8 @@ def section(res: dict, title: str | None = None) -> list[str]:
         lines += table(
             [word, "games", "win share", "95%", "chance", "verdict"],
             [
-                [f"`{c['adapted']}`", str(c["games"]), num(c["win_share"]),
-                 interval(c["lo"], c["hi"]), num(c["chance"]), verdict(c)]
+                [f"`{c.adapted}`", str(c.games), num(c.win_share), interval(c.lo, c.hi),
+                 num(c.chance), verdict(c)]
                 for c in checks
             ],
         )  # fmt: skip

@@ -38,10 +38,9 @@ import json
 import math
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 import numpy as np
 from scipy import stats as sps
@@ -65,6 +64,7 @@ from training.arena.ratings import wilson_interval
 from training.arena.tournament import add_backend_arguments, json_default, run_tournament
 from training.balance.cli import backend_session, guarded
 from training.balance.markdown import interval, num, pval
+from training.balance.results import ClassRow, RestrictedResult, RestrictionCounts
 from training.balance.stats import bh
 
 ALL_SEGMENTS = "all-segments"
@@ -149,30 +149,30 @@ def adjust(p: list[float | None], alpha: float, correction: str) -> tuple[list, 
     return p_adj, level
 
 
-def adjust_rows(rows: list[dict[str, Any]], alpha: float, correction: str) -> list[dict]:
-    """Adds to each row (its "wins", "games" and score-test "p") the adjusted p (`p_adj`),
+def adjust_rows(rows: list[ClassRow], alpha: float, correction: str) -> list[ClassRow]:
+    """The rows (their wins, games and score-test p) with the adjusted p (`p_adj`),
     `significant` (p_adj <= alpha), the adjusted interval's level (`adj_level`) and the Wilson
     interval at that level (`adj_lo`, `adj_hi`): it excludes the null share exactly when the row
     is significant (adjust)."""
-    p_adj, level = adjust([row["p"] for row in rows], alpha, correction)
+    p_adj, level = adjust([row.p for row in rows], alpha, correction)
+    out = []
     for row, pa, lv in zip(rows, p_adj, level, strict=True):
-        row["p_adj"] = pa
-        row["significant"] = pa is not None and pa <= alpha
-        row["adj_level"] = lv
-        if lv is None:
-            row["adj_lo"] = row["adj_hi"] = None
-        else:
+        lo = hi = None
+        if lv is not None:
             z_adj = float(sps.norm.isf(lv / 2.0))
-            row["adj_lo"], row["adj_hi"] = wilson_interval(row["wins"], row["games"], z=z_adj)
-    return rows
+            lo, hi = wilson_interval(row.wins, row.games, z=z_adj)
+        significant = pa is not None and pa <= alpha
+        out.append(replace(row, p_adj=pa, significant=significant, adj_level=lv, adj_lo=lo,
+                           adj_hi=hi))  # fmt: skip
+    return out
 
 
-def restriction_counts(game, records: list, seat_id: int, r: Restriction) -> dict[str, int]:
+def restriction_counts(game, records: list, seat_id: int, r: Restriction) -> RestrictionCounts:
     """Replays `records` and counts, over the decisions of the seat entrant `seat_id` held:
     decisions, binding (a forbidden action was legal), forced (every legal action forbidden) and
     violations (a forbidden action taken while an allowed one was legal: 0 unless the wrapper is
     broken)."""
-    out = {"decisions": 0, "binding": 0, "forced": 0, "violations": 0}
+    decisions = binding = forced = violations = 0
     for rec in records:
         seat = list(rec.seats).index(seat_id)
         s = game.new_game(int(rec.players), int(rec.seed))
@@ -180,15 +180,15 @@ def restriction_counts(game, records: list, seat_id: int, r: Restriction) -> dic
             if game.current_player(s) == seat:
                 legal = np.asarray(game.legal_mask(s), dtype=np.bool_)
                 forbidden = r.forbidden(s)
-                out["decisions"] += 1
+                decisions += 1
                 if (legal & forbidden).any():
-                    out["binding"] += 1
+                    binding += 1
                     if not (legal & ~forbidden).any():
-                        out["forced"] += 1
+                        forced += 1
                     elif forbidden[a]:
-                        out["violations"] += 1
+                        violations += 1
             s = game.step(s, int(a))
-    return out
+    return RestrictionCounts(decisions, binding, forced, violations)
 
 
 # --- running ----------------------------------------------------------------------------------
@@ -223,9 +223,9 @@ def run_study(
     db: str | Path,
     *args,
     **kwargs,
-) -> dict[str, Any]:
+) -> RestrictedResult:
     """Play what the store lacks of every class's tournament and test each class (module
-    docstring); the result as a JSON-serialisable dict with one row per class. The arguments
+    docstring); the result has one row per class. The arguments
     after `db`, positional in this order or by keyword, are RestrictedStudy's: workers (1), seed
     (0), alpha (0.05), correction ("holm"), progress (True), backend ("process"), address
     (None); `play_study` takes the study itself."""
@@ -234,7 +234,7 @@ def run_study(
     )
 
 
-def play_study(study: RestrictedStudy) -> dict[str, Any]:
+def play_study(study: RestrictedStudy) -> RestrictedResult:
     """run_study of a RestrictedStudy."""
     game_name, agent = study.game_name, study.agent
     alpha, correction = study.alpha, study.correction
@@ -250,29 +250,29 @@ def play_study(study: RestrictedStudy) -> dict[str, Any]:
     make_agent(agent, game_name, n, 0)  # a bad agent spec: refused before anything is played
     p0 = 1.0 / n
     rows = [_class_row(study, game, n, label, r) for label, r in classes]
-    adjust_rows(rows, alpha, correction)
+    rows = adjust_rows(rows, alpha, correction)
     rules_hash = str(game.RULES_DATA_HASH)
     clocked = clocked_agents(game_name, [agent], n)
-    return {
-        "game": game_name,
-        "players": n,
-        "agent": agent,
-        "games_per_class": study.games,
-        "seed": study.seed,
-        "alpha": alpha,
-        "correction": correction,
-        "null_share": p0,
-        "rules_data_hash": rules_hash,
-        "note": rules_note(game, rules_hash),
-        "notice": machine_notice(clocked),
-        "library_version": library_version(),
-        "rows": rows,
-    }
+    return RestrictedResult(
+        game=game_name,
+        players=n,
+        agent=agent,
+        games_per_class=study.games,
+        seed=study.seed,
+        alpha=alpha,
+        correction=correction,
+        null_share=p0,
+        rules_data_hash=rules_hash,
+        note=rules_note(game, rules_hash),
+        notice=machine_notice(clocked),
+        library_version=library_version(),
+        rows=rows,
+    )
 
 
 def _class_row(
     study: RestrictedStudy, game: ModuleType, n: int, label: str, r: Restriction
-) -> dict[str, Any]:
+) -> ClassRow:
     """Play (what the store lacks of) the tournament of class `label` (restriction `r`) at `n`
     players and its row of the result, before the adjusted tests."""
     agent, game_name = study.agent, study.game_name
@@ -305,64 +305,67 @@ def _class_row(
     wins = float(np.sum(shares))
     lo, hi = wilson_interval(wins, g)
     z, p = score_test(wins, g, p0)
-    counts = restriction_counts(game, records, rid, r)
-    return {
-        "forbid": label,
-        "kind": class_kind(r),
-        "spec": spec,
-        "games": g,
-        "wins": wins,
-        "win_share": wins / g if g else None,
-        "lo": lo if g else None,
-        "hi": hi if g else None,
-        "null_share": p0,
-        "z": z,
-        "p": p,
-        "mean_score_restricted": float(np.mean(own)) if own else None,
-        "mean_score_unrestricted": float(np.mean(others)) if others else None,
-        **counts,
-        "binding_share": counts["binding"] / counts["decisions"] if counts["decisions"] else None,
-        "rule": restricted.rule,
-        "description": restricted.description,
-        "tournament_games": t["stored_games"],
-        "played_now": t["played_now"],
-    }
+    c = restriction_counts(game, records, rid, r)
+    return ClassRow(
+        forbid=label,
+        kind=class_kind(r),
+        spec=spec,
+        games=g,
+        wins=wins,
+        win_share=wins / g if g else None,
+        lo=lo if g else None,
+        hi=hi if g else None,
+        null_share=p0,
+        z=z,
+        p=p,
+        mean_score_restricted=float(np.mean(own)) if own else None,
+        mean_score_unrestricted=float(np.mean(others)) if others else None,
+        decisions=c.decisions,
+        binding=c.binding,
+        forced=c.forced,
+        violations=c.violations,
+        binding_share=c.binding / c.decisions if c.decisions else None,
+        rule=restricted.rule,
+        description=restricted.description,
+        tournament_games=t["stored_games"],
+        played_now=t["played_now"],
+    )
 
 
 # --- report -----------------------------------------------------------------------------------
-def stamp(result: dict[str, Any]) -> str:
+def stamp(result: RestrictedResult) -> str:
     """The line the figure and report carry: the sample size and the rules data."""
-    ns = sorted({row["games"] for row in result["rows"]})
+    ns = sorted({row.games for row in result.rows})
     n = ns[0] if len(ns) == 1 else f"{ns[0]}..{ns[-1]}"
-    return f"N = {n} games per forbidden class; rules data {result['rules_data_hash']}"
+    return f"N = {n} games per forbidden class; rules data {result.rules_data_hash}"
 
 
-def interval_name(result: dict[str, Any]) -> str:
+def interval_name(result: RestrictedResult) -> str:
     """What the adjusted intervals are, in words."""
-    if result["correction"] == "bh":
+    if result.correction == "bh":
         return "Wilson, Benjamini-Hochberg false-coverage-rate adjusted"
-    return f"Wilson, Holm-adjusted (familywise {1 - result['alpha']:.0%})"
+    return f"Wilson, Holm-adjusted (familywise {1 - result.alpha:.0%})"
 
 
-def plot(result: dict[str, Any], path: Path) -> Path:
+def plot(result: RestrictedResult, path: Path) -> Path:
     """restricted.png: the restricted agent's win share per class with the adjusted intervals
     (red: significant, so the interval excludes the unrestricted share), the unrestricted share
     1/P dashed; one unit (win share) on the one value axis."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    rows = [r for r in result["rows"] if r["win_share"] is not None]
+    rows = [r for r in result.rows if r.win_share is not None]
     fig = Figure(figsize=(6.5, 1.6 + 0.3 * max(len(rows), 1)), layout="constrained")
     FigureCanvasAgg(fig)
     ax = fig.add_subplot()
     y = np.arange(len(rows))
-    m = np.array([r["win_share"] for r in rows], dtype=np.float64)
-    lo = np.array([r["adj_lo"] if r["adj_lo"] is not None else r["win_share"] for r in rows])
-    hi = np.array([r["adj_hi"] if r["adj_hi"] is not None else r["win_share"] for r in rows])
-    sig = np.array([bool(r["significant"]) for r in rows], dtype=bool)
-    name = CORRECTION_NAMES[result["correction"]]
+    m = np.array([r.win_share for r in rows], dtype=np.float64)
+    lo = np.array([r.adj_lo if r.adj_lo is not None else r.win_share for r in rows])
+    hi = np.array([r.adj_hi if r.adj_hi is not None else r.win_share for r in rows])
+    sig = np.array([bool(r.significant) for r in rows], dtype=bool)
+    name = CORRECTION_NAMES[result.correction]
     for mask, colour, text in (
-        (sig, "#c44e52", f"significant ({name}, alpha = {result['alpha']:g})"),
+        (sig, "#c44e52", f"significant ({name}, alpha = {result.alpha:g})"),
         (~sig, "#8c8c8c", "not significant"),
     ):
         if mask.any():
@@ -370,8 +373,8 @@ def plot(result: dict[str, Any], path: Path) -> Path:
                 m[mask], y[mask], xerr=[m[mask] - lo[mask], hi[mask] - m[mask]], fmt="o",
                 color=colour, capsize=3, label=text,
             )  # fmt: skip
-    ax.axvline(result["null_share"], color="black", ls="--", lw=1, label="unrestricted share 1/P")
-    ax.set_yticks(y, [r["forbid"] for r in rows], fontsize=7)
+    ax.axvline(result.null_share, color="black", ls="--", lw=1, label="unrestricted share 1/P")
+    ax.set_yticks(y, [r.forbid for r in rows], fontsize=7)
     ax.set_ylim(len(rows) - 0.5, -0.5)
     ax.set_xlim(0.0, 1.0)
     ax.set_xlabel(
@@ -380,8 +383,8 @@ def plot(result: dict[str, Any], path: Path) -> Path:
         fontsize=8,
     )
     ax.set_title(
-        f"Restricted play: {result['game']}, {result['players']} players, agent "
-        f"{result['agent']}\n{stamp(result)}",
+        f"Restricted play: {result.game}, {result.players} players, agent "
+        f"{result.agent}\n{stamp(result)}",
         fontsize=9,
     )
     fig.legend(fontsize=7, loc="outside lower center", ncols=3)  # never over the data
@@ -397,37 +400,37 @@ CSV_COLUMNS = (
 )  # fmt: skip
 
 
-def write_csv(path: Path, rows: list[dict[str, Any]]) -> Path:
+def write_csv(path: Path, rows: list[ClassRow]) -> Path:
     with path.open("w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(CSV_COLUMNS), extrasaction="ignore")
         w.writeheader()
         for r in rows:
-            w.writerow({k: ("" if r.get(k) is None else r[k]) for k in CSV_COLUMNS})
+            values = {k: getattr(r, k) for k in CSV_COLUMNS}
+            w.writerow({k: ("" if v is None else v) for k, v in values.items()})
     return path
 
 
-def markdown(result: dict[str, Any], command: str | None = None) -> str:
+def markdown(result: RestrictedResult, command: str | None = None) -> str:
     """report.md's text."""
-    name = CORRECTION_NAMES[result["correction"]]
+    name = CORRECTION_NAMES[result.correction]
     lines = [
-        f"# Restricted play: {result['game']}, {result['players']} players, agent "
-        f"`{result['agent']}`",
+        f"# Restricted play: {result.game}, {result.players} players, agent `{result.agent}`",
         "",
-        stamp(result) + f"; seed {result['seed']}; library {result['library_version']}.",
+        stamp(result) + f"; seed {result.seed}; library {result.library_version}.",
         "",
     ]
-    if result.get("notice"):
-        lines += [f"**{result['notice']}**", ""]
+    if result.notice:
+        lines += [f"**{result.notice}**", ""]
     if command:
         lines += ["```", command, "```", ""]
     lines += [
-        f"Each class: the agent forbidden it against {result['players'] - 1} unrestricted "
-        "cop" + ("y" if result["players"] == 2 else "ies") + " of itself, every deal once per "
+        f"Each class: the agent forbidden it against {result.players - 1} unrestricted "
+        "cop" + ("y" if result.players == 2 else "ies") + " of itself, every deal once per "
         "seat rotation, the same deals for every class. Win share: a win shared by k players "
-        f"counts 1/k; unrestricted share 1/P = {result['null_share']:.3f}. p: two-sided score "
+        f"counts 1/k; unrestricted share 1/P = {result.null_share:.3f}. p: two-sided score "
         f"test of share = 1/P (the test the Wilson interval inverts); p adj: {name} over the "
-        f"{len(result['rows'])} classes; adjusted interval: {interval_name(result)}, excluding "
-        f"1/P exactly when p adj <= {result['alpha']:g}. Binding: share of the restricted "
+        f"{len(result.rows)} classes; adjusted interval: {interval_name(result)}, excluding "
+        f"1/P exactly when p adj <= {result.alpha:g}. Binding: share of the restricted "
         "agent's decisions where a forbidden action was legal; forced: decisions where every "
         "legal action was forbidden (it then plays one anyway).",
         "",
@@ -437,55 +440,56 @@ def markdown(result: dict[str, Any], command: str | None = None) -> str:
         "significant", "mean score (restricted / others)", "binding", "forced",
     ]  # fmt: skip
     lines += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for r in result["rows"]:
+    for r in result.rows:
         cells = [
-            f"`{r['forbid']}`",
-            r["kind"],
-            str(r["games"]),
-            num(r["win_share"]),
-            interval(r["lo"], r["hi"]),
-            interval(r["adj_lo"], r["adj_hi"]),
-            pval(r["p"]),
-            pval(r["p_adj"]),
-            "yes" if r["significant"] else "no",
-            f"{num(r['mean_score_restricted'], '.1f')} / "
-            f"{num(r['mean_score_unrestricted'], '.1f')}",
-            num(r["binding_share"]),
-            str(r["forced"]),
+            f"`{r.forbid}`",
+            r.kind,
+            str(r.games),
+            num(r.win_share),
+            interval(r.lo, r.hi),
+            interval(r.adj_lo, r.adj_hi),
+            pval(r.p),
+            pval(r.p_adj),
+            "yes" if r.significant else "no",
+            f"{num(r.mean_score_restricted, '.1f')} / {num(r.mean_score_unrestricted, '.1f')}",
+            num(r.binding_share),
+            str(r.forced),
         ]
         lines.append("| " + " | ".join(cells) + " |")
     lines += ["", "![win share per forbidden class](restricted.png)", ""]
-    never = [r["forbid"] for r in result["rows"] if r["decisions"] and not r["binding"]]
+    never = [r.forbid for r in result.rows if r.decisions and not r.binding]
     if never:
         lines += [
             "Never binding (the agent was never offered a forbidden action, so these rows "
             f"measure nothing): {', '.join(f'`{x}`' for x in never)}.",
             "",
         ]
-    broken = [r["forbid"] for r in result["rows"] if r["violations"]]
+    broken = [r.forbid for r in result.rows if r.violations]
     if broken:
         lines += [
             f"**Forbidden actions taken while another was allowed: {', '.join(broken)}.**",
             "",
         ]
-    rules = dict.fromkeys(r["rule"] for r in result["rows"])
+    rules = dict.fromkeys(r.rule for r in result.rows)
     lines += ["How the agent was restricted (training.agents.restricted_agent):", ""]
     lines += [f"- rule `{rule}`: {RULES[rule]};" for rule in rules]
     lines += [f"- {FORCED}."]
-    lines += ["", result["note"], ""]
+    lines += ["", result.note, ""]
     return "\n".join(lines)
 
 
-def write_report(result: dict[str, Any], out_dir: str | Path, command: str | None = None):
+def write_report(result: RestrictedResult, out_dir: str | Path, command: str | None = None):
     """report.md, restricted.csv, restricted.png and result.json under out_dir; their paths."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = [
-        write_csv(out / "restricted.csv", result["rows"]),
+        write_csv(out / "restricted.csv", result.rows),
         plot(result, out / "restricted.png"),
     ]
     (out / "report.md").write_text(markdown(result, command))
-    (out / "result.json").write_text(json.dumps(result, indent=1, default=json_default) + "\n")
+    (out / "result.json").write_text(
+        json.dumps(result.to_json(), indent=1, default=json_default) + "\n"
+    )
     return paths + [out / "report.md", out / "result.json"]
 
 
@@ -566,13 +570,13 @@ def main(argv: list[str] | None = None) -> int:
         return code
     result = out
     paths = write_report(result, args.out, command)
-    for r in result["rows"]:
+    for r in result.rows:
         print(
-            f"forbid {r['forbid']}: win share {num(r['win_share'])} {interval(r['lo'], r['hi'])} "
-            f"(N = {r['games']}, 1/P = {result['null_share']:.3f}), p adj {pval(r['p_adj'])}"
-            + (" significant" if r["significant"] else "")
+            f"forbid {r.forbid}: win share {num(r.win_share)} {interval(r.lo, r.hi)} "
+            f"(N = {r.games}, 1/P = {result.null_share:.3f}), p adj {pval(r.p_adj)}"
+            + (" significant" if r.significant else "")
         )
-    print(result["note"])
+    print(result.note)
     print(f"report: {os.path.join(args.out, 'report.md')} ({len(paths)} files)")
     return 0
 

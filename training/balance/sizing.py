@@ -12,12 +12,11 @@ Three questions a study's figures cannot answer on their own:
   (`power_equal_shares`, `games_for_equal_shares`, noncentral chi-square). For a rules variant
   compared deal by deal (training.balance.paired), `pairs_for_paired_edge` / `power_paired_edge`
   give the deal pairs McNemar's test of one seat's win flips needs (Connor 1987, or the exact
-  binomial test the study reports). `simulate_power` and `simulate_paired_power` check the
-  closed forms on synthetic studies.
+  binomial test the study reports).
 - **When to stop?** `SequentialSeatTest`: a study played in batches, looked at after each, that
   stops once a seat's anytime-valid confidence sequence excludes 1/P (an edge), or every seat's
   lies within 1/P +- tolerance (fair within the tolerance); the error rates hold however many
-  looks are taken (`simulate_sequential` checks it against naive repeated Wilson looks).
+  looks are taken.
 - **How much do seeds differ?** `replicate_summary`: several tournament seeds (different deals)
   of one study, the between-seed Student-t interval next to the pooled within-seed one, and a
   test of whether the seeds differ more than independent games would.
@@ -40,6 +39,16 @@ import numpy as np
 from scipy import stats as sps
 
 from training.arena.ratings import wilson_interval
+from training.balance.results import (
+    BetweenSeeds,
+    DesignEffect,
+    Dispersion,
+    PooledShare,
+    ReplicateSeat,
+    ReplicateSummary,
+    SeatLook,
+    SeedShare,
+)
 
 C_BET = 0.5  # the largest bet is C_BET / m (or / (1 - m)): a factor never below 1 - C_BET
 THETA = 0.5  # hedged capital: half on "the mean is above m", half on "below"
@@ -167,40 +176,6 @@ def games_for_equal_shares(
     return int(math.ceil(n / players - 1e-9)) * players
 
 
-def simulate_power(
-    n: int,
-    edge: float,
-    players: int,
-    alpha: float = 0.05,
-    studies: int = 4000,
-    seed: int = 0,
-    test: str = "seat",
-) -> dict:
-    """The rejection rate over `studies` synthetic studies of n independent games in which seat 0
-    wins with probability 1/P + edge and the other seats share the rest equally: "seat" counts
-    the score test (the Wilson interval excluding 1/P), "chi2" the chi-square test of equal
-    shares. The rate comes with its Wilson 95% interval over the studies; seeded."""
-    p0, p1 = _seat_shares(edge, players)
-    _check_level(alpha)
-    rng = np.random.default_rng(seed)
-    shares = np.full(players, (1 - p1) / (players - 1))
-    shares[0] = p1
-    counts = rng.multinomial(n, shares, size=studies)  # (studies, P) wins per seat
-    if test == "seat":
-        hits = seat_test_rejects(counts[:, 0], n, players, alpha)
-    elif test == "chi2":
-        chi2 = ((counts - n * p0) ** 2 / (n * p0)).sum(axis=1)
-        hits = sps.chi2.sf(chi2, players - 1) < alpha
-    else:
-        raise ValueError(f"test must be 'seat' or 'chi2', got {test!r}")
-    return _rate(int(hits.sum()), studies, games=n)
-
-
-def _rate(k: int, n: int, **extra) -> dict:
-    lo, hi = wilson_interval(float(k), n)
-    return {"count": k, "studies": n, "rate": k / n, "lo": lo, "hi": hi, **extra}
-
-
 # --- the paired (variant) comparison ------------------------------------------------------------
 def flip_share(changed_share: float, players: int, flips_per_change: float | None = None) -> float:
     """The share of deal pairs in which one seat's win flips (won under one rules data, not the
@@ -284,40 +259,8 @@ def pairs_for_paired_edge(
     return n
 
 
-def simulate_paired_power(
-    pairs: int,
-    edge: float,
-    flips: float,
-    alpha: float = 0.05,
-    studies: int = 4000,
-    seed: int = 0,
-    exact: bool = False,
-) -> dict:
-    """Rejection rate of McNemar's test over synthetic paired studies of `pairs` deal pairs: each
-    pair flips with probability `flips`, a flip goes to the variant with probability
-    (1 + edge / flips) / 2. exact=False: |c - b| > z sqrt(b + c); exact=True: the study's exact
-    test (training.balance.paired.mcnemar). With its Wilson 95% interval; seeded."""
-    pi = _paired_check(edge, flips, alpha)
-    rng = np.random.default_rng(seed)
-    # per study: (pairs alike, flips to the base only, flips to the variant only)
-    k = rng.multinomial(pairs, [1 - flips, flips * (1 - pi), flips * pi], size=studies)
-    b, c = k[:, 1], k[:, 2]
-    if exact:
-        from training.balance.paired import mcnemar
-
-        p = {}  # the study's own test, once per distinct (b, c)
-        for bc in set(zip(b.tolist(), c.tolist(), strict=True)):
-            base = np.r_[np.ones(bc[0], bool), np.zeros(bc[1], bool)]
-            p[bc] = mcnemar(base, ~base)["p"]
-        hits = np.array([p[bc] <= alpha for bc in zip(b.tolist(), c.tolist(), strict=True)])
-    else:
-        z = sps.norm.isf(alpha / 2)
-        hits = np.abs(c - b) > z * np.sqrt(b + c)
-    return _rate(int(hits.sum()), studies, pairs=pairs)
-
-
 # --- clustering by deal -------------------------------------------------------------------------
-def design_effect(values, groups) -> dict:
+def design_effect(values, groups) -> DesignEffect:
     """How much the games of one deal (its seat rotations, line-ups) count as fewer than
     independent games: the intraclass correlation rho of `values` (e.g. seat 0's win share per
     game) within `groups` (e.g. GameStats.deal_seeds) by one-way analysis of variance, and the
@@ -327,19 +270,18 @@ def design_effect(values, groups) -> dict:
     v = np.asarray(values, dtype=np.float64)
     _, inv, sizes = np.unique(np.asarray(groups), return_inverse=True, return_counts=True)
     k, n = sizes.size, v.size
-    out = {"rho": None, "design_effect": None, "groups": int(k), "n": int(n)}
+    none = DesignEffect(None, None, int(k), int(n))
     if k < 2 or n <= k:
-        return out
+        return none
     means = np.bincount(inv, weights=v) / sizes
     ssb = float((sizes * (means - v.mean()) ** 2).sum())
     ssw = float(((v - means[inv]) ** 2).sum())
     msb, msw = ssb / (k - 1), ssw / (n - k)
     m0 = (n - (sizes**2).sum() / n) / (k - 1)
     if msb + (m0 - 1) * msw <= 0.0:
-        return out
+        return none
     rho = (msb - msw) / (msb + (m0 - 1) * msw)
-    out.update(rho=float(rho), design_effect=float(1 + (m0 - 1) * rho), group_size=float(m0))
-    return out
+    return DesignEffect(float(rho), float(1 + (m0 - 1) * rho), int(k), int(n), float(m0))
 
 
 # --- anytime-valid confidence sequences ---------------------------------------------------------
@@ -441,7 +383,7 @@ class Look:
     look: int
     games: int
     units: int
-    seats: list[dict]
+    seats: list[SeatLook]
     decision: str
     tolerance: float
     alpha: float
@@ -457,8 +399,8 @@ class Look:
 
     def line(self) -> str:
         parts = [
-            f"seat {r['seat']} {r['share']:.3f} [{r['lo']:.3f}, {r['hi']:.3f}] (fixed-n Wilson "
-            f"[{r['wilson_lo']:.3f}, {r['wilson_hi']:.3f}])"
+            f"seat {r.seat} {r.share:.3f} [{r.lo:.3f}, {r.hi:.3f}] (fixed-n Wilson "
+            f"[{r.wilson_lo:.3f}, {r.wilson_hi:.3f}])"
             for r in self.seats
         ]
         return (
@@ -470,10 +412,10 @@ class Look:
         p0 = 1.0 / self.players
         n = f"{self.games} games, {self.units} deals"
         if self.decision == "edge":
-            bad = [r for r in self.seats if r["lo"] > p0 or r["hi"] < p0]
+            bad = [r for r in self.seats if r.lo > p0 or r.hi < p0]
             what = "; ".join(
-                f"seat {r['seat']} wins {'more' if r['lo'] > p0 else 'less'} than 1/"
-                f"{self.players}: {r['share']:.3f} [{r['lo']:.3f}, {r['hi']:.3f}]"
+                f"seat {r.seat} wins {'more' if r.lo > p0 else 'less'} than 1/"
+                f"{self.players}: {r.share:.3f} [{r.lo:.3f}, {r.hi:.3f}]"
                 for r in bad
             )
             return f"EDGE FOUND after {n}: {what} ({self.level()})"
@@ -590,18 +532,8 @@ class SequentialSeatTest:
         for i, s in enumerate(self.tested):
             lo, hi = confidence_sequence(x[i], a)
             wlo, whi = wilson_interval(float(self.wins[s]), self.games)
-            rows.append(
-                {
-                    "seat": s,
-                    "share": float(self.wins[s] / self.games),
-                    "lo": lo,
-                    "hi": hi,
-                    "wilson_lo": wlo,
-                    "wilson_hi": whi,
-                    "games": self.games,
-                    "units": int(x.shape[1]),
-                }
-            )
+            share = float(self.wins[s] / self.games)
+            rows.append(SeatLook(s, share, lo, hi, wlo, whi, self.games, int(x.shape[1])))
         look = Look(
             len(self.looks) + 1, self.games, int(x.shape[1]), rows, decision,
             self.tolerance, self.alpha, self.players,
@@ -610,77 +542,10 @@ class SequentialSeatTest:
         return look
 
 
-def synthetic_deals(shares, deals: int, studies: int, seed: int = 0) -> np.ndarray:
-    """Win shares of synthetic studies, (studies, deals, P, P): deal d's P games (one per seat
-    rotation), each won independently by seat s with probability shares[s]; seeded. The games
-    of a study in schedule order are `.reshape(studies, deals * P, P)`."""
-    sh = np.asarray(shares, dtype=np.float64)
-    if sh.ndim != 1 or sh.size < 2 or np.any(sh < 0) or not math.isclose(sh.sum(), 1.0):
-        raise ValueError("shares must be one probability per seat, adding up to 1")
-    p = sh.size
-    rng = np.random.default_rng(seed)
-    winner = rng.choice(p, size=(studies, deals, p), p=sh)
-    return (winner[..., None] == np.arange(p)).astype(np.float64)
-
-
-def simulate_sequential(
-    shares,
-    batch: int,
-    max_games: int,
-    tolerance: float,
-    alpha: float = 0.05,
-    studies: int = 1000,
-    seed: int = 0,
-    seat: int | None = None,
-) -> dict:
-    """Run `studies` synthetic sequential studies (synthetic_deals with `shares`) with looks after
-    every `batch` games up to `max_games`, with the rule of SequentialSeatTest, and the naive rule
-    for comparison: stop at the first look where a tested seat's fixed-n Wilson interval of
-    the games so far excludes 1/P. Returns the rates of each decision (with Wilson 95% intervals
-    over the studies), the mean games at the stop (with a 95% interval), the naive rule's
-    rate of "edge", and per study the decision codes (DECISIONS) and games at the stop."""
-    sh = np.asarray(shares, dtype=np.float64)
-    p = sh.size
-    if batch <= 0 or batch % p or max_games < batch or max_games % p:
-        raise ValueError(
-            f"batch must be a positive multiple of P = {p} and max_games a multiple of P no "
-            f"smaller than batch; got batch {batch}, max_games {max_games}"
-        )
-    test = SequentialSeatTest(p, tolerance, alpha, seat)  # the same checks and seats
-    tested = test.tested
-    looks = np.unique(np.r_[np.arange(batch, max_games, batch), max_games])  # games per look
-    ws = synthetic_deals(sh, max_games // p, studies, seed)  # (S, D, P, P)
-    x = ws.mean(axis=2)[..., tested].transpose(0, 2, 1)  # (S, seats, D): per-deal means
-    a = _seat_alpha(alpha, len(tested))
-    p0 = 1.0 / p
-    bets = plugin_bets(x, a)
-    thr = _threshold(a)
-    up, down = log_capitals(x, bets, p0)
-    at = looks // p - 1  # the last deal of each look
-    excl0 = ((up >= thr) | (down >= thr))[..., at]  # (S, seats, L)
-    band = _band_rejected(x, bets, p0, tolerance, thr)[..., at]
-    code = _decide(np.moveaxis(excl0, 1, -1), np.moveaxis(band, 1, -1))  # (S, L)
-    stopped = code > 0
-    first = np.where(stopped.any(axis=1), stopped.argmax(axis=1), looks.size - 1)
-    decision = np.where(stopped.any(axis=1), code[np.arange(studies), first], 3)
-    stop_games = looks[first]
-    # the naive rule: Wilson 95% (the study's figure) of the pooled games at every look
-    wins = np.cumsum(ws.reshape(studies, -1, p), axis=1)[:, looks - 1][..., tested]
-    naive = seat_test_rejects(wins, looks[None, :, None], p, alpha).any(axis=(1, 2))
-    out = {"studies": studies, "looks": looks.tolist(), "max_games": max_games}
-    for k, name in enumerate(DECISIONS[1:], start=1):
-        out[name] = _rate(int((decision == k).sum()), studies)
-    out["naive_edge"] = _rate(int(naive.sum()), studies)
-    m = float(stop_games.mean())
-    h = 1.959963984540054 * float(stop_games.std(ddof=1)) / math.sqrt(studies)
-    out["mean_games"] = {"mean": m, "lo": m - h, "hi": m + h, "n": studies}
-    out["decision"] = decision
-    out["stop_games"] = stop_games
-    return out
-
-
 # --- replicates ---------------------------------------------------------------------------------
-def replicate_summary(win_shares: list[np.ndarray], seeds: list[int] | None = None) -> dict:
+def replicate_summary(
+    win_shares: list[np.ndarray], seeds: list[int] | None = None
+) -> ReplicateSummary:
     """Seat win shares over K replicates of a study (tournament seeds: different deals), each a
     (G_k, P) array of win shares. Per seat:
 
@@ -710,27 +575,26 @@ def replicate_summary(win_shares: list[np.ndarray], seeds: list[int] | None = No
         per_seed = []
         for i in range(k):
             lo, hi = wilson_interval(float(wins[i, s]), int(g[i]))
-            per_seed.append(
-                {"seed": seeds[i], "share": float(share[i]), "lo": lo, "hi": hi, "games": int(g[i])}
-            )
+            per_seed.append(SeedShare(seeds[i], float(share[i]), lo, hi, int(g[i])))
         m, sd = float(share.mean()), float(share.std(ddof=1))
         h = t * sd / math.sqrt(k)
         pooled = float(wins[:, s].sum() / g.sum())
         plo, phi = wilson_interval(float(wins[:, s].sum()), int(g.sum()))
         v = pooled * (1 - pooled)
         chi2 = float((g * (share - pooled) ** 2).sum() / v) if v > 0 else None
-        rows.append(
-            {
-                "seat": s,
-                "per_seed": per_seed,
-                "between": {"mean": m, "lo": m - h, "hi": m + h, "sd": sd, "seeds": k},
-                "pooled": {"share": pooled, "lo": plo, "hi": phi, "games": int(g.sum())},
-                "dispersion": {
-                    "chi2": chi2,
-                    "df": k - 1,
-                    "ratio": None if chi2 is None else chi2 / (k - 1),
-                    "p": None if chi2 is None else float(sps.chi2.sf(chi2, k - 1)),
-                },
-            }
+        dispersion = Dispersion(
+            chi2=chi2,
+            df=k - 1,
+            ratio=None if chi2 is None else chi2 / (k - 1),
+            p=None if chi2 is None else float(sps.chi2.sf(chi2, k - 1)),
         )
-    return {"seeds": seeds, "players": p, "games": int(g.sum()), "seats": rows}
+        rows.append(
+            ReplicateSeat(
+                seat=s,
+                per_seed=per_seed,
+                between=BetweenSeeds(m, m - h, m + h, sd, k),
+                pooled=PooledShare(pooled, plo, phi, int(g.sum())),
+                dispersion=dispersion,
+            )
+        )
+    return ReplicateSummary(seeds, p, int(g.sum()), rows)

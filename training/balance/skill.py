@@ -29,7 +29,6 @@ import json
 import re
 import sys
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 from scipy import stats as sps
@@ -45,6 +44,14 @@ from training.balance.game_stats import GameStats, stats_modules
 from training.balance.markdown import interval, num, table
 from training.balance.play import run_study
 from training.balance.report import stamp, write_csv
+from training.balance.results import (
+    Extrapolation,
+    FigureRow,
+    LevelScore,
+    SkillLevel,
+    SkillTrace,
+    Trend,
+)
 
 FIGURES = ("seats", "sources", "margin", "item:NAME")
 # what each figure's unit can take: a prediction and its interval are clipped to it
@@ -70,15 +77,15 @@ def search_family(spec: str) -> str:
     return out.rstrip(":,").replace(":,", ":").replace(",,", ",")
 
 
-def figure_rows(st: GameStats, figure: str, seed: int = 0) -> list[dict]:
-    """The rows (series, mean, lo, hi, n) one study gives for one figure."""
+def figure_rows(st: GameStats, figure: str, seed: int = 0) -> list[FigureRow]:
+    """The rows (a series each) one study gives for one figure."""
     if figure == "seats":
         rows = []
         for p in range(st.players):
             wins = float(st.win_shares[:, p].sum())
             lo, hi = wilson_interval(wins, len(st))
-            rows.append({"series": f"seat {p}", "mean": wins / len(st), "lo": lo, "hi": hi})
-        return [{**r, "unit": "win share", "n": len(st)} for r in rows]
+            rows.append(FigureRow(f"seat {p}", wins / len(st), lo, hi, "win share", len(st)))
+        return rows
     if figure == "sources":
         per = st.points.sum(axis=1).astype(np.float64)  # (G, S) points of all players
         rng = np.random.default_rng(seed)
@@ -92,16 +99,15 @@ def figure_rows(st: GameStats, figure: str, seed: int = 0) -> list[dict]:
                 continue
             lo, hi = np.quantile(boot_share[:, k], [0.025, 0.975])
             share = float(per[:, k].sum() / tot) if tot else 0.0
-            rows.append({"series": name, "mean": share, "lo": float(lo), "hi": float(hi)})
-        return [{**r, "unit": "share of points", "n": len(st)} for r in rows]
+            rows.append(FigureRow(name, share, float(lo), float(hi), "share of points", len(st)))
+        return rows
     if figure == "margin":
         m = bs.mean_ci(st.margin)
-        return [{"series": "winner's margin", **m, "unit": "points"}]
+        return [FigureRow("winner's margin", m.mean, m.lo, m.hi, "points", m.n)]
     name = figure.split(":", 1)[1]
-    row = next(r for r in bs.item_lifts(st) if r["item"] == name and r["comparison"] == "taken")
-    n = row["n_with"] + row["n_without"]
-    return [{"series": f"lift of {name}", "mean": row["lift"], "lo": row["lo"], "hi": row["hi"],
-             "n": n, "unit": "win-share lift"}]  # fmt: skip
+    row = next(r for r in bs.item_lifts(st) if r.item == name and r.comparison == "taken")
+    n = row.n_with + row.n_without
+    return [FigureRow(f"lift of {name}", row.lift, row.lo, row.hi, "win-share lift", n)]
 
 
 def check_figures(figures: list[str], items: tuple[str, ...]) -> None:
@@ -115,15 +121,15 @@ def check_figures(figures: list[str], items: tuple[str, ...]) -> None:
         raise ValueError(f"--figures {f}: use {', '.join(FIGURES)}")
 
 
-def extrapolate(budgets: list[int], rows: list[dict]) -> dict | None:
+def extrapolate(budgets: list[int], rows: list[FigureRow]) -> Extrapolation | None:
     """Weighted least squares of the figure on log2(budget) (weights 1 / half-width**2) over
     the levels of one search family: slope per doubling with its 95% interval, and the
     prediction one doubling beyond the largest budget with its 95% interval, clipped to what the
     figure's unit can take (BOUNDS); None under three levels or without intervals."""
     pts = [
-        (b, r["mean"], (r["hi"] - r["lo"]) / (2 * 1.959963984540054))
+        (b, r.mean, (r.hi - r.lo) / (2 * 1.959963984540054))
         for b, r in zip(budgets, rows, strict=True)
-        if r["mean"] is not None and r["lo"] is not None and r["hi"] is not None
+        if r.mean is not None and r.lo is not None and r.hi is not None
     ]
     if len(pts) < 3:
         return None
@@ -139,21 +145,21 @@ def extrapolate(budgets: list[int], rows: list[dict]) -> dict | None:
     pred, pred_se = float(v @ beta), float(np.sqrt(v @ cov @ v))
     slope_se = float(np.sqrt(cov[1, 1]))
     z = sps.norm.isf(0.025)
-    lo, hi = BOUNDS.get(rows[0].get("unit"), (-np.inf, np.inf))
+    lo, hi = BOUNDS.get(rows[0].unit, (-np.inf, np.inf))
 
     def clip(value: float) -> float:
         return float(min(max(value, lo), hi))
 
-    return {
-        "slope_per_doubling": float(beta[1]),
-        "slope_lo": float(beta[1] - z * slope_se),
-        "slope_hi": float(beta[1] + z * slope_se),
-        "next_budget": 2 * max(p[0] for p in pts),  # one doubling, exactly
-        "predicted": clip(pred),
-        "predicted_lo": clip(pred - z * pred_se),
-        "predicted_hi": clip(pred + z * pred_se),
-        "levels": len(pts),
-    }
+    return Extrapolation(
+        slope_per_doubling=float(beta[1]),
+        slope_lo=float(beta[1] - z * slope_se),
+        slope_hi=float(beta[1] + z * slope_se),
+        next_budget=2 * max(p[0] for p in pts),  # one doubling, exactly
+        predicted=clip(pred),
+        predicted_lo=clip(pred - z * pred_se),
+        predicted_hi=clip(pred + z * pred_se),
+        levels=len(pts),
+    )
 
 
 def skill_trace(
@@ -166,22 +172,21 @@ def skill_trace(
     seed: int = 0,
     check_strength: bool = False,
     **kw,
-) -> dict[str, Any]:
+) -> SkillTrace:
     """Play (what the store lacks of) a self-play study per level and read the figures."""
     levels = []
     for i, spec in enumerate(agents):
-        st = run_study(game_name, players, [spec], games, db, seed=seed, **kw)["stats"]
-        level = {"agent": spec, "games": len(st), "figures": {}}
-        for f in figures:
-            level["figures"][f] = figure_rows(st, f, seed=seed)
+        st = run_study(game_name, players, [spec], games, db, seed=seed, **kw).stats
+        rows = {f: figure_rows(st, f, seed=seed) for f in figures}
+        vs_previous = None
         if check_strength and i > 0:
             t = run_tournament(
                 game_name, players, [agents[i - 1], spec], games, db, seed=seed,
                 progress=kw.get("progress", False), workers=kw.get("workers"),
                 backend=kw.get("backend", "process"), address=kw.get("address"), n_boot=100,
             )  # fmt: skip
-            level["vs_previous"] = _vs_previous(t, spec)
-        levels.append(level)
+            vs_previous = _vs_previous(t, spec)
+        levels.append(SkillLevel(spec, len(st), rows, vs_previous))
     fams = {}
     for i, spec in enumerate(agents):
         if budget_of(spec) is not None:
@@ -192,98 +197,87 @@ def skill_trace(
         if len(idx) < 3 or len(set(budgets)) < len(budgets):
             continue
         for f in figures:
-            series = [r["series"] for r in levels[idx[0]]["figures"][f]]
+            series = [r.series for r in levels[idx[0]].figures[f]]
             for s in series:
-                rows = [
-                    next((r for r in levels[i]["figures"][f] if r["series"] == s), None)
-                    for i in idx
-                ]
+                rows = [next((r for r in levels[i].figures[f] if r.series == s), None) for i in idx]
                 if any(r is None for r in rows):
                     continue
                 fit = extrapolate(budgets, rows)
                 if fit:
-                    trends.append({"family": fam, "figure": f, "series": s, **fit})
-    return {
-        "game": game_name,
-        "players": players,
-        "agents": agents,
-        "games": games,
-        "seed": seed,
-        "rules_data_hash": str(get_game(game_name).RULES_DATA_HASH),
-        "levels": levels,
-        "trends": trends,
-    }
+                    trends.append(Trend(fam, f, s, fit))
+    rules_hash = str(get_game(game_name).RULES_DATA_HASH)
+    return SkillTrace(game_name, players, agents, games, seed, rules_hash, levels, trends)
 
 
-def _vs_previous(t: dict, spec: str) -> dict:
+def _vs_previous(t: dict, spec: str) -> LevelScore:
     """The stronger level's score against the one before it (win 1, tie 1/2; Wilson 95%)."""
     pw = t["board"]["pairwise"]
     label = next(e["label"] for e in t["entrants"] if e["spec"] == spec)
     me = pw["entrants"].index(label)
     other = 1 - me
-    return {
-        "score": pw["rate"][me][other],
-        "lo": pw["lo"][me][other],
-        "hi": pw["hi"][me][other],
-        "games": int(pw["n"][me][other]),
-    }
+    return LevelScore(
+        score=pw["rate"][me][other],
+        lo=pw["lo"][me][other],
+        hi=pw["hi"][me][other],
+        games=int(pw["n"][me][other]),
+    )
 
 
-def plot_trace(res: dict, figures: list[str], path: Path) -> Path:
+def plot_trace(res: SkillTrace, figures: list[str], path: Path) -> Path:
     fig = figure(6.5, 0.8 + 2.4 * len(figures))
     axes = fig.subplots(len(figures), 1, squeeze=False)[:, 0]
-    x = np.arange(len(res["agents"]))
+    x = np.arange(len(res.agents))
     for ax, f in zip(axes, figures, strict=True):
-        series = list(dict.fromkeys(r["series"] for lv in res["levels"] for r in lv["figures"][f]))
+        series = list(dict.fromkeys(r.series for lv in res.levels for r in lv.figures[f]))
         unit = ""
         for k, s in enumerate(series):
             pts = [
                 (i, r)
-                for i, lv in enumerate(res["levels"])
-                for r in lv["figures"][f]
-                if r["series"] == s and r["mean"] is not None
+                for i, lv in enumerate(res.levels)
+                for r in lv.figures[f]
+                if r.series == s and r.mean is not None
             ]
             if not pts:
                 continue
             xi = np.array([i for i, _ in pts]) + (k - (len(series) - 1) / 2) * 0.04
-            m = np.array([r["mean"] for _, r in pts])
-            lo = np.array([r["lo"] if r["lo"] is not None else r["mean"] for _, r in pts])
-            hi = np.array([r["hi"] if r["hi"] is not None else r["mean"] for _, r in pts])
+            m = np.array([r.mean for _, r in pts])
+            lo = np.array([r.lo if r.lo is not None else r.mean for _, r in pts])
+            hi = np.array([r.hi if r.hi is not None else r.mean for _, r in pts])
             ax.errorbar(xi, m, yerr=[m - lo, hi - m], marker="o", capsize=3, lw=1, label=s)
-            unit = pts[0][1]["unit"]
+            unit = pts[0][1].unit
         if f == "seats":
-            ax.axhline(1 / res["players"], color="grey", ls="--", lw=1)
+            ax.axhline(1 / res.players, color="grey", ls="--", lw=1)
         ax.set_ylabel(f"{f}\n({unit}, 95%)", fontsize=7)
-        ax.set_xticks(x, res["agents"], fontsize=6, rotation=20)
+        ax.set_xticks(x, res.agents, fontsize=6, rotation=20)
         if len(series) > 1:
             ax.legend(fontsize=6, ncol=2)
     fig.suptitle(
-        f"{res['game']}, {res['players']} players: skill trace (self-play, weakest first)\n"
-        + stamp(res["games"], res["rules_data_hash"], "games per level"),
+        f"{res.game}, {res.players} players: skill trace (self-play, weakest first)\n"
+        + stamp(res.games, res.rules_data_hash, "games per level"),
         fontsize=8,
     )
     fig.savefig(path, dpi=110)
     return path
 
 
-def write_skill_report(res: dict, figures: list[str], out: Path, command: str) -> list[Path]:
+def write_skill_report(res: SkillTrace, figures: list[str], out: Path, command: str) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     rows = [
-        {"agent": lv["agent"], "figure": f, **r}
-        for lv in res["levels"]
+        {"agent": lv.agent, "figure": f, **r.to_json()}
+        for lv in res.levels
         for f in figures
-        for r in lv["figures"][f]
+        for r in lv.figures[f]
     ]
     paths = [plot_trace(res, figures, out / "skill.png"), write_csv(out / "skill.csv", rows)]
     lines = [
-        f"# Skill trace: {res['game']}, {res['players']} players",
+        f"# Skill trace: {res.game}, {res.players} players",
         "",
         "```",
         command,
         "```",
         "",
-        f"{res['games']} self-play games per level on the same deals (tournament seed "
-        f"{res['seed']}); rules data `{res['rules_data_hash']}`. Intervals are 95%.",
+        f"{res.games} self-play games per level on the same deals (tournament seed "
+        f"{res.seed}); rules data `{res.rules_data_hash}`. Intervals are 95%.",
         "",
         "![skill](skill.png)",
         "",
@@ -300,18 +294,18 @@ def write_skill_report(res: dict, figures: list[str], out: Path, command: str) -
             ],
         )
         lines += [""]
-    if any("vs_previous" in lv for lv in res["levels"]):
+    if any(lv.vs_previous for lv in res.levels):
         lines += ["## Does the ladder rise?", ""]
         lines += table(
             ["agent", "score against the level before", "95%", "games"],
             [
-                [f"`{lv['agent']}`", num(v["score"]), interval(v["lo"], v["hi"]), str(v["games"])]
-                for lv in res["levels"]
-                if (v := lv.get("vs_previous"))
+                [f"`{lv.agent}`", num(v.score), interval(v.lo, v.hi), str(v.games)]
+                for lv in res.levels
+                if (v := lv.vs_previous)
             ],
         )
         lines += [""]
-    if res["trends"]:
+    if res.trends:
         lines += [
             "## Trend with the search budget",
             "",
@@ -323,15 +317,17 @@ def write_skill_report(res: dict, figures: list[str], out: Path, command: str) -
             ["search", "figure", "series", "slope per doubling", "95%", "at budget", "predicted",
              "95%"],
             [
-                [f"`{t['family']}`", t["figure"], t["series"], num(t["slope_per_doubling"], ".4f"),
-                 interval(t["slope_lo"], t["slope_hi"], ".4f"), str(t["next_budget"]),
-                 num(t["predicted"]), interval(t["predicted_lo"], t["predicted_hi"])]
-                for t in res["trends"]
+                [f"`{t.family}`", t.figure, t.series, num(t.fit.slope_per_doubling, ".4f"),
+                 interval(t.fit.slope_lo, t.fit.slope_hi, ".4f"), str(t.fit.next_budget),
+                 num(t.fit.predicted), interval(t.fit.predicted_lo, t.fit.predicted_hi)]
+                for t in res.trends
             ],
         )  # fmt: skip
         lines += [""]
     (out / "report.md").write_text("\n".join(lines))
-    (out / "result.json").write_text(json.dumps(res, indent=1, default=json_default) + "\n")
+    (out / "result.json").write_text(
+        json.dumps(res.to_json(), indent=1, default=json_default) + "\n"
+    )
     return paths + [out / "report.md", out / "result.json"]
 
 
@@ -384,7 +380,7 @@ def main(argv: list[str] | None = None) -> int:
     res, paths = out
     print(
         f"skill trace of {args.game} at {args.players} players: {len(args.agents)} levels x "
-        f"{args.games} games (rules data {res['rules_data_hash']})"
+        f"{args.games} games (rules data {res.rules_data_hash})"
     )
     print(f"report: {Path(args.out) / 'report.md'} ({len(paths)} files)")
     return 0

@@ -8,17 +8,29 @@ p-values (`p_bh`); a win shared by k tied winners counts 1/k (store win shares).
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 from scipy import stats as sps
 
 from training.arena.ratings import wilson_interval
 from training.balance.game_stats import GameStats
+from training.balance.results import (
+    ActionFrequency,
+    Difference,
+    Estimate,
+    GameShape,
+    ItemLift,
+    ResourceFlow,
+    SeatAdvantage,
+    SeatRow,
+    SourceShare,
+)
 
 Z95 = 1.959963984540054
 
 
-def mean_ci(x: np.ndarray) -> dict:
+def mean_ci(x: np.ndarray) -> Estimate:
     """Mean with its 95% interval and n (None interval when n < 2); nan values are left out.
 
     A sample of one sign (every value >= 0: counts, points of a source that only adds, shares;
@@ -35,20 +47,20 @@ def mean_ci(x: np.ndarray) -> dict:
     x = x[~np.isnan(x)]
     n = int(x.size)
     if n == 0:
-        return {"mean": None, "lo": None, "hi": None, "n": 0}
+        return Estimate(None, None, None, 0)
     m = float(x.mean())
     if n < 2:
-        return {"mean": m, "lo": None, "hi": None, "n": n}
+        return Estimate(m, None, None, n)
     if x.min() >= 0.0 or x.max() <= 0.0:
         sign = 1.0 if x.min() >= 0.0 else -1.0
         lo, hi = _gamma_interval(sign * x)
         lo, hi = (lo, hi) if sign > 0 else (-hi, -lo)
-        return {"mean": m, "lo": min(lo, m), "hi": max(hi, m), "n": n}
+        return Estimate(m, min(lo, m), max(hi, m), n)
     h = Z95 * float(x.std(ddof=1)) / math.sqrt(n)
-    return {"mean": m, "lo": m - h, "hi": m + h, "n": n}
+    return Estimate(m, m - h, m + h, n)
 
 
-def share_ci(x: np.ndarray) -> dict:
+def share_ci(x: np.ndarray) -> Estimate:
     """mean_ci of a share (every value in [0, 1]; nan values are left out), bounded on both sides:
     a mean above 1/2 gets the interval of 1 - x mirrored, so a sample of all 1s has positive
     width below 1 as a sample of all 0s has above 0, and the bounds are clipped to [0, 1]."""
@@ -58,12 +70,11 @@ def share_ci(x: np.ndarray) -> dict:
         r = mean_ci(x)
     else:
         m = mean_ci(1.0 - x)
-        r = {"mean": float(x.mean()), "lo": None, "hi": None, "n": m["n"]}
-        if m["lo"] is not None:
-            r["lo"], r["hi"] = 1.0 - m["hi"], 1.0 - m["lo"]
-    if r["lo"] is not None:
-        r["lo"], r["hi"] = max(r["lo"], 0.0), min(r["hi"], 1.0)
-    return r
+        lo, hi = (None, None) if m.lo is None else (1.0 - m.hi, 1.0 - m.lo)
+        r = Estimate(float(x.mean()), lo, hi, m.n)
+    if r.lo is None:
+        return r
+    return Estimate(r.mean, max(r.lo, 0.0), min(r.hi, 1.0), r.n)
 
 
 def _gamma_interval(x: np.ndarray) -> tuple[float, float]:
@@ -85,26 +96,21 @@ def _gamma_interval(x: np.ndarray) -> tuple[float, float]:
     return lo, hi
 
 
-def diff_ci(a: np.ndarray, b: np.ndarray) -> dict:
+def diff_ci(a: np.ndarray, b: np.ndarray) -> Difference:
     """mean(a) - mean(b) with a Welch normal 95% interval and a two-sided p-value (independent
     samples); None figures when a side has fewer than 2 values or no spread."""
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     a, b = a[~np.isnan(a)], b[~np.isnan(b)]  # undefined values (a shared win's "decided at")
-    out = {"diff": None, "lo": None, "hi": None, "p": None, "se": None}
-    out.update(n_a=int(a.size), n_b=int(b.size))
+    n_a, n_b = int(a.size), int(b.size)
     if a.size < 2 or b.size < 2:
-        return out
+        return Difference(None, None, None, None, None, n_a, n_b)
     d = float(a.mean() - b.mean())
     se = math.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size)
-    out["diff"], out["se"] = d, se
     if se == 0.0:
-        out["p"] = 1.0 if d == 0.0 else 0.0
-        out["lo"] = out["hi"] = d
-        return out
-    out["lo"], out["hi"] = d - Z95 * se, d + Z95 * se
-    out["p"] = float(2.0 * sps.norm.sf(abs(d) / se))
-    return out
+        return Difference(d, d, d, 1.0 if d == 0.0 else 0.0, se, n_a, n_b)
+    p = float(2.0 * sps.norm.sf(abs(d) / se))
+    return Difference(d, d - Z95 * se, d + Z95 * se, p, se, n_a, n_b)
 
 
 def bh(p: list[float | None]) -> list[float | None]:
@@ -118,27 +124,43 @@ def bh(p: list[float | None]) -> list[float | None]:
     return out
 
 
-def fcr_intervals(rows: list[dict], key: str, q: float = 0.05) -> list[dict]:
-    """Adds to each row the false-coverage-rate adjusted interval (`adj_lo`, `adj_hi`) that goes
-    with its Benjamini-Hochberg adjusted p (`p_bh`): after BH at level q selects R of the m tested
-    rows, every interval is built at level 1 - max(R, 1) q / m (Y. Benjamini and D. Yekutieli,
-    JASA 2005), so an adjusted interval excludes 0 exactly when its row's p_bh <= q. A row's
-    estimate is rows[key], its standard error "se" and its degrees of freedom "df" (None: a normal
-    interval); an untested row (p None) gets None."""
-    tested = [r for r in rows if r.get("p") is not None and r.get("se") is not None]
-    selected = sum(1 for r in tested if r.get("p_bh") is not None and r["p_bh"] <= q)
+def fcr_bounds(
+    est: list, se: list, df: list, p: list, p_bh: list, q: float = 0.05
+) -> list[tuple[float | None, float | None]]:
+    """The false-coverage-rate adjusted interval (lo, hi) that goes with each row's
+    Benjamini-Hochberg adjusted p (`p_bh`): after BH at level q selects R of the m tested rows,
+    every interval is built at level 1 - max(R, 1) q / m (Y. Benjamini and D. Yekutieli, JASA
+    2005), so an adjusted interval excludes 0 exactly when its row's p_bh <= q. A row is its
+    estimate, standard error, degrees of freedom (None: a normal interval), p and p_bh, one list
+    each; an untested row (p or se None) gets (None, None)."""
+    tested = [i for i in range(len(est)) if p[i] is not None and se[i] is not None]
+    selected = sum(1 for i in tested if p_bh[i] is not None and p_bh[i] <= q)
     alpha = max(selected, 1) * q / max(len(tested), 1)
-    for r in rows:
-        r["adj_lo"] = r["adj_hi"] = None
-    for r in tested:
-        est, se = r[key], r["se"]
-        df = r.get("df")
-        crit = sps.norm.isf(alpha / 2) if df is None else sps.t.isf(alpha / 2, df)
-        r["adj_lo"], r["adj_hi"] = est - crit * se, est + crit * se
+    out: list[tuple[float | None, float | None]] = [(None, None)] * len(est)
+    for i in tested:
+        crit = sps.norm.isf(alpha / 2) if df[i] is None else sps.t.isf(alpha / 2, df[i])
+        out[i] = (est[i] - crit * se[i], est[i] + crit * se[i])
+    return out
+
+
+def fcr_intervals(rows: list[dict], key: str, q: float = 0.05) -> list[dict]:
+    """fcr_bounds for rows that are dicts (a sweep's rows: a column per swept key): adds
+    `adj_lo`, `adj_hi` to each row from rows[key], "se", "df" (absent: a normal interval), "p"
+    and "p_bh"."""
+    bounds = fcr_bounds(
+        [r.get(key) for r in rows],
+        [r.get("se") for r in rows],
+        [r.get("df") for r in rows],
+        [r.get("p") for r in rows],
+        [r.get("p_bh") for r in rows],
+        q,
+    )
+    for r, (lo, hi) in zip(rows, bounds, strict=True):
+        r["adj_lo"], r["adj_hi"] = lo, hi
     return rows
 
 
-def seat_advantage(win_shares: np.ndarray, scores: np.ndarray | None = None) -> dict:
+def seat_advantage(win_shares: np.ndarray, scores: np.ndarray | None = None) -> SeatAdvantage:
     """Win share (Wilson 95%) and mean score (95%) per seat, and the chi-square test of "every
     seat wins equally often" (the winning seat of each game as one multinomial draw; a shared
     win counts 1/k to each tied seat). `win_shares` (G, P)."""
@@ -148,11 +170,10 @@ def seat_advantage(win_shares: np.ndarray, scores: np.ndarray | None = None) -> 
     seats = []
     for p in range(n):
         lo, hi = wilson_interval(float(wins[p]), g)
-        row = {"seat": p, "games": g, "wins": float(wins[p]), "win_share": wins[p] / g}
-        row.update(win_share_lo=lo, win_share_hi=hi)
+        row = SeatRow(p, g, float(wins[p]), wins[p] / g, lo, hi)
         if scores is not None:
             m = mean_ci(np.asarray(scores)[:, p])
-            row.update(mean_score=m["mean"], score_lo=m["lo"], score_hi=m["hi"])
+            row = SeatRow(p, g, float(wins[p]), wins[p] / g, lo, hi, m.mean, m.lo, m.hi)
         seats.append(row)
     total = wins.sum()
     if g == 0 or total == 0:
@@ -160,10 +181,10 @@ def seat_advantage(win_shares: np.ndarray, scores: np.ndarray | None = None) -> 
     else:
         res = sps.chisquare(wins, np.full(n, total / n))
         chi2, pv = float(res.statistic), float(res.pvalue)
-    return {"games": g, "seats": seats, "chi2": chi2, "df": n - 1, "p": pv}
+    return SeatAdvantage(g, seats, chi2, n - 1, pv)
 
 
-def source_shares(st: GameStats) -> list[dict]:
+def source_shares(st: GameStats) -> list[SourceShare]:
     """Per score source: mean points per player for winners and for the rest (95%), and each
     side's share of its total points. Winners: seats with the full win (ties excluded)."""
     win = st.win_shares == 1.0
@@ -174,24 +195,24 @@ def source_shares(st: GameStats) -> list[dict]:
     for k, name in enumerate(st.sources):
         a, b = mean_ci(pw[:, k]), mean_ci(pr[:, k])
         rows.append(
-            {
-                "source": name,
-                "winners_mean": a["mean"],
-                "winners_lo": a["lo"],
-                "winners_hi": a["hi"],
-                "winners_share": float(pw[:, k].sum() / tw) if tw else None,
-                "rest_mean": b["mean"],
-                "rest_lo": b["lo"],
-                "rest_hi": b["hi"],
-                "rest_share": float(pr[:, k].sum() / tr) if tr else None,
-                "n_winners": a["n"],
-                "n_rest": b["n"],
-            }
+            SourceShare(
+                source=name,
+                winners_mean=a.mean,
+                winners_lo=a.lo,
+                winners_hi=a.hi,
+                winners_share=float(pw[:, k].sum() / tw) if tw else None,
+                rest_mean=b.mean,
+                rest_lo=b.lo,
+                rest_hi=b.hi,
+                rest_share=float(pr[:, k].sum() / tr) if tr else None,
+                n_winners=a.n,
+                n_rest=b.n,
+            )
         )
     return rows
 
 
-def item_lifts(st: GameStats, min_n: int = 10) -> list[dict]:
+def item_lifts(st: GameStats, min_n: int = 10) -> list[ItemLift]:
     """Per item (customer tile, card, character): the lift of the win share
     - "taken": seats that took it minus seats of games where it was in play that did not;
     - "in play, seat p": seat p's win share in games with it in play minus games without;
@@ -210,71 +231,71 @@ def item_lifts(st: GameStats, min_n: int = 10) -> list[dict]:
             a = st.win_shares[inp, p]
             b = st.win_shares[~inp, p]
             rows.append(_lift_row(name, f"in play, seat {p}", a, b, min_n, int(inp.sum())))
-    adj = bh([r["p"] for r in rows])
-    for r, v in zip(rows, adj, strict=True):
-        r["p_bh"] = v
-    return fcr_intervals(rows, "lift")
+    p_bh = bh([r.p for r in rows])
+    bounds = fcr_bounds(
+        [r.lift for r in rows], [r.se for r in rows], [None] * len(rows), [r.p for r in rows], p_bh
+    )
+    return [
+        replace(r, p_bh=v, adj_lo=lo, adj_hi=hi)
+        for r, v, (lo, hi) in zip(rows, p_bh, bounds, strict=True)
+    ]
 
 
-def _lift_row(name, what, a, b, min_n, games_in_play) -> dict:
-    d = diff_ci(a, b) if min(a.size, b.size) >= min_n else {"diff": None, "lo": None, "hi": None}
-    return {
-        "item": name,
-        "comparison": what,
-        "games_in_play": games_in_play,
-        "rate_with": float(a.mean()) if a.size else None,
-        "rate_without": float(b.mean()) if b.size else None,
-        "lift": d.get("diff"),
-        "lo": d.get("lo"),
-        "hi": d.get("hi"),
-        "p": d.get("p") if min(a.size, b.size) >= min_n else None,
-        "se": d.get("se"),
-        "n_with": int(a.size),
-        "n_without": int(b.size),
-    }
+def _lift_row(name, what, a, b, min_n, games_in_play) -> ItemLift:
+    """One comparison of item_lifts: takers (or seat p with it in play) `a` against `b`, tested
+    when each side has at least `min_n` observations."""
+    tested = min(a.size, b.size) >= min_n
+    d = diff_ci(a, b) if tested else None
+    return ItemLift(
+        item=name,
+        comparison=what,
+        games_in_play=games_in_play,
+        rate_with=float(a.mean()) if a.size else None,
+        rate_without=float(b.mean()) if b.size else None,
+        lift=d.diff if d else None,
+        lo=d.lo if d else None,
+        hi=d.hi if d else None,
+        p=d.p if d else None,
+        se=d.se if d else None,
+        n_with=int(a.size),
+        n_without=int(b.size),
+    )
 
 
-def game_shape(st: GameStats) -> dict:
+def game_shape(st: GameStats) -> GameShape:
     """Rounds, decisions, winner's margin, lead changes, decisiveness and the game-quality
     metrics after Ludii (branching factor, decision moves, lead changes per round transition,
     drama: mean and max): mean and 95% each (share_ci for the shares), over the games where a
     figure is defined."""
-    return {
-        "rounds": mean_ci(st.rounds),
-        "decisions": mean_ci(st.decisions),
-        "margin": mean_ci(st.margin),
-        "lead_changes": mean_ci(st.lead_changes),
-        "lead_changes_per_round": share_ci(st.lead_change_rate),
-        "decided_at": share_ci(st.decided_at),
-        "branching_factor": mean_ci(st.branching),
-        "decision_moves": share_ci(st.decision_moves),
-        "drama": mean_ci(st.drama),
-        "drama_max": mean_ci(st.drama_max),
-        "truncated": int(st.truncated.sum()),
-        "games": len(st),
-    }
+    return GameShape(
+        rounds=mean_ci(st.rounds),
+        decisions=mean_ci(st.decisions),
+        margin=mean_ci(st.margin),
+        lead_changes=mean_ci(st.lead_changes),
+        lead_changes_per_round=share_ci(st.lead_change_rate),
+        decided_at=share_ci(st.decided_at),
+        branching_factor=mean_ci(st.branching),
+        decision_moves=share_ci(st.decision_moves),
+        drama=mean_ci(st.drama),
+        drama_max=mean_ci(st.drama_max),
+        truncated=int(st.truncated.sum()),
+        games=len(st),
+    )
 
 
-def action_frequencies(st: GameStats) -> list[dict]:
+def action_frequencies(st: GameStats) -> list[ActionFrequency]:
     """Mean decisions per player per game by action kind (95%), and the kind's share."""
     per = st.actions.reshape(-1, len(st.action_kinds))
     total = per.sum()
     rows = []
     for k, name in enumerate(st.action_kinds):
         m = mean_ci(per[:, k])
-        rows.append(
-            {
-                "kind": name,
-                "per_player_game": m["mean"],
-                "lo": m["lo"],
-                "hi": m["hi"],
-                "share": float(per[:, k].sum() / total) if total else None,
-            }
-        )
+        share = float(per[:, k].sum() / total) if total else None
+        rows.append(ActionFrequency(name, m.mean, m.lo, m.hi, share))
     return rows
 
 
-def resource_flows(st: GameStats) -> list[dict]:
+def resource_flows(st: GameStats) -> list[ResourceFlow]:
     """Mean gained and spent per player per game by resource kind (95%)."""
     r = len(st.resources)
     g = st.gained.reshape(len(st) * st.players, r)  # (games x seats, resources), r may be 0
@@ -282,15 +303,5 @@ def resource_flows(st: GameStats) -> list[dict]:
     rows = []
     for k, name in enumerate(st.resources):
         a, b = mean_ci(g[:, k]), mean_ci(s[:, k])
-        rows.append(
-            {
-                "resource": name,
-                "gained": a["mean"],
-                "gained_lo": a["lo"],
-                "gained_hi": a["hi"],
-                "spent": b["mean"],
-                "spent_lo": b["lo"],
-                "spent_hi": b["hi"],
-            }
-        )
+        rows.append(ResourceFlow(name, a.mean, a.lo, a.hi, b.mean, b.lo, b.hi))
     return rows

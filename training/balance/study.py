@@ -115,9 +115,9 @@ def main(argv: list[str] | None = None) -> int:
                 cache = args.adapt_cache or default_cache(args.db)
                 strategic = adapted_variant(
                     args.game, args.players, args.agents, args.games, args.db, args.rules,
-                    base["stats"], args.adapt, cache, **kw,
+                    base.stats, args.adapt, cache, **kw,
                 )  # fmt: skip
-                variant = strategic["fixed"]
+                variant = strategic.fixed
             elif args.rules:
                 variant = run_study(
                     args.game, args.players, args.agents, args.games, args.db, args.rules, **kw
@@ -128,26 +128,26 @@ def main(argv: list[str] | None = None) -> int:
     if code is not None:
         return code
     base, variant, strategic = out
-    st, t = base["stats"], base["tournament"]
+    st, t = base.stats, base.tournament
     a = report.analyse(st, t)
     var = None
     if variant is not None:
-        vst, vt = variant["stats"], variant["tournament"]
+        vst, vt = variant.stats, variant.tournament
         try:
             comp = paired.paired_differences(st, vst, seed=args.seed)
         except StatsError as e:
             parser.error(str(e))
         var = (vst, report.analyse(vst, vt), comp, vt)
-    response = None if strategic is None else strategic["response"]
+    response = None if strategic is None else strategic.response
     paths = report.write_report(args.out, st, a, t, var, command, response)
-    s = a["seats"]
+    s = a.seats
     print(
         f"{len(st)} games of {args.game} at {args.players} players (rules data "
         f"{st.rules_data_hash}); seat win shares "
-        + ", ".join(f"{r['win_share']:.3f}" for r in s["seats"])
-        + f"; equal-shares p = {pval(s['p'])}"
+        + ", ".join(f"{r.win_share:.3f}" for r in s.seats)
+        + f"; equal-shares p = {pval(s.p)}"
     )
-    print(a["note"])
+    print(a.note)
     print(f"report: {os.path.join(args.out, 'report.md')} ({len(paths)} files)")
     return 0
 

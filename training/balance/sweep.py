@@ -35,6 +35,7 @@ import argparse
 import itertools
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +56,13 @@ from training.balance.play import check_agents_under, run_study
 from training.balance.report import stamp, write_csv
 from training.balance.response import adapted_variant
 from training.balance.response import section as response_section
+from training.balance.results import (
+    FigureDifference,
+    MeasureComparison,
+    PointResponse,
+    SweepPoint,
+    SweepResult,
+)
 
 MAX_POINTS = 64  # a larger grid is refused: say so rather than run for days
 REFERENCE_RESPONSE = (
@@ -126,14 +134,15 @@ def write_point_files(game: str, points: list[dict], folder: Path) -> list[tuple
 def sweep_rows(base, points, results, seed: int = 0) -> list[dict]:
     """A row per (point, figure): the paired effect of the point against the base statistics,
     with p-values adjusted (BH) and false-coverage-rate adjusted intervals over the whole sweep.
-    `results[i]` is the point's GameStats, or None for a point equal to the current rules."""
+    `results[i]` is the point's GameStats, or None for a point equal to the current rules. A row
+    is a dict: besides its fixed columns it has a `value:KEY` column per swept key."""
     rows = []
     for point, st in zip(points, results, strict=True):
         if st is None:
             comp_rows, changed = _reference_rows(base), 0.0
         else:
             comp = paired.paired_differences(base, st, seed=seed)
-            comp_rows, changed = comp["rows"], comp["changed"]["share"]
+            comp_rows, changed = comp.rows, comp.changed.share
         for r in comp_rows:
             rows.append(
                 {
@@ -141,8 +150,8 @@ def sweep_rows(base, points, results, seed: int = 0) -> list[dict]:
                     **{f"value:{k}": v for k, v in point.items()},
                     "rules_data_hash": base.rules_data_hash if st is None else st.rules_data_hash,
                     "changed_share": changed,
-                    **{k: r[k] for k in ("figure", "unit", "base", "variant", "diff", "lo", "hi")},
-                    **{k: r[k] for k in ("p", "se", "df", "n_pairs")},
+                    **{k: getattr(r, k) for k in ("figure", "unit", "base", "variant", "diff")},
+                    **{k: getattr(r, k) for k in ("lo", "hi", "p", "se", "df", "n_pairs")},
                 }
             )
     for r, v in zip(rows, bs.bh([r["p"] for r in rows]), strict=True):
@@ -150,10 +159,10 @@ def sweep_rows(base, points, results, seed: int = 0) -> list[dict]:
     return bs.fcr_intervals(rows, "diff")
 
 
-def _reference_rows(base) -> list[dict]:
+def _reference_rows(base) -> list[FigureDifference]:
     """The figures of the current rules against themselves: every difference exactly 0."""
     comp = paired.paired_differences(base, base)
-    return [{**r, "variant": r["base"]} for r in comp["rows"]]
+    return [replace(r, variant=r.base) for r in comp.rows]
 
 
 def run_sweep(
@@ -169,7 +178,7 @@ def run_sweep(
     adapt: float | None = None,
     adapt_cache: str | Path | None = None,
     **kw,
-) -> dict[str, Any]:
+) -> SweepResult:
     """Play the base study and every point's (what the store lacks), and compare each point with
     the base deal by deal. With `adapt` (minutes) every az agent is also fine-tuned under each
     point (training.balance.adapt; cached in `adapt_cache`, default beside `db`) and each point
@@ -184,7 +193,7 @@ def run_sweep(
     if adapt is not None:  # the learned agents play every point unadapted too
         field = fixed_field(agents, adapt)
     check_agents_under(game_name, players, field, [p for p, h in files if h != base_hash])
-    base = run_study(game_name, players, agents, games, db, seed=seed, **kw)
+    base = run_study(game_name, players, agents, games, db, seed=seed, **kw).stats
     results, responses = [], []
     respond = adapt is not None or any(
         reads_rules(agents, game_name, players, path) for path, h in files if h != base_hash
@@ -193,53 +202,50 @@ def run_sweep(
         if h == base_hash:
             results.append(None)
             if respond:
-                responses.append({"point": point_name(point), "reference": True})
+                responses.append(PointResponse(point_name(point), None))
         elif not respond:
             results.append(
-                run_study(game_name, players, agents, games, db, path, seed=seed, **kw)["stats"]
+                run_study(game_name, players, agents, games, db, path, seed=seed, **kw).stats
             )
         else:
             cache = adapt_cache or default_cache(db)
             both = adapted_variant(
-                game_name, players, agents, games, db, path, base["stats"], adapt, cache,
-                seed=seed, **kw,
+                game_name, players, agents, games, db, path, base, adapt, cache, seed=seed, **kw,
             )  # fmt: skip
-            results.append(both["fixed"]["stats"])
-            responses.append({"point": point_name(point), **both["response"]})
-    rows = sweep_rows(base["stats"], points, results, seed=seed)
-    named = [("current", base["stats"])] + [
+            results.append(both.fixed.stats)
+            responses.append(PointResponse(point_name(point), both.response))
+    named = [("current", base)] + [
         (point_name(p), st) for p, st in zip(points, results, strict=True) if st is not None
     ]
-    return {
-        "game": game_name,
-        "players": players,
-        "agents": list(agents),
-        "games": games,
-        "seed": seed,
-        "keys": keys,
-        "points": [
-            {"point": point_name(p), "values": p, "file": str(f), "rules_data_hash": h}
-            for p, (f, h) in zip(points, files, strict=True)
+    return SweepResult(
+        game=game_name,
+        players=players,
+        agents=list(agents),
+        games=games,
+        seed=seed,
+        keys=keys,
+        points=[
+            SweepPoint(point_name(p), p, str(f), h) for p, (f, h) in zip(points, files, strict=True)
         ],
-        "base_rules_data_hash": base_hash,
-        "base_games": len(base["stats"]),
-        "rows": rows,
-        "adapt_minutes": adapt,
-        "responses": responses,
-        "measures": {"names": [n for n, _ in named], "rows": compare(named, seed)},
-    }
+        base_rules_data_hash=base_hash,
+        base_games=len(base),
+        rows=sweep_rows(base, points, results, seed=seed),
+        adapt_minutes=adapt,
+        responses=responses,
+        measures=MeasureComparison([n for n, _ in named], compare(named, seed)),
+    )
 
 
 def _numeric(vals: list[Any]) -> bool:
     return all(isinstance(v, int | float) and not isinstance(v, bool) for v in vals)
 
 
-def plot_sweep(res: dict, figures: list[str], path: Path) -> Path:
+def plot_sweep(res: SweepResult, figures: list[str], path: Path) -> Path:
     """A panel per figure: the paired effect of each point (FCR-adjusted 95% interval; red
     markers exclude 0) against the first key's value; with two keys a line per second-key
     value."""
-    keys = res["keys"]
-    rows = [r for r in res["rows"] if r["figure"] in figures and r["diff"] is not None]
+    keys = res.keys
+    rows = [r for r in res.rows if r["figure"] in figures and r["diff"] is not None]
     k1 = keys[0]
     xs = list(dict.fromkeys(json.dumps(r[f"value:{k1}"]) for r in rows))
     xv = [json.loads(x) for x in xs]
@@ -280,11 +286,10 @@ def plot_sweep(res: dict, figures: list[str], path: Path) -> Path:
         if len(groups) > 1:
             ax.legend(fontsize=7)
     axes[-1].set_xlabel(k1, fontsize=8)
-    base_hash = res["base_rules_data_hash"]
     fig.suptitle(
-        f"{res['game']}, {res['players']} players: sweep of {', '.join(keys)}\n"
+        f"{res.game}, {res.players} players: sweep of {', '.join(keys)}\n"
         "paired effect against the current rules; BH-adjusted (FCR) 95%; red: excludes 0\n"
-        + stamp(res["base_games"], f"{base_hash} (current)", "games per point"),
+        + stamp(res.base_games, f"{res.base_rules_data_hash} (current)", "games per point"),
         fontsize=8,
     )
     fig.savefig(path, dpi=110)
@@ -298,18 +303,18 @@ def figures_for(players: int, wanted: list[str] | None) -> list[str]:
     return names
 
 
-def write_sweep_report(res: dict, out: Path, figures: list[str], command: str) -> list[Path]:
+def write_sweep_report(res: SweepResult, out: Path, figures: list[str], command: str) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
-    paths = [plot_sweep(res, figures, out / "sweep.png"), write_csv(out / "sweep.csv", res["rows"])]
+    paths = [plot_sweep(res, figures, out / "sweep.png"), write_csv(out / "sweep.csv", res.rows)]
     lines = [
-        f"# Sweep: {res['game']}, {res['players']} players, {', '.join(res['keys'])}",
+        f"# Sweep: {res.game}, {res.players} players, {', '.join(res.keys)}",
         "",
         "```",
         command,
         "```",
         "",
-        f"Agents {', '.join(f'`{a}`' for a in res['agents'])}; {res['base_games']} games per "
-        f"point, tournament seed {res['seed']}; current rules data `{res['base_rules_data_hash']}`"
+        f"Agents {', '.join(f'`{a}`' for a in res.agents)}; {res.base_games} games per "
+        f"point, tournament seed {res.seed}; current rules data `{res.base_rules_data_hash}`"
         ". Each point is compared with the current rules deal by deal (the same deals, agents and "
         "seats): the mean paired difference, its Student-t 95% interval, p_bh adjusted over every "
         "point and figure of the sweep; adj. 95%: the matching false-coverage-rate adjusted "
@@ -319,7 +324,7 @@ def write_sweep_report(res: dict, out: Path, figures: list[str], command: str) -
         "",
     ]
     for name in figures:
-        sel = [r for r in res["rows"] if r["figure"] == name]
+        sel = [r for r in res.rows if r["figure"] == name]
         lines += [f"## {name}", ""]
         lines += table(
             ["point", "rules data", "value", "difference", "95%", "adj. 95%", "p_bh", "changed"],
@@ -339,7 +344,7 @@ def write_sweep_report(res: dict, out: Path, figures: list[str], command: str) -
         )
         lines += [""]
     lines += ["changed: the share of deal pairs whose play differed from the current rules'.", ""]
-    m = res.get("measures")
+    m = res.measures
     if m:
         lines += [
             "## Decisiveness, diversity and fitted values by point",
@@ -348,16 +353,18 @@ def write_sweep_report(res: dict, out: Path, figures: list[str], command: str) -
             "--adapt or conditioned agents, the learned agents unadapted):",
             "",
         ]
-        lines += compare_lines(m["rows"], m["names"]) + [""]
-    for resp in res.get("responses") or []:
-        title = f"## Strategic response at {resp['point']}"
-        if resp.get("reference"):
+        lines += compare_lines(m.rows, m.names) + [""]
+    for resp in res.responses:
+        title = f"## Strategic response at {resp.point}"
+        if resp.response is None:
             lines += [title, "", REFERENCE_RESPONSE, ""]
             continue
-        lines += response_section(resp, title)
+        lines += response_section(resp.response, title)
         lines += [""]
     (out / "report.md").write_text("\n".join(lines))
-    (out / "result.json").write_text(json.dumps(res, indent=1, default=json_default) + "\n")
+    (out / "result.json").write_text(
+        json.dumps(res.to_json(), indent=1, default=json_default) + "\n"
+    )
     return paths + [out / "report.md", out / "result.json"]
 
 
@@ -431,10 +438,10 @@ def main(argv: list[str] | None = None) -> int:
     if code is not None:
         return code
     res, paths = out
-    sig = [r for r in res["rows"] if r["p_bh"] is not None and r["p_bh"] < 0.05]
+    sig = [r for r in res.rows if r["p_bh"] is not None and r["p_bh"] < 0.05]
     print(
-        f"{len(res['points'])} points x {res['base_games']} games of {args.game} at "
-        f"{args.players} players (current rules data {res['base_rules_data_hash']}); "
+        f"{len(res.points)} points x {res.base_games} games of {args.game} at "
+        f"{args.players} players (current rules data {res.base_rules_data_hash}); "
         f"{len(sig)} point-figure effects with BH-adjusted p < 0.05"
     )
     print(f"report: {Path(args.out) / 'report.md'} ({len(paths)} files)")

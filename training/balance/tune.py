@@ -53,7 +53,7 @@ import argparse
 import json
 import math
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +80,14 @@ from training.balance.play import run_study
 from training.balance.report import stamp
 from training.balance.response import adapted_variant, adapted_word, relabel
 from training.balance.response import section as response_section
+from training.balance.results import (
+    AdaptedTuning,
+    CheckRound,
+    Deviation,
+    LossDifference,
+    Reversion,
+    TuneResult,
+)
 from training.balance.sweep import REFERENCE_RESPONSE, parse_values
 
 UNDEFINED_LOSS = 1e3  # the search's loss where the objective is undefined (no taker seen)
@@ -260,14 +268,14 @@ class Evaluator:
             res = run_study(
                 self.game, self.players, self.agents, games, self.db, path, seed=seed, **self.kw
             )
-            self.cache[key] = res["stats"]
+            self.cache[key] = res.stats
         return self.cache[key]
 
 
 # --- the check ------------------------------------------------------------------------------
 def paired_loss_difference(
     obj: Objective, a: np.ndarray, b: np.ndarray, n_boot: int = N_BOOT, seed: int = 0
-) -> dict:
+) -> LossDifference:
     """loss(b) - loss(a) over paired games (row g of `a` and `b`: the same deal) with a paired
     percentile bootstrap 95% interval and a two-sided bootstrap p-value (twice the smaller tail
     share of resampled differences on either side of 0, at most 1)."""
@@ -279,10 +287,10 @@ def paired_loss_difference(
     diffs = obj.loss(mb) - obj.loss(ma)
     diffs = diffs[~np.isnan(diffs)]
     if diffs.size == 0 or math.isnan(d):
-        return {"diff": None, "lo": None, "hi": None, "p": None, "n": n}
+        return LossDifference(None, None, None, None, n)
     lo, hi = np.quantile(diffs, [0.025, 0.975])
     tail = min((diffs <= 0).mean(), (diffs >= 0).mean())
-    return {"diff": float(d), "lo": float(lo), "hi": float(hi), "p": min(1.0, 2 * tail), "n": n}
+    return LossDifference(float(d), float(lo), float(hi), min(1.0, 2 * tail), n)
 
 
 def holm(p: list[float | None]) -> list[float | None]:
@@ -313,7 +321,7 @@ def check(
     sizes: tuple[int, ...],
     alpha: float = 0.05,
     seed: int = 0,
-) -> dict:
+) -> CheckRound:
     """The one-step-deviation check of `point`: `columns(q)` gives the (G, k) objective columns
     of point q on the check's deals (row g the same deal for every point). A row per deviation
     (its loss minus the point's, bootstrap interval, p, Holm-adjusted p) and "better": the
@@ -322,12 +330,12 @@ def check(
     rows = []
     for q in deviations(point, sizes):
         r = paired_loss_difference(obj, base, columns(q), seed=seed)
-        rows.append({"point": q, "loss": obj.loss(columns(q).mean(0)), **r})
-    for r, v in zip(rows, holm([r["p"] for r in rows]), strict=True):
-        r["p_holm"] = v
-    better = [r for r in rows if r["diff"] is not None and r["diff"] < 0 and r["p_holm"] < alpha]
-    best = min(better, key=lambda r: r["diff"])["point"] if better else None
-    return {"point": point, "loss": obj.loss(base.mean(0)), "rows": rows, "better": best}
+        loss = obj.loss(columns(q).mean(0))
+        rows.append(Deviation(q, loss, r.diff, r.lo, r.hi, r.p, r.n))
+    rows = [replace(r, p_holm=v) for r, v in zip(rows, holm([r.p for r in rows]), strict=True)]
+    better = [r for r in rows if r.diff is not None and r.diff < 0 and r.p_holm < alpha]
+    best = min(better, key=lambda r: r.diff).point if better else None
+    return CheckRound(point, obj.loss(base.mean(0)), rows, best)
 
 
 def simplify(
@@ -337,7 +345,7 @@ def simplify(
     current: tuple[int, ...],
     alpha: float = 0.05,
     seed: int = 0,
-) -> tuple[tuple[int, ...], list[dict]]:
+) -> tuple[tuple[int, ...], list[Reversion]]:
     """Fewer changes preferred: each changed dimension, in order, goes back to its starting value
     when that is not significantly worse (the paired bootstrap's p >= alpha, or better). Returns
     the simplified point and a row per tested return."""
@@ -348,8 +356,8 @@ def simplify(
             continue
         q = point[:d] + (current[d],) + point[d + 1 :]
         r = paired_loss_difference(obj, columns(point), columns(q), seed=seed)
-        keep = r["diff"] is not None and r["diff"] > 0 and r["p"] < alpha
-        log.append({"dimension": d, "point": q, **r, "reverted": not keep})
+        keep = r.diff is not None and r.diff > 0 and r.p < alpha
+        log.append(Reversion(d, q, r.diff, r.lo, r.hi, r.p, r.n, not keep))
         if not keep:
             point = q
     return point, log
@@ -364,7 +372,9 @@ def tune(
     check_games: int,
     seed: int = 0,
     check_rounds: int = 3,
-) -> dict:
+) -> TuneResult:
+    """Search the space (NTBEA on `games` games per point), check the recommendation on
+    `check_games` fresh deals (module docstring) and prefer fewer changes."""
     space = ev.space
     sizes = tuple(len(v) for v in space.values())
     current = current_point(space, ev.game, ev.base)
@@ -384,31 +394,31 @@ def tune(
             raise StatsError("the check's games do not pair up across points (the same deals)")
         return obj.columns(st)[iv]
 
-    point = search["best"]
+    point = search.best
     rounds = []
     for _ in range(check_rounds):
         c = check(obj, columns, point, sizes, seed=check_seed)
         rounds.append(c)
-        if c["better"] is None:
+        if c.better is None:
             break
-        point = c["better"]
-    confirmed = rounds[-1]["better"] is None
+        point = c.better
+    confirmed = rounds[-1].better is None
     final, reverted = simplify(obj, columns, point, current, seed=check_seed)
     vs_current = paired_loss_difference(obj, columns(current), columns(final), seed=check_seed)
-    return {
-        "sizes": sizes,
-        "current": current,
-        "search": search,
-        "check_rounds": rounds,
-        "confirmed": confirmed,
-        "simplified": reverted,
-        "final": final,
-        "final_changes": ev.changes(final),
-        "final_overrides": ev.overrides(final),
-        "final_loss": obj.loss(columns(final).mean(0)),
-        "current_loss": obj.loss(columns(current).mean(0)),
-        "vs_current": vs_current,
-    }
+    return TuneResult(
+        sizes=sizes,
+        current=current,
+        search=search,
+        check_rounds=rounds,
+        confirmed=confirmed,
+        simplified=reverted,
+        final=final,
+        final_changes=ev.changes(final),
+        final_overrides=ev.overrides(final),
+        final_loss=obj.loss(columns(final).mean(0)),
+        current_loss=obj.loss(columns(current).mean(0)),
+        vs_current=vs_current,
+    )
 
 
 def outside_space(game: str, space: dict, base: dict, conditioned: list[str]) -> None:
@@ -424,48 +434,50 @@ def outside_space(game: str, space: dict, base: dict, conditioned: list[str]) ->
                 raise ValueError(f"{conditioned[0]} reads the rules of its variant space: {why}")
 
 
-def adapted_check(ev: Evaluator, obj: Objective, res: dict, agents, minutes, cache, games, seed):
+def adapted_check(
+    ev: Evaluator, obj: Objective, res: TuneResult, agents, minutes, cache, games, seed
+) -> AdaptedTuning | None:
     """The tuned rules with the learned agents adapted to them (training.balance.response): the
     strategic response against the starting rules on the check's deals, and the objective's loss
     with adapted agents minus with fixed agents (paired bootstrap). None when the tuned rules
     are the default rules (the agents' own: nothing to adapt)."""
-    path, _ = ev.file(res["final"])
+    path, _ = ev.file(res.final)
     if path is None:
         return None
     spec_of = {ad.fixed_spec(a): a for a in agents if ad.is_az(a)}
-    start = relabel(ev.stats(res["current"], games, seed), spec_of)
+    start = relabel(ev.stats(res.current, games, seed), spec_of)
     both = adapted_variant(
         ev.game, ev.players, list(agents), games, ev.db, path, start, minutes, cache,
         seed=seed, **ev.kw,
     )  # fmt: skip
-    fst, ast = both["fixed"]["stats"], both["adapted"]["stats"]
+    fst, ast = both.fixed.stats, both.adapted.stats
     i_f, i_a = paired.match_pairs(fst, ast)
     cf, ca = obj.columns(fst)[i_f], obj.columns(ast)[i_a]
-    return {
-        "rules_file": str(path),
-        "loss_fixed": obj.loss(cf.mean(0)),
-        "loss_adapted": obj.loss(ca.mean(0)),
-        "adapted_minus_fixed": paired_loss_difference(obj, cf, ca, seed=seed),
-        "response": both["response"],
-    }
+    return AdaptedTuning(
+        rules_file=str(path),
+        loss_fixed=obj.loss(cf.mean(0)),
+        loss_adapted=obj.loss(ca.mean(0)),
+        adapted_minus_fixed=paired_loss_difference(obj, cf, ca, seed=seed),
+        response=both.response,
+    )
 
 
-def adapted_lines(ad_res: dict | None, obj: Objective) -> list[str]:
+def adapted_lines(ad_res: AdaptedTuning | None, obj: Objective) -> list[str]:
     if ad_res is None:
         return ["## With adapted agents", "", REFERENCE_RESPONSE, ""]
-    d = ad_res["adapted_minus_fixed"]
-    word = adapted_word(ad_res["response"])
+    d = ad_res.adapted_minus_fixed
+    word = adapted_word(ad_res.response)
     how = "reading them (conditioned networks)" if word == "conditioned" else "fine-tuned to them"
     lines = [
         f"## With {word} agents",
         "",
-        f"Under the tuned rules the loss ({obj.label}) is {num(ad_res['loss_fixed'])} with the "
-        f"agents unadapted and {num(ad_res['loss_adapted'])} with the learned agents {how}: "
-        f"{word} - fixed {num(d['diff'])} {interval(d['lo'], d['hi'])} (paired bootstrap "
-        f"95%), p = {pval(d['p'])}, on the check's deals. A tuning that holds only for players "
+        f"Under the tuned rules the loss ({obj.label}) is {num(ad_res.loss_fixed)} with the "
+        f"agents unadapted and {num(ad_res.loss_adapted)} with the learned agents {how}: "
+        f"{word} - fixed {num(d.diff)} {interval(d.lo, d.hi)} (paired bootstrap "
+        f"95%), p = {pval(d.p)}, on the check's deals. A tuning that holds only for players "
         "who ignore the change shows here.",
     ]
-    return lines + response_section(ad_res["response"], "### Strategic response") + [""]
+    return lines + response_section(ad_res.response, "### Strategic response") + [""]
 
 
 def _pt(ev: Evaluator, point) -> str:
@@ -478,32 +490,34 @@ def write_tune_report(ev, obj, res, args_text: str, out: Path, games: int, check
     tuned = {
         "game": ev.game,
         "description": f"tuned toward {obj.label} by python -m training.balance.tune",
-        "values": res["final_overrides"],
+        "values": res.final_overrides,
     }
     (out / "tuned.json").write_text(json.dumps(tuned, indent=1, default=json_default) + "\n")
     _plot_search(ev, obj, res, out / "tune.png", games, check_games)
     lines = _summary_lines(ev, obj, res, args_text, check_games)
     lines += _search_lines(ev, res, games)
-    for k, c in enumerate(res["check_rounds"]):
+    for k, c in enumerate(res.check_rounds):
         lines += _check_lines(ev, k, c)
-    if res["simplified"]:
-        lines += _simplified_lines(ev, res["simplified"])
-    if "adapted" in res:
-        lines += adapted_lines(res["adapted"], obj)
+    if res.simplified:
+        lines += _simplified_lines(ev, res.simplified)
+    if res.adapted_checked:
+        lines += adapted_lines(res.adapted, obj)
     (out / "report.md").write_text("\n".join(lines))
-    (out / "result.json").write_text(json.dumps(res, indent=1, default=json_default) + "\n")
+    (out / "result.json").write_text(
+        json.dumps(res.to_json(), indent=1, default=json_default) + "\n"
+    )
     return [out / "tuned.json", out / "tune.png", out / "report.md", out / "result.json"]
 
 
 def _plot_search(ev, obj, res, path: Path, games: int, check_games: int) -> None:
     """The loss of every point the search evaluated, in order, beside the check's losses of the
     starting and the tuned rules."""
-    hist = res["search"]["history"]
+    hist = res.search.history
     fig = figure(6.5, 3.2)
     ax = fig.add_subplot()
-    ax.plot(range(1, len(hist) + 1), [-h["fitness"] for h in hist], "o-", ms=3, lw=0.8)
-    ax.axhline(res["current_loss"], color="grey", ls="--", lw=1, label="starting rules (check)")
-    ax.axhline(res["final_loss"], color="#c44e52", ls="--", lw=1, label="tuned (check)")
+    ax.plot(range(1, len(hist) + 1), [-h.fitness for h in hist], "o-", ms=3, lw=0.8)
+    ax.axhline(res.current_loss, color="grey", ls="--", lw=1, label="starting rules (check)")
+    ax.axhline(res.final_loss, color="#c44e52", ls="--", lw=1, label="tuned (check)")
     ax.set_xlabel("evaluation")
     ax.set_ylabel(f"loss: {obj.label}", fontsize=7)
     ax.legend(fontsize=7)
@@ -519,7 +533,7 @@ def _plot_search(ev, obj, res, path: Path, games: int, check_games: int) -> None
 def _summary_lines(ev, obj, res, args_text: str, check_games: int) -> list[str]:
     """The report's title, command, objective and agents, and the result against the starting
     rules with the verdict of the one-step-deviation check."""
-    vc = res["vs_current"]
+    vc = res.vs_current
     return [
         f"# Rules tuning: {ev.game}, {ev.players} players",
         "",
@@ -532,15 +546,15 @@ def _summary_lines(ev, obj, res, args_text: str, check_games: int) -> list[str]:
         + (f" (the default rules with `{ev.base_file}`)." if ev.base_file else " (the default).")
         + "",
         "",
-        f"**Result: {_pt(ev, res['final'])}** (`tuned.json`); on {check_games} fresh deals its "
-        f"loss is {num(res['final_loss'])} against {num(res['current_loss'])} under the starting "
-        f"rules: difference {num(vc['diff'])} {interval(vc['lo'], vc['hi'])} "
+        f"**Result: {_pt(ev, res.final)}** (`tuned.json`); on {check_games} fresh deals its "
+        f"loss is {num(res.final_loss)} against {num(res.current_loss)} under the starting "
+        f"rules: difference {num(vc.diff)} {interval(vc.lo, vc.hi)} "
         "(paired bootstrap 95%), "
-        f"p = {pval(vc['p'])}. "
+        f"p = {pval(vc.p)}. "
         + (
             "The one-step-deviation check confirmed it: no single-key change is significantly "
             "better (Holm-adjusted p < 0.05)."
-            if res["confirmed"]
+            if res.confirmed
             else "The check did not settle within its rounds: a deviation was still "
             "significantly better; rerun with more --check-rounds or a larger budget."
         ),
@@ -552,11 +566,11 @@ def _summary_lines(ev, obj, res, args_text: str, check_games: int) -> list[str]:
 
 def _search_lines(ev, res, games: int) -> list[str]:
     """The section on the search: the 15 distinct points of lowest loss and its recommendation."""
-    hist = res["search"]["history"]
+    hist = res.search.history
     lines = [f"## Search (NTBEA, {len(hist)} evaluations of {games} games, the same deals)", ""]
     seen = {}
     for h in hist:
-        seen.setdefault(h["point"], -h["fitness"])
+        seen.setdefault(h.point, -h.fitness)
     lines += table(
         ["point", "loss"],
         [[_pt(ev, q), num(v)] for q, v in sorted(seen.items(), key=lambda x: x[1])[:15]],
@@ -564,16 +578,16 @@ def _search_lines(ev, res, games: int) -> list[str]:
     lines += [
         "",
         f"{len(seen)} distinct points evaluated; the 15 lowest losses shown. Recommended by the "
-        f"search: {_pt(ev, res['search']['best'])}.",
+        f"search: {_pt(ev, res.search.best)}.",
         "",
     ]
     return lines
 
 
-def _check_lines(ev, k: int, c: dict) -> list[str]:
+def _check_lines(ev, k: int, c: CheckRound) -> list[str]:
     """The section on round `k` (from 0) of the one-step-deviation check, `c`."""
     lines = [
-        f"## Check {k + 1}: {_pt(ev, c['point'])} (loss {num(c['loss'])})",
+        f"## Check {k + 1}: {_pt(ev, c.point)} (loss {num(c.loss)})",
         "",
         "Each one-key deviation's loss minus this point's, paired over the check's deals "
         "(bootstrap 95%, Holm-adjusted p):",
@@ -582,23 +596,22 @@ def _check_lines(ev, k: int, c: dict) -> list[str]:
     lines += table(
         ["deviation", "loss", "difference", "95%", "p_holm"],
         [
-            [_pt(ev, r["point"]), num(r["loss"]), num(r["diff"]), interval(r["lo"], r["hi"])]
-            + [pval(r["p_holm"])]
-            for r in c["rows"]
+            [_pt(ev, r.point), num(r.loss), num(r.diff), interval(r.lo, r.hi), pval(r.p_holm)]
+            for r in c.rows
         ],
     )
     lines += [""]
     return lines
 
 
-def _simplified_lines(ev, simplified: list[dict]) -> list[str]:
+def _simplified_lines(ev, simplified: list[Reversion]) -> list[str]:
     """The section on the changes tried back at their starting value, and which were reverted."""
     lines = ["## Fewer changes", ""]
     lines += table(
         ["back to the starting value", "loss difference", "95%", "p", "reverted"],
         [
-            [_pt(ev, r["point"]), num(r["diff"]), interval(r["lo"], r["hi"]), pval(r["p"])]
-            + ["yes" if r["reverted"] else "no"]
+            [_pt(ev, r.point), num(r.diff), interval(r.lo, r.hi), pval(r.p)]
+            + ["yes" if r.reverted else "no"]
             for r in simplified
         ],
     )
@@ -681,9 +694,10 @@ def main(argv: list[str] | None = None) -> int:
             )
             if args.adapt is not None or conditioned:
                 cache = args.adapt_cache or ad.default_cache(args.db)
-                res["adapted"] = adapted_check(
+                adapted = adapted_check(
                     ev, obj, res, args.agents, args.adapt, cache, args.check_games, args.seed + 1
                 )
+                res = replace(res, adapted=adapted, adapted_checked=True)
         paths = write_tune_report(
             ev, obj, res, command, Path(args.out), args.games, args.check_games
         )
@@ -693,13 +707,13 @@ def main(argv: list[str] | None = None) -> int:
     if code is not None:
         return code
     ev, res, paths = out
-    vc = res["vs_current"]
+    vc = res.vs_current
     print(
-        f"tuned: {_pt(ev, res['final'])}; loss {num(res['final_loss'])} "
-        f"vs {num(res['current_loss'])}"
-        f" under the starting rules ({num(vc['diff'])} {interval(vc['lo'], vc['hi'])}, "
+        f"tuned: {_pt(ev, res.final)}; loss {num(res.final_loss)} "
+        f"vs {num(res.current_loss)}"
+        f" under the starting rules ({num(vc.diff)} {interval(vc.lo, vc.hi)}, "
         f"{args.check_games} fresh deals); "
-        + ("confirmed by the one-step check" if res["confirmed"] else "NOT confirmed")
+        + ("confirmed by the one-step check" if res.confirmed else "NOT confirmed")
     )
     print(f"report: {Path(args.out) / 'report.md'} ({len(paths)} files)")
     return 0

@@ -42,7 +42,7 @@ for ea in sorted(na):
         "win_share_a": round(wa, 4),
         "win_share_b": round(wb, 4),
         "diff": round(float(d.mean()), 4),
-        "paired": paired_ci(d),
+        "paired": paired_ci(d).to_json(),
         "sign_p": p,
         "mean_rank_diff": round(float(r.mean()), 3),
     }
