@@ -18,6 +18,7 @@ import argparse
 import json
 import time
 
+import numpy as np
 import torch
 from torch import nn
 from torch.distributions import Categorical
@@ -133,23 +134,28 @@ def train(a: argparse.Namespace) -> tuple[Agent, dict]:
 
 
 def evaluate(agent: Agent, a: argparse.Namespace) -> dict:
-    """`--eval-games` greedy games against the opponents on seeds training did not use."""
-    env = GameVectorEnv(a.game, num_envs=min(a.envs, a.eval_games), players=a.players,
-                        opponents=a.opponents, seed=a.seed + 10**6)  # fmt: skip
+    """`--eval-games` greedy games against the opponents on seeds training did not use. Every env
+    plays the same number of games and each of them counts (the first games to finish are the
+    short ones: keeping those would bias the share), so B is the largest divisor of the games
+    that is at most `--envs`."""
+    b = max(k for k in range(1, min(a.envs, a.eval_games) + 1) if a.eval_games % k == 0)
+    per_env = a.eval_games // b
+    env = GameVectorEnv(a.game, num_envs=b, players=a.players, opponents=a.opponents,
+                        seed=a.seed + 10**6)  # fmt: skip
     obs, infos = env.reset(seed=a.seed + 10**6)
-    shares: list[float] = []
-    while len(shares) < a.eval_games:
+    shares: list[list[float]] = [[] for _ in range(b)]
+    while min(len(x) for x in shares) < per_env:
         with torch.no_grad():
             logits = agent.actor(torch.as_tensor(obs)).masked_fill(
                 ~torch.as_tensor(infos["action_mask"]), -1e9
             )
         obs, _r, term, trunc, infos = env.step(logits.argmax(-1).numpy())
-        done = term | trunc
-        if done.any():
-            shares += [float(x) for x in infos["final_info"]["outcome"]["win_share"][done]]
-    shares = shares[: a.eval_games]
-    lo, hi = wilson_interval(sum(shares), len(shares))
-    return {"games": len(shares), "win_share": sum(shares) / len(shares), "ci95": [lo, hi]}
+        for i in np.flatnonzero(term | trunc):
+            if len(shares[i]) < per_env:
+                shares[i].append(float(infos["final_info"]["outcome"]["win_share"][i]))
+    won = sum(sum(x) for x in shares)
+    lo, hi = wilson_interval(won, a.eval_games)
+    return {"games": a.eval_games, "win_share": won / a.eval_games, "ci95": [lo, hi]}
 
 
 def main(argv: list[str] | None = None) -> int:

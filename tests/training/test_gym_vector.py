@@ -117,3 +117,6 @@ def test_the_cleanrl_style_example_trains_and_evaluates(tmp_path):
     result = json.loads(out.read_text())
     assert result["timesteps"] >= 256 and result["eval"]["games"] == 8
     assert 0.0 <= result["eval"]["ci95"][0] <= result["eval"]["win_share"] <= 1.0
+    from core.registry import get_game
+
+    assert result["rules_data_hash"] == get_game("toss").RULES_DATA_HASH
