@@ -2,10 +2,11 @@
 
     python -m benchmarks.peer_ismcts --game troyes --players 2 --out DIR [--rows sims,time]
     python -m benchmarks.peer_ismcts --game G --out DIR --table
+    python -m benchmarks.peer_ismcts --game G --players N --out DIR --rates
 
 Both searches evaluate a leaf with random rollouts to the end of the game, and both sample their
 worlds with the game's determinization: `openspiel:ismcts` (open_spiel.python.algorithms.ismcts,
-RandomRolloutEvaluator, UCT c = 2, nodes keyed on the seat's observation string) and our
+random rollouts, UCT c = 2, nodes keyed on the seat's observation string) and our
 `mcts:rollout=random,cutoff=-1,c=2` (core.search, no cut-off). Rows, seats rotated, seeds
 `--seed` (none used to tune either agent), 200 games at 2 players and 100 at 4 (`--games`),
 `--workers`. At 4 players one seat is OpenSpiel's and three are ours (its search runs in Python:
@@ -23,13 +24,15 @@ one seat keeps a row's time in reach); its win share is read against 1/4.
   machine and on what runs beside it: the JSON says so.
 
 Each row is one `training.arena.evaluate` run (JSON per row; a row whose JSON exists is not
-played again). `--table` prints the rows found in DIR.
+played again). `--table` prints the rows found in DIR; `--rates` measures
+how much faster ISMCTS searches with `fast=1` (rates-<N>p.json).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -45,19 +48,29 @@ OURS_TIMED = "mcts:time={seconds},rollout=random,cutoff=-1,c=2"
 THEIRS = "openspiel:ismcts,sims={sims},c=2,fast={fast}"
 
 
-def spiel_rate(game_name: str, players: int, positions: int = 6, sims: int = 30) -> float:
+def spiel_rate(game_name: str, players: int, positions: int = 6, sims: int = 30,
+               fast: int = 0) -> float:  # fmt: skip
     """OpenSpiel's ISMCTS simulations per second at `positions` decisions of seeded random games
-    (the median over positions)."""
+    (the median over positions), with its own rollouts (`fast=0`) or ArrayRollouts (`fast=1`)."""
     from interop.openspiel_agents import OpenSpielAgent
 
     game = get_game(game_name)
     rates = []
     for k, s in enumerate(decision_positions(game, players, positions, seed=11)):
-        agent = OpenSpielAgent(game_name, f"ismcts,sims={sims}", seed=k)
+        agent = OpenSpielAgent(game_name, f"ismcts,sims={sims},fast={fast}", seed=k)
         t0 = time.perf_counter()
         agent.act(s)
         rates.append(sims / (time.perf_counter() - t0))
     return float(np.median(rates))
+
+
+def rates(game_name: str, players: int, rounds: int = 3) -> dict:
+    """ISMCTS's simulations per second with OpenSpiel's rollouts and with ArrayRollouts, measured
+    alternately `rounds` times (the box's speed drifts): each round's pair and the ratios."""
+    pairs = [(spiel_rate(game_name, players, fast=0), spiel_rate(game_name, players, fast=1))
+             for _ in range(rounds)]  # fmt: skip
+    return {"game": game_name, "players": players, "rounds": pairs,
+            "ratio_median": float(np.median([b / a for a, b in pairs]))}  # fmt: skip
 
 
 def rows(a: argparse.Namespace) -> list[dict]:
@@ -122,11 +135,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--out", required=True, type=Path)
     ap.add_argument("--table", action="store_true")
+    ap.add_argument("--rates", action="store_true", help="ISMCTS's simulations/s, fast=0 vs 1")
     a = ap.parse_args(argv)
     if a.table:
         print(table(a.out))
         return 0
     a.out.mkdir(parents=True, exist_ok=True)
+    if a.rates:
+        r = rates(a.game, a.players)
+        r["date_utc"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        r["rules_data_hash"] = str(get_game(a.game).RULES_DATA_HASH)
+        r["load_average"] = list(os.getloadavg())
+        (a.out / f"rates-{a.players}p.json").write_text(json.dumps(r, indent=1) + "\n")
+        print(json.dumps(r))
+        return 0
     for row in rows(a):
         play(a, row)
     print(table(a.out))
