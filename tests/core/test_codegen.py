@@ -107,6 +107,54 @@ def test_a_game_without_a_required_name_is_refused_by_name(tmp_path, monkeypatch
         render("contract", "partial", "partial_env")
 
 
+def test_every_binding_the_guide_allows_is_seen(tmp_path, monkeypatch):
+    """A contract name bound by unpacking, an annotation, an import (`as` too), a def or class,
+    or inside a top-level block is found; one only annotated, only inside a function, or only
+    through `import *` is not."""
+    game = tmp_path / "bindings_env"
+    (game / "engine").mkdir(parents=True)
+    (game / "__init__.py").write_text("")
+    (game / "engine" / "__init__.py").write_text("")
+    (game / "engine" / "rules.py").write_text(
+        "from math import *\n"
+        "from os import sep as S_NP, getcwd\n"
+        "import os.path as S_VERSION\n"
+        "import json\n"
+        "ALLOCATES, MASK_WRITES_STATE = False, False\n"
+        "[STATE_SIZE, *REST] = 1, 2\n"
+        "(VERSION, (GAME_ID, S_GAME_ID)) = 1, (0, -1)\n"
+        "NUM_ACTIONS: int = 2\n"
+        "ANNOTATED_ONLY: int\n"
+        "NUM_ACTIONS += 0\n"
+        "x.attribute = y[0] = 0\n"
+        "def r_init(s):\n"
+        "    INSIDE = 1\n"
+        "class r_over:\n"
+        "    pass\n"
+        "if True:\n"
+        "    r_mask = None\n"
+        "else:\n"
+        "    r_legal = None\n"
+        "try:\n"
+        "    from numba import njit as r_apply\n"
+        "except ImportError:\n"
+        "    r_observe = None\n"
+        "finally:\n"
+        "    FINALLY = 1\n"
+        "for LOOP in ():\n"
+        "    IN_LOOP = 1\n"
+        "with open(__file__) as (WITH_A, WITH_B):\n"
+        "    pass\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    found = set(codegen.game_names_defined("bindings_env"))
+    bound = "S_NP getcwd S_VERSION json ALLOCATES MASK_WRITES_STATE STATE_SIZE REST VERSION"
+    bound += " GAME_ID S_GAME_ID NUM_ACTIONS r_init r_over r_mask r_legal r_apply r_observe"
+    bound += " FINALLY LOOP IN_LOOP WITH_A WITH_B"
+    assert found == set(bound.split())
+    assert not found & {"ANNOTATED_ONLY", "INSIDE", "x", "y", "attribute", "*", "pi", "os"}
+
+
 def test_the_games_own_names_replace_the_defaults():
     """Each optional name comes from the game where it defines it, else from the template."""
     from core import contract_template
