@@ -103,7 +103,7 @@ def test_a_game_without_a_required_name_is_refused_by_name(tmp_path, monkeypatch
     (game / "engine" / "__init__.py").write_text("")
     (game / "engine" / "rules.py").write_text("ALLOCATES = False\nN_KEYS = 1\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    with pytest.raises(ValueError, match="partial_env: engine/rules.py .* defines no 'k_actor'"):
+    with pytest.raises(ValueError, match="partial_env: engine/rules.py .* defines no 'GAME_ID'"):
         render("contract", "partial", "partial_env")
 
 
@@ -162,7 +162,14 @@ def test_the_games_own_names_replace_the_defaults():
     for name, pkg in PACKAGES.items():
         defined = codegen.game_names_defined(pkg)
         src = render("contract", name, pkg)
-        for opt in ("WORK_SIZE", "k_truncated", "k_quiet", "k_bot_values", "k_own_bot_values"):
+        for opt in (
+            "WORK_SIZE",
+            "S_TRUNC",
+            "k_truncated",
+            "k_quiet",
+            "k_bot_values",
+            "k_own_bot_values",
+        ):
             own = f"from {pkg}.engine.{defined.get(opt)} import {opt}  # the game's own"
             assert (own in src) == (opt in defined), (name, opt)
             assert (f"def {opt}(" in src or f"{opt} = " in src) == (opt not in defined)
@@ -186,7 +193,7 @@ def test_a_rendered_module_keeps_its_template_s_line_numbers(name, module):
         # kept where it was, or a replaced statement's first line (an import) or later lines
         assert got in (line, "") or got.startswith("from "), (module, name, i + 1, got)
     same = sum(a == b for a, b in zip(template, rendered, strict=False))
-    assert same >= len(template) - 40  # what rendering replaces is a few statements
+    assert same >= len(template) - 50  # what rendering replaces is a few statements
 
 
 @pytest.mark.slow  # an interpreter in NUMBA_DISABLE_JIT mode
