@@ -105,7 +105,8 @@ class GameSpec:
     """What a game package supplies; everything else of the public API is in `Game`. What the
     game contract already says (sizes, standing keys, game id, truncation, the offsets of the
     fields its compiled code reads) is read from its rendered contract module and never restated:
-    the attributes after `stats` are derived."""
+    the attributes after `stats` are derived, and a spec whose layout or action space disagrees
+    with the contract is refused when it is built (`check_against_contract`)."""
 
     name: str  # "village"
     player_counts: tuple[int, ...]
@@ -170,6 +171,7 @@ class GameSpec:
 
     def __post_init__(self) -> None:
         c = self.contract
+        check_against_contract(self)
         derived = {
             "obs_size": int(c.OBS_SIZE),
             "work_size": int(c.WORK_SIZE),
@@ -202,6 +204,50 @@ def _field_segments(spec: GameSpec) -> dict[str, str]:
                 f"segment in GameSpec.field_segments, one of {', '.join(spec.layout.segments)}"
             )
     return named
+
+
+def check_against_contract(spec: GameSpec) -> None:
+    """Refuse, in one ValueError line naming both values, a spec whose layout or action space
+    says a fact otherwise than its game contract (the compiled code reads the contract's, the
+    Python API the spec's): the state size, the number of actions, the layout version, the
+    layout's segment at each offset the contract names (n_players, version, game_id,
+    truncated), the game id that segment holds, and truncation (a k_truncated of the game's own
+    while S_TRUNC says the state has no truncation field, which `is_truncated` reads)."""
+    c, lay, name = spec.contract, spec.layout, spec.name
+    sizes = (
+        ("the layout's size", lay.size, "STATE_SIZE"),
+        ("the action space's size", spec.actions.n, "NUM_ACTIONS"),
+        ("the layout's version", lay.version, "VERSION"),
+    )
+    for what, value, const in sizes:
+        if value != getattr(c, const):
+            raise ValueError(
+                f"{name}: {what} is {value} but the contract's {const} is {getattr(c, const)}"
+            )
+    for const, seg in CONTRACT_FIELDS.values():
+        at = int(getattr(c, const))
+        if seg in lay.segments and lay.offset(seg) != at:
+            raise ValueError(
+                f"{name}: the layout's {seg!r} segment is at offset {lay.offset(seg)} but the "
+                f"contract's {const} is {at}"
+            )
+    at = int(c.S_GAME_ID)
+    held = next((g for g in lay.segments.values() if g.offset <= at < g.offset + g.size), None)
+    if at >= 0 and (held is None or (held.lo, held.hi) != (c.GAME_ID, c.GAME_ID)):
+        holds = "past its end" if held is None else f"{held.name!r}, which holds {held.lo:#x}"
+        holds += "" if held is None or held.lo == held.hi else f"..{held.hi:#x}"
+        raise ValueError(
+            f"{name}: the layout's entry at S_GAME_ID={at} is {holds}, but the contract's "
+            f"GAME_ID is {c.GAME_ID:#x}"
+        )
+    own = getattr(getattr(c.k_truncated, "py_func", c.k_truncated), "__module__", None)
+    if c.S_TRUNC < 0 and own != c.__name__:
+        raise ValueError(
+            f"{name}: the contract's k_truncated is the game's own ({own}) but its S_TRUNC is "
+            "-1, so is_truncated would never report a truncation the compiled loops count; set "
+            "S_TRUNC to the offset of the field k_truncated reads (core's default k_truncated "
+            "reads it)"
+        )
 
 
 def entry_point_signatures(T) -> dict:
