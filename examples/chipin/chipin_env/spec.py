@@ -83,7 +83,7 @@ def determinize(state: np.ndarray, observer: int, seed: int, T: np.ndarray) -> n
     """A copy of `state` with the unseen cards reshuffled into the deck and the removed pile."""
     s = np.array(state, dtype=np.int64, order="C")
     a, b, c = split_seed(seed)
-    k_determinize(s, T, int(observer), a, b, c, np.zeros(max(WORK_SIZE, 1), dtype=np.int64))
+    k_determinize(s, T, int(observer), a, b, c, np.zeros(max(contract.WORK_SIZE, 1), np.int64))
     return s
 
 
