@@ -103,14 +103,47 @@ def game_names_defined(package: str) -> dict[str, str]:
 
 
 def _bound_names(node: ast.stmt) -> list[str]:
+    """The module-level names statement `node` binds, as the guide allows a game to bind them:
+    a def or class; an assignment (`X = ...`, `X = Y = ...`, unpacking `X, Y = ...` or
+    `[X, *Y] = ...`, an annotated `X: int = ...`, `X += ...`); an import (`import x as X`,
+    `from x import X`, `from x import Y as X`; `import x.y` binds `x`, `import *` nothing
+    that can be read from the file); and any of these inside a top-level `if`, `try`, `with`,
+    `for` or `while` block (their targets too). Not the names inside a function or class."""
     if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
         return [node.name]
     if isinstance(node, ast.Assign):
-        return [t.id for t in node.targets if isinstance(t, ast.Name)]
-    if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-        return [node.target.id]
+        return [name for t in node.targets for name in _target_names(t)]
+    if isinstance(node, ast.AnnAssign):  # `X: int` alone annotates and binds nothing
+        return _target_names(node.target) if node.value is not None else []
+    if isinstance(node, ast.AugAssign):
+        return _target_names(node.target)
     if isinstance(node, ast.ImportFrom | ast.Import):
-        return [(a.asname or a.name).split(".")[0] for a in node.names]
+        return [(a.asname or a.name).split(".")[0] for a in node.names if a.name != "*"]
+    if not isinstance(node, _BLOCKS):
+        return []
+    names = []
+    if isinstance(node, ast.For | ast.AsyncFor):
+        names += _target_names(node.target)
+    if isinstance(node, ast.With | ast.AsyncWith):
+        names += [n for i in node.items if i.optional_vars for n in _target_names(i.optional_vars)]
+    blocks = [getattr(node, f, []) for f in ("body", "orelse", "finalbody")]
+    blocks += [h.body for h in getattr(node, "handlers", [])]  # try: the except clauses
+    return names + [n for block in blocks for stmt in block for n in _bound_names(stmt)]
+
+
+# the top-level blocks whose statements bind module-level names
+_BLOCKS = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.TryStar)
+
+
+def _target_names(target: ast.expr) -> list[str]:
+    """The names an assignment target binds: `X`, each name of `X, (Y, *Z)` or `[X, Y]`; none
+    for an attribute or an item (`x.y = ...`, `x[0] = ...`)."""
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, ast.Starred):
+        return _target_names(target.value)
+    if isinstance(target, ast.Tuple | ast.List):
+        return [name for elt in target.elts for name in _target_names(elt)]
     return []
 
 

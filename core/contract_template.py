@@ -1,6 +1,8 @@
 """Template of a game's full contract (core/game_contract.py) as the loops of the batch engine,
 the search, the bots and the balance replay call it: the adapters every game would write the
-same way, over its rules and step driver, and a default for each optional name.
+same way, over its rules and step driver, and a default for each optional name. It also
+exposes the contract's constants (sizes, version, game id, offsets), which core.game.GameSpec
+reads from the rendered module.
 
 Not used at run time (beyond giving the loop templates a real module to import). core.codegen
 renders it for each game, imported as `<game>_env.engine.contract`: the marked imports below
@@ -14,7 +16,15 @@ from __future__ import annotations
 # GAME: core.codegen points this import at the game's modules, name by name.
 from core.game_contract import (
     ALLOCATES,
+    GAME_ID,
     N_KEYS,
+    NUM_ACTIONS,
+    OBS_SIZE,
+    S_GAME_ID,
+    S_NP,
+    S_VERSION,
+    STATE_SIZE,
+    VERSION,
     k_actor,
     k_determinize,
     k_evaluate,
@@ -33,6 +43,14 @@ from core.step_template import (
 )
 
 __all__ = [
+    "STATE_SIZE",
+    "NUM_ACTIONS",
+    "VERSION",
+    "OBS_SIZE",
+    "GAME_ID",
+    "S_GAME_ID",
+    "S_NP",
+    "S_VERSION",
     "N_KEYS",
     "k_actor",
     "k_determinize",
@@ -44,6 +62,7 @@ __all__ = [
     "k_observe",
     "k_over",
     "WORK_SIZE",
+    "S_TRUNC",
     "BOT_SCRATCH_I",
     "BOT_SCRATCH_F",
     "k_truncated",
@@ -91,12 +110,14 @@ def k_over(s):
 WORK_SIZE = 0  # int64 scratch of the step and the mask: none beyond the mask
 BOT_SCRATCH_I = 1  # int64 scratch of k_bot_values and k_own_bot_values
 BOT_SCRATCH_F = 1  # float64 scratch of the same
+S_TRUNC = -1  # the field a safety cap sets to 1 when it ends the game; -1: no cap
 
 
 @jit(alloc=False)
 def k_truncated(s):
-    """No safety cap: every game ends by its rules."""
-    return False
+    """Whether a safety cap ended the game: the S_TRUNC field is set (never where S_TRUNC is
+    -1). The Python API's is_truncated reads the same field."""
+    return S_TRUNC >= 0 and s[S_TRUNC] != 0
 
 
 @jit(alloc=False)

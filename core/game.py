@@ -73,38 +73,55 @@ _F32 = np.dtype(np.float32)
 
 @dataclass(frozen=True)
 class StateFields:
-    """Offsets of the fields the generic API reads in every game's state (layout.py)."""
+    """Offsets of the fields the generic API reads in every game's state, derived by GameSpec
+    (a game never writes them): the player count, layout version, game id and truncation from
+    the game contract, the others from the layout's segments (GameSpec.field_segments)."""
 
-    num_players: int  # player count
+    num_players: int  # player count (the contract's S_NP)
     actor: int  # seat to act, -1 once the game is over
-    version: int  # layout version
+    version: int  # layout version (S_VERSION)
     phase: int  # decision phase (index into phase_names)
     rng: int  # first word of the in-state RNG (DESIGN D3)
     over: int  # the field that says the game is over ...
     over_value: int  # ... when it holds this value
-    truncated: int = -1  # 1 when a safety cap ended the game; -1: the game has no cap
-    game_id: int = -1  # a field holding `GameSpec.game_id`; -1: none
+    truncated: int  # 1 when a safety cap ended the game; -1: the game has no cap (S_TRUNC)
+    game_id: int  # a field holding the contract's GAME_ID; -1: none (S_GAME_ID)
+
+
+# the layout segment of each StateFields entry read from the layout, where a game does not name
+# another in GameSpec.field_segments
+FIELD_SEGMENTS = {"actor": "actor", "phase": "phase", "rng": "rng", "over": "game_over"}
+# the contract's offsets of the other entries, and the layout segment each is, where it has one
+CONTRACT_FIELDS = {
+    "num_players": ("S_NP", "n_players"),
+    "version": ("S_VERSION", "version"),
+    "game_id": ("S_GAME_ID", "game_id"),
+    "truncated": ("S_TRUNC", "truncated"),
+}
 
 
 @dataclass(frozen=True)
 class GameSpec:
-    """What a game package supplies; everything else of the public API is in `Game`."""
+    """What a game package supplies; everything else of the public API is in `Game`. What the
+    game contract already says (sizes, standing keys, game id, truncation, the offsets of the
+    fields its compiled code reads) is read from its rendered contract module and never restated:
+    the attributes after `stats` are derived, and a spec whose layout or action space disagrees
+    with the contract is refused when it is built (`check_against_contract`)."""
 
     name: str  # "village"
     player_counts: tuple[int, ...]
     layout: Layout
     actions: ActionSpace
-    fields: StateFields
+    # the game's rendered contract, `<package>.engine.contract` (core.codegen): STATE_SIZE,
+    # NUM_ACTIONS, VERSION, OBS_SIZE, WORK_SIZE, N_KEYS and k_keys, GAME_ID, S_NP, S_VERSION,
+    # S_GAME_ID, S_TRUNC and k_truncated, with core's defaults where the game has none
+    contract: ModuleType
     phase_names: tuple[str, ...]
-    obs_size: int
-    work_size: int  # int64 scratch the compiled step / mask need (0: none)
-    n_keys: int  # standing keys per seat: score, then tie-breakers (kernels.k_keys)
     margin_scale: float  # "margin" returns: score gap / margin_scale
     rules_data: ModuleType  # the default rules data (rules_data.py)
     build_tables: Callable[[ModuleType], np.ndarray]  # rules data -> flat int64 table
     tables_hash: Callable[[np.ndarray], str]
     compile_entry_points: Callable[[np.ndarray], tuple]  # T -> (new, observe, legal_mask, step)
-    keys: Callable  # compiled k_keys(s, keys): keys[p, 0] score, keys[p, 1:] tie-breakers
     describe: Callable[[int, Any, np.ndarray], str]  # (valid action id, state or None, T)
     render: Callable[[np.ndarray, np.ndarray], str]  # (valid state, T) -> text board
     invariant_problems: Callable[[np.ndarray, np.ndarray], list[str]]  # (state, T) -> broken laws
@@ -115,7 +132,10 @@ class GameSpec:
     # logs say nothing of chance
     chance: Callable | None = None
     perturb_hidden: Callable | None = None  # (state, seed, T) -> state; None: reseed
-    game_id: int = 0
+    # the layout segments of the fields the API reads that the contract does not name, where a
+    # game's differ from FIELD_SEGMENTS (Troyes: {"actor": "cur", "over": "phase"}) ...
+    field_segments: dict[str, str] = field(default_factory=dict)
+    over_value: int = 1  # ... and the value of the `over` segment once the game is over
     options: tuple[str, ...] = ("start_player",)  # new_game keyword options
     # the `mcts` agent's parameters for this game where they differ from core.search's defaults,
     # as the text after "mcts:" (the measured best of docs/agents.md); a spec's own keys win
@@ -141,6 +161,93 @@ class GameSpec:
     # the module a balance study reads beyond the scores (RESOURCES, ITEMS, items(), deaths;
     # training/balance/game_stats.py); None: scores, actions and turns only
     stats: str | None = None
+    # derived from the contract and the layout (__post_init__), never passed
+    obs_size: int = field(init=False)  # the contract's OBS_SIZE
+    work_size: int = field(init=False)  # int64 scratch the compiled step / mask need (WORK_SIZE)
+    n_keys: int = field(init=False)  # standing keys per seat: score, then tie-breakers (N_KEYS)
+    keys: Callable = field(init=False)  # compiled k_keys(s, keys): [p, 0] score, [p, 1:] ties
+    game_id: int = field(init=False)  # GAME_ID
+    fields: StateFields = field(init=False)
+
+    def __post_init__(self) -> None:
+        c = self.contract
+        check_against_contract(self)
+        derived = {
+            "obs_size": int(c.OBS_SIZE),
+            "work_size": int(c.WORK_SIZE),
+            "n_keys": int(c.N_KEYS),
+            "keys": c.k_keys,
+            "game_id": int(c.GAME_ID),
+            "fields": StateFields(
+                **{f: int(getattr(c, const)) for f, (const, _) in CONTRACT_FIELDS.items()},
+                **{f: self.layout.offset(seg) for f, seg in _field_segments(self).items()},
+                over_value=self.over_value,
+            ),
+        }
+        for name, value in derived.items():
+            object.__setattr__(self, name, value)
+
+
+def _field_segments(spec: GameSpec) -> dict[str, str]:
+    """FIELD_SEGMENTS with the spec's own; ValueError naming what is allowed for an unknown
+    field or a segment the layout does not have."""
+    for f in spec.field_segments:
+        if f not in FIELD_SEGMENTS:
+            raise ValueError(
+                f"{spec.name}: field_segments names {f!r}; allowed: {', '.join(FIELD_SEGMENTS)}"
+            )
+    named = {**FIELD_SEGMENTS, **spec.field_segments}
+    for f, seg in named.items():
+        if seg not in spec.layout.segments:
+            raise ValueError(
+                f"{spec.name}: the layout has no segment {seg!r} (the {f!r} field); name the "
+                f"segment in GameSpec.field_segments, one of {', '.join(spec.layout.segments)}"
+            )
+    return named
+
+
+def check_against_contract(spec: GameSpec) -> None:
+    """Refuse, in one ValueError line naming both values, a spec whose layout or action space
+    says a fact otherwise than its game contract (the compiled code reads the contract's, the
+    Python API the spec's): the state size, the number of actions, the layout version, the
+    layout's segment at each offset the contract names (n_players, version, game_id,
+    truncated), the game id that segment holds, and truncation (a k_truncated of the game's own
+    while S_TRUNC says the state has no truncation field, which `is_truncated` reads)."""
+    c, lay, name = spec.contract, spec.layout, spec.name
+    sizes = (
+        ("the layout's size", lay.size, "STATE_SIZE"),
+        ("the action space's size", spec.actions.n, "NUM_ACTIONS"),
+        ("the layout's version", lay.version, "VERSION"),
+    )
+    for what, value, const in sizes:
+        if value != getattr(c, const):
+            raise ValueError(
+                f"{name}: {what} is {value} but the contract's {const} is {getattr(c, const)}"
+            )
+    for const, seg in CONTRACT_FIELDS.values():
+        at = int(getattr(c, const))
+        if seg in lay.segments and lay.offset(seg) != at:
+            raise ValueError(
+                f"{name}: the layout's {seg!r} segment is at offset {lay.offset(seg)} but the "
+                f"contract's {const} is {at}"
+            )
+    at = int(c.S_GAME_ID)
+    held = next((g for g in lay.segments.values() if g.offset <= at < g.offset + g.size), None)
+    if at >= 0 and (held is None or (held.lo, held.hi) != (c.GAME_ID, c.GAME_ID)):
+        holds = "past its end" if held is None else f"{held.name!r}, which holds {held.lo:#x}"
+        holds += "" if held is None or held.lo == held.hi else f"..{held.hi:#x}"
+        raise ValueError(
+            f"{name}: the layout's entry at S_GAME_ID={at} is {holds}, but the contract's "
+            f"GAME_ID is {c.GAME_ID:#x}"
+        )
+    own = getattr(getattr(c.k_truncated, "py_func", c.k_truncated), "__module__", None)
+    if c.S_TRUNC < 0 and own != c.__name__:
+        raise ValueError(
+            f"{name}: the contract's k_truncated is the game's own ({own}) but its S_TRUNC is "
+            "-1, so is_truncated would never report a truncation the compiled loops count; set "
+            "S_TRUNC to the offset of the field k_truncated reads (core's default k_truncated "
+            "reads it)"
+        )
 
 
 def entry_point_signatures(T) -> dict:

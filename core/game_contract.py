@@ -16,6 +16,9 @@ The names below are stubs: they document the contract and give the templates a r
 import (so they lint and import); the functions raise NotImplementedError if ever called, and
 nothing compiles them.
 
+core.game.GameSpec reads the constants (and k_keys, k_truncated) from the rendered contract,
+so a game's spec restates none of them.
+
 Arguments: `s` one game's state (int64, STATE_SIZE), `T` the game's tables, `mask` a bool
 buffer of NUM_ACTIONS entries, `work` the game's int64 scratch (max(1, WORK_SIZE) entries),
 `a` an action id in 0..NUM_ACTIONS-1 (the driver checks the range first), `n` the number of
@@ -34,6 +37,7 @@ __all__ = [
     "S_GAME_ID",
     "GAME_ID",
     "S_NP",
+    "OBS_SIZE",
     "ALLOCATES",
     "MASK_WRITES_STATE",
     "r_init",
@@ -51,6 +55,7 @@ __all__ = [
 # optional, with their defaults in core/contract_template.py
 OPTIONAL = (
     "WORK_SIZE",
+    "S_TRUNC",
     "BOT_SCRATCH_I",
     "BOT_SCRATCH_F",
     "k_truncated",
@@ -76,6 +81,10 @@ VERSION = 0  # ... and the version this engine reads
 S_GAME_ID = -1  # offset of a field holding GAME_ID; -1: the state has none
 GAME_ID = 0
 S_NP = 0  # offset of the player count
+OBS_SIZE = 1  # entries of an observation (r_observe)
+# optional: offset of the field a safety cap sets to 1 when it ends the game; -1 (the default):
+# the game has no cap. Core's k_truncated and the Python API's is_truncated both read it
+S_TRUNC = -1
 # whether applying an action may allocate (compiled with numba's runtime: Village's final
 # scoring builds a small array once per game); False compiles the driver with alloc=False
 ALLOCATES = False
@@ -134,7 +143,9 @@ def k_actor(s) -> int:
 
 
 def k_truncated(s) -> bool:
-    """Whether the game ended by a safety cap (a truncation, not a rules end)."""
+    """Whether the game ended by a safety cap (a truncation, not a rules end). Core's default
+    reads the S_TRUNC field; a game that defines its own also sets S_TRUNC (the field
+    `is_truncated` reads), or registering it is refused (core.game.check_against_contract)."""
     _stub("k_truncated")
 
 

@@ -2,24 +2,13 @@
 
 from __future__ import annotations
 
-from core.game import GameSpec, StateFields
+from core.game import GameSpec
 from troyes_env import chance, hidden, render, rules_data, tables
 from troyes_env.actions import ACTIONS
 from troyes_env.bots import TroyesHeuristic
-from troyes_env.engine import api
+from troyes_env.engine import api, contract
 from troyes_env.engine.checks import HI, INVARIANT_MESSAGES, LO, check_invariants_code
-from troyes_env.engine.contract import N_KEYS, WORK_SIZE, k_keys
-from troyes_env.layout import (
-    LAYOUT,
-    PH_OVER,
-    PHASE_NAMES,
-    S_CUR,
-    S_NP,
-    S_PHASE,
-    S_RNG,
-    S_VERSION,
-)
-from troyes_env.observation import OBS_SIZE
+from troyes_env.layout import LAYOUT, PH_OVER, PHASE_NAMES
 
 
 def invariant_problems(state, T) -> list[str]:
@@ -34,26 +23,18 @@ SPEC = GameSpec(
     player_counts=(2, 3, 4),
     layout=LAYOUT,
     actions=ACTIONS,
-    # Troyes has no safety cap (it always ends after its last round) and no game-id field
-    fields=StateFields(
-        num_players=S_NP,
-        actor=S_CUR,
-        version=S_VERSION,
-        phase=S_PHASE,
-        rng=S_RNG,
-        over=S_PHASE,
-        over_value=PH_OVER,
-    ),
+    # the sizes, VP and one constant column (k_keys: no tie-breaker, ED-34) come from the
+    # contract; Troyes has no safety cap (it always ends after its last round) and no game-id
+    # field; the seat to act is `cur`, and the phase says when the game is over
+    contract=contract,
+    field_segments={"actor": "cur", "over": "phase"},
+    over_value=PH_OVER,
     phase_names=PHASE_NAMES,
-    obs_size=OBS_SIZE,
-    work_size=WORK_SIZE,
-    n_keys=N_KEYS,  # VP, then one constant column: no tie-breaker (ED-34: a shared win)
     margin_scale=rules_data.MARGIN_SCALE,
     rules_data=rules_data,
     build_tables=tables.build_tables,
     tables_hash=tables.tables_hash,
     compile_entry_points=api.compile_entry_points,
-    keys=k_keys,
     describe=render.describe,
     chance=chance.chance,  # a round's cards and dice, the black dice, a reroll (chance.py)
     render=render.render,

@@ -2,26 +2,12 @@
 
 from __future__ import annotations
 
-from core.game import GameSpec, StateFields
+from core.game import GameSpec
 from village_env import chance, render, rules_data, tables
 from village_env.actions import ACTIONS
-from village_env.engine import api
+from village_env.engine import api, contract
 from village_env.engine.checks import INVARIANT_MESSAGES, check_invariants_code
-from village_env.engine.contract import N_KEYS, WORK_SIZE, k_keys
-from village_env.layout import (
-    GAME_ID,
-    LAYOUT,
-    PHASE_NAMES,
-    S_ACTOR,
-    S_GAME_ID,
-    S_NP,
-    S_OVER,
-    S_PHASE,
-    S_RNG,
-    S_TRUNC,
-    S_VERSION,
-)
-from village_env.observation import OBS_SIZE
+from village_env.layout import LAYOUT, PHASE_NAMES
 
 
 def invariant_problems(state, T) -> list[str]:
@@ -35,34 +21,21 @@ SPEC = GameSpec(
     player_counts=(2, 3, 4),
     layout=LAYOUT,
     actions=ACTIONS,
-    fields=StateFields(
-        num_players=S_NP,
-        actor=S_ACTOR,
-        version=S_VERSION,
-        phase=S_PHASE,
-        rng=S_RNG,
-        over=S_OVER,
-        over_value=1,
-        truncated=S_TRUNC,
-        game_id=S_GAME_ID,
-    ),
+    # the sizes, prestige and the rules §5.3 tie-breakers (k_keys), the game id and the round
+    # cap's truncation flag (S_TRUNC) come from the contract
+    contract=contract,
     phase_names=PHASE_NAMES,
-    obs_size=OBS_SIZE,
-    work_size=WORK_SIZE,
-    n_keys=N_KEYS,  # prestige, then rules §5.3 tie-breakers (customers served, living members)
     margin_scale=rules_data.MARGIN_SCALE,
     rules_data=rules_data,
     build_tables=tables.build_tables,
     tables_hash=tables.tables_hash,
     compile_entry_points=api.compile_entry_points,
-    keys=k_keys,
     describe=render.describe,
     chance=chance.chance,  # the bag's and the pile's draws, the Mass's (chance.py)
     render=render.render,
     invariant_problems=invariant_problems,
     # ED-35: only future draws are hidden (the pile's composition is public and its order is
     # drawn at draw time), so determinize and perturb_hidden are reseed (core.game's default)
-    game_id=GAME_ID,
     options=("start_player",),
     provisional_rules=True,  # docs/rules: values tagged [U] / PROVISIONAL
     rules_keys="village_env.rules_keys",

@@ -36,6 +36,7 @@ from troyes_env.layout import (
     STATE_SIZE,
     VERSION,
 )
+from troyes_env.observation import OBS_SIZE
 
 __all__ = [
     "STATE_SIZE",
@@ -45,6 +46,7 @@ __all__ = [
     "S_GAME_ID",
     "GAME_ID",
     "S_NP",
+    "OBS_SIZE",
     "ALLOCATES",
     "MASK_WRITES_STATE",
     "WORK_SIZE",

@@ -32,6 +32,7 @@ from village_env.layout import (
     STATE_SIZE,
     VERSION,
 )
+from village_env.observation import OBS_SIZE
 
 __all__ = [
     "STATE_SIZE",
@@ -41,6 +42,8 @@ __all__ = [
     "S_GAME_ID",
     "GAME_ID",
     "S_NP",
+    "OBS_SIZE",
+    "S_TRUNC",
     "ALLOCATES",
     "MASK_WRITES_STATE",
     "r_init",
@@ -52,7 +55,6 @@ __all__ = [
     "N_KEYS",
     "k_keys",
     "k_actor",
-    "k_truncated",
     "k_determinize",
     "k_evaluate",
     "k_quiet",
@@ -60,6 +62,7 @@ __all__ = [
 
 ALLOCATES = False  # the rules code allocates nothing (final scoring included)
 MASK_WRITES_STATE = False  # legal_mask_into only reads the state
+# S_TRUNC (imported above): the round cap's flag (ED-34), which core's k_truncated reads
 
 
 @jit(inline=True)
@@ -110,11 +113,6 @@ def k_keys(s, keys):
 @jit
 def k_actor(s):
     return s[S_ACTOR]
-
-
-@jit
-def k_truncated(s):
-    return s[S_TRUNC] != 0
 
 
 @jit(alloc=False)

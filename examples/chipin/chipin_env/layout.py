@@ -110,10 +110,10 @@ S_OWNER, S_BURIED, S_CHIPS, S_BURIES = _o("owner"), _o("buried"), _o("chips"), _
 S_SCORE, S_OVER, S_SCORE_SRC = _o("score"), _o("game_over"), _o("score_src")
 
 
-VERSION = 1
+ACTIONS_VERSION = 1  # the action space's own version (VERSION is the state layout's)
 ACTIONS = ActionSpace(
     "chipin",
-    VERSION,
+    ACTIONS_VERSION,
     [
         ("take", (), "take the face-up card and the chips on it; the taker then decides again"),
         ("pay", (), "pay one chip onto the face-up card (needs a chip); the next player decides"),

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.game import GameSpec, StateFields
+from core.game import GameSpec
 from core.rng import split_seed
 
 from chipin_env import rules_data
-from chipin_env.engine import api
-from chipin_env.engine.contract import N_KEYS, WORK_SIZE, k_determinize, k_keys
+from chipin_env.engine import api, contract
+from chipin_env.engine.contract import k_determinize
 from chipin_env.layout import *  # noqa: F403  the layout's offsets, the tables' and the actions'
 
 
@@ -83,7 +83,7 @@ def determinize(state: np.ndarray, observer: int, seed: int, T: np.ndarray) -> n
     """A copy of `state` with the unseen cards reshuffled into the deck and the removed pile."""
     s = np.array(state, dtype=np.int64, order="C")
     a, b, c = split_seed(seed)
-    k_determinize(s, T, int(observer), a, b, c, np.zeros(max(WORK_SIZE, 1), dtype=np.int64))
+    k_determinize(s, T, int(observer), a, b, c, np.zeros(max(contract.WORK_SIZE, 1), np.int64))
     return s
 
 
@@ -155,34 +155,19 @@ SPEC = GameSpec(
     player_counts=(2, 3, 4),
     layout=LAYOUT,
     actions=ACTIONS,
-    # no safety cap: the deck running out ends every game (README: the bound on its length)
-    fields=StateFields(
-        num_players=S_NP,
-        actor=S_ACTOR,
-        version=S_VERSION,
-        phase=S_PHASE,
-        rng=S_RNG,
-        over=S_OVER,
-        over_value=1,
-        game_id=S_GAME_ID,
-    ),
+    contract=contract,  # sizes, keys (score, then chips left), game id; no safety cap (README)
     phase_names=PHASE_NAMES,
-    obs_size=OBS_SIZE,
-    work_size=WORK_SIZE,
-    n_keys=N_KEYS,  # score, then chips left
     margin_scale=rules_data.MARGIN_SCALE,
     rules_data=rules_data,
     build_tables=build_tables,
     tables_hash=tables_hash,
     compile_entry_points=api.compile_entry_points,
-    keys=k_keys,
     describe=describe,
     chance=chance,
     render=render,
     invariant_problems=invariant_problems,
     determinize=determinize,  # the deck order and the removed cards
     perturb_hidden=perturb_hidden,
-    game_id=GAME_ID,
     options=("start_player",),
     tiebreak_labels=("chips",),  # the tie-break: chips left
     stats="chipin_env.stats",  # what a balance study reads beyond the scores

@@ -17,11 +17,12 @@ from chipin_env.layout import *  # noqa: F403  the layout's offsets, the tables'
 from chipin_env.layout import (  # noqa: F401
     GAME_ID,
     NUM_ACTIONS,
+    OBS_SIZE,
     S_GAME_ID,
     S_NP,
     S_VERSION,
     STATE_SIZE,
-    VERSION,  # noqa: F401
+    VERSION,
 )
 
 

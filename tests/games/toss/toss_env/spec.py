@@ -6,26 +6,16 @@ import os
 
 import numpy as np
 
-from core.game import GameSpec, StateFields
+from core.game import GameSpec
 from core.tables import tables_hash
 
 from toss_env import rules_data
-from toss_env.engine import api
-from toss_env.engine.contract import N_KEYS, WORK_SIZE, k_keys
+from toss_env.engine import api, contract
 from toss_env.layout import (
     ACTIONS,
-    GAME_ID,
     LAYOUT,
     MAXP,
-    OBS_SIZE,
     PH_OVER,
-    S_ACTOR,
-    S_GAME_ID,
-    S_NP,
-    S_OVER,
-    S_PHASE,
-    S_RNG,
-    S_VERSION,
     T_DECISIONS,
     T_HEADS,
     T_KEEP,
@@ -83,29 +73,15 @@ SPEC = GameSpec(
     player_counts=COUNTS,
     layout=LAYOUT,
     actions=ACTIONS,
-    fields=StateFields(
-        num_players=S_NP,
-        actor=S_ACTOR,
-        version=S_VERSION,
-        phase=S_PHASE,
-        rng=S_RNG,
-        over=S_OVER,
-        over_value=1,
-        game_id=S_GAME_ID,
-    ),
+    contract=contract,  # the sizes, the score (k_keys), the game id; no safety cap
     phase_names=("turn", "game over"),
-    obs_size=OBS_SIZE,
-    work_size=WORK_SIZE,
-    n_keys=N_KEYS,
     margin_scale=rules_data.MARGIN_SCALE,
     rules_data=rules_data,
     build_tables=build_tables,
     tables_hash=tables_hash,
     compile_entry_points=api.compile_entry_points,
-    keys=k_keys,
     describe=describe,
     chance=chance,
     render=render,
     invariant_problems=invariant_problems,
-    game_id=GAME_ID,
 )
