@@ -344,7 +344,8 @@ class GuidedAgent:
         record each searched decision into `records` (obs, mask, policy target, actor, action, root
         values per seat: arrays of as many rows as a game may record). Returns the rows recorded
         (-2: more than the arrays hold; < 0 else: the engine refused an action). `last` then counts
-        the game's simulations, engine steps and network calls."""
+        the game's simulations, engine steps and network calls. (Self-play plays here only with
+        `opp=net` or `netmax`: training.alphazero.selfplay.SelfPlayer.play_one.)"""
         cfg = self.config
         self._stats[:] = 0
         play = (int(cfg.sims), ROOT_KINDS[cfg.root], int(cfg.m), int(explore), float(noise))

@@ -471,7 +471,12 @@ def pv_selfplay(g, gmask, T, n, play, P, rng, tr, sc, net, records):
     action drawn from the target instead. Returns the number of examples, -1 if the engine
     refused an action, -2 if the game needs more rows than x_obs has. play: the settings (sims,
     root_kind, m, explore, noise); records: (x_obs, x_mask, x_pi, x_actor, x_act, x_q); the
-    other bundles as pv_search's."""
+    other bundles as pv_search's.
+
+    Self-play runs through this loop only where the other seats' rule calls the network inside a
+    simulation (opp 1, 2: `net`, `netmax`; training.alphazero.selfplay.SelfPlayer.play_one);
+    every other game is played by selfplay_loops' pv_selfplay_many (core/selfplay_template.py),
+    the same games, which tests/training/test_selfplay_many.py checks against this loop."""
     sims, root_kind, m, explore, noise = play
     x_obs, x_act = records[0], records[4]
     tree, vals, plog, hdr = tr
