@@ -3,11 +3,10 @@ a (256, 256) network of random weights and the shipped search settings at the tr
 simulations per decision, played two ways on the same seeds in one run:
 training.alphazero.selfplay.SelfPlayer.play_one (pv_selfplay: the search agents play with, one
 network call per leaf) and SelfPlayer.play_many (pv_selfplay_many: the same games, bit for bit,
-with a leaner tree walk, each game's network outputs kept by observation, an eight-input
-forward of the hidden layers and only the outputs the search reads computed; what the trainer
-uses). Rows of `python -m benchmarks.run --groups selfplay`: games,
-recorded decisions and network evaluations per second of one core, and the paired ratio of the
-two.
+each game's network outputs kept by observation, an eight-input forward of the hidden layers and
+only the outputs the search reads computed; what the trainer uses). Rows of `python -m
+benchmarks.run --groups selfplay`: games, recorded decisions and network evaluations per second
+of one core, and the paired ratio of the two.
 
 `conditioned_rates` pairs the trainer's two kinds of self-play job on the same seeds: an ordinary
 run's job (one SelfPlayer per worker, reused from job to job) and a conditioned run's

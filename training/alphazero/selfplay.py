@@ -138,17 +138,16 @@ class SelfPlayer:
     def play_many(self, seeds, batch: int = BATCH) -> list[tuple[Examples, np.ndarray]]:
         """The games new_game(players, seed) for each seed, in order: [(its examples, its final
         state)], the same, bit for bit, as `play_one(seed)` gives for each (each game's search
-        draws from its own stream, seeded by the game's seed), in less time: the
-        compiled loop of core/selfplay_template.py (`pv_selfplay_many`) walks the tree over the
-        legal actions only, keeps each game's network outputs by observation (a leaf whose
-        observation the network already scored in that game, the same entry by entry, takes
-        them instead of a forward), evaluates leaves with an eight-input forward of the hidden
-        layers (core.mlp.batch_trunk) and computes only the outputs the search reads: the seats'
-        values at each leaf, a node's logits at its legal actions when a walk first needs them
-        (core.mlp.head_outputs). `batch` games are played at once, one forward per round for all
-        the leaves they wait on. With `opp=net` or `netmax` (the network called inside a
-        simulation) the games are played one by one by `play_one`. `last` then sums the games'
-        figures, `actions` holds the last game's."""
+        draws from its own stream, seeded by the game's seed), in less time: the compiled loop
+        of core/selfplay_template.py (`pv_selfplay_many`) keeps each game's network outputs by
+        observation (a leaf whose observation the network already scored in that game, the
+        same entry by entry, takes them instead of a forward), evaluates leaves with an
+        eight-input forward of the hidden layers (core.mlp.batch_trunk) and computes only the
+        outputs the search reads: the seats' values at each leaf, a node's logits at its legal
+        actions when a walk first needs them (core.mlp.head_outputs). `batch` games are played
+        at once, one forward per round for all the leaves they wait on. With `opp=net` or
+        `netmax` (the network called inside a simulation) the games are played one by one by
+        `play_one`. `last` then sums the games' figures, `actions` holds the last game's."""
         if isinstance(batch, bool) or not (isinstance(batch, int) and batch >= 1):
             raise ValueError(f"batch must be an integer >= 1, got {batch!r}")
         seeds = [int(s) for s in seeds]
