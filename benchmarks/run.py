@@ -646,11 +646,12 @@ def smallest_and_largest(g: str) -> list[int]:
 
 def selfplay_rows(b: Bench, games: list[str]) -> None:
     """Expert iteration's self-play (benchmarks/selfplay.py) at the smallest and largest player
-    count of each game, by SelfPlayer.play and by SelfPlayer.play_many on the same seeds: games,
-    decisions and network evaluations per second of one core, and their paired ratio."""
+    count of each game, by SelfPlayer.play_one (the single-game loop) and by SelfPlayer.play_many
+    on the same seeds: games, decisions and network evaluations per second of one core, and their
+    paired ratio."""
     for g in games:
         for n in smallest_and_largest(g):
-            for path, how in (("one", "play"), ("many", "play_many")):
+            for path, how in (("one", "play_one"), ("many", "play_many")):
                 b.row(
                     "selfplay",
                     f"{g} self-play, {n} players, {how}",
@@ -659,7 +660,7 @@ def selfplay_rows(b: Bench, games: list[str]) -> None:
                     note=f"{selfplay_bench.SIMS} simulations per decision, the shipped search "
                     f"settings, a {search_bench.GUIDED_HIDDEN} network, random weights; the same "
                     "seeds both ways; network evaluations per second and the ratio play_many / "
-                    "play in JSON",
+                    "play_one in JSON",
                 )
         n = min(get_game(g).PLAYER_COUNTS)
         for path, how in (("job", "an ordinary run's job"), ("variant", "a conditioned run's job")):

@@ -1,13 +1,12 @@
 """Self-play speed of expert iteration: whole games of the guided search playing every seat, with
 a (256, 256) network of random weights and the shipped search settings at the trainer's SIMS
 simulations per decision, played two ways on the same seeds in one run:
-training.alphazero.selfplay.SelfPlayer.play (pv_selfplay: the search agents play with, one
+training.alphazero.selfplay.SelfPlayer.play_one (pv_selfplay: the search agents play with, one
 network call per leaf) and SelfPlayer.play_many (pv_selfplay_many: the same games, bit for bit,
-with a leaner tree walk, each game's network outputs kept by observation, an eight-input
-forward of the hidden layers and only the outputs the search reads computed; what the trainer
-uses). Rows of `python -m benchmarks.run --groups selfplay`: games,
-recorded decisions and network evaluations per second of one core, and the paired ratio of the
-two.
+each game's network outputs kept by observation, an eight-input forward of the hidden layers and
+only the outputs the search reads computed; what the trainer uses). Rows of `python -m
+benchmarks.run --groups selfplay`: games, recorded decisions and network evaluations per second
+of one core, and the paired ratio of the two.
 
 `conditioned_rates` pairs the trainer's two kinds of self-play job on the same seeds: an ordinary
 run's job (one SelfPlayer per worker, reused from job to job) and a conditioned run's
@@ -44,7 +43,7 @@ def selfplay_config(g: str, players: int, sims: int = SIMS) -> GuidedConfig:
 
 def paired_rates(g: str, players: int, seconds: float, sims: int = SIMS) -> dict[str, dict]:
     """Both self-play paths on the same games: chunks of CHUNK seeds (1, 2, ...), each chunk
-    played by `play` (each game's search seeded by its seed, as the trainer does) and by
+    played by `play_one` (each game's search seeded by its seed, as the trainer does) and by
     `play_many`, the order of the two alternating from chunk to chunk, until each path has
     `seconds` of busy time. {"one": figures, "many": figures}; both carry the ratio of the
     games per second, many / one. RuntimeError if the two paths gave different games (the same
@@ -55,7 +54,7 @@ def paired_rates(g: str, players: int, seconds: float, sims: int = SIMS) -> dict
     game = get_game(g)
     cfg = selfplay_config(g, players, sims)
     player = SelfPlayer(g, players, guided_network(game), cfg, explore=20, noise=0.5)
-    player.play(0)  # compile or load from the cache outside the clock
+    player.play_one(0)  # compile or load from the cache outside the clock
     player.play_many([0], batch=1)
     busy = {"one": 0.0, "many": 0.0}
     count = {k: {"games": 0, "decisions": 0, "calls": 0} for k in busy}
@@ -63,8 +62,7 @@ def paired_rates(g: str, players: int, seconds: float, sims: int = SIMS) -> dict
     def one(seeds):
         out = []
         for s in seeds:
-            player.agent.reset(s)
-            out.append(player.play(s))
+            out.append(player.play_one(s))
             count["one"]["calls"] += player.last["network_calls"]
         return out
 
@@ -91,7 +89,7 @@ def paired_rates(g: str, players: int, seconds: float, sims: int = SIMS) -> dict
                 np.array_equal(getattr(ex_a, f), getattr(ex_b, f)) for f in FIELDS
             )
             if not same:
-                raise RuntimeError(f"{g}: play and play_many gave different games for seed {s}")
+                raise RuntimeError(f"{g}: play_one and play_many gave different games for seed {s}")
         chunk += 1
     rates = {}
     for name, c in count.items():

@@ -11,10 +11,10 @@ from core.maskbits import pick_nonzero
 from core.rng import rng_below, rng_seed, split_seed
 
 
-def _pick(mask, words):
-    """Plain Python (NUMBA_DISABLE_JIT=1): the entry-by-entry pick below, which gives the same
-    index as the 8-at-a-time one. Compiled callers get the implementation chosen per mask type
-    by the overload."""
+def _by_entries(mask, words):
+    """The pick entry by entry: one rng_below over the count of true entries, then the r-th of
+    them in index order (-1 if none). The plain Python body of `_pick` and, compiled, the
+    overload's implementation for masks that are not contiguous bytes."""
     n = 0
     for a in range(mask.shape[0]):
         if mask[a]:
@@ -30,6 +30,13 @@ def _pick(mask, words):
     return -1
 
 
+def _pick(mask, words):
+    """Plain Python (NUMBA_DISABLE_JIT=1): the entry-by-entry pick, which gives the same index as
+    the 8-at-a-time one. Compiled callers get the implementation chosen per mask type by the
+    overload."""
+    return _by_entries(mask, words)
+
+
 @overload(_pick)  # compiled into each caller (cached there; no cache of its own to go stale)
 def _pick_impl(mask, words):
     if (
@@ -43,23 +50,7 @@ def _pick_impl(mask, words):
             return pick_nonzero(mask, words)
 
         return by_words
-
-    def by_entries(mask, words):
-        n = 0
-        for a in range(mask.shape[0]):
-            if mask[a]:
-                n += 1
-        if n == 0:
-            return -1
-        r = rng_below(words, 0, n)
-        for a in range(mask.shape[0]):
-            if mask[a]:
-                if r == 0:
-                    return a
-                r -= 1
-        return -1
-
-    return by_entries
+    return _by_entries
 
 
 @jit

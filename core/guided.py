@@ -54,8 +54,17 @@ from core.search_tree import (
     P_SCALE,
     P_SPREAD,
     RETURN_CODES,
+    SC_CHILD_OF,
+    SC_EXP,
+    SC_KEYS,
+    SC_LEGAL,
+    SC_MASK,
     SC_PI,
+    SC_PROJ,
+    SC_RET,
     SC_STATS,
+    SC_TMP,
+    SC_WORK,
     TREE_COLS,
     clear,
     new_tree,
@@ -218,19 +227,19 @@ def selfplay_bundles(game, games: int, cap: int, network: tuple, rows: int, cach
     )
     walk = walk_scratch(game, cap)
     shared = (
-        walk[1],  # mask
-        walk[2],  # work
-        walk[3],  # tmp
-        walk[4],  # child_of
-        walk[6],  # keys
-        walk[7],  # proj
-        walk[8],  # ret
+        walk[SC_MASK],
+        walk[SC_WORK],
+        walk[SC_TMP],
+        walk[SC_CHILD_OF],
+        walk[SC_KEYS],
+        walk[SC_PROJ],
+        walk[SC_RET],
         np.zeros(MAX_SEATS, dtype=np.float64),  # ev
         np.zeros(na, dtype=np.float64),  # q
         np.zeros(na, dtype=np.float64),  # pi
-        walk[9],  # stats
-        np.zeros(na, dtype=np.int64),  # legal
-        np.zeros(na, dtype=np.float64),  # exp
+        walk[SC_STATS],
+        walk[SC_LEGAL],
+        walk[SC_EXP],
         np.random.default_rng(obs).integers(1, 2**62, size=obs, dtype=np.int64) | 1,  # mult
         np.zeros(na + seats, dtype=np.int64),  # cols
         np.zeros(na + seats, dtype=np.float32),  # hout
@@ -335,7 +344,8 @@ class GuidedAgent:
         record each searched decision into `records` (obs, mask, policy target, actor, action, root
         values per seat: arrays of as many rows as a game may record). Returns the rows recorded
         (-2: more than the arrays hold; < 0 else: the engine refused an action). `last` then counts
-        the game's simulations, engine steps and network calls."""
+        the game's simulations, engine steps and network calls. (Self-play plays here only with
+        `opp=net` or `netmax`: training.alphazero.selfplay.SelfPlayer.play_one.)"""
         cfg = self.config
         self._stats[:] = 0
         play = (int(cfg.sims), ROOT_KINDS[cfg.root], int(cfg.m), int(explore), float(noise))

@@ -247,7 +247,7 @@ def _game_object(game):
 def search_bundles(game, cap: int) -> tuple[tuple, tuple]:
     """The arrays of the compiled search (core/search_template.py `search`), in its two bundles:
     the tree (tree, vals, hdr) of `cap` nodes and the scratch (core.search_tree.walk_scratch,
-    then at SC_T .. SC_BF the lookahead's state and mask and rollout=bot's legal, val, bi, bf).
+    then at SC_T .. SC_BF the lookahead's state and mask and rollout=bot's val, bi, bf).
     Made once per agent: an iteration allocates nothing."""
     size, na = game.state_size, game.num_actions
     kernels = importlib.import_module(f"{_package_of(game)}.engine.contract")
@@ -255,7 +255,6 @@ def search_bundles(game, cap: int) -> tuple[tuple, tuple]:
         *walk_scratch(game, cap),
         np.zeros(size, dtype=np.int64),
         np.zeros(na, dtype=np.bool_),
-        np.zeros(na, dtype=np.int64),
         np.zeros(na, dtype=np.float64),
         np.zeros(max(1, kernels.BOT_SCRATCH_I), dtype=np.int64),
         np.zeros(max(1, kernels.BOT_SCRATCH_F), dtype=np.float64),

@@ -143,23 +143,41 @@ def leaf_returns(s, T, n, P, keys, proj, tmp, out):
         st.float_returns(proj, n, int(P[st.P_RETURNS]), P[st.P_SCALE], P[st.P_SPREAD], out)
 
 
+@jit(alloc=False, inline=True)
+def start_walk(root, root_mask, T, me, rng, s, mask, work):
+    """The start of every walk (search's, pv_search's, the many games' self-play's): s a copy of
+    the root determinized from me's point of view (k_determinize: what me cannot see redrawn, the
+    chance stream reseeded by three draws of the search's rng), mask its legal actions that are
+    legal at the root (root_mask): the searcher's options, the same in every determinization."""
+    for i in range(s.shape[0]):  # (a loop: no runtime needed, callers may be compiled without)
+        s[i] = root[i]
+    a0 = xo.rng_next(rng, 0)
+    a1 = xo.rng_next(rng, 0)
+    a2 = xo.rng_next(rng, 0)
+    k_determinize(s, T, me, a0, a1, a2, work)
+    k_mask(s, T, mask, work)
+    for a in range(mask.shape[0]):
+        mask[a] = mask[a] & root_mask[a]  # (no branch: vectorised)
+
+
 @jit
 def search(root, root_mask, T, n, me, n_iter, P, rng, tr, sc):
     """Run n_iter ISMCTS iterations from the searcher `me`'s decision `root` into the tree.
 
-    Each iteration: copy the root and determinize it from me's point of view (k_determinize:
-    what me cannot see is redrawn, the chance stream reseeded from the search's own rng); descend
-    from node 0 by UCB on the acting seat's mean return among the children legal in this
-    determinization (availability counts in the log term); add one child for a legal action not
-    yet in the tree (chosen uniformly); roll out with the configured policy for P[P_CUTOFF]
+    Each iteration: copy the root and determinize it from me's point of view (start_walk);
+    descend from node 0 by UCB on the acting seat's mean return among the children legal in this
+    determinization (core.search_tree.ucb_choice: availability counts in the log term); add one
+    child for a legal action not yet in the tree (chosen uniformly; core.search_tree.add_child);
+    roll out with the configured policy for P[P_CUTOFF]
     decisions (< 0: to the end) and, if P[P_QUIET], on to the next quiet state (k_quiet); score
-    the last state (leaf_returns) and add the return vector to every node on the path. The
-    arrays come in two bundles (core.search.search_bundles makes them): tr the tree (tree, vals,
-    hdr) and sc the scratch (s, mask, work, tmp, child_of, path, keys, proj, ret, stats, t,
-    tmask, legal, val, bi, bf: core.search_tree's SC_ positions). `child_of` (NUM_ACTIONS, all
-    -1) maps an action to a child of the current node while it is examined; legal (int64), val
-    (float64), both NUM_ACTIONS, and bi, bf (the kernels' BOT_SCRATCH_I, BOT_SCRATCH_F) are
-    bot_action's scratch.
+    the last state (leaf_returns) and add the return vector to every node on the path
+    (core.search_tree.backup). The arrays come in two bundles (core.search.search_bundles makes
+    them): tr the tree (tree, vals, hdr) and sc the scratch (s, mask, work, tmp, child_of, path,
+    keys, proj, ret, stats, legal, exp, t, tmask, val, bi, bf: core.search_tree's SC_ positions).
+    `child_of` (NUM_ACTIONS, all -1) maps an action to a child of the current node while it is
+    examined, `legal` lists that node's legal actions (core.search_tree.enter); legal (int64),
+    val (float64), both NUM_ACTIONS, and bi, bf (the kernels' BOT_SCRATCH_I, BOT_SCRATCH_F) are
+    bot_action's scratch in the rollout.
     With P[P_OPP] = 1 (`opp=greedy`) the other seats get no nodes: inside the tree walk each of
     their decisions is greedy_action's, so the tree branches on the searcher's decisions only.
     stats += (iterations, engine steps, lookahead steps, errors). Returns 0, or -1 if the
@@ -167,24 +185,16 @@ def search(root, root_mask, T, n, me, n_iter, P, rng, tr, sc):
     tree, vals, hdr = tr
     s, mask, work, tmp = sc[st.SC_S], sc[st.SC_MASK], sc[st.SC_WORK], sc[st.SC_TMP]
     child_of, path, stats = sc[st.SC_CHILD_OF], sc[st.SC_PATH], sc[st.SC_STATS]
-    keys, proj, ret = sc[st.SC_KEYS], sc[st.SC_PROJ], sc[st.SC_RET]
+    keys, proj, ret, legal = sc[st.SC_KEYS], sc[st.SC_PROJ], sc[st.SC_RET], sc[st.SC_LEGAL]
     cap = tree.shape[0]
     c = P[st.P_C]
     opp = int(P[st.P_OPP])
     cutoff = int(P[st.P_CUTOFF])
     rollout = int(P[st.P_ROLLOUT])
     quiet = P[st.P_QUIET] != 0.0
-    na = mask.shape[0]
     steps = 0
     for _ in range(n_iter):
-        s[:] = root
-        a0 = xo.rng_next(rng, 0)
-        a1 = xo.rng_next(rng, 0)
-        a2 = xo.rng_next(rng, 0)
-        k_determinize(s, T, me, a0, a1, a2, work)
-        k_mask(s, T, mask, work)  # the searcher's own options: the same in every determinization
-        for a in range(na):
-            mask[a] = mask[a] and root_mask[a]
+        start_walk(root, root_mask, T, me, rng, s, mask, work)
         node = 0
         depth = 0
         path[0] = 0
@@ -197,59 +207,25 @@ def search(root, root_mask, T, n, me, n_iter, P, rng, tr, sc):
                     return -1
                 steps += 1
                 continue
-            ch = tree[node, st.F_FIRST]
-            while ch >= 0:
-                child_of[tree[ch, st.F_ACTION]] = ch
-                ch = tree[ch, st.F_NEXT]
+            nl = st.enter(tree, node, mask, child_of, legal)
             n_new = 0
-            for a in range(na):
-                if mask[a]:
-                    ch = child_of[a]
-                    if ch < 0:
-                        n_new += 1
-                    else:
-                        tree[ch, st.F_AVAIL] += 1
-            chosen = -1
-            act = -1
-            expanded = False
-            if n_new > 0 and hdr[0] < cap:
+            for i in range(nl):
+                if child_of[legal[i]] < 0:
+                    n_new += 1
+            expanded = n_new > 0 and hdr[0] < cap
+            if expanded:  # a legal action without a node, drawn uniformly, gets one
                 r = xo.rng_below(rng, 0, n_new)
-                for a in range(na):
-                    if mask[a] and child_of[a] < 0:
+                act = -1
+                for i in range(nl):
+                    if child_of[legal[i]] < 0:
                         if r == 0:
-                            act = a
+                            act = legal[i]
                             break
                         r -= 1
-                chosen = hdr[0]
-                hdr[0] += 1
-                tree[chosen, st.F_FIRST] = -1
-                tree[chosen, st.F_NEXT] = tree[node, st.F_FIRST]
-                tree[chosen, st.F_ACTION] = act
-                tree[chosen, st.F_VISITS] = 0
-                tree[chosen, st.F_AVAIL] = 1
-                vals[chosen, :] = 0.0
-                tree[node, st.F_FIRST] = chosen
-                expanded = True
+                chosen = st.add_child(tree, vals, hdr, node, act)
             else:
-                best = -1e300
-                for a in range(na):
-                    ch = child_of[a]
-                    if mask[a] and ch >= 0:
-                        nv = tree[ch, st.F_VISITS]
-                        if nv == 0:
-                            u = 1e300
-                        else:
-                            u = vals[ch, actor] / nv + c * math.sqrt(
-                                math.log(tree[ch, st.F_AVAIL]) / nv
-                            )
-                        if u > best:
-                            best = u
-                            chosen = ch
-                            act = a
-            ch = tree[node, st.F_FIRST]
-            while ch >= 0:
-                child_of[tree[ch, st.F_ACTION]] = -1
-                ch = tree[ch, st.F_NEXT]
+                chosen, act = st.ucb_choice(tree, vals, actor, legal, nl, child_of, c)
+            st.leave(tree, node, child_of)
             if chosen < 0:  # the tree is full and no legal action has a node: roll out
                 break
             if k_step(s, T, act, mask, work) != 0:
@@ -277,11 +253,7 @@ def search(root, root_mask, T, n, me, n_iter, P, rng, tr, sc):
             k += 1
         steps += k
         leaf_returns(s, T, n, P, keys, proj, tmp, ret)
-        for d in range(depth + 1):
-            nd = path[d]
-            tree[nd, st.F_VISITS] += 1
-            for p in range(n):
-                vals[nd, p] += ret[p]
+        st.backup(tree, vals, path, depth, n, ret)
     stats[0] += n_iter
     stats[1] += steps
     return 0
@@ -351,13 +323,14 @@ def pv_search(root, root_mask, T, n, me, n_sims, force, P, rng, tr, sc, net):
     determinizations of `search`) from the searcher `me`'s decision `root` into the tree; with
     `force` >= 0 every simulation takes that root action (pv_gumbel's sequential halving).
 
-    Each simulation: copy and determinize the root from me's point of view (k_determinize) and
-    keep me's legal actions there (root_mask); descend from node 0: at a node, among the actions
-    legal in this determinization, take the one maximising Q + c P sqrt(N) / (1 + n), where P is
-    the prior (the softmax of the node's stored logits over those actions), n the child's visits,
-    N the node's, Q the acting seat's mean return through the child (unvisited: the node's own
-    mean, or 0); a new child is added for an action first taken, and the state it reaches is
-    scored by pv_leaf (its logits stored in its row of plog, float32 (tree rows + 1,
+    Each simulation: copy and determinize the root from me's point of view and keep me's legal
+    actions there (root_mask; start_walk); descend from node 0: at a node, among the actions
+    legal in this determinization, take the one maximising Q + c P sqrt(N) / (1 + n)
+    (core.search_tree.puct_choice), where P is the prior (the softmax of the node's stored
+    logits over those actions), n the child's visits, N the node's, Q the acting seat's mean
+    return through the child (unvisited: the node's own mean, or 0); a new child is added for an
+    action first taken (core.search_tree.add_child), and the state it reaches is scored by
+    pv_leaf (its logits stored in its row of plog, float32 (tree rows + 1,
     NUM_ACTIONS), whose last row is scratch); a known terminal state by its real result. The
     value vector is added to every node on the path. The first simulation of an empty tree
     scores the root. `child_of` (NUM_ACTIONS, all -1) is the lookup of a node's
@@ -366,33 +339,26 @@ def pv_search(root, root_mask, T, n, me, n_sims, force, P, rng, tr, sc, net):
     searcher's decisions only and a new node is scored at the searcher's next decision (or the
     end). With P[P_OPP] 3 or 4 they get nodes as with 0, but no search: at another seat's node
     the action is drawn from (3) or the most likely of (4) the node's stored policy, the logits
-    its seat's observation got when the node was added (core.search_tree.policy_action), so a
+    its seat's observation got when the node was added (core.search_tree.stored_choice), so a
     simulation still calls the network once. stats += (simulations, engine steps, network
     calls, errors). Returns 0, or -1 if the engine refused an action.
 
     The arrays come in three bundles (core.guided.search_bundles makes them): tr the tree
     (tree, vals, plog, hdr), sc the scratch (s, mask, work, tmp, child_of, path, keys, proj,
-    ret, stats, ev, gum, cand, q, pi: core.search_tree's SC_ positions) and net the network (w,
-    meta, obs, h, out)."""
+    ret, stats, legal, exp, ev, gum, cand, q, pi: core.search_tree's SC_ positions) and net the
+    network (w, meta, obs, h, out)."""
     tree, vals, plog, hdr = tr
     s, mask, work, tmp = sc[st.SC_S], sc[st.SC_MASK], sc[st.SC_WORK], sc[st.SC_TMP]
     child_of, path, stats = sc[st.SC_CHILD_OF], sc[st.SC_PATH], sc[st.SC_STATS]
     keys, proj, ret = sc[st.SC_KEYS], sc[st.SC_PROJ], sc[st.SC_RET]
-    ev = sc[st.SC_EV]
+    ev, legal, ex = sc[st.SC_EV], sc[st.SC_LEGAL], sc[st.SC_EXP]
     cap = tree.shape[0]
     c = P[st.P_C]
     opp = int(P[st.P_OPP])
     na = mask.shape[0]
     steps = 0
     for _ in range(n_sims):
-        s[:] = root
-        a0 = xo.rng_next(rng, 0)
-        a1 = xo.rng_next(rng, 0)
-        a2 = xo.rng_next(rng, 0)
-        k_determinize(s, T, me, a0, a1, a2, work)
-        k_mask(s, T, mask, work)
-        for a in range(na):
-            mask[a] = mask[a] and root_mask[a]
+        start_walk(root, root_mask, T, me, rng, s, mask, work)
         node = 0
         depth = 0
         path[0] = 0
@@ -404,45 +370,13 @@ def pv_search(root, root_mask, T, n, me, n_sims, force, P, rng, tr, sc, net):
                     pv_leaf(s, T, n, P, net, plog[cap], keys, proj, tmp, ev, ret, stats)
                     break
                 actor = k_actor(s)  # with opp 1 or 2 always me: the other seats were played below
-                ch = tree[node, st.F_FIRST]
-                while ch >= 0:
-                    child_of[tree[ch, st.F_ACTION]] = ch
-                    ch = tree[ch, st.F_NEXT]
-                top = -1e300
-                for a in range(na):
-                    if mask[a]:
-                        if plog[node, a] > top:
-                            top = plog[node, a]
-                        if child_of[a] >= 0:
-                            tree[child_of[a], st.F_AVAIL] += 1
-                act = -1
-                if opp >= 3 and actor != me:  # another seat's node: its stored policy, no search
-                    act = st.policy_action(plog[node], mask, opp == 4, rng)
-                else:
-                    z = 0.0
-                    for a in range(na):
-                        if mask[a]:
-                            z += math.exp(plog[node, a] - top)
-                    nv = tree[node, st.F_VISITS]
-                    fpu = vals[node, actor] / nv if nv > 0 else 0.0
-                    sq = math.sqrt(max(nv, 1))
-                    best = -1e300
-                    for a in range(na):
-                        if mask[a]:
-                            ch = child_of[a]
-                            cn = tree[ch, st.F_VISITS] if ch >= 0 else 0
-                            q = vals[ch, actor] / cn if cn > 0 else fpu
-                            u = q + c * math.exp(plog[node, a] - top) / z * sq / (1.0 + cn)
-                            if u > best:
-                                best = u
-                                act = a
+                nl = st.enter(tree, node, mask, child_of, legal)
+                act = st.guided_choice(tree, vals, plog, node, actor, me, opp, legal, nl,
+                                       child_of, c, rng, ex)  # fmt: skip
                 if depth == 0 and force >= 0:
                     act = force if mask[force] else -1
                 chosen = child_of[act] if act >= 0 else -1
-                ch = tree[node, st.F_FIRST]
-                while ch >= 0:
-                    child_of[tree[ch, st.F_ACTION]] = -1
-                    ch = tree[ch, st.F_NEXT]
+                st.leave(tree, node, child_of)
                 if act < 0 or k_step(s, T, act, mask, work) != 0:
                     stats[3] += 1
                     return -1
@@ -455,15 +389,7 @@ def pv_search(root, root_mask, T, n, me, n_sims, force, P, rng, tr, sc, net):
                         return -1
                     steps += 1
                 if chosen < 0 and hdr[0] < cap:
-                    chosen = hdr[0]
-                    hdr[0] += 1
-                    tree[chosen, st.F_FIRST] = -1
-                    tree[chosen, st.F_NEXT] = tree[node, st.F_FIRST]
-                    tree[chosen, st.F_ACTION] = act
-                    tree[chosen, st.F_VISITS] = 0
-                    tree[chosen, st.F_AVAIL] = 1
-                    vals[chosen, :] = 0.0
-                    tree[node, st.F_FIRST] = chosen
+                    chosen = st.add_child(tree, vals, hdr, node, act)
                     depth += 1
                     path[depth] = chosen
                     for a in range(na):  # no stale logits if this node is found over
@@ -476,11 +402,7 @@ def pv_search(root, root_mask, T, n, me, n_sims, force, P, rng, tr, sc, net):
                 node = chosen
                 depth += 1
                 path[depth] = node
-        for d in range(depth + 1):
-            nd = path[d]
-            tree[nd, st.F_VISITS] += 1
-            for p in range(n):
-                vals[nd, p] += ret[p]
+        st.backup(tree, vals, path, depth, n, ret)
     stats[0] += n_sims
     stats[1] += steps
     return 0
@@ -549,7 +471,12 @@ def pv_selfplay(g, gmask, T, n, play, P, rng, tr, sc, net, records):
     action drawn from the target instead. Returns the number of examples, -1 if the engine
     refused an action, -2 if the game needs more rows than x_obs has. play: the settings (sims,
     root_kind, m, explore, noise); records: (x_obs, x_mask, x_pi, x_actor, x_act, x_q); the
-    other bundles as pv_search's."""
+    other bundles as pv_search's.
+
+    Self-play runs through this loop only where the other seats' rule calls the network inside a
+    simulation (opp 1, 2: `net`, `netmax`; training.alphazero.selfplay.SelfPlayer.play_one);
+    every other game is played by selfplay_loops' pv_selfplay_many (core/selfplay_template.py),
+    the same games, which tests/training/test_selfplay_many.py checks against this loop."""
     sims, root_kind, m, explore, noise = play
     x_obs, x_act = records[0], records[4]
     tree, vals, plog, hdr = tr

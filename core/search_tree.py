@@ -63,8 +63,9 @@ def new_tree(capacity: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 # The scratch bundle of both compiled searches (walk_scratch, then each search's own arrays):
 # positions in the tuple, so a compiled loop reads an entry by name (sc[SC_STATS])
 SC_S, SC_MASK, SC_WORK, SC_TMP, SC_CHILD_OF, SC_PATH, SC_KEYS, SC_PROJ, SC_RET, SC_STATS = range(10)
-SC_T, SC_TMASK, SC_LEGAL, SC_VAL, SC_BI, SC_BF = range(10, 16)  # `mcts` (core.search)
-SC_EV, SC_GUM, SC_CAND, SC_Q, SC_PI = range(10, 15)  # the guided search (core.guided)
+SC_LEGAL, SC_EXP = 10, 11  # a node's legal actions in order (enter), their exp(logit - max)
+SC_T, SC_TMASK, SC_VAL, SC_BI, SC_BF = range(12, 17)  # `mcts` (core.search)
+SC_EV, SC_GUM, SC_CAND, SC_Q, SC_PI = range(12, 17)  # the guided search (core.guided)
 # The self-play of many games at once (core/selfplay_template.py; core.guided.selfplay_bundles):
 # what each game keeps between rounds (one row per game in each array: the state walked, the path,
 # the Gumbel root's scores and considered actions, the control row of N_CTL entries, the root
@@ -86,10 +87,10 @@ N_CTL = 18
 
 def walk_scratch(game, cap: int) -> tuple[np.ndarray, ...]:
     """The scratch both searches walk a determinization with, for a tree of `cap` nodes, at the
-    positions SC_S .. SC_STATS: the state walked, its legal mask, the kernels' work, k_evaluate's
-    tmp, the child lookup (all -1), the path, standing keys, projected scores, returns and the
+    positions SC_S .. SC_EXP: the state walked, its legal mask, the kernels' work, k_evaluate's
+    tmp, the child lookup (all -1), the path, standing keys, projected scores, returns, the
     counters (4: iterations or simulations, engine steps, lookahead steps or network calls,
-    errors)."""
+    errors), a node's legal actions (int64) and their prior weights (float64: puct_choice's)."""
     size, na = game.state_size, game.num_actions
     return (
         np.zeros(size, dtype=np.int64),
@@ -102,6 +103,8 @@ def walk_scratch(game, cap: int) -> tuple[np.ndarray, ...]:
         np.zeros(MAX_SEATS, dtype=np.float64),
         np.zeros(MAX_SEATS, dtype=np.float64),
         np.zeros(4, dtype=np.int64),
+        np.zeros(na, dtype=np.int64),
+        np.zeros(na, dtype=np.float64),
     )
 
 
@@ -115,6 +118,165 @@ def clear(tree, vals, hdr):
     tree[0, F_AVAIL] = 0
     vals[0, :] = 0.0
     hdr[0] = 1
+
+
+# --- the steps of a tree walk, written once for every walk: `search` (the `mcts` agent) and
+# `pv_search` (the guided search) of core/search_template.py, and `_descend` (the guided search
+# of many self-play games at once) of core/selfplay_template.py. Inlined into each (numba IR), so
+# a walk costs no call per node; none allocates (callers compiled without the runtime use them).
+
+
+@jit(alloc=False, inline=True)
+def enter(tree, node, mask, child_of, legal):
+    """A walk arrives at `node`: its children are looked up by action (child_of[a]: the child of
+    action a; child_of is all -1 outside a node), the actions legal in this determinization
+    (mask) listed in order in `legal`, and each child of a legal action counted available
+    (F_AVAIL). Returns the number of legal actions. `leave` undoes the lookup."""
+    ch = tree[node, F_FIRST]
+    while ch >= 0:
+        child_of[tree[ch, F_ACTION]] = ch
+        ch = tree[ch, F_NEXT]
+    nl = 0
+    for a in range(mask.shape[0]):  # (without a branch: a few legal actions among many)
+        legal[nl] = a
+        nl += mask[a]
+    for i in range(nl):
+        ch = child_of[legal[i]]
+        if ch >= 0:
+            tree[ch, F_AVAIL] += 1
+    return nl
+
+
+@jit(alloc=False, inline=True)
+def leave(tree, node, child_of):
+    """The walk leaves `node`: child_of back to all -1 (enter's lookup undone)."""
+    ch = tree[node, F_FIRST]
+    while ch >= 0:
+        child_of[tree[ch, F_ACTION]] = -1
+        ch = tree[ch, F_NEXT]
+
+
+@jit(alloc=False, inline=True)
+def ucb_choice(tree, vals, actor, legal, nl, child_of, c):
+    """The `mcts` selection (UCB with availability, single-observer ISMCTS) among the children
+    of the legal actions legal[:nl] (enter's): the one maximising the acting seat's mean return
+    + c sqrt(ln(availability) / visits), an unvisited child first, the first of equals.
+    Returns (child, action); (-1, -1) if no legal action has a child."""
+    best = -1e300
+    chosen = -1
+    act = -1
+    for i in range(nl):
+        a = legal[i]
+        ch = child_of[a]
+        if ch >= 0:
+            nv = tree[ch, F_VISITS]
+            if nv == 0:
+                u = 1e300
+            else:
+                u = vals[ch, actor] / nv + c * math.sqrt(math.log(tree[ch, F_AVAIL]) / nv)
+            if u > best:
+                best = u
+                chosen = ch
+                act = a
+    return chosen, act
+
+
+@jit(alloc=False, inline=True)
+def puct_choice(tree, vals, plog, node, actor, legal, nl, child_of, c, ex):
+    """The guided search's selection (PUCT, AlphaZero's rule) at `node` among the legal actions
+    legal[:nl] (enter's): the action maximising Q + c P sqrt(N) / (1 + n), where P is the prior
+    (the softmax of the node's logits plog[node] over those actions; ex: their exponentials,
+    each computed once), n the child's visits, N the node's, Q the acting seat's mean return
+    through the child (unvisited: the node's own mean, or 0); the first of equals. -1 if none
+    is legal."""
+    top = -1e300
+    for i in range(nl):
+        if plog[node, legal[i]] > top:
+            top = plog[node, legal[i]]
+    z = 0.0
+    for i in range(nl):
+        ex[i] = math.exp(plog[node, legal[i]] - top)
+        z += ex[i]
+    nv = tree[node, F_VISITS]
+    fpu = vals[node, actor] / nv if nv > 0 else 0.0
+    sq = math.sqrt(max(nv, 1))
+    best = -1e300
+    act = -1
+    for i in range(nl):
+        a = legal[i]
+        ch = child_of[a]
+        cn = tree[ch, F_VISITS] if ch >= 0 else 0
+        q = vals[ch, actor] / cn if cn > 0 else fpu
+        u = q + c * ex[i] / z * sq / (1.0 + cn)
+        if u > best:
+            best = u
+            act = a
+    return act
+
+
+@jit(alloc=False, inline=True)
+def stored_choice(plog, node, legal, nl, greedy, rng, ex):
+    """policy_action by the node's stored logits plog[node] over the legal actions legal[:nl]
+    (in order): the same action from the same draw, each exponential computed once (ex:
+    scratch). The guided search's move at another seat's node with opp `prior` / `priormax`."""
+    if nl == 0:
+        return -1
+    best = legal[0]
+    for i in range(1, nl):
+        if plog[node, legal[i]] > plog[node, best]:
+            best = legal[i]
+    if greedy:
+        return best
+    top = np.float64(plog[node, best])
+    total = 0.0
+    for i in range(nl):
+        ex[i] = math.exp(np.float64(plog[node, legal[i]]) - top)
+        total += ex[i]
+    u = rng_next(rng, 0) / 4294967296.0 * total
+    for i in range(nl):
+        u -= ex[i]
+        if u < 0.0:
+            return legal[i]
+    return best
+
+
+@jit(alloc=False, inline=True)
+def guided_choice(tree, vals, plog, node, actor, me, opp, legal, nl, child_of, c, rng, ex):
+    """The guided search's action at `node` (enter's legal[:nl]): another seat's with opp 3 or 4
+    (`prior`, `priormax`) by the node's stored policy (stored_choice: no search), else by PUCT
+    (puct_choice)."""
+    if opp >= 3 and actor != me:
+        return stored_choice(plog, node, legal, nl, opp == 4, rng, ex)
+    return puct_choice(tree, vals, plog, node, actor, legal, nl, child_of, c, ex)
+
+
+@jit(alloc=False, inline=True)
+def add_child(tree, vals, hdr, node, act):
+    """Expansion: a new node in the next free row (the caller checked hdr[0] < capacity), the
+    child of `node` by action `act`, unvisited, available once, first in node's children.
+    Returns it."""
+    new = hdr[0]
+    hdr[0] += 1
+    tree[new, F_FIRST] = -1
+    tree[new, F_NEXT] = tree[node, F_FIRST]
+    tree[new, F_ACTION] = act
+    tree[new, F_VISITS] = 0
+    tree[new, F_AVAIL] = 1
+    for p in range(vals.shape[1]):
+        vals[new, p] = 0.0
+    tree[node, F_FIRST] = new
+    return new
+
+
+@jit(alloc=False, inline=True)
+def backup(tree, vals, path, depth, n, ret):
+    """Backup: one visit and the return vector ret (n seats) added to every node of the walk's
+    path[: depth + 1]."""
+    for d in range(depth + 1):
+        nd = path[d]
+        tree[nd, F_VISITS] += 1
+        for p in range(n):
+            vals[nd, p] += ret[p]
 
 
 @jit

@@ -3,11 +3,12 @@ core/search_template.py (`pv_selfplay`) played in G games in lock step, their le
 by one batched network forward per round (core.mlp.batch_trunk) instead of one forward per leaf.
 
 It plays the games pv_selfplay plays, bit for bit (tests/training/test_selfplay_many.py), in
-less time: a walk over the legal actions only (`_descend`: pv_search's walk and arithmetic, the
-two kept in step by that test), each game's network outputs kept by observation, only the
-outputs a search reads computed (the seats' values at every leaf, a node's logits at its legal
-actions when a walk first needs them, core.mlp.head_outputs: most actions are illegal at any
-node), the loops compiled without the runtime (no reference counts on array views).
+less time: the same walk (`_descend`: pv_search's steps, the shared start_walk and
+core.search_tree's enter, guided_choice, add_child and backup), each game's network outputs
+kept by observation, only the outputs a search reads computed (the seats' values at every leaf,
+a node's logits at its legal actions when a walk first needs them, core.mlp.head_outputs: most
+actions are illegal at any node), the loops compiled without the runtime (no reference counts
+on array views).
 
 Not used at run time. core.codegen renders it for each game, imported as
 `<game>_env.engine.selfplay_loops`, its marked imports pointed at the game's rendered contract
@@ -26,9 +27,7 @@ from core.batch import returns_into
 # CONTRACT: core.codegen points these two imports at the game's rendered modules.
 from core.contract_template import (
     k_actor,
-    k_determinize,
     k_keys,
-    k_mask,
     k_observe,
     k_over,
     k_step,
@@ -36,6 +35,7 @@ from core.contract_template import (
 from core.jit import jit
 from core.search_template import (
     leaf_returns,
+    start_walk,
 )
 from core.search_tree import (
     G_CAND,
@@ -112,15 +112,7 @@ def _descend(gi, T, n, P, games, tr, gs, sh, net, x_row):
     opp = int(P[st.P_OPP])
     na = mask.shape[0]
     stats[0] += 1
-    for i in range(s.shape[0]):  # (a loop: no runtime needed, these loops allocate nothing)
-        s[i] = root[i]
-    a0 = xo.rng_next(rng, 0)
-    a1 = xo.rng_next(rng, 0)
-    a2 = xo.rng_next(rng, 0)
-    k_determinize(s, T, me, a0, a1, a2, work)
-    k_mask(s, T, mask, work)
-    for a in range(na):
-        mask[a] = mask[a] & root_mask[a]  # (no branch: vectorised)
+    start_walk(root, root_mask, T, me, rng, s, mask, work)
     node = 0
     depth = 0
     path[0] = 0
@@ -131,69 +123,21 @@ def _descend(gi, T, n, P, games, tr, gs, sh, net, x_row):
                 leaf = cap
                 break
             actor = k_actor(s)
-            ch = tree[node, st.F_FIRST]
-            while ch >= 0:
-                child_of[tree[ch, st.F_ACTION]] = ch
-                ch = tree[ch, st.F_NEXT]
-            # one pass over the actions: the legal ones in order; then only those, their logits
-            # computed where this is the first walk to need them (pv_search's arithmetic, each
-            # exponential computed once)
-            nl = 0
-            for a in range(na):  # (without a branch: a few legal actions among many)
-                legal[nl] = a
-                nl += mask[a]
-            for i in range(nl):
-                ch = child_of[legal[i]]
-                if ch >= 0:
-                    tree[ch, st.F_AVAIL] += 1
+            nl = st.enter(tree, node, mask, child_of, legal)
+            # the logits of the legal actions, computed where this is the first walk to need them
             _logits(gi, node, legal, nl, tr, gs, sh, net)
-            top = -1e300
-            for i in range(nl):
-                if plog[node, legal[i]] > top:
-                    top = plog[node, legal[i]]
-            act = -1
-            if opp >= 3 and actor != me:
-                act = _stored_policy(plog[node], legal, nl, opp == 4, rng, ex)
-            else:
-                z = 0.0
-                for i in range(nl):
-                    ex[i] = math.exp(plog[node, legal[i]] - top)
-                    z += ex[i]
-                nv = tree[node, st.F_VISITS]
-                fpu = vals[node, actor] / nv if nv > 0 else 0.0
-                sq = math.sqrt(max(nv, 1))
-                best = -1e300
-                for i in range(nl):
-                    a = legal[i]
-                    ch = child_of[a]
-                    cn = tree[ch, st.F_VISITS] if ch >= 0 else 0
-                    q = vals[ch, actor] / cn if cn > 0 else fpu
-                    u = q + c * ex[i] / z * sq / (1.0 + cn)
-                    if u > best:
-                        best = u
-                        act = a
+            act = st.guided_choice(tree, vals, plog, node, actor, me, opp, legal, nl, child_of,
+                                   c, rng, ex)  # fmt: skip
             if depth == 0 and force >= 0:
                 act = force if mask[force] else -1
             chosen = child_of[act] if act >= 0 else -1
-            ch = tree[node, st.F_FIRST]
-            while ch >= 0:
-                child_of[tree[ch, st.F_ACTION]] = -1
-                ch = tree[ch, st.F_NEXT]
+            st.leave(tree, node, child_of)
             if act < 0 or k_step(s, T, act, mask, work) != 0:
                 stats[3] += 1
                 return ERR_ENGINE
             stats[1] += 1
             if chosen < 0 and hdr[0] < cap:
-                chosen = hdr[0]
-                hdr[0] += 1
-                tree[chosen, st.F_FIRST] = -1
-                tree[chosen, st.F_NEXT] = tree[node, st.F_FIRST]
-                tree[chosen, st.F_ACTION] = act
-                tree[chosen, st.F_VISITS] = 0
-                tree[chosen, st.F_AVAIL] = 1
-                for p in range(vals.shape[1]):
-                    vals[chosen, p] = 0.0
-                tree[node, st.F_FIRST] = chosen
+                chosen = st.add_child(tree, vals, hdr, node, act)
                 depth += 1
                 path[depth] = chosen
                 for a in range(na):  # no stale logits if this node is found over (pv_search's)
@@ -212,7 +156,7 @@ def _descend(gi, T, n, P, games, tr, gs, sh, net, x_row):
         ret = sh[H_RET]
         k_keys(s, sh[H_KEYS])
         returns_into(sh[H_KEYS], n, int(P[st.P_RETURNS]), P[st.P_SCALE], ret)
-        _backup(tree, vals, path, depth, n, ret)
+        st.backup(tree, vals, path, depth, n, ret)
         return IDLE
     k_observe(s, T, k_actor(s), x_row)
     ctl[C_SLOT] = -1
@@ -302,40 +246,6 @@ def _logits(gi, node, legal, nl, tr, gs, sh, net):
             row[cols[i]] = out[i]
 
 
-@jit(alloc=False, inline=True)
-def _stored_policy(logits, legal, nl, greedy, rng, ex):
-    """core.search_tree.policy_action over the legal actions legal[:nl] (in order): the same
-    action from the same draw, with each exponential computed once (ex: scratch)."""
-    if nl == 0:
-        return -1
-    best = legal[0]
-    for i in range(1, nl):
-        if logits[legal[i]] > logits[best]:
-            best = legal[i]
-    if greedy:
-        return best
-    top = np.float64(logits[best])
-    total = 0.0
-    for i in range(nl):
-        ex[i] = math.exp(np.float64(logits[legal[i]]) - top)
-        total += ex[i]
-    u = xo.rng_next(rng, 0) / 4294967296.0 * total
-    for i in range(nl):
-        u -= ex[i]
-        if u < 0.0:
-            return legal[i]
-    return best
-
-
-@jit(alloc=False, inline=True)
-def _backup(tree, vals, path, depth, n, ret):
-    for d in range(depth + 1):
-        nd = path[d]
-        tree[nd, st.F_VISITS] += 1
-        for p in range(n):
-            vals[nd, p] += ret[p]
-
-
 @jit(alloc=False)
 def _score(gi, T, n, P, games, tr, gs, sh, net, out):
     """Finish game gi's simulation waiting for the network, its leaf node's last hidden layer
@@ -360,7 +270,7 @@ def _score(gi, T, n, P, games, tr, gs, sh, net, out):
         ret[q] = (1.0 - mix) * v + mix * ev[q] if mix > 0.0 else v
     for q in range(n, ret.shape[0]):
         ret[q] = 0.0
-    _backup(tree, vals, path, ctl[C_DEPTH], n, ret)
+    st.backup(tree, vals, path, ctl[C_DEPTH], n, ret)
     if leaf == 0:  # (after reading `out`: this reuses the scratch it may lie in)
         root_mask, legal = games[1][gi], sh[H_LEGAL]
         nl = 0

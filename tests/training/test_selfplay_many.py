@@ -24,10 +24,10 @@ SETTINGS = [
 
 
 def one_at_a_time(player: SelfPlayer, seeds: list[int]):
+    """The games by the single-game compiled loop (play_one), the reference of play_many."""
     out, calls = [], 0
     for s in seeds:
-        player.agent.reset(s)
-        out.append(player.play(s))
+        out.append(player.play_one(s))
         calls += player.last["network_calls"]
     return out, calls
 
@@ -168,8 +168,7 @@ def test_the_games_do_not_depend_on_what_the_arrays_held_before(name):
     player.play_many([1])
     tr, gs, _, _, _ = player._bundles[1]
     for seed in (9, 10):
-        player.agent.reset(seed)
-        ex_a, final_a = player.play(seed)
+        ex_a, final_a = player.play_one(seed)
         rng = np.random.default_rng(seed)
         tr[2][:] = 1e6 * rng.standard_normal(tr[2].shape)  # the trees' logits
         gs[G_NNZ][:] = 3  # the nodes' last hidden layers

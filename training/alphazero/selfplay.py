@@ -1,7 +1,8 @@
 """Self-play games of expert iteration: every seat plays the guided search (core.guided) with the
-same network, each game played to its end inside compiled code (core/search_template.py
-`pv_selfplay`: no Python per decision; `SelfPlayer.play_many`, core/selfplay_template.py, plays
-the same games in less time, as the trainer does), and the training examples it leaves.
+same network, each game played to its end inside compiled code (`SelfPlayer.play_many`,
+core/selfplay_template.py: no Python per decision, the leaves of many games evaluated together;
+where the other seats' rule calls the network inside a simulation, the single-game loop
+core/search_template.py `pv_selfplay`), and the training examples it leaves.
 
 An example is one decision with more than one legal action: the seat's observation, its legal
 mask, the search's improved policy (the network's policy target: the root's visit shares with
@@ -91,11 +92,27 @@ class SelfPlayer:
         self.actions = np.zeros(0, dtype=np.int64)  # the last game's searched decisions' actions
         self._loops = None  # the game's selfplay_loops module, imported by the first play_many
         self._bundles: dict[int, tuple] = {}  # play_many's arrays, by games at once
-        self.last: dict = {}  # play(): the last game's simulations, engine steps, network calls
+        self.last: dict = {}  # the last games' simulations, engine steps, network calls
 
     def play(self, seed: int) -> tuple[Examples, np.ndarray]:
-        """One game from new_game(players, seed): (its examples, its final state)."""
+        """One game from new_game(players, seed), its search seeded by the game's seed: (its
+        examples, its final state); `actions` then holds its searched decisions' actions and
+        `last` its simulations, engine steps and network calls. It is `play_many([seed])[0]`
+        wherever the other seats' rule is one play_many batches (BATCHED_OPP), else play_one."""
+        if self.agent.config.opp in BATCHED_OPP:
+            return self.play_many([seed])[0]
+        return self.play_one(seed)
+
+    def play_one(self, seed: int) -> tuple[Examples, np.ndarray]:
+        """`play` by the single-game compiled loop (GuidedAgent.self_play: core/search_template.py
+        `pv_selfplay`, one network call per leaf), the same game, bit for bit. `play` takes it
+        only with `opp=net` or `netmax`: there a simulation calls the network for the other
+        seats' moves in the middle of its walk, which the batched loop, whose walks stop only at
+        a leaf for the round's one forward, does not do. For the other rules it is the reference
+        the batched loop is checked against (tests/training/test_selfplay_many.py, the selfplay
+        benchmark)."""
         g, a = self.game, self.agent
+        a.reset(seed)
         s = np.array(g.new_game(self.players, int(seed)), dtype=np.int64)
         gmask = np.array(g.legal_mask(s), dtype=np.bool_)  # writable: played in place
         records = (self._x_obs, self._x_mask, self._x_pi, self._x_actor, self._x_act, self._x_q)
@@ -120,26 +137,24 @@ class SelfPlayer:
 
     def play_many(self, seeds, batch: int = BATCH) -> list[tuple[Examples, np.ndarray]]:
         """The games new_game(players, seed) for each seed, in order: [(its examples, its final
-        state)], the same, bit for bit, as `agent.reset(seed); play(seed)` gives for each (each
-        game's search draws from its own stream, seeded by the game's seed), in less time: the
-        compiled loop of core/selfplay_template.py (`pv_selfplay_many`) walks the tree over the
-        legal actions only, keeps each game's network outputs by observation (a leaf whose
-        observation the network already scored in that game, the same entry by entry, takes
-        them instead of a forward), evaluates leaves with an eight-input forward of the hidden
-        layers (core.mlp.batch_trunk) and computes only the outputs the search reads: the seats'
-        values at each leaf, a node's logits at its legal actions when a walk first needs them
-        (core.mlp.head_outputs). `batch` games are played at once, one forward per round for all
-        the leaves they wait on. With `opp=net` or `netmax` (the network called inside a
-        simulation) the games are played one by one by `play`. `last` then sums the games'
-        figures."""
+        state)], the same, bit for bit, as `play_one(seed)` gives for each (each game's search
+        draws from its own stream, seeded by the game's seed), in less time: the compiled loop
+        of core/selfplay_template.py (`pv_selfplay_many`) keeps each game's network outputs by
+        observation (a leaf whose observation the network already scored in that game, the
+        same entry by entry, takes them instead of a forward), evaluates leaves with an
+        eight-input forward of the hidden layers (core.mlp.batch_trunk) and computes only the
+        outputs the search reads: the seats' values at each leaf, a node's logits at its legal
+        actions when a walk first needs them (core.mlp.head_outputs). `batch` games are played
+        at once, one forward per round for all the leaves they wait on. With `opp=net` or
+        `netmax` (the network called inside a simulation) the games are played one by one by
+        `play_one`. `last` then sums the games' figures, `actions` holds the last game's."""
         if isinstance(batch, bool) or not (isinstance(batch, int) and batch >= 1):
             raise ValueError(f"batch must be an integer >= 1, got {batch!r}")
         seeds = [int(s) for s in seeds]
         if self.agent.config.opp not in BATCHED_OPP:
             out, total = [], {}
             for s in seeds:
-                self.agent.reset(s)
-                out.append(self.play(s))
+                out.append(self.play_one(s))
                 total = {k: total.get(k, 0) + v for k, v in self.last.items()}
             self.last = total
             return out
@@ -197,6 +212,7 @@ class SelfPlayer:
                 else [r[:0].copy() for r in records[:6]]
             )
             out.append((self._examples_of(*cols, states[i]), states[i].copy()))
+            self.actions = cols[4]
         return out
 
     def play_against(self, seed: int, opponent: str, seat: int) -> tuple[Examples, np.ndarray]:
