@@ -113,6 +113,8 @@ def table(out: Path) -> str:
              "theirs / ours |", "|---|---:|---|---:|---|"]  # fmt: skip
     for path in sorted(out.glob("*.json")):
         d = json.loads(path.read_text())
+        if "agents" not in d:  # the --rates files
+            continue
         (them,) = [x for x in d["agents"] if x["spec"].startswith("openspiel:")]
         ours = np.mean([x["mean_rank"] for x in d["agents"] if x is not them])
         lo, hi = them["win_rate_ci95"]
