@@ -296,3 +296,30 @@ def test_the_conditioned_strength_rows_are_the_issue_s_line_ups():
     assert cs.games_at(3) == 201 and cs.games_at(4) == 200
     given = cs.rows("troyes", net, {"own"}, [], {2: "root=gumbel"})
     assert given[0]["agents"][0] == f"az:{net},root=gumbel"
+
+
+def test_the_peer_comparison_seats_one_openspiel_search_at_four_and_tables_its_share(tmp_path):
+    import argparse
+    import json
+
+    from benchmarks import peer_ismcts as pi
+
+    a = argparse.Namespace(game="chipin", players=4, rows="sims", sims=7, ms=50)
+    (row,) = pi.rows(a)
+    assert row["agents"] == [
+        "mcts:iters=7,rollout=random,cutoff=-1,c=2",
+        "openspiel:ismcts,sims=7,c=2,fast=1",
+    ]
+    agents = [
+        {"spec": "openspiel:ismcts,sims=7,c=2,fast=1", "win_rate": 0.3, "win_rate_ci95": [0.2, 0.4],
+         "mean_rank": 2.0},
+        *[{"spec": row["agents"][0], "win_rate": 0.7 / 3, "win_rate_ci95": [0.1, 0.3],
+           "mean_rank": 2.5 + k / 10} for k in range(3)],
+    ]  # fmt: skip
+    (tmp_path / "chipin-4p-sims7.json").write_text(
+        json.dumps({"games": 100, "players": 4, "agents": agents})
+    )
+    (tmp_path / "rates-4p.json").write_text(json.dumps({"ratio_median": 3.0}))  # not a row
+    lines = pi.table(tmp_path).splitlines()
+    assert lines[2] == "| chipin-4p-sims7 | 100 | 0.300 [0.200, 0.400] | 0.250 | 2.00 / 2.60 |"
+    assert len(lines) == 3
