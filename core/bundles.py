@@ -11,7 +11,9 @@ has to be kept in step with the factory.
 - `GameRows` (`game_rows`): what each game of the self-play of many games at once keeps between
   rounds, one row per game (core/selfplay_template.py `pv_selfplay_many`);
 - `SharedScratch` (`shared_scratch`): the scratch those games share;
-- `ExampleRecords` (`example_records`): the rows of training examples a self-play loop writes.
+- `ExampleRecords` (`example_records`): the rows of training examples a self-play loop writes;
+- `Network` (`network`): the guided search's packed network and its one-observation scratch;
+- `BatchNetwork` (`batch_network`): the packed network with the scratch of a batched forward.
 
 The two search scratches begin with the same fields, those of a tree walk (`WALK_FIELDS`), so the
 walk's steps read them by name from either.
@@ -239,4 +241,51 @@ def example_records(game, rows: int) -> ExampleRecords:
         q=np.zeros((rows, seats), dtype=np.float32),
         game=np.zeros(rows, dtype=np.int64),
         fill=np.zeros(2, dtype=np.int64),
+    )
+
+
+class Network(NamedTuple):
+    """The guided search's network (core.mlp.pack_actors) and its scratch for one observation."""
+
+    w: np.ndarray  # float32: the packed weights of core.mlp.pack_actors
+    meta: np.ndarray  # int64: their layout (core.mlp's LAYER_META entries per layer)
+    obs: np.ndarray  # float32 (obs_size): the observation of the seat evaluated
+    h: np.ndarray  # float32 (2, widest): the hidden layers' activations
+    out: np.ndarray  # float32 (num_actions + seats): the logits, then the seats' values
+
+
+def network(game, w: np.ndarray, meta: np.ndarray, widest: int) -> Network:
+    """Network of the packed network (w, meta; `widest`: its widest layer) for `game`."""
+    na, seats = game.num_actions, max(game.spec.player_counts)
+    return Network(
+        w=w,
+        meta=meta,
+        obs=np.zeros(game.spec.obs_size, dtype=np.float32),
+        h=np.zeros((2, widest), dtype=np.float32),
+        out=np.zeros(na + seats, dtype=np.float32),
+    )
+
+
+class BatchNetwork(NamedTuple):
+    """The packed network with the scratch of a forward of many games' leaves at once
+    (core.mlp.batch_trunk)."""
+
+    w: np.ndarray  # float32: the packed weights, as Network's
+    meta: np.ndarray  # int64: their layout
+    x: np.ndarray  # float32 (games, obs_size): the observations, one row per leaf
+    h: np.ndarray  # float32 (2, games, widest): the hidden layers' activations
+    owner: np.ndarray  # int64 (games): the game of each row
+    idx: np.ndarray  # int64 (max(obs_size, widest)): batch_trunk's non-zero input indices
+
+
+def batch_network(game, games: int, w: np.ndarray, meta: np.ndarray, widest: int) -> BatchNetwork:
+    """BatchNetwork of the packed network (w, meta, widest) for rows of `games` leaves."""
+    obs = game.spec.obs_size
+    return BatchNetwork(
+        w=w,
+        meta=meta,
+        x=np.zeros((games, obs), dtype=np.float32),
+        h=np.zeros((2, games, widest), dtype=np.float32),
+        owner=np.zeros(games, dtype=np.int64),
+        idx=np.zeros(max(obs, widest), dtype=np.int64),
     )

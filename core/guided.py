@@ -34,7 +34,14 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from core import mlp
-from core.bundles import example_records, game_rows, guided_scratch, shared_scratch
+from core.bundles import (
+    batch_network,
+    example_records,
+    game_rows,
+    guided_scratch,
+    network,
+    shared_scratch,
+)
 from core.registry import game_packages, get_game
 from core.rng import rng_seed, split_seed
 from core.search import config_pairs
@@ -152,31 +159,23 @@ class GuidedConfig:
 def search_bundles(game, cap: int, w: np.ndarray, meta: np.ndarray, widest: int):
     """The arrays of the compiled guided search (core/search_template.py), in its three bundles:
     the tree (tree, vals, plog, hdr) of `cap` nodes, the scratch (core.bundles.GuidedScratch)
-    and the network (w, meta, obs, h, out: the packed network of core.mlp.pack_actors and its
+    and the network (core.bundles.Network: the packed network of core.mlp.pack_actors and its
     scratch). Made once per agent: a simulation allocates nothing."""
-    na, seats = game.num_actions, max(game.spec.player_counts)
     tree, vals, hdr = new_tree(cap)
-    plog = np.zeros((cap + 1, na), dtype=np.float32)  # a node's logits; last row: scratch
-    network = (
-        w,
-        meta,
-        np.zeros(game.spec.obs_size, dtype=np.float32),  # obs
-        np.zeros((2, widest), dtype=np.float32),  # h
-        np.zeros(na + seats, dtype=np.float32),  # out
-    )
-    return (tree, vals, plog, hdr), guided_scratch(game, cap), network
+    plog = np.zeros((cap + 1, game.num_actions), dtype=np.float32)  # a node's logits; last: scratch
+    return (tree, vals, plog, hdr), guided_scratch(game, cap), network(game, w, meta, widest)
 
 
 def selfplay_bundles(game, games: int, cap: int, network: tuple, rows: int, cache: int):
     """The arrays of the self-play of `games` games at once (core/selfplay_template.py
     `pv_selfplay_many`), in its bundles: the trees (tree, vals, plog, hdr; one per game, `cap`
     nodes each), what each game keeps between rounds (core.bundles.GameRows), the scratch they
-    share (core.bundles.SharedScratch), the network with the batch's scratch (w, meta, x, h,
-    owner, idx: core.mlp.batch_trunk's) and the pool of `rows` examples
+    share (core.bundles.SharedScratch), the network with the batch's scratch
+    (core.bundles.BatchNetwork) and the pool of `rows` examples
     (core.bundles.ExampleRecords). `network`: (w, meta, widest) of core.mlp.pack_actors;
     `cache`: the entries (a power of two) of each game's cache of network outputs. Made once
     per batch of games: a round allocates nothing."""
-    na, obs = game.num_actions, game.spec.obs_size
+    na = game.num_actions
     w, meta, widest = network
     hidden = int(meta[0, 1 + mlp.LAYER_META * (int(meta[0, 0]) - 1)])  # the last layer's inputs
     tree = np.zeros((games, cap, TREE_COLS), dtype=np.int64)
@@ -185,19 +184,11 @@ def selfplay_bundles(game, games: int, cap: int, network: tuple, rows: int, cach
     hdr = np.zeros((games, 2), dtype=np.int64)
     for g in range(games):
         clear(tree[g], vals[g], hdr[g])
-    net = (
-        w,
-        meta,
-        np.zeros((games, obs), dtype=np.float32),
-        np.zeros((2, games, widest), dtype=np.float32),
-        np.zeros(games, dtype=np.int64),
-        np.zeros(max(obs, widest), dtype=np.int64),
-    )
     return (
         (tree, vals, plog, hdr),
         game_rows(game, games, cap, cache, hidden),
         shared_scratch(game, cap),
-        net,
+        batch_network(game, games, w, meta, widest),
         example_records(game, rows),
     )
 
@@ -243,7 +234,7 @@ class GuidedAgent:
         self._stats, self._pi = self._sc.stats, self._sc.pi
         self._root = np.zeros(g.state_size, dtype=np.int64)
         self._root_mask = np.zeros(na, dtype=np.bool_)
-        self._out = self._net[4]
+        self._out = self._net.out
         self._cdf = np.zeros(na, dtype=np.float64)
         self._choice = np.zeros(2, dtype=np.int64)
         self._rng = np.zeros(4, dtype=np.int64)
@@ -271,7 +262,7 @@ class GuidedAgent:
         seat's own observation."""
         g = self.game
         obs = np.ascontiguousarray(g.observe(state, int(g.current_player(state))), np.float32)
-        mlp.actor_logits(self._w, self._meta, 0, obs, self._net[3], self._out)
+        mlp.actor_logits(self._w, self._meta, 0, obs, self._net.h, self._out)
         return self._out[: g.num_actions].copy()
 
     def self_play(self, state, mask, players, explore, noise, records) -> int:

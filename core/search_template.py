@@ -264,10 +264,10 @@ def pv_leaf(s, T, n, P, net, logits, keys, proj, tmp, ev, ret, stats):
     is not over, the network's logits for the seat to act in `logits` (NUM_ACTIONS).
 
     Over: the real returns (returns_into, P[P_RETURNS]). Else the packed policy-value network
-    (core.mlp; net: the guided search's bundle (w, meta, obs, h, out), the packed network and its
-    scratch) reads that seat's observation (k_observe): its first NUM_ACTIONS outputs are the
-    logits, the next ones the values of the seats in turn order from the observer's (value j: the
-    seat j places after it), each clipped to [-1, 1]; with P[P_MIX] = m > 0 the value is (1 - m) x
+    (core.mlp; net: core.bundles.Network, the packed network and its scratch) reads that seat's
+    observation (k_observe): its first NUM_ACTIONS outputs are the logits, the next ones the
+    values of the seats in turn order from the observer's (value j: the seat j places after it),
+    each clipped to [-1, 1]; with P[P_MIX] = m > 0 the value is (1 - m) x
     the network's + m x the position evaluation's (leaf_returns: k_evaluate's projected scores), ev
     its scratch."""
     if k_over(s):
@@ -276,9 +276,9 @@ def pv_leaf(s, T, n, P, net, logits, keys, proj, tmp, ev, ret, stats):
         return
     na = logits.shape[0]
     actor = k_actor(s)
-    obs, out = net[2], net[4]
+    obs, out = net.obs, net.out
     k_observe(s, T, actor, obs)
-    mlp.actor_logits(net[0], net[1], 0, obs, net[3], out)
+    mlp.actor_logits(net.w, net.meta, 0, obs, net.h, out)
     stats[2] += 1
     for a in range(na):
         logits[a] = out[a]
@@ -309,9 +309,9 @@ def pv_opponent(s, T, actor, mask, opp, rng, net, stats):
             last = a
     if nl <= 1:
         return last
-    obs, out = net[2], net[4]
+    obs, out = net.obs, net.out
     k_observe(s, T, actor, obs)
-    mlp.actor_logits(net[0], net[1], 0, obs, net[3], out)
+    mlp.actor_logits(net.w, net.meta, 0, obs, net.h, out)
     stats[2] += 1
     return st.policy_action(out, mask, opp == 2, rng)
 
@@ -344,7 +344,7 @@ def pv_search(root, root_mask, T, n, me, n_sims, force, P, rng, tr, sc, net):
 
     The arrays come in three bundles (core.guided.search_bundles makes them): tr the tree
     (tree, vals, plog, hdr), sc the scratch (core.bundles.GuidedScratch) and net the network
-    (w, meta, obs, h, out)."""
+    (core.bundles.Network)."""
     tree, vals, plog, hdr = tr
     s, mask, work, tmp = sc.s, sc.mask, sc.work, sc.tmp
     child_of, path, stats = sc.child_of, sc.path, sc.stats

@@ -206,7 +206,7 @@ def _logits(gi, node, legal, nl, tr, gs, sh, net):
             k += 1
     if k > 0:
         nz = gs.nnz[gi][node]
-        mlp.head_outputs(net[0], net[1], 0, gs.nidx[gi][node], gs.nval[gi][node], nz,
+        mlp.head_outputs(net.w, net.meta, 0, gs.nidx[gi][node], gs.nval[gi][node], nz,
                          cols, k, out)  # fmt: skip
         for i in range(k):
             row[cols[i]] = out[i]
@@ -442,9 +442,9 @@ def pv_selfplay_many(T, n, play, P, games, tr, gs, sh, net, records):
     caller takes the rows, sets fill[0] = 0 and calls again: every game resumes where it
     stopped), ERR_ENGINE or ERR_ROWS (fill[1] the game) on failure. play: (sims, root_kind, m,
     explore, noise, max_rows); gs, sh: each game's rows and the games' shared scratch
-    (core.bundles.GameRows, SharedScratch); net: (w, meta, x, h, owner, idx), the packed
-    network and the batch's scratch."""
-    x, h, owner = net[2], net[3], net[4]
+    (core.bundles.GameRows, SharedScratch); net: the packed network and the batch's scratch
+    (core.bundles.BatchNetwork)."""
+    x, h, owner = net.x, net.h, net.owner
     fill = records.fill
     na = games[1].shape[1]
     cols, vout = sh.cols, sh.hout
@@ -469,7 +469,7 @@ def pv_selfplay_many(T, n, play, P, games, tr, gs, sh, net, records):
             if busy:
                 continue
             return 0
-        last = mlp.batch_trunk(net[0], net[1], 0, x, rows, h, net[5])
+        last = mlp.batch_trunk(net.w, net.meta, 0, x, rows, h, net.idx)
         for r in range(rows):
             gi = owner[r]
             leaf = gs.ctl[gi][C_LEAF]
@@ -479,7 +479,7 @@ def pv_selfplay_many(T, n, play, P, games, tr, gs, sh, net, records):
             gs.nnz[gi][leaf] = nz
             for j in range(n):  # what every leaf needs at once: the seats' values
                 cols[j] = na + j
-            mlp.head_outputs(net[0], net[1], 0, nidx, nval, nz, cols, n, vout)
+            mlp.head_outputs(net.w, net.meta, 0, nidx, nval, nz, cols, n, vout)
             _remember(gi, n, gs, x[r], vout)
             _score(gi, T, n, P, games, tr, gs, sh, net, vout)
             gs.ctl[gi][C_PHASE] = PH_BACKED
