@@ -1,7 +1,7 @@
 """The arrays the compiled searches and self-play take travel as the named tuples of core.bundles,
 read by field name: no module of the library keeps integer positions into them (SC_ for a search
-scratch, G_ for a self-play game's rows, H_ for the games' shared scratch) or reads the example
-records by position."""
+scratch, G_ for a self-play game's rows, H_ for the games' shared scratch) or reads a bundle (the
+example records, the network, a scratch) by position."""
 
 from __future__ import annotations
 
@@ -30,13 +30,20 @@ FIELD_NAMES = {
     for t in types
     for field in t._fields
 }
-RECORDS_BY_POSITION = re.compile(r"\brecords\[-?\d")
-# the modules that take the example records (elsewhere `records` is other data: game records)
-TAKES_RECORDS = re.compile(r"\bcore\.bundles\b|\bfrom core\.bundles import\b|pv_selfplay")
+BY_POSITION = re.compile(r"\b(?:records|_?net|_?sc|gs|sh)\[-?\d")
+# the modules that take the bundles (elsewhere `records` or `sc` is other data: game records,
+# scores)
+TAKES_BUNDLES = re.compile(r"\bcore\.bundles\b|\bfrom core\.bundles import\b|pv_selfplay")
 
 
 def library_files(folders: list[str]) -> list[Path]:
-    return [p for d in folders for p in sorted((ROOT / d).rglob("*.py"))]
+    """The source files under `folders` (not the modules rendered into the compile caches)."""
+    return [
+        p
+        for d in folders
+        for p in sorted((ROOT / d).rglob("*.py"))
+        if "__pycache__" not in p.relative_to(ROOT).parts
+    ]
 
 
 def positions(text: str, only_fields: bool) -> list[str]:
@@ -58,9 +65,9 @@ def test_the_library_has_no_positions_into_the_bundles():
         text = p.read_text(encoding="utf-8")
         rel = p.relative_to(ROOT)
         found += [f"{rel}: {d}" for d in positions(text, only_fields=p not in core)]
-        if TAKES_RECORDS.search(text):
+        if TAKES_BUNDLES.search(text):
             for i, line in enumerate(text.splitlines(), 1):
-                if RECORDS_BY_POSITION.search(line):
+                if BY_POSITION.search(line):
                     found.append(f"{rel}:{i}: {line.strip()}")
     assert not found, "integer positions into a bundle (read its fields by name):\n" + "\n".join(
         found
@@ -73,7 +80,9 @@ def test_the_scan_finds_positions():
     assert not POSITION.search("PH_SIM = 1\nP_C = 0\n")
     assert positions("SC_PI = 16\n", only_fields=True)
     assert not positions("G_SCROLL, G_OX = range(2)\n", only_fields=True)
-    assert RECORDS_BY_POSITION.search("fill = records[-1]")
+    assert BY_POSITION.search("fill = records[-1]")
+    assert BY_POSITION.search("w = net[0]") and BY_POSITION.search("self._net[4]")
+    assert not BY_POSITION.search("cnet[0] + subnet[1]")
 
 
 def test_both_search_scratches_begin_with_the_walk_fields():
@@ -93,6 +102,8 @@ def test_the_factories_fill_every_field_with_an_array():
         bundles.game_rows(game, 2, 5, 8, 3),
         bundles.shared_scratch(game, 5),
         bundles.example_records(game, 4),
+        bundles.network(game, np.zeros(3, np.float32), np.zeros((1, 3), np.int64), 4),
+        bundles.batch_network(game, 2, np.zeros(3, np.float32), np.zeros((1, 3), np.int64), 4),
     ]
     for b in made:
         for f in b._fields:
