@@ -34,6 +34,14 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from core import mlp
+from core.bundles import (
+    batch_network,
+    example_records,
+    game_rows,
+    guided_scratch,
+    network,
+    shared_scratch,
+)
 from core.registry import game_packages, get_game
 from core.rng import rng_seed, split_seed
 from core.search import config_pairs
@@ -43,7 +51,6 @@ from core.search_tree import (
     F_NEXT,
     F_VISITS,
     MAX_SEATS,
-    N_CTL,
     N_PARAMS,
     OPP_CODES,
     P_C,
@@ -54,22 +61,10 @@ from core.search_tree import (
     P_SCALE,
     P_SPREAD,
     RETURN_CODES,
-    SC_CHILD_OF,
-    SC_EXP,
-    SC_KEYS,
-    SC_LEGAL,
-    SC_MASK,
-    SC_PI,
-    SC_PROJ,
-    SC_RET,
-    SC_STATS,
-    SC_TMP,
-    SC_WORK,
     TREE_COLS,
     clear,
     new_tree,
     root_choice,
-    walk_scratch,
 )
 
 SPEC_PREFIX = "az"
@@ -163,42 +158,24 @@ class GuidedConfig:
 
 def search_bundles(game, cap: int, w: np.ndarray, meta: np.ndarray, widest: int):
     """The arrays of the compiled guided search (core/search_template.py), in its three bundles:
-    the tree (tree, vals, plog, hdr) of `cap` nodes, the scratch (core.search_tree.walk_scratch,
-    then ev, gum, cand, q, pi at SC_EV .. SC_PI) and the network (w, meta, obs, h, out:
-    the packed network of core.mlp.pack_actors and its scratch). Made once per agent: a
-    simulation allocates nothing."""
-    na, seats = game.num_actions, max(game.spec.player_counts)
+    the tree (tree, vals, plog, hdr) of `cap` nodes, the scratch (core.bundles.GuidedScratch)
+    and the network (core.bundles.Network: the packed network of core.mlp.pack_actors and its
+    scratch). Made once per agent: a simulation allocates nothing."""
     tree, vals, hdr = new_tree(cap)
-    plog = np.zeros((cap + 1, na), dtype=np.float32)  # a node's logits; last row: scratch
-    scratch = (
-        *walk_scratch(game, cap),
-        np.zeros(MAX_SEATS, dtype=np.float64),  # ev: the position evaluation of `mix`
-        np.zeros(na, dtype=np.float64),  # gum: the Gumbel root's scores
-        np.zeros(na, dtype=np.int64),  # cand
-        np.zeros(na, dtype=np.float64),  # q
-        np.zeros(na, dtype=np.float64),  # pi: the Gumbel root's improved policy
-    )
-    network = (
-        w,
-        meta,
-        np.zeros(game.spec.obs_size, dtype=np.float32),  # obs
-        np.zeros((2, widest), dtype=np.float32),  # h
-        np.zeros(na + seats, dtype=np.float32),  # out
-    )
-    return (tree, vals, plog, hdr), scratch, network
+    plog = np.zeros((cap + 1, game.num_actions), dtype=np.float32)  # a node's logits; last: scratch
+    return (tree, vals, plog, hdr), guided_scratch(game, cap), network(game, w, meta, widest)
 
 
 def selfplay_bundles(game, games: int, cap: int, network: tuple, rows: int, cache: int):
     """The arrays of the self-play of `games` games at once (core/selfplay_template.py
     `pv_selfplay_many`), in its bundles: the trees (tree, vals, plog, hdr; one per game, `cap`
-    nodes each), what each game keeps between rounds (core.search_tree's G_ positions), the
-    scratch they share (H_ positions), the network with the batch's scratch (w, meta, x, h,
-    owner, idx: core.mlp.batch_trunk's) and the pool of `rows` examples (x_obs, x_mask,
-    x_pi, x_actor, x_act, x_q, x_game, fill). `network`: (w, meta, widest) of
-    core.mlp.pack_actors; `cache`: the entries (a power of two) of each game's cache of network
-    outputs. Made once per batch of games: a round allocates nothing."""
-    na, seats, size = game.num_actions, max(game.spec.player_counts), game.state_size
-    obs = game.spec.obs_size
+    nodes each), what each game keeps between rounds (core.bundles.GameRows), the scratch they
+    share (core.bundles.SharedScratch), the network with the batch's scratch
+    (core.bundles.BatchNetwork) and the pool of `rows` examples
+    (core.bundles.ExampleRecords). `network`: (w, meta, widest) of core.mlp.pack_actors;
+    `cache`: the entries (a power of two) of each game's cache of network outputs. Made once
+    per batch of games: a round allocates nothing."""
+    na = game.num_actions
     w, meta, widest = network
     hidden = int(meta[0, 1 + mlp.LAYER_META * (int(meta[0, 0]) - 1)])  # the last layer's inputs
     tree = np.zeros((games, cap, TREE_COLS), dtype=np.int64)
@@ -207,62 +184,13 @@ def selfplay_bundles(game, games: int, cap: int, network: tuple, rows: int, cach
     hdr = np.zeros((games, 2), dtype=np.int64)
     for g in range(games):
         clear(tree[g], vals[g], hdr[g])
-    per_game = (
-        np.zeros((games, size), dtype=np.int64),  # the state walked
-        np.zeros((games, cap + 1), dtype=np.int64),  # the path
-        np.zeros((games, na), dtype=np.float64),  # gum
-        np.zeros((games, na), dtype=np.int64),  # cand
-        np.zeros((games, N_CTL), dtype=np.int64),  # the control row
-        np.zeros(games, dtype=np.float64),  # the Gumbel root's value
-        np.zeros((games, 4), dtype=np.int64),  # the rng words
-        np.zeros((games, cache), dtype=np.int64),  # the cache's keys (0: empty)
-        np.zeros((games, cache, obs), dtype=np.float32),  # its observations
-        np.zeros((games, cache), dtype=np.int64),  # their last hidden layers: non-zero entries,
-        np.zeros((games, cache, hidden), dtype=np.int64),  # their indices,
-        np.zeros((games, cache, hidden), dtype=np.float32),  # their values
-        np.zeros((games, cache, seats), dtype=np.float32),  # the seats' values
-        np.zeros((games, cap + 1), dtype=np.int64),  # each node's last hidden layer, the same
-        np.zeros((games, cap + 1, hidden), dtype=np.int64),
-        np.zeros((games, cap + 1, hidden), dtype=np.float32),
+    return (
+        (tree, vals, plog, hdr),
+        game_rows(game, games, cap, cache, hidden),
+        shared_scratch(game, cap),
+        batch_network(game, games, w, meta, widest),
+        example_records(game, rows),
     )
-    walk = walk_scratch(game, cap)
-    shared = (
-        walk[SC_MASK],
-        walk[SC_WORK],
-        walk[SC_TMP],
-        walk[SC_CHILD_OF],
-        walk[SC_KEYS],
-        walk[SC_PROJ],
-        walk[SC_RET],
-        np.zeros(MAX_SEATS, dtype=np.float64),  # ev
-        np.zeros(na, dtype=np.float64),  # q
-        np.zeros(na, dtype=np.float64),  # pi
-        walk[SC_STATS],
-        walk[SC_LEGAL],
-        walk[SC_EXP],
-        np.random.default_rng(obs).integers(1, 2**62, size=obs, dtype=np.int64) | 1,  # mult
-        np.zeros(na + seats, dtype=np.int64),  # cols
-        np.zeros(na + seats, dtype=np.float32),  # hout
-    )
-    net = (
-        w,
-        meta,
-        np.zeros((games, obs), dtype=np.float32),
-        np.zeros((2, games, widest), dtype=np.float32),
-        np.zeros(games, dtype=np.int64),
-        np.zeros(max(obs, widest), dtype=np.int64),
-    )
-    records = (
-        np.zeros((rows, obs), dtype=np.float32),
-        np.zeros((rows, na), dtype=np.bool_),
-        np.zeros((rows, na), dtype=np.float32),
-        np.zeros(rows, dtype=np.int64),
-        np.zeros(rows, dtype=np.int64),
-        np.zeros((rows, seats), dtype=np.float32),
-        np.zeros(rows, dtype=np.int64),
-        np.zeros(2, dtype=np.int64),
-    )
-    return (tree, vals, plog, hdr), per_game, shared, net, records
 
 
 class GuidedAgent:
@@ -303,10 +231,10 @@ class GuidedAgent:
         self._tr, self._sc, self._net = search_bundles(g, max(2, cfg.sims + 1), self._w,
                                                        self._meta, widest)  # fmt: skip
         self.tree, self.vals, self._plog, self.hdr = self._tr
-        self._stats, self._pi = self._sc[SC_STATS], self._sc[SC_PI]
+        self._stats, self._pi = self._sc.stats, self._sc.pi
         self._root = np.zeros(g.state_size, dtype=np.int64)
         self._root_mask = np.zeros(na, dtype=np.bool_)
-        self._out = self._net[4]
+        self._out = self._net.out
         self._cdf = np.zeros(na, dtype=np.float64)
         self._choice = np.zeros(2, dtype=np.int64)
         self._rng = np.zeros(4, dtype=np.int64)
@@ -334,17 +262,17 @@ class GuidedAgent:
         seat's own observation."""
         g = self.game
         obs = np.ascontiguousarray(g.observe(state, int(g.current_player(state))), np.float32)
-        mlp.actor_logits(self._w, self._meta, 0, obs, self._net[3], self._out)
+        mlp.actor_logits(self._w, self._meta, 0, obs, self._net.h, self._out)
         return self._out[: g.num_actions].copy()
 
     def self_play(self, state, mask, players, explore, noise, records) -> int:
         """Play the game from `state` (in place; `mask`: its legal actions, writable) to its end in
         compiled code, every seat's decision by this search (core.search_template.pv_selfplay: the
         root's noise `noise`, the first `explore` decisions drawn from the policy target), and
-        record each searched decision into `records` (obs, mask, policy target, actor, action, root
-        values per seat: arrays of as many rows as a game may record). Returns the rows recorded
-        (-2: more than the arrays hold; < 0 else: the engine refused an action). `last` then counts
-        the game's simulations, engine steps and network calls. (Self-play plays here only with
+        record each searched decision into `records` (core.bundles.ExampleRecords of as many
+        rows as a game may record). Returns the rows recorded (-2: more than the arrays hold;
+        < 0 else: the engine refused an action). `last` then counts the game's simulations,
+        engine steps and network calls. (Self-play plays here only with
         `opp=net` or `netmax`: training.alphazero.selfplay.SelfPlayer.play_one.)"""
         cfg = self.config
         self._stats[:] = 0

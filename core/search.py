@@ -39,6 +39,7 @@ from types import ModuleType
 
 import numpy as np
 
+from core.bundles import MCTSScratch, mcts_scratch
 from core.registry import game_packages, get_game
 from core.rng import rng_seed, split_seed
 from core.search_tree import (
@@ -55,13 +56,11 @@ from core.search_tree import (
     P_SPREAD,
     RETURN_CODES,
     ROLLOUT_CODES,
-    SC_STATS,
     child,
     clear,
     new_tree,
     reroot,
     root_choice,
-    walk_scratch,
 )
 
 SPEC_PREFIX = "mcts"
@@ -244,22 +243,12 @@ def _game_object(game):
     return game.GAME if isinstance(game, ModuleType) else game
 
 
-def search_bundles(game, cap: int) -> tuple[tuple, tuple]:
+def search_bundles(game, cap: int) -> tuple[tuple, MCTSScratch]:
     """The arrays of the compiled search (core/search_template.py `search`), in its two bundles:
-    the tree (tree, vals, hdr) of `cap` nodes and the scratch (core.search_tree.walk_scratch,
-    then at SC_T .. SC_BF the lookahead's state and mask and rollout=bot's val, bi, bf).
+    the tree (tree, vals, hdr) of `cap` nodes and the scratch (core.bundles.MCTSScratch).
     Made once per agent: an iteration allocates nothing."""
-    size, na = game.state_size, game.num_actions
     kernels = importlib.import_module(f"{_package_of(game)}.engine.contract")
-    scratch = (
-        *walk_scratch(game, cap),
-        np.zeros(size, dtype=np.int64),
-        np.zeros(na, dtype=np.bool_),
-        np.zeros(na, dtype=np.float64),
-        np.zeros(max(1, kernels.BOT_SCRATCH_I), dtype=np.int64),
-        np.zeros(max(1, kernels.BOT_SCRATCH_F), dtype=np.float64),
-    )
-    return new_tree(cap), scratch
+    return new_tree(cap), mcts_scratch(game, cap, kernels.BOT_SCRATCH_I, kernels.BOT_SCRATCH_F)
 
 
 class MCTSAgent:
@@ -292,7 +281,7 @@ class MCTSAgent:
         cap = max(2, min(cap, MAX_NODES))
         self._tr, self._sc = search_bundles(g, cap)
         self.tree, self.vals, self.hdr = self._tr
-        self._stats = self._sc[SC_STATS]
+        self._stats = self._sc.stats
         self._tree2, self._vals2, _ = new_tree(cap)
         self._queue = np.zeros(cap, dtype=np.int64)
         self._choice = np.zeros(2, dtype=np.int64)

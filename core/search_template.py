@@ -50,8 +50,8 @@ def greedy_action(s, T, n, mask, P, rng, sc):
     minus the best other; else, and between equals, uniformly random. -1 if none is legal.
     sc: search's scratch bundle (its t, tmask, work, keys, proj, tmp; stats[2] counts the
     lookahead steps)."""
-    t, tmask, work, tmp = sc[st.SC_T], sc[st.SC_TMASK], sc[st.SC_WORK], sc[st.SC_TMP]
-    keys, proj, stats = sc[st.SC_KEYS], sc[st.SC_PROJ], sc[st.SC_STATS]
+    t, tmask, work, tmp = sc.t, sc.tmask, sc.work, sc.tmp
+    keys, proj, stats = sc.keys, sc.proj, sc.stats
     eps = P[st.P_EPS]
     if eps > 0.0 and xo.rng_next(rng, 0) < eps * 4294967296.0:
         return pick_legal(mask, rng)
@@ -100,8 +100,8 @@ def bot_action(s, T, n, mask, P, rng, sc):
     random. Where the game cannot value the state (k_bot_values nonzero) greedy_action decides,
     with its own epsilon draw. -1 if none is legal. sc: search's scratch bundle (its tmask, work,
     legal, val, bi, bf; stats[2] counts the lookahead calls)."""
-    tmask, work, stats = sc[st.SC_TMASK], sc[st.SC_WORK], sc[st.SC_STATS]
-    legal, val, bi, bf = sc[st.SC_LEGAL], sc[st.SC_VAL], sc[st.SC_BI], sc[st.SC_BF]
+    tmask, work, stats = sc.tmask, sc.work, sc.stats
+    legal, val, bi, bf = sc.legal, sc.val, sc.bi, sc.bf
     eps = P[st.P_EPS]
     if eps > 0.0 and xo.rng_next(rng, 0) < eps * 4294967296.0:
         return pick_legal(mask, rng)
@@ -172,8 +172,7 @@ def search(root, root_mask, T, n, me, n_iter, P, rng, tr, sc):
     decisions (< 0: to the end) and, if P[P_QUIET], on to the next quiet state (k_quiet); score
     the last state (leaf_returns) and add the return vector to every node on the path
     (core.search_tree.backup). The arrays come in two bundles (core.search.search_bundles makes
-    them): tr the tree (tree, vals, hdr) and sc the scratch (s, mask, work, tmp, child_of, path,
-    keys, proj, ret, stats, legal, exp, t, tmask, val, bi, bf: core.search_tree's SC_ positions).
+    them): tr the tree (tree, vals, hdr) and sc the scratch (core.bundles.MCTSScratch).
     `child_of` (NUM_ACTIONS, all -1) maps an action to a child of the current node while it is
     examined, `legal` lists that node's legal actions (core.search_tree.enter); legal (int64),
     val (float64), both NUM_ACTIONS, and bi, bf (the kernels' BOT_SCRATCH_I, BOT_SCRATCH_F) are
@@ -183,9 +182,9 @@ def search(root, root_mask, T, n, me, n_iter, P, rng, tr, sc):
     stats += (iterations, engine steps, lookahead steps, errors). Returns 0, or -1 if the
     engine refused an action."""
     tree, vals, hdr = tr
-    s, mask, work, tmp = sc[st.SC_S], sc[st.SC_MASK], sc[st.SC_WORK], sc[st.SC_TMP]
-    child_of, path, stats = sc[st.SC_CHILD_OF], sc[st.SC_PATH], sc[st.SC_STATS]
-    keys, proj, ret, legal = sc[st.SC_KEYS], sc[st.SC_PROJ], sc[st.SC_RET], sc[st.SC_LEGAL]
+    s, mask, work, tmp = sc.s, sc.mask, sc.work, sc.tmp
+    child_of, path, stats = sc.child_of, sc.path, sc.stats
+    keys, proj, ret, legal = sc.keys, sc.proj, sc.ret, sc.legal
     cap = tree.shape[0]
     c = P[st.P_C]
     opp = int(P[st.P_OPP])
@@ -265,10 +264,10 @@ def pv_leaf(s, T, n, P, net, logits, keys, proj, tmp, ev, ret, stats):
     is not over, the network's logits for the seat to act in `logits` (NUM_ACTIONS).
 
     Over: the real returns (returns_into, P[P_RETURNS]). Else the packed policy-value network
-    (core.mlp; net: the guided search's bundle (w, meta, obs, h, out), the packed network and its
-    scratch) reads that seat's observation (k_observe): its first NUM_ACTIONS outputs are the
-    logits, the next ones the values of the seats in turn order from the observer's (value j: the
-    seat j places after it), each clipped to [-1, 1]; with P[P_MIX] = m > 0 the value is (1 - m) x
+    (core.mlp; net: core.bundles.Network, the packed network and its scratch) reads that seat's
+    observation (k_observe): its first NUM_ACTIONS outputs are the logits, the next ones the
+    values of the seats in turn order from the observer's (value j: the seat j places after it),
+    each clipped to [-1, 1]; with P[P_MIX] = m > 0 the value is (1 - m) x
     the network's + m x the position evaluation's (leaf_returns: k_evaluate's projected scores), ev
     its scratch."""
     if k_over(s):
@@ -277,9 +276,9 @@ def pv_leaf(s, T, n, P, net, logits, keys, proj, tmp, ev, ret, stats):
         return
     na = logits.shape[0]
     actor = k_actor(s)
-    obs, out = net[2], net[4]
+    obs, out = net.obs, net.out
     k_observe(s, T, actor, obs)
-    mlp.actor_logits(net[0], net[1], 0, obs, net[3], out)
+    mlp.actor_logits(net.w, net.meta, 0, obs, net.h, out)
     stats[2] += 1
     for a in range(na):
         logits[a] = out[a]
@@ -310,9 +309,9 @@ def pv_opponent(s, T, actor, mask, opp, rng, net, stats):
             last = a
     if nl <= 1:
         return last
-    obs, out = net[2], net[4]
+    obs, out = net.obs, net.out
     k_observe(s, T, actor, obs)
-    mlp.actor_logits(net[0], net[1], 0, obs, net[3], out)
+    mlp.actor_logits(net.w, net.meta, 0, obs, net.h, out)
     stats[2] += 1
     return st.policy_action(out, mask, opp == 2, rng)
 
@@ -344,14 +343,13 @@ def pv_search(root, root_mask, T, n, me, n_sims, force, P, rng, tr, sc, net):
     calls, errors). Returns 0, or -1 if the engine refused an action.
 
     The arrays come in three bundles (core.guided.search_bundles makes them): tr the tree
-    (tree, vals, plog, hdr), sc the scratch (s, mask, work, tmp, child_of, path, keys, proj,
-    ret, stats, legal, exp, ev, gum, cand, q, pi: core.search_tree's SC_ positions) and net the
-    network (w, meta, obs, h, out)."""
+    (tree, vals, plog, hdr), sc the scratch (core.bundles.GuidedScratch) and net the network
+    (core.bundles.Network)."""
     tree, vals, plog, hdr = tr
-    s, mask, work, tmp = sc[st.SC_S], sc[st.SC_MASK], sc[st.SC_WORK], sc[st.SC_TMP]
-    child_of, path, stats = sc[st.SC_CHILD_OF], sc[st.SC_PATH], sc[st.SC_STATS]
-    keys, proj, ret = sc[st.SC_KEYS], sc[st.SC_PROJ], sc[st.SC_RET]
-    ev, legal, ex = sc[st.SC_EV], sc[st.SC_LEGAL], sc[st.SC_EXP]
+    s, mask, work, tmp = sc.s, sc.mask, sc.work, sc.tmp
+    child_of, path, stats = sc.child_of, sc.path, sc.stats
+    keys, proj, ret = sc.keys, sc.proj, sc.ret
+    ev, legal, ex = sc.ev, sc.legal, sc.exp
     cap = tree.shape[0]
     c = P[st.P_C]
     opp = int(P[st.P_OPP])
@@ -424,8 +422,8 @@ def pv_gumbel(root, root_mask, T, n, me, n_sims, m, gscale, P, rng, tr, sc, net)
     policy (core.search_tree.improved_policy), the network's policy target, in sc's pi. The
     bundles as pv_search's (gum, cand, q, pi: its NUM_ACTIONS scratch)."""
     tree, vals, plog, hdr = tr
-    child_of = sc[st.SC_CHILD_OF]
-    gum, cand, q, pi = sc[st.SC_GUM], sc[st.SC_CAND], sc[st.SC_Q], sc[st.SC_PI]
+    child_of = sc.child_of
+    gum, cand, q, pi = sc.gum, sc.cand, sc.q, sc.pi
     if tree[0, st.F_VISITS] == 0:
         code = pv_search(root, root_mask, T, n, me, 1, -1, P, rng, tr, sc, net)
         if code != 0:
@@ -470,17 +468,17 @@ def pv_selfplay(g, gmask, T, n, play, P, rng, tr, sc, net, records):
     one sequential halving selects. Either way the first `explore` recorded decisions play an
     action drawn from the target instead. Returns the number of examples, -1 if the engine
     refused an action, -2 if the game needs more rows than x_obs has. play: the settings (sims,
-    root_kind, m, explore, noise); records: (x_obs, x_mask, x_pi, x_actor, x_act, x_q); the
-    other bundles as pv_search's.
+    root_kind, m, explore, noise); records: core.bundles.ExampleRecords (obs, mask, pi, actor,
+    act, q); the other bundles as pv_search's.
 
     Self-play runs through this loop only where the other seats' rule calls the network inside a
     simulation (opp 1, 2: `net`, `netmax`; training.alphazero.selfplay.SelfPlayer.play_one);
     every other game is played by selfplay_loops' pv_selfplay_many (core/selfplay_template.py),
     the same games, which tests/training/test_selfplay_many.py checks against this loop."""
     sims, root_kind, m, explore, noise = play
-    x_obs, x_act = records[0], records[4]
+    x_obs, x_act = records.obs, records.act
     tree, vals, plog, hdr = tr
-    work, pi = sc[st.SC_WORK], sc[st.SC_PI]
+    work, pi = sc.work, sc.pi
     na = gmask.shape[0]
     rows = 0
     while not k_over(g):

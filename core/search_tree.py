@@ -60,52 +60,8 @@ def new_tree(capacity: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return tree, vals, hdr
 
 
-# The scratch bundle of both compiled searches (walk_scratch, then each search's own arrays):
-# positions in the tuple, so a compiled loop reads an entry by name (sc[SC_STATS])
-SC_S, SC_MASK, SC_WORK, SC_TMP, SC_CHILD_OF, SC_PATH, SC_KEYS, SC_PROJ, SC_RET, SC_STATS = range(10)
-SC_LEGAL, SC_EXP = 10, 11  # a node's legal actions in order (enter), their exp(logit - max)
-SC_T, SC_TMASK, SC_VAL, SC_BI, SC_BF = range(12, 17)  # `mcts` (core.search)
-SC_EV, SC_GUM, SC_CAND, SC_Q, SC_PI = range(12, 17)  # the guided search (core.guided)
-# The self-play of many games at once (core/selfplay_template.py; core.guided.selfplay_bundles):
-# what each game keeps between rounds (one row per game in each array: the state walked, the path,
-# the Gumbel root's scores and considered actions, the control row of N_CTL entries, the root
-# value, the rng words) and the scratch the games share
-G_S, G_PATH, G_GUM, G_CAND, G_CTL, G_VROOT, G_RNG = range(7)
-# the game's cache of network outputs by observation: its keys, its observations, and what the
-# network gave for each (its last hidden layer's non-zero entries: count, indices, values; the
-# seats' values)
-G_CKEY, G_COBS, G_CNZ, G_CIDX, G_CVAL, G_CV = range(7, 13)
-# each tree node's last hidden layer (non-zero entries: count, indices, values), from which its
-# logits are computed when a walk first needs them (core.mlp.head_outputs)
-G_NNZ, G_NIDX, G_NVAL = range(13, 16)
-H_MASK, H_WORK, H_TMP, H_CHILD_OF, H_KEYS, H_PROJ, H_RET, H_EV, H_Q, H_PI, H_STATS = range(11)
-H_LEGAL, H_EXP = 11, 12  # a node's legal actions in order, and their exp(logit - max)
-H_MULT = 13  # the cache's hash: an odd multiplier per observation entry
-H_COLS, H_HOUT = 14, 15  # the network outputs to compute, and them computed (core.mlp.head_outputs)
+# entries of a self-play game's control row (core/selfplay_template.py's C_ columns)
 N_CTL = 18
-
-
-def walk_scratch(game, cap: int) -> tuple[np.ndarray, ...]:
-    """The scratch both searches walk a determinization with, for a tree of `cap` nodes, at the
-    positions SC_S .. SC_EXP: the state walked, its legal mask, the kernels' work, k_evaluate's
-    tmp, the child lookup (all -1), the path, standing keys, projected scores, returns, the
-    counters (4: iterations or simulations, engine steps, lookahead steps or network calls,
-    errors), a node's legal actions (int64) and their prior weights (float64: puct_choice's)."""
-    size, na = game.state_size, game.num_actions
-    return (
-        np.zeros(size, dtype=np.int64),
-        np.zeros(na, dtype=np.bool_),
-        np.zeros(max(1, game.spec.work_size), dtype=np.int64),
-        np.zeros(size + 16, dtype=np.int64),
-        np.full(na, -1, dtype=np.int64),
-        np.zeros(cap + 1, dtype=np.int64),
-        np.zeros((MAX_SEATS, game.spec.n_keys), dtype=np.int64),
-        np.zeros(MAX_SEATS, dtype=np.float64),
-        np.zeros(MAX_SEATS, dtype=np.float64),
-        np.zeros(4, dtype=np.int64),
-        np.zeros(na, dtype=np.int64),
-        np.zeros(na, dtype=np.float64),
-    )
 
 
 @jit
@@ -521,10 +477,10 @@ def visit_policy(tree, root_mask, pi):
 
 @jit
 def record_example(records, row, root_mask, pi, me, tree, vals, n):
-    """Row `row` of the example records (x_obs, x_mask, x_pi, x_actor, ..., x_q; the observation
-    is the caller's): the legal mask, the policy target, the seat and the root's mean value of
-    each seat (column j: the seat j places after `me`)."""
-    x_mask, x_pi, x_actor, x_q = records[1], records[2], records[3], records[5]
+    """Row `row` of the example records (core.bundles.ExampleRecords; the observation is the
+    caller's): the legal mask, the policy target, the seat and the root's mean value of each seat
+    (column j: the seat j places after `me`)."""
+    x_mask, x_pi, x_actor, x_q = records.mask, records.pi, records.actor, records.q
     for a in range(root_mask.shape[0]):
         x_mask[row, a] = root_mask[a]
         x_pi[row, a] = pi[a]

@@ -37,40 +37,6 @@ from core.search_template import (
     leaf_returns,
     start_walk,
 )
-from core.search_tree import (
-    G_CAND,
-    G_CIDX,
-    G_CKEY,
-    G_CNZ,
-    G_COBS,
-    G_CTL,
-    G_CV,
-    G_CVAL,
-    G_GUM,
-    G_NIDX,
-    G_NNZ,
-    G_NVAL,
-    G_PATH,
-    G_RNG,
-    G_S,
-    G_VROOT,
-    H_CHILD_OF,
-    H_COLS,
-    H_EV,
-    H_EXP,
-    H_HOUT,
-    H_KEYS,
-    H_LEGAL,
-    H_MASK,
-    H_MULT,
-    H_PI,
-    H_PROJ,
-    H_Q,
-    H_RET,
-    H_STATS,
-    H_TMP,
-    H_WORK,
-)
 
 # a game's control row (ctl, int64, core.search_tree.N_CTL entries): where its self-play stands
 # between rounds
@@ -102,11 +68,11 @@ def _descend(gi, T, n, P, games, tr, gs, sh, net, x_row):
     when the state is over or its observation was cached (its returns backed up already),
     ERR_ENGINE if the engine refused."""
     tree, vals, plog, hdr = tr[0][gi], tr[1][gi], tr[2][gi], tr[3][gi]
-    s, path, ctl, rng = gs[G_S][gi], gs[G_PATH][gi], gs[G_CTL][gi], gs[G_RNG][gi]
+    s, path, ctl, rng = gs.s[gi], gs.path[gi], gs.ctl[gi], gs.rng[gi]
     root, root_mask = games[0][gi], games[1][gi]
     me, force = ctl[C_ME], ctl[C_FORCE]
-    mask, work, child_of, stats = sh[H_MASK], sh[H_WORK], sh[H_CHILD_OF], sh[H_STATS]
-    legal, ex = sh[H_LEGAL], sh[H_EXP]
+    mask, work, child_of, stats = sh.mask, sh.work, sh.child_of, sh.stats
+    legal, ex = sh.legal, sh.exp
     cap = tree.shape[0]
     c = P[st.P_C]
     opp = int(P[st.P_OPP])
@@ -153,24 +119,24 @@ def _descend(gi, T, n, P, games, tr, gs, sh, net, x_row):
     ctl[C_DEPTH] = depth
     ctl[C_LEAF] = leaf
     if k_over(s):
-        ret = sh[H_RET]
-        k_keys(s, sh[H_KEYS])
-        returns_into(sh[H_KEYS], n, int(P[st.P_RETURNS]), P[st.P_SCALE], ret)
+        ret = sh.ret
+        k_keys(s, sh.keys)
+        returns_into(sh.keys, n, int(P[st.P_RETURNS]), P[st.P_SCALE], ret)
         st.backup(tree, vals, path, depth, n, ret)
         return IDLE
     k_observe(s, T, k_actor(s), x_row)
     ctl[C_SLOT] = -1
     if ctl[C_LOOKS] < CACHE_TRIAL or ctl[C_HITS] * CACHE_MIN_SHARE >= ctl[C_LOOKS]:
-        ckey, cobs = gs[G_CKEY][gi], gs[G_COBS][gi]
-        key, slot = _obs_key(x_row, sh[H_MULT], ckey.shape[0])
+        ckey, cobs = gs.ckey[gi], gs.cobs[gi]
+        key, slot = _obs_key(x_row, sh.mult, ckey.shape[0])
         ctl[C_LOOKS] += 1
         if ckey[slot] == key and _same(cobs[slot], x_row):  # seen before: the same outputs
             ctl[C_HITS] += 1
-            nz = gs[G_CNZ][gi][slot]
-            gs[G_NNZ][gi][leaf] = nz
-            _copy(gs[G_CIDX][gi][slot], gs[G_NIDX][gi][leaf], nz)
-            _copy(gs[G_CVAL][gi][slot], gs[G_NVAL][gi][leaf], nz)
-            _score(gi, T, n, P, games, tr, gs, sh, net, gs[G_CV][gi][slot])
+            nz = gs.cnz[gi][slot]
+            gs.nnz[gi][leaf] = nz
+            _copy(gs.cidx[gi][slot], gs.nidx[gi][leaf], nz)
+            _copy(gs.cval[gi][slot], gs.nval[gi][leaf], nz)
+            _score(gi, T, n, P, games, tr, gs, sh, net, gs.cv[gi][slot])
             return IDLE
         ctl[C_SLOT] = slot
         ctl[C_KEY] = key
@@ -210,18 +176,18 @@ def _copy(src, dst, count):
 def _remember(gi, n, gs, x_row, v):
     """Keep what the network gave for game gi's leaf (observation x_row: the leaf node's last
     hidden layer, the seats' values v) in its cache entry."""
-    ctl = gs[G_CTL][gi]
+    ctl = gs.ctl[gi]
     slot = ctl[C_SLOT]
     if slot < 0:
         return
     leaf = ctl[C_LEAF]
-    nz = gs[G_NNZ][gi][leaf]
-    gs[G_CKEY][gi][slot] = ctl[C_KEY]
-    gs[G_CNZ][gi][slot] = nz
-    _copy(x_row, gs[G_COBS][gi][slot], x_row.shape[0])
-    _copy(gs[G_NIDX][gi][leaf], gs[G_CIDX][gi][slot], nz)
-    _copy(gs[G_NVAL][gi][leaf], gs[G_CVAL][gi][slot], nz)
-    _copy(v, gs[G_CV][gi][slot], n)
+    nz = gs.nnz[gi][leaf]
+    gs.ckey[gi][slot] = ctl[C_KEY]
+    gs.cnz[gi][slot] = nz
+    _copy(x_row, gs.cobs[gi][slot], x_row.shape[0])
+    _copy(gs.nidx[gi][leaf], gs.cidx[gi][slot], nz)
+    _copy(gs.nval[gi][leaf], gs.cval[gi][slot], nz)
+    _copy(v, gs.cv[gi][slot], n)
 
 
 @jit(alloc=False)
@@ -231,7 +197,7 @@ def _logits(gi, node, legal, nl, tr, gs, sh, net):
     bit). A node keeps only the logits some walk needed, most of its actions being illegal
     wherever the search meets it."""
     row = tr[2][gi][node]
-    cols, out = sh[H_COLS], sh[H_HOUT]
+    cols, out = sh.cols, sh.hout
     k = 0
     for i in range(nl):
         a = legal[i]
@@ -239,8 +205,8 @@ def _logits(gi, node, legal, nl, tr, gs, sh, net):
             cols[k] = a
             k += 1
     if k > 0:
-        nz = gs[G_NNZ][gi][node]
-        mlp.head_outputs(net[0], net[1], 0, gs[G_NIDX][gi][node], gs[G_NVAL][gi][node], nz,
+        nz = gs.nnz[gi][node]
+        mlp.head_outputs(net.w, net.meta, 0, gs.nidx[gi][node], gs.nval[gi][node], nz,
                          cols, k, out)  # fmt: skip
         for i in range(k):
             row[cols[i]] = out[i]
@@ -254,8 +220,8 @@ def _score(gi, T, n, P, games, tr, gs, sh, net, out):
     on) mixed with the position evaluation when P[P_MIX] > 0 and backed up along the path
     (pv_leaf's arithmetic)."""
     tree, vals, plog = tr[0][gi], tr[1][gi], tr[2][gi]
-    s, path, ctl = gs[G_S][gi], gs[G_PATH][gi], gs[G_CTL][gi]
-    ret, ev = sh[H_RET], sh[H_EV]
+    s, path, ctl = gs.s[gi], gs.path[gi], gs.ctl[gi]
+    ret, ev = sh.ret, sh.ev
     na = plog.shape[1]
     leaf = ctl[C_LEAF]
     actor = k_actor(s)
@@ -263,7 +229,7 @@ def _score(gi, T, n, P, games, tr, gs, sh, net, out):
         plog[leaf, a] = np.nan
     mix = P[st.P_MIX]
     if mix > 0.0:
-        leaf_returns(s, T, n, P, sh[H_KEYS], sh[H_PROJ], sh[H_TMP], ev)
+        leaf_returns(s, T, n, P, sh.keys, sh.proj, sh.tmp, ev)
     for j in range(n):
         v = min(1.0, max(-1.0, np.float64(out[j])))
         q = (actor + j) % n
@@ -272,7 +238,7 @@ def _score(gi, T, n, P, games, tr, gs, sh, net, out):
         ret[q] = 0.0
     st.backup(tree, vals, path, ctl[C_DEPTH], n, ret)
     if leaf == 0:  # (after reading `out`: this reuses the scratch it may lie in)
-        root_mask, legal = games[1][gi], sh[H_LEGAL]
+        root_mask, legal = games[1][gi], sh.legal
         nl = 0
         for a in range(na):
             if root_mask[a]:
@@ -288,9 +254,9 @@ def _gumbel_start(gi, sims, m, noise, games, tr, gs):
     set up (pv_gumbel's first part, the same draws). False if no action is legal."""
     tree, vals, plog = tr[0][gi], tr[1][gi], tr[2][gi]
     root_mask = games[1][gi]
-    gum, cand, ctl, rng = gs[G_GUM][gi], gs[G_CAND][gi], gs[G_CTL][gi], gs[G_RNG][gi]
+    gum, cand, ctl, rng = gs.gum[gi], gs.cand[gi], gs.ctl[gi], gs.rng[gi]
     me = ctl[C_ME]
-    gs[G_VROOT][gi] = vals[0, me] / tree[0, st.F_VISITS]
+    gs.vroot[gi] = vals[0, me] / tree[0, st.F_VISITS]
     k, phases = st.gumbel_candidates(plog, root_mask, noise, m, sims, rng, gum, cand)
     if k == 0:
         return False
@@ -325,8 +291,8 @@ def _gumbel_next(gi, sims, P, games, tr, gs, sh):
     halving is over."""
     tree, vals, plog = tr[0][gi], tr[1][gi], tr[2][gi]
     root_mask = games[1][gi]
-    gum, cand, ctl = gs[G_GUM][gi], gs[G_CAND][gi], gs[G_CTL][gi]
-    q, child_of = sh[H_Q], sh[H_CHILD_OF]
+    gum, cand, ctl = gs.gum[gi], gs.cand[gi], gs.ctl[gi]
+    q, child_of = sh.q, sh.child_of
     while ctl[C_K] > 1:
         if ctl[C_USED] >= sims:  # the rest of this phase plays nothing
             ctl[C_REP] = ctl[C_PER]
@@ -339,7 +305,7 @@ def _gumbel_next(gi, sims, P, games, tr, gs, sh):
             ctl[C_USED] += 1
             return a
         k = ctl[C_K]
-        st.gumbel_rank(tree, vals, plog, root_mask, ctl[C_ME], gs[G_VROOT][gi], P[st.P_CSCALE],
+        st.gumbel_rank(tree, vals, plog, root_mask, ctl[C_ME], gs.vroot[gi], P[st.P_CSCALE],
                        gum, cand, k, child_of, q)  # fmt: skip
         ctl[C_K] = (k + 1) // 2
         _gumbel_phase(ctl, sims)
@@ -356,14 +322,14 @@ def _decide(gi, T, n, play, P, games, tr, gs, sh, records):
     sims, root_kind, m, explore, noise, max_rows = play
     g, gmask = games[0][gi], games[1][gi]
     tree, vals, plog = tr[0][gi], tr[1][gi], tr[2][gi]
-    ctl, rng = gs[G_CTL][gi], gs[G_RNG][gi]
-    pi, q, child_of = sh[H_PI], sh[H_Q], sh[H_CHILD_OF]
-    x_obs, x_act, x_game, fill = records[0], records[4], records[6], records[7]
+    ctl, rng = gs.ctl[gi], gs.rng[gi]
+    pi, q, child_of = sh.pi, sh.q, sh.child_of
+    x_obs, x_act, x_game, fill = records.obs, records.act, records.game, records.fill
     me = ctl[C_ME]
     if root_kind == 1:
-        most = st.completed_q(tree, vals, plog, gmask, me, gs[G_VROOT][gi], child_of, q)
+        most = st.completed_q(tree, vals, plog, gmask, me, gs.vroot[gi], child_of, q)
         st.improved_policy(plog, gmask, q, most, P[st.P_CSCALE], pi)
-        act = gs[G_CAND][gi][0]
+        act = gs.cand[gi][0]
     else:
         act = st.visit_policy(tree, gmask, pi)
     row = fill[0]
@@ -376,7 +342,7 @@ def _decide(gi, T, n, play, P, games, tr, gs, sh, records):
     fill[0] += 1
     ctl[C_ROWS] += 1
     ctl[C_PHASE] = PH_DECIDE
-    if k_step(g, T, act, gmask, sh[H_WORK]) != 0:
+    if k_step(g, T, act, gmask, sh.work) != 0:
         return ERR_ENGINE
     return 0
 
@@ -390,7 +356,7 @@ def _advance(gi, T, n, play, P, games, tr, gs, sh, net, records, x_row):
     sims, root_kind, m, explore, noise, max_rows = play
     g, gmask = games[0][gi], games[1][gi]
     tree, vals, plog, hdr = tr[0][gi], tr[1][gi], tr[2][gi], tr[3][gi]
-    ctl, rng = gs[G_CTL][gi], gs[G_RNG][gi]
+    ctl, rng = gs.ctl[gi], gs.rng[gi]
     na = gmask.shape[0]
     while True:
         ph = ctl[C_PHASE]
@@ -440,7 +406,7 @@ def _advance(gi, T, n, play, P, games, tr, gs, sh, net, records, x_row):
             if nl == 0:
                 return ERR_ENGINE
             if nl == 1:
-                if k_step(g, T, last, gmask, sh[H_WORK]) != 0:
+                if k_step(g, T, last, gmask, sh.work) != 0:
                     return ERR_ENGINE
                 continue
             if ctl[C_ROWS] >= max_rows:
@@ -469,20 +435,21 @@ def pv_selfplay_many(T, n, play, P, games, tr, gs, sh, net, records):
     layer (its logits are computed from it when needed), and backs up its values. A leaf whose
     observation the game's cache holds (the same observation, entry by entry) takes what is
     kept there instead: the network's outputs depend on the observation only. Examples
-    go to the pool `records` (x_obs, x_mask, x_pi, x_actor, x_act, x_q, x_game: the game's
-    index; fill: [rows used, failing game]) in the order they are made.
+    go to the pool `records` (core.bundles.ExampleRecords: game the game's index, fill [rows
+    used, failing game]) in the order they are made.
 
     Returns 0 when every game is over, 1 when the pool has room for fewer than G more rows (the
     caller takes the rows, sets fill[0] = 0 and calls again: every game resumes where it
     stopped), ERR_ENGINE or ERR_ROWS (fill[1] the game) on failure. play: (sims, root_kind, m,
-    explore, noise, max_rows); net: (w, meta, x, h, owner, idx), the packed network and
-    the batch's scratch."""
-    x, h, owner = net[2], net[3], net[4]
-    fill = records[7]
+    explore, noise, max_rows); gs, sh: each game's rows and the games' shared scratch
+    (core.bundles.GameRows, SharedScratch); net: the packed network and the batch's scratch
+    (core.bundles.BatchNetwork)."""
+    x, h, owner = net.x, net.h, net.owner
+    fill = records.fill
     na = games[1].shape[1]
-    cols, vout = sh[H_COLS], sh[H_HOUT]
+    cols, vout = sh.cols, sh.hout
     games_n = games[0].shape[0]
-    room = records[0].shape[0]
+    room = records.obs.shape[0]
     while True:
         if room - fill[0] < games_n:
             return 1
@@ -502,17 +469,17 @@ def pv_selfplay_many(T, n, play, P, games, tr, gs, sh, net, records):
             if busy:
                 continue
             return 0
-        last = mlp.batch_trunk(net[0], net[1], 0, x, rows, h, net[5])
+        last = mlp.batch_trunk(net.w, net.meta, 0, x, rows, h, net.idx)
         for r in range(rows):
             gi = owner[r]
-            leaf = gs[G_CTL][gi][C_LEAF]
-            nidx, nval = gs[G_NIDX][gi][leaf], gs[G_NVAL][gi][leaf]
+            leaf = gs.ctl[gi][C_LEAF]
+            nidx, nval = gs.nidx[gi][leaf], gs.nval[gi][leaf]
             src = x[r] if last < 0 else h[last][r]
             nz = mlp.compact(src, nidx.shape[0], nidx, nval)  # (the last layer's inputs)
-            gs[G_NNZ][gi][leaf] = nz
+            gs.nnz[gi][leaf] = nz
             for j in range(n):  # what every leaf needs at once: the seats' values
                 cols[j] = na + j
-            mlp.head_outputs(net[0], net[1], 0, nidx, nval, nz, cols, n, vout)
+            mlp.head_outputs(net.w, net.meta, 0, nidx, nval, nz, cols, n, vout)
             _remember(gi, n, gs, x[r], vout)
             _score(gi, T, n, P, games, tr, gs, sh, net, vout)
-            gs[G_CTL][gi][C_PHASE] = PH_BACKED
+            gs.ctl[gi][C_PHASE] = PH_BACKED

@@ -11,7 +11,6 @@ import torch
 from core import mlp
 from core.guided import GuidedConfig
 from core.registry import game_names, get_game
-from core.search_tree import G_NIDX, G_NNZ, G_NVAL
 from training.alphazero.net import for_game
 from training.alphazero.selfplay import FIELDS, SelfPlayer
 
@@ -171,9 +170,9 @@ def test_the_games_do_not_depend_on_what_the_arrays_held_before(name):
         ex_a, final_a = player.play_one(seed)
         rng = np.random.default_rng(seed)
         tr[2][:] = 1e6 * rng.standard_normal(tr[2].shape)  # the trees' logits
-        gs[G_NNZ][:] = 3  # the nodes' last hidden layers
-        gs[G_NIDX][:] = rng.integers(0, gs[G_NIDX].shape[-1], size=gs[G_NIDX].shape)
-        gs[G_NVAL][:] = 5.0
+        gs.nnz[:] = 3  # the nodes' last hidden layers
+        gs.nidx[:] = rng.integers(0, gs.nidx.shape[-1], size=gs.nidx.shape)
+        gs.nval[:] = 5.0
         [(ex_b, final_b)] = player.play_many([seed])
         np.testing.assert_array_equal(final_a, final_b)
         for f in FIELDS:

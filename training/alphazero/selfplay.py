@@ -22,10 +22,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from core.bundles import EXAMPLE_FIELDS, example_records
 from core.guided import ROOT_KINDS, GuidedAgent, GuidedConfig, selfplay_bundles
 from core.registry import game_packages, get_game
 from core.rng import rng_seed, split_seed
-from core.search_tree import F_VISITS, G_CKEY, G_CTL, G_RNG, H_CHILD_OF, H_STATS
+from core.search_tree import F_VISITS
 from training.agents.registry import make_agent
 
 # examples one game may leave (a longer game is refused, not cut): rules variants with a long
@@ -83,12 +84,7 @@ class SelfPlayer:
         self.agent = GuidedAgent(self.game, arrays, config, seed=seed)  # holds the scratch
         g = self.game
         self.seats = max(g.PLAYER_COUNTS)
-        self._x_obs = np.zeros((MAX_ROWS, g.OBS_SIZE), dtype=np.float32)
-        self._x_mask = np.zeros((MAX_ROWS, g.NUM_ACTIONS), dtype=np.bool_)
-        self._x_pi = np.zeros((MAX_ROWS, g.NUM_ACTIONS), dtype=np.float32)
-        self._x_actor = np.zeros(MAX_ROWS, dtype=np.int64)
-        self._x_act = np.zeros(MAX_ROWS, dtype=np.int64)
-        self._x_q = np.zeros((MAX_ROWS, self.seats), dtype=np.float32)
+        self._x = example_records(self.agent.game, MAX_ROWS)  # one game's examples
         self.actions = np.zeros(0, dtype=np.int64)  # the last game's searched decisions' actions
         self._loops = None  # the game's selfplay_loops module, imported by the first play_many
         self._bundles: dict[int, tuple] = {}  # play_many's arrays, by games at once
@@ -115,8 +111,7 @@ class SelfPlayer:
         a.reset(seed)
         s = np.array(g.new_game(self.players, int(seed)), dtype=np.int64)
         gmask = np.array(g.legal_mask(s), dtype=np.bool_)  # writable: played in place
-        records = (self._x_obs, self._x_mask, self._x_pi, self._x_actor, self._x_act, self._x_q)
-        rows = a.self_play(s, gmask, self.players, self.explore, self.noise, records)
+        rows = a.self_play(s, gmask, self.players, self.explore, self.noise, self._x)
         self.last = a.last
         if rows < 0:
             self._fail(rows, seed)
@@ -175,33 +170,33 @@ class SelfPlayer:
                 a.game, k, max(2, cfg.sims + 1), a.packed, POOL_ROWS * k, CACHE
             )
         tr, gs, sh, net, records = self._bundles[k]
-        gs[G_CTL][:] = 0  # each game at its first decision, no example, no lookup yet
-        gs[G_CKEY][:] = 0  # empty caches
-        sh[H_CHILD_OF][:] = -1
-        sh[H_STATS][:] = 0
-        records[-1][:] = 0
+        gs.ctl[:] = 0  # each game at its first decision, no example, no lookup yet
+        gs.ckey[:] = 0  # empty caches
+        sh.child_of[:] = -1
+        sh.stats[:] = 0
+        records.fill[:] = 0
         states = np.stack([np.asarray(g.new_game(self.players, s), dtype=np.int64) for s in seeds])
         masks = np.stack([np.asarray(g.legal_mask(s), dtype=np.bool_) for s in states])
         for i, s in enumerate(seeds):
-            rng_seed(gs[G_RNG][i], 0, *split_seed(s))
+            rng_seed(gs.rng[i], 0, *split_seed(s))
         play = (int(cfg.sims), ROOT_KINDS[cfg.root], int(cfg.m), self.explore, self.noise, MAX_ROWS)
         parts: list[list[tuple]] = [[] for _ in seeds]
-        fill = records[-1]
+        fill = records.fill
         while True:
             code = int(self._loops.pv_selfplay_many(
                 a.game.tables, self.players, play, a._P, (states, masks), tr, gs, sh, net, records,
             ))  # fmt: skip
             rows = int(fill[0])
-            games = records[6][:rows]
+            games = records.game[:rows]
             for i in np.unique(games):
                 pick = np.flatnonzero(games == i)
-                parts[i].append(tuple(r[pick].copy() for r in records[:6]))
+                parts[i].append(tuple(getattr(records, f)[pick].copy() for f in EXAMPLE_FIELDS))
             fill[0] = 0
             if code == 0:
                 break
             if code < 0:
                 self._fail(code, seeds[int(fill[1])])
-        stats = sh[H_STATS]
+        stats = sh.stats
         for key, j in (("simulations", 0), ("steps", 1), ("network_calls", 2)):
             total[key] += int(stats[j])
         out = []
@@ -209,7 +204,7 @@ class SelfPlayer:
             cols = (
                 [np.concatenate([p[c] for p in parts[i]]) for c in range(6)]
                 if parts[i]
-                else [r[:0].copy() for r in records[:6]]
+                else [getattr(records, f)[:0].copy() for f in EXAMPLE_FIELDS]
             )
             out.append((self._examples_of(*cols, states[i]), states[i].copy()))
             self.actions = cols[4]
@@ -244,16 +239,16 @@ class SelfPlayer:
                     raise GameTooLongError(f"{g.NAME}: a game left more than {MAX_ROWS} examples")
                 act = a.act(s)
                 pi = a.policy
-                self._x_obs[rows] = g.observe(s, me)
-                self._x_mask[rows] = mask
-                self._x_pi[rows] = pi
-                self._x_actor[rows] = me
+                self._x.obs[rows] = g.observe(s, me)
+                self._x.mask[rows] = mask
+                self._x.pi[rows] = pi
+                self._x.actor[rows] = me
                 visits = a.tree[0, F_VISITS]
                 for j in range(n):
-                    self._x_q[rows, j] = a.vals[0, (me + j) % n] / visits if visits > 0 else 0.0
+                    self._x.q[rows, j] = a.vals[0, (me + j) % n] / visits if visits > 0 else 0.0
                 if rows < self.explore:
                     act = int(draw.choice(len(pi), p=pi / pi.sum()))
-                self._x_act[rows] = act
+                self._x.act[rows] = act
                 rows += 1
             for other in others.values():
                 if hasattr(other, "notify"):
@@ -264,10 +259,10 @@ class SelfPlayer:
     def _examples(self, rows: int, final_state: np.ndarray) -> Examples:
         """The first `rows` recorded decisions as examples (_examples_of); sets `actions`."""
         r = slice(0, rows)
-        self.actions = self._x_act[r].copy()
+        self.actions = self._x.act[r].copy()
         return self._examples_of(
-            self._x_obs[r], self._x_mask[r], self._x_pi[r], self._x_actor[r], self._x_act[r],
-            self._x_q[r], final_state,
+            self._x.obs[r], self._x.mask[r], self._x.pi[r], self._x.actor[r], self._x.act[r],
+            self._x.q[r], final_state,
         )  # fmt: skip
 
     def _examples_of(self, obs, mask, pi, actors, acts, q, final_state) -> Examples:
