@@ -14,6 +14,8 @@ not yet used), scaled down as the game nears its end.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from core.jit import jit
@@ -221,37 +223,31 @@ def _chain_step(s, T, a, mask, work):
     return settle(s, T, mask, work)
 
 
+class ChainScratch(NamedTuple):
+    """The arrays chain_values works in, cut by its caller from the bot's scratch
+    (kernels._chain): a row per depth 0..max_depth."""
+
+    st: np.ndarray  # (max_depth+1, STATE_SIZE) int64: the state at each depth
+    acts: np.ndarray  # (max_depth+1, NUM_ACTIONS) int64: each depth's legal actions, in order
+    nacts: np.ndarray  # (max_depth+1,) int64: how many
+    idx: np.ndarray  # (max_depth+1,) int64: the next of them to try
+    best: np.ndarray  # (max_depth+1,) float64: the best value found below each depth
+    mask: np.ndarray  # (NUM_ACTIONS,) bool: a legal mask
+    work: np.ndarray  # (WORK_SIZE,) int64: the engine's work row
+    tmp: np.ndarray  # the projection's scratch (evaluate_into)
+    vout: np.ndarray  # (MAXP,) float64: the projected scores
+
+
 @jit(alloc=False)
-def chain_values(
-    probe,
-    T,
-    me,
-    cw,
-    w,
-    legal,
-    val,
-    node_budget,
-    max_depth,
-    st,
-    acts,
-    nacts,
-    idx,
-    best,
-    mask,
-    work,
-    tmp,
-    vout,
-    score_over,
-):
+def chain_values(probe, T, me, cw, w, legal, val, node_budget, max_depth, sc, score_over):
     """val[i] = the heuristic bot's value of root action legal[i] on state `probe`: the max over
     `me`'s own continuation of the action (depth-first, in ascending action order, a fresh budget
     of `node_budget` nodes per root action, `max_depth` deep), the static value at its ends
     (_chain_eval; a finished game: final_value). Returns 0, or 1 when the search meets a
     finished game and not `score_over` (the search's rollouts then use another policy), or 2 when
-    the engine refuses an action it listed as legal.
-    Scratch: st (max_depth+1, STATE_SIZE) int64; acts (max_depth+1, NUM_ACTIONS) int64; nacts,
-    idx (max_depth+1) int64; best (max_depth+1) float64; mask (NUM_ACTIONS) bool; work
-    (WORK_SIZE); tmp (project's); vout (MAXP) float64."""
+    the engine refuses an action it listed as legal. `sc`: its ChainScratch."""
+    st, acts, nacts, idx, best = sc.st, sc.acts, sc.nacts, sc.idx, sc.best
+    mask, work, tmp, vout = sc.mask, sc.work, sc.tmp, sc.vout
     for r in range(legal.shape[0]):
         budget = node_budget
         for i in range(STATE_SIZE):

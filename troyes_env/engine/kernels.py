@@ -11,6 +11,7 @@ from troyes_env.actions import NUM_ACTIONS
 from troyes_env.engine.evaluate import (
     EVAL_WEIGHTS,
     TMP_NEED,
+    ChainScratch,
     bot_char_weights,
     chain_values,
     evaluate_into,
@@ -100,12 +101,14 @@ def _chain(probe, T, me, legal, val, budget, depth, bi, bf, bmask, work, score_o
     nacts = acts + k * NUM_ACTIONS
     idx = nacts + k
     tmp = idx + k
-    return chain_values(
-        probe, T, me, bf[:N_CHAR], EVAL_WEIGHTS, legal, val, budget, depth,
+    sc = ChainScratch(
         bi[:acts].reshape((k, STATE_SIZE)), bi[acts:nacts].reshape((k, NUM_ACTIONS)),
-        bi[nacts:idx], bi[idx:tmp], bf[N_CHAR : N_CHAR + k], bmask, work, bi[tmp : tmp + TMP_NEED],
-        bf[N_CHAR + k : N_CHAR + k + MAXP], score_over,
+        bi[nacts:idx], bi[idx:tmp], bf[N_CHAR : N_CHAR + k], bmask, work,
+        bi[tmp : tmp + TMP_NEED], bf[N_CHAR + k : N_CHAR + k + MAXP],
     )  # fmt: skip
+    return chain_values(
+        probe, T, me, bf[:N_CHAR], EVAL_WEIGHTS, legal, val, budget, depth, sc, score_over
+    )
 
 
 @jit(alloc=False)
