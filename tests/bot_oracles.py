@@ -173,12 +173,12 @@ class TroyesOracle:
         """The same search compiled (troyes_env.engine.evaluate.chain_values, finished games not
         scored): fills val and returns 0, or 1 when it meets a finished game (then the Python
         search above decides)."""
-        from troyes_env.engine.evaluate import chain_values
+        from troyes_env.engine.evaluate import ChainScratch, chain_values
         from troyes_env.layout import MAXP
 
         if self._scratch is None:
             g, k = self.game, MAX_DEPTH + 1
-            self._scratch = (
+            self._scratch = ChainScratch(
                 np.zeros((k, g.STATE_SIZE), dtype=np.int64),  # the state at each depth
                 np.zeros((k, g.NUM_ACTIONS), dtype=np.int64),  # its legal actions
                 np.zeros(k, dtype=np.int64),  # how many
@@ -191,9 +191,18 @@ class TroyesOracle:
             )
         legal = np.ascontiguousarray(legal, dtype=np.int64)
         err = chain_values(
-            probe, self._t, me, cw, self._w, legal, val, NODE_BUDGET, MAX_DEPTH, *self._scratch,
+            probe,
+            self._t,
+            me,
+            cw,
+            self._w,
+            legal,
+            val,
+            NODE_BUDGET,
+            MAX_DEPTH,
+            self._scratch,
             False,
-        )  # fmt: skip
+        )
         if err == 2:
             raise RuntimeError("troyes heuristic: engine refused a legal action")
         return int(err)

@@ -398,17 +398,20 @@ def test_the_bot_rollout_is_the_troyes_bot_s_chain_search():
         held = t[off : off + 8]
         cw[held[held >= 0]] = 1.0
         want = np.zeros(len(legal))
-        from troyes_env.engine.evaluate import EVAL_WEIGHTS, chain_values
+        from troyes_env.engine.evaluate import EVAL_WEIGHTS, ChainScratch, chain_values
 
         k = tk.BOT_DEPTH + 1
-        assert 0 == chain_values(
-            t, game.TABLES, me, cw, EVAL_WEIGHTS, legal, want, tk.BOT_BUDGET, tk.BOT_DEPTH,
+        sc = ChainScratch(
             np.zeros((k, game.STATE_SIZE), dtype=np.int64),
             np.zeros((k, game.NUM_ACTIONS), dtype=np.int64), np.zeros(k, dtype=np.int64),
             np.zeros(k, dtype=np.int64), np.zeros(k), np.zeros(game.NUM_ACTIONS, dtype=np.bool_),
             np.zeros(max(1, WORK_SIZE), dtype=np.int64),
-            np.zeros(game.STATE_SIZE + 16, dtype=np.int64), np.zeros(4), False,
+            np.zeros(game.STATE_SIZE + 16, dtype=np.int64), np.zeros(4),
         )  # fmt: skip
+        budget, depth = tk.BOT_BUDGET, tk.BOT_DEPTH
+        assert 0 == chain_values(
+            t, game.TABLES, me, cw, EVAL_WEIGHTS, legal, want, budget, depth, sc, False
+        )
         np.testing.assert_array_equal(val, want)
         distinct += len(set(val.tolist())) > 1
         checked += 1
