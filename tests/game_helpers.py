@@ -9,6 +9,15 @@ import pytest
 from core.agents import RandomAgent
 
 
+def chance_steps(game, players: int, seed: int):
+    """(before, action, after, chance words) for every decision of a seeded uniform-random game."""
+    s, rng = game.new_game(players, seed), np.random.default_rng(seed)
+    while not game.is_terminal(s):
+        a = int(rng.choice(np.flatnonzero(game.legal_mask(s))))
+        before, s = s, game.step(s, a)
+        yield before, a, s, game.chance_words(before, a, s)
+
+
 def fewest(game) -> int:
     """The game's smallest player count (a generic test's default table)."""
     return min(game.PLAYER_COUNTS)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-import numpy as np
+from game_helpers import chance_steps
 
 from core.registry import get_game
 from troyes_env.actions import ACTIONS
@@ -15,12 +15,7 @@ COLOURS = "YWR"
 
 
 def _steps(players: int, seed: int):
-    g = get_game("troyes")
-    s, rng = g.new_game(players, seed), np.random.default_rng(seed)
-    while not g.is_terminal(s):
-        a = int(rng.choice(np.flatnonzero(g.legal_mask(s))))
-        before, s = s, g.step(s, a)
-        yield before, a, s, g.chance_words(before, a, s)
+    return chance_steps(get_game("troyes"), players, seed)
 
 
 def test_a_round_names_each_districts_dice_one_per_standing_citizen():

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-import numpy as np
 import pytest
+from game_helpers import chance_steps
 
 from core.registry import get_game
 from village_env.actions import A_PICK
@@ -17,13 +17,7 @@ MASS_DRAWS = 4  # figures out of the black bag at a Mass, picks included (rules 
 
 
 def _steps(players: int, seed: int):
-    """(before, action, after, words) for every decision of a seeded random game."""
-    g = get_game("village")
-    s, rng = g.new_game(players, seed), np.random.default_rng(seed)
-    while not g.is_terminal(s):
-        a = int(rng.choice(np.flatnonzero(g.legal_mask(s))))
-        before, s = s, g.step(s, a)
-        yield before, a, s, g.chance_words(before, a, s)
+    return chance_steps(get_game("village"), players, seed)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
